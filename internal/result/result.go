@@ -1,0 +1,237 @@
+// Package result owns dbdyno's result format: one JSON document per run, with a versioned, documented schema
+// (docs/result-schema.md, and the JSON Schema embedded here), written atomically.
+package result
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// SchemaVersion is the version of the result format this build writes.
+const SchemaVersion = 1
+
+// Status of a run.
+const (
+	StatusOK      = "ok"
+	StatusAborted = "aborted"
+	StatusFailed  = "failed"
+)
+
+//go:embed schema/result-v1.json
+var schemaV1 []byte
+
+// Result is one run's document.
+type Result struct {
+	SchemaVersion int            `json:"schema_version"`
+	Tool          Tool           `json:"tool"`
+	Workload      string         `json:"workload"`
+	Command       []string       `json:"command"`
+	Options       map[string]any `json:"options"`
+	Target        Target         `json:"target"`
+	Status        string         `json:"status"`
+	Error         string         `json:"error,omitempty"`
+	StartedAt     time.Time      `json:"started_at"`
+	EndedAt       time.Time      `json:"ended_at"`
+	Measurement   *Measurement   `json:"measurement,omitempty"`
+	Figures       map[string]any `json:"figures,omitempty"`
+	Checks        []Check        `json:"checks,omitempty"`
+}
+
+// Tool names the program that wrote the result.
+type Tool struct {
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	GoVersion string `json:"go_version"`
+}
+
+// Target is the database under test; the URL has its password redacted.
+type Target struct {
+	URL           string `json:"url"`
+	Engine        string `json:"engine"`
+	ServerVersion string `json:"server_version"`
+}
+
+// Measurement holds the client-counted figures of a timed run.
+type Measurement struct {
+	VUs            int                `json:"vus"`
+	RampupSeconds  float64            `json:"rampup_s"`
+	PlannedSeconds float64            `json:"planned_duration_s"`
+	MeasuredSecs   float64            `json:"measured_s"`
+	MeasureStart   time.Time          `json:"measure_start"`
+	MeasureEnd     time.Time          `json:"measure_end"`
+	Committed      int64              `json:"committed"`
+	Rollbacks      int64              `json:"rollbacks"`
+	Errors         int64              `json:"errors"`
+	Retries        int64              `json:"retries"`
+	Reconnects     int64              `json:"reconnects"`
+	PerMinute      float64            `json:"per_minute"` // all committed transactions per minute (TPM)
+	ClientCPU      ClientCPU          `json:"client_cpu"`
+	Transactions   map[string]TxStats `json:"transactions"`
+	Intervals      []Interval         `json:"intervals"`
+	ErrorSamples   []string           `json:"error_samples,omitempty"`
+}
+
+// ClientCPU is the driver process's own CPU time over the measured window (getrusage).
+type ClientCPU struct {
+	UserSeconds   float64 `json:"user_s"`
+	SystemSeconds float64 `json:"system_s"`
+	MicrosPerTx   float64 `json:"us_per_tx"`
+}
+
+// TxStats summarises one transaction type over the measured window. Latencies in microseconds.
+type TxStats struct {
+	Count     int64   `json:"count"`
+	Rollbacks int64   `json:"rollbacks"`
+	Errors    int64   `json:"errors"`
+	Retries   int64   `json:"retries"`
+	PerMinute float64 `json:"per_minute"`
+	Latency   Latency `json:"latency_us"`
+}
+
+// Latency percentiles in microseconds.
+type Latency struct {
+	Min  int64   `json:"min"`
+	Mean float64 `json:"mean"`
+	P50  int64   `json:"p50"`
+	P90  int64   `json:"p90"`
+	P95  int64   `json:"p95"`
+	P99  int64   `json:"p99"`
+	Max  int64   `json:"max"`
+}
+
+// Interval is one progress period. Measured is false during ramp-up.
+type Interval struct {
+	ElapsedSeconds float64                   `json:"elapsed_s"`
+	Measured       bool                      `json:"measured"`
+	PerMinute      float64                   `json:"per_minute"`
+	Errors         int64                     `json:"errors"`
+	Transactions   map[string]IntervalTxStat `json:"transactions"`
+}
+
+// IntervalTxStat is one transaction type over one interval.
+type IntervalTxStat struct {
+	Count int64 `json:"count"`
+	P50   int64 `json:"p50_us"`
+	P95   int64 `json:"p95_us"`
+	P99   int64 `json:"p99_us"`
+}
+
+// Check is one consistency condition's outcome.
+type Check struct {
+	Name   string `json:"name"`
+	Passed bool   `json:"passed"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Marshal encodes the result as indented JSON.
+func (r *Result) Marshal() ([]byte, error) {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteFile writes the result atomically: a temporary file in the same directory, synced, then renamed.
+func (r *Result) WriteFile(path string) error {
+	b, err := r.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := Validate(b); err != nil {
+		return fmt.Errorf("internal error: result does not match its schema: %w", err)
+	}
+	return WriteAtomic(path, b)
+}
+
+// WriteAtomic writes data to path so that readers see either the old file or the whole new one.
+func WriteAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot write result %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write result %s: %w", path, err)
+	}
+	return nil
+}
+
+var (
+	compileOnce sync.Once
+	compiled    *jsonschema.Schema
+	compileErr  error
+)
+
+// Validate checks a result document against the schema of its version.
+func Validate(doc []byte) error {
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("a result is a JSON object")
+	}
+	if ver, _ := m["schema_version"].(float64); ver != SchemaVersion {
+		return fmt.Errorf("result schema version %v is not supported by this dbdyno (it reads version %d)", m["schema_version"], SchemaVersion)
+	}
+	compileOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaV1))
+		if err != nil {
+			compileErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if compileErr = c.AddResource("result-v1.json", doc); compileErr != nil {
+			return
+		}
+		compiled, compileErr = c.Compile("result-v1.json")
+	})
+	if compileErr != nil {
+		return compileErr
+	}
+	if err := compiled.Validate(v); err != nil {
+		return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return nil
+}
+
+// Read loads and validates a result file.
+func Read(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var r Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &r, nil
+}

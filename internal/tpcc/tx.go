@@ -1,0 +1,410 @@
+package tpcc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Transaction types, in the order of the mix.
+const (
+	NewOrder = iota
+	Payment
+	OrderStatus
+	Delivery
+	StockLevel
+	numTx
+)
+
+// TxNames are the transaction names used in output and results.
+var TxNames = []string{"new_order", "payment", "order_status", "delivery", "stock_level"}
+
+// mix is the share of each transaction in a deck of 100 cards (clause 5.2.3: at least 43% Payment and 4% each of
+// Order-Status, Delivery and Stock-Level; New-Order takes the rest).
+var mix = [numTx]int{45, 43, 4, 4, 4}
+
+// Keying times and mean think times in seconds (clause 5.2.5.7).
+var keyingTime = [numTx]float64{18, 3, 2, 2, 2}
+var thinkMean = [numTx]float64{12, 12, 10, 5, 5}
+
+// errRollback marks the 1% of New-Orders that roll back on an unused item number (clause 2.4.2.3).
+var errRollback = errors.New("new-order rolled back: unused item number")
+
+type orderLine struct {
+	iID, supplyWID, quantity int
+}
+
+// newOrderInput is clause 2.4.1's input data.
+type newOrderInput struct {
+	wID, dID, cID int
+	lines         []orderLine
+	allLocal      int
+	rollback      bool
+}
+
+func (t *Terminal) newOrderInput() newOrderInput {
+	r := t.r
+	in := newOrderInput{wID: t.homeWID(), dID: r.Int(1, DistrictsPerWH), cID: r.NURand(1023, 1, CustomersPerDistrict, t.c.CID), allLocal: 1}
+	n := r.Int(5, 15)
+	in.rollback = r.Int(1, 100) == 1
+	in.lines = make([]orderLine, n)
+	for i := range in.lines {
+		l := &in.lines[i]
+		l.iID = r.NURand(8191, 1, Items, t.c.OLIID)
+		if in.rollback && i == n-1 {
+			l.iID = Items + 1 // an unused value
+		}
+		l.supplyWID = in.wID
+		if t.warehouses > 1 && r.Int(1, 100) == 1 {
+			l.supplyWID = t.otherWarehouse(in.wID)
+			in.allLocal = 0
+		}
+		l.quantity = r.Int(1, 10)
+	}
+	// Lock stock rows in one global order so concurrent New-Orders cannot deadlock on them.
+	sort.SliceStable(in.lines, func(a, b int) bool {
+		la, lb := in.lines[a], in.lines[b]
+		if la.supplyWID != lb.supplyWID {
+			return la.supplyWID < lb.supplyWID
+		}
+		return la.iID < lb.iID
+	})
+	return in
+}
+
+func (t *Terminal) otherWarehouse(w int) int {
+	o := t.r.Int(1, t.warehouses-1)
+	if o >= w {
+		o++
+	}
+	return o
+}
+
+func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float64, err error) {
+	s := t.s
+	if t.procs {
+		items, supply, qty := make([]int32, len(in.lines)), make([]int32, len(in.lines)), make([]int32, len(in.lines))
+		for i, l := range in.lines {
+			items[i], supply[i], qty[i] = int32(l.iID), int32(l.supplyWID), int32(l.quantity)
+		}
+		var rolledBack int
+		var args []any
+		if t.listsAsText {
+			args = []any{in.wID, in.dID, in.cID, len(in.lines), in.allLocal, joinInts(items), joinInts(supply), joinInts(qty)}
+		} else {
+			args = []any{in.wID, in.dID, in.cID, len(in.lines), in.allLocal, items, supply, qty}
+		}
+		err := s.batch(ctx, op{name: "proc_new_order", args: args, dest: []any{&total, &rolledBack}})
+		if err != nil {
+			if isItemNotFound(err) {
+				return 0, errRollback
+			}
+			return 0, err
+		}
+		if rolledBack != 0 {
+			return 0, errRollback
+		}
+		return total, nil
+	}
+	if err := s.begin(ctx, false); err != nil {
+		return 0, err
+	}
+	var wTax, dTax, cDiscount float64
+	var oID int
+	var cLast, cCredit string
+	if err := s.batch(ctx,
+		op{name: "no_warehouse", args: []any{in.wID}, dest: []any{&wTax}},
+		op{name: "no_district", args: []any{in.wID, in.dID}, dest: []any{&dTax, &oID}},
+		op{name: "no_district_update", args: []any{in.wID, in.dID}},
+		op{name: "no_customer", args: []any{in.wID, in.dID, in.cID}, dest: []any{&cDiscount, &cLast, &cCredit}},
+	); err != nil {
+		return 0, err
+	}
+	n := len(in.lines)
+	prices := make([]float64, n)
+	names := make([]string, n)
+	idata := make([]string, n)
+	found := make([]bool, n)
+	ops := make([]op, 0, 2+2*n)
+	ops = append(ops,
+		op{name: "no_insert_order", args: []any{oID, in.dID, in.wID, in.cID, t.now(), n, in.allLocal}},
+		op{name: "no_insert_new_order", args: []any{oID, in.dID, in.wID}})
+	for i, l := range in.lines {
+		ops = append(ops, op{name: "no_item", args: []any{l.iID}, dest: []any{&prices[i], &names[i], &idata[i]}, found: &found[i]})
+	}
+	if err := s.batch(ctx, ops...); err != nil {
+		return 0, err
+	}
+	for i := range found {
+		if !found[i] {
+			return 0, errRollback // the caller rolls back
+		}
+	}
+	sQty := make([]int, n)
+	sData := make([]string, n)
+	sDist := make([]string, n)
+	ops = ops[:0]
+	for i, l := range in.lines {
+		ops = append(ops, op{name: "no_stock", args: []any{l.supplyWID, l.iID, in.dID}, dest: []any{&sQty[i], &sData[i], &sDist[i]}})
+	}
+	if err := s.batch(ctx, ops...); err != nil {
+		return 0, err
+	}
+	ops = ops[:0]
+	var sum float64
+	for i, l := range in.lines {
+		q := sQty[i]
+		if q >= l.quantity+10 {
+			q -= l.quantity
+		} else {
+			q = q - l.quantity + 91
+		}
+		remote := 0
+		if l.supplyWID != in.wID {
+			remote = 1
+		}
+		amount := math.Round(float64(l.quantity)*prices[i]*100) / 100
+		sum += amount
+		// brand-generic (clause 2.4.2.2) is computed for the output screen only.
+		_ = strings.Contains(idata[i], "ORIGINAL") && strings.Contains(sData[i], "ORIGINAL")
+		ops = append(ops,
+			op{name: "no_stock_update", args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
+			op{name: "no_insert_order_line", args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
+	}
+	if err := s.batch(ctx, ops...); err != nil {
+		return 0, err
+	}
+	if err := s.commit(ctx); err != nil {
+		return 0, err
+	}
+	return sum * (1 - cDiscount) * (1 + wTax + dTax), nil
+}
+
+func joinInts(v []int32) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}
+
+// paymentInput is clause 2.5.1's input data.
+type paymentInput struct {
+	wID, dID, cWID, cDID, cID int
+	cLast                     string
+	byName                    bool
+	amount                    float64
+}
+
+func (t *Terminal) paymentInput() paymentInput {
+	r := t.r
+	in := paymentInput{wID: t.homeWID(), dID: r.Int(1, DistrictsPerWH)}
+	if t.warehouses == 1 || r.Int(1, 100) <= 85 {
+		in.cWID, in.cDID = in.wID, in.dID
+	} else {
+		in.cWID, in.cDID = t.otherWarehouse(in.wID), r.Int(1, DistrictsPerWH)
+	}
+	if r.Int(1, 100) <= 60 {
+		in.byName = true
+		in.cLast = LastName(r.NURand(255, 0, 999, t.c.CLast))
+	} else {
+		in.cID = r.NURand(1023, 1, CustomersPerDistrict, t.c.CID)
+	}
+	in.amount = float64(r.Int(100, 500000)) / 100
+	return in
+}
+
+// pickByName returns the customer at position ceil(n/2) of those with the last name, sorted by C_FIRST
+// (clause 2.5.2.2).
+func (t *Terminal) pickByName(ctx context.Context, wID, dID int, last string) (int, error) {
+	ids := t.idBuf[:0]
+	var id int
+	err := t.s.query(ctx, "customers_by_last", []any{wID, dID, last}, []any{&id}, func() error {
+		ids = append(ids, id)
+		return nil
+	})
+	t.idBuf = ids
+	if err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, fmt.Errorf("no customer named %s in warehouse %d district %d: %w", last, wID, dID, errNotFound)
+	}
+	return ids[(len(ids)+1)/2-1], nil
+}
+
+func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
+	s := t.s
+	if t.procs {
+		var cID int
+		var balance float64
+		return s.batch(ctx, op{name: "proc_payment", args: []any{in.wID, in.dID, in.cWID, in.cDID, in.cID, in.byName, in.cLast, in.amount},
+			dest: []any{&cID, &balance}})
+	}
+	if err := s.begin(ctx, false); err != nil {
+		return err
+	}
+	var wName, wS1, wS2, wCity, wState, wZip, dName, dS1, dS2, dCity, dState, dZip string
+	if err := s.batch(ctx,
+		op{name: "pay_warehouse_update", args: []any{in.wID, in.amount}},
+		op{name: "pay_warehouse", args: []any{in.wID}, dest: []any{&wName, &wS1, &wS2, &wCity, &wState, &wZip}},
+		op{name: "pay_district_update", args: []any{in.wID, in.dID, in.amount}},
+		op{name: "pay_district", args: []any{in.wID, in.dID}, dest: []any{&dName, &dS1, &dS2, &dCity, &dState, &dZip}},
+	); err != nil {
+		return err
+	}
+	cID := in.cID
+	if in.byName {
+		var err error
+		if cID, err = t.pickByName(ctx, in.cWID, in.cDID, in.cLast); err != nil {
+			return err
+		}
+	}
+	var first, middle, last, s1, s2, city, state, zip, phone, credit string
+	var since any
+	var limit, discount, balance float64
+	if err := s.batch(ctx, op{name: "pay_customer", args: []any{in.cWID, in.cDID, cID},
+		dest: []any{&first, &middle, &last, &s1, &s2, &city, &state, &zip, &phone, &since, &credit, &limit, &discount, &balance}}); err != nil {
+		return err
+	}
+	var tail []op
+	if credit == "BC" {
+		var data string
+		if err := s.batch(ctx, op{name: "pay_customer_data", args: []any{in.cWID, in.cDID, cID}, dest: []any{&data}}); err != nil {
+			return err
+		}
+		data = fmt.Sprintf("%d %d %d %d %d %.2f|%s", cID, in.cDID, in.cWID, in.dID, in.wID, in.amount, data)
+		if len(data) > 500 {
+			data = data[:500]
+		}
+		tail = append(tail, op{name: "pay_customer_update_bc", args: []any{in.cWID, in.cDID, cID, in.amount, data}})
+	} else {
+		tail = append(tail, op{name: "pay_customer_update", args: []any{in.cWID, in.cDID, cID, in.amount}})
+	}
+	tail = append(tail, op{name: "pay_insert_history", args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
+	if err := s.batch(ctx, tail...); err != nil {
+		return err
+	}
+	return s.commit(ctx)
+}
+
+// orderStatusInput is clause 2.6.1's input data.
+type orderStatusInput struct {
+	wID, dID, cID int
+	cLast         string
+	byName        bool
+}
+
+func (t *Terminal) orderStatusInput() orderStatusInput {
+	r := t.r
+	in := orderStatusInput{wID: t.homeWID(), dID: r.Int(1, DistrictsPerWH)}
+	if r.Int(1, 100) <= 60 {
+		in.byName = true
+		in.cLast = LastName(r.NURand(255, 0, 999, t.c.CLast))
+	} else {
+		in.cID = r.NURand(1023, 1, CustomersPerDistrict, t.c.CID)
+	}
+	return in
+}
+
+func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
+	s := t.s
+	if t.procs {
+		var cID, lines int
+		return s.batch(ctx, op{name: "proc_order_status", args: []any{in.wID, in.dID, in.cID, in.byName, in.cLast}, dest: []any{&cID, &lines}})
+	}
+	if err := s.begin(ctx, true); err != nil {
+		return err
+	}
+	cID := in.cID
+	if in.byName {
+		var err error
+		if cID, err = t.pickByName(ctx, in.wID, in.dID, in.cLast); err != nil {
+			return err
+		}
+	}
+	var balance float64
+	var first, middle, last string
+	var oID int
+	var entry, carrier any
+	found := false
+	if err := s.batch(ctx,
+		op{name: "os_customer", args: []any{in.wID, in.dID, cID}, dest: []any{&balance, &first, &middle, &last}},
+		op{name: "os_last_order", args: []any{in.wID, in.dID, cID}, dest: []any{&oID, &entry, &carrier}, found: &found},
+	); err != nil {
+		return err
+	}
+	if found {
+		var iID, supply, qty int
+		var amount float64
+		var delivery any
+		if err := s.query(ctx, "os_order_lines", []any{in.wID, in.dID, oID}, []any{&iID, &supply, &qty, &amount, &delivery}, func() error { return nil }); err != nil {
+			return err
+		}
+	}
+	return s.commit(ctx)
+}
+
+func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
+	s := t.s
+	if t.procs {
+		var delivered int
+		return s.batch(ctx, op{name: "proc_delivery", args: []any{wID, carrier}, dest: []any{&delivered}})
+	}
+	if err := s.begin(ctx, false); err != nil {
+		return err
+	}
+	now := t.now()
+	for d := 1; d <= DistrictsPerWH; d++ {
+		var oID, cID int
+		found := false
+		if err := s.batch(ctx, op{name: "dl_new_order", args: []any{wID, d}, dest: []any{&oID}, found: &found}); err != nil {
+			return err
+		}
+		if !found {
+			continue // no undelivered order in this district: skipped (clause 2.7.4.2)
+		}
+		var amount float64
+		if err := s.batch(ctx,
+			op{name: "dl_delete_new_order", args: []any{wID, d, oID}},
+			op{name: "dl_order", args: []any{wID, d, oID}, dest: []any{&cID}},
+			op{name: "dl_update_order", args: []any{wID, d, oID, carrier}},
+			op{name: "dl_update_order_lines", args: []any{wID, d, oID, now}},
+			op{name: "dl_sum_order_lines", args: []any{wID, d, oID}, dest: []any{&amount}},
+		); err != nil {
+			return err
+		}
+		if err := s.batch(ctx, op{name: "dl_update_customer", args: []any{wID, d, cID, amount}}); err != nil {
+			return err
+		}
+	}
+	return s.commit(ctx)
+}
+
+func (t *Terminal) stockLevel(ctx context.Context, wID, dID, threshold int) (int, error) {
+	s := t.s
+	var low int
+	if t.procs {
+		return low, s.batch(ctx, op{name: "proc_stock_level", args: []any{wID, dID, threshold}, dest: []any{&low}})
+	}
+	if err := s.begin(ctx, true); err != nil {
+		return 0, err
+	}
+	var next int
+	if err := s.batch(ctx, op{name: "sl_district", args: []any{wID, dID}, dest: []any{&next}}); err != nil {
+		return 0, err
+	}
+	if err := s.batch(ctx, op{name: "sl_count", args: []any{wID, dID, next, threshold}, dest: []any{&low}}); err != nil {
+		return 0, err
+	}
+	return low, s.commit(ctx)
+}
+
+func (t *Terminal) now() time.Time { return time.Now().UTC().Truncate(time.Second) }
