@@ -272,9 +272,21 @@ func (db *DB) newSession(ctx context.Context) (session, error) {
 	}
 }
 
-// SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order.
+// SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order. A lost administrative
+// connection is replaced once.
 func (db *DB) SumNextOrderID(ctx context.Context) (int64, error) {
 	var v int64
 	err := db.admin.batch(ctx, op{name: "sum_next_o_id", dest: []any{&v}})
+	if err != nil && isConnLost(err) {
+		db.admin.close()
+		if db.sqldb != nil {
+			db.sqldb.Close()
+		}
+		db.admin, db.pg, db.sqldb = nil, nil, nil
+		if err = db.connectAdmin(ctx); err != nil {
+			return 0, err
+		}
+		err = db.admin.batch(ctx, op{name: "sum_next_o_id", dest: []any{&v}})
+	}
 	return v, err
 }

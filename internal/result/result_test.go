@@ -1,0 +1,72 @@
+package result
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample() *Result {
+	now := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
+	return &Result{SchemaVersion: SchemaVersion, Tool: Tool{Name: "dbdyno", Version: "t", GoVersion: "go"}, Workload: "tpcc",
+		Command: []string{"dbdyno", "tpcc", "run"}, Options: map[string]any{"vus": 2}, Status: StatusOK, StartedAt: now, EndedAt: now,
+		Target: Target{URL: "postgres://u:xxxxx@h:5432/d", Engine: "postgres", ServerVersion: "PostgreSQL 15"},
+		Measurement: &Measurement{VUs: 2, MeasureStart: now, MeasureEnd: now, Transactions: map[string]TxStats{"new_order": {Count: 3}},
+			Intervals: []Interval{{ElapsedSeconds: 1, Transactions: map[string]IntervalTxStat{"new_order": {Count: 1}}}}},
+		Figures: map[string]any{"nopm": 1.5}}
+}
+
+func TestResultMatchesSchemaAndRoundTrips(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := sample().WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Measurement.Transactions["new_order"].Count != 3 || r.Figures["nopm"] != 1.5 {
+		t.Fatalf("round trip lost data: %+v", r)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestSchemaRejectsBadDocuments(t *testing.T) {
+	for name, mutate := range map[string]func(*Result){
+		"bad status":       func(r *Result) { r.Status = "great" },
+		"password in url":  func(r *Result) { r.Target.URL = "postgres://u:hunter2@h:5432/d" },
+		"password in args": func(r *Result) { r.Command = []string{"--target=mysql://root:s3cret@h/d"} },
+		"negative count":   func(r *Result) { r.Measurement.Committed = -1 },
+		"unknown engine":   func(r *Result) { r.Target.Engine = "oracle" },
+	} {
+		r := sample()
+		mutate(r)
+		b, _ := r.Marshal()
+		if err := Validate(b); err == nil {
+			t.Errorf("%s: schema accepted it", name)
+		}
+	}
+	if err := Validate([]byte(`{"schema_version": 99}`)); err == nil || !strings.Contains(err.Error(), "version 99 is not supported") {
+		t.Errorf("newer version: %v", err)
+	}
+}
+
+func TestWriteAtomicKeepsOldFileOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	os.WriteFile(path, []byte("old"), 0o644)
+	if err := WriteAtomic(filepath.Join(dir, "missing", "r.json"), []byte("new")); err == nil {
+		t.Fatal("writing into a missing directory succeeded")
+	}
+	if err := WriteAtomic(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Fatalf("content %q", b)
+	}
+}

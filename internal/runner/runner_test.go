@@ -1,0 +1,136 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// sleeper is a synthetic workload: transaction 0 takes 2 ms, transaction 1 takes 1 ms and rolls back every
+// tenth time; a worker can be told to lose its connection.
+type sleeper struct {
+	loseAt     int64 // the nth transaction of VU 0 reports a lost connection
+	reconnects atomic.Int64
+	canConnect atomic.Bool
+	calls      atomic.Int64
+}
+
+type sleeperWorker struct {
+	w  *sleeper
+	vu int
+	n  int64
+}
+
+func (s *sleeper) Transactions() []string { return []string{"slow", "fast"} }
+func (s *sleeper) NewWorker(ctx context.Context, vu int) (Worker, error) {
+	return &sleeperWorker{w: s, vu: vu}, nil
+}
+func (w *sleeperWorker) Next() (int, time.Duration, time.Duration) { return int(w.n % 2), 0, 0 }
+func (w *sleeperWorker) Do(ctx context.Context, tx int) Outcome {
+	w.n++
+	w.w.calls.Add(1)
+	if w.vu == 0 && w.n == w.w.loseAt {
+		return Outcome{Err: errors.New("server closed the connection"), ConnLost: true}
+	}
+	time.Sleep(time.Duration(2-tx) * time.Millisecond)
+	return Outcome{RolledBack: tx == 1 && w.n%10 == 0}
+}
+func (w *sleeperWorker) Reconnect(ctx context.Context) error {
+	if !w.w.canConnect.Load() {
+		return errors.New("connection refused")
+	}
+	w.w.reconnects.Add(1)
+	return nil
+}
+func (w *sleeperWorker) Close() {}
+
+func TestRunMeasuresOnlyAfterRampup(t *testing.T) {
+	wl := &sleeper{}
+	var out bytes.Buffer
+	var startCalls, endCalls int
+	m, err := Run(context.Background(), wl, Config{VUs: 2, Rampup: 300 * time.Millisecond, Duration: time.Second, Interval: 250 * time.Millisecond,
+		Progress: &out, KeyLabel: "SPM", KeyTx: 0,
+		AtMeasureStart: func(context.Context) error { startCalls++; return nil },
+		AtMeasureEnd:   func(context.Context) error { endCalls++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if startCalls != 1 || endCalls != 1 {
+		t.Fatalf("measure hooks called %d/%d times", startCalls, endCalls)
+	}
+	if m.MeasuredSecs < 0.95 || m.MeasuredSecs > 1.2 {
+		t.Fatalf("measured %.2fs, want ~1s", m.MeasuredSecs)
+	}
+	slow, fast := m.Transactions["slow"], m.Transactions["fast"]
+	// 2 VUs alternating 2 ms and 1 ms transactions: at most ~1330 of each in a second
+	if slow.Count < 300 || slow.Count > 700 || fast.Count+fast.Rollbacks < 300 {
+		t.Fatalf("counts slow %d fast %d+%d", slow.Count, fast.Count, fast.Rollbacks)
+	}
+	total := wl.calls.Load()
+	if m.Committed+m.Rollbacks >= total {
+		t.Fatalf("ramp-up transactions were counted: %d measured of %d run", m.Committed+m.Rollbacks, total)
+	}
+	if slow.Latency.P50 < 2000 || slow.Latency.P50 > 6000 || fast.Latency.P50 < 1000 || fast.Latency.P50 >= slow.Latency.P50 {
+		t.Fatalf("latencies: slow p50 %dµs fast p50 %dµs", slow.Latency.P50, fast.Latency.P50)
+	}
+	if fast.Rollbacks == 0 || slow.Rollbacks != 0 {
+		t.Fatalf("rollbacks: fast %d slow %d", fast.Rollbacks, slow.Rollbacks)
+	}
+	if want := float64(m.Committed) / (m.MeasuredSecs / 60); m.PerMinute < want*0.999 || m.PerMinute > want*1.001 {
+		t.Fatalf("per minute %.1f, want %.1f", m.PerMinute, want)
+	}
+	measured := 0
+	for _, iv := range m.Intervals {
+		if iv.Measured {
+			measured++
+		}
+	}
+	if len(m.Intervals) < 4 || measured < 3 || m.Intervals[0].Measured {
+		t.Fatalf("intervals: %d (%d measured, first measured=%v)", len(m.Intervals), measured, m.Intervals[0].Measured)
+	}
+	if !strings.Contains(out.String(), "ramp-up done") || !strings.Contains(out.String(), "SPM") {
+		t.Fatalf("progress output lacks phases or key figure:\n%s", out.String())
+	}
+}
+
+func TestRunAbortedKeepsPartialFigures(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	m, err := Run(ctx, &sleeper{}, Config{VUs: 1, Duration: time.Minute, Interval: time.Second})
+	if !errors.Is(err, ErrAborted) {
+		t.Fatalf("err %v, want ErrAborted", err)
+	}
+	if m == nil || m.Committed == 0 || m.MeasuredSecs < 0.4 || m.MeasuredSecs > 1 {
+		t.Fatalf("partial measurement missing: %+v", m)
+	}
+}
+
+func TestLostConnectionReconnects(t *testing.T) {
+	wl := &sleeper{loseAt: 20}
+	wl.canConnect.Store(true)
+	m, err := Run(context.Background(), wl, Config{VUs: 1, Duration: 500 * time.Millisecond, Interval: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Reconnects != 1 || m.Errors != 1 || wl.reconnects.Load() != 1 {
+		t.Fatalf("reconnects %d errors %d", m.Reconnects, m.Errors)
+	}
+	if m.Committed < 50 {
+		t.Fatalf("the run did not go on after reconnecting: %d committed", m.Committed)
+	}
+}
+
+func TestServerThatDoesNotComeBackFailsTheRun(t *testing.T) {
+	wl := &sleeper{loseAt: 5}
+	m, err := Run(context.Background(), wl, Config{VUs: 2, Duration: 10 * time.Second, Interval: time.Second, ReconnectTimeout: 400 * time.Millisecond})
+	if err == nil || errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "not re-established") {
+		t.Fatalf("err %v, want a failure naming the lost connection", err)
+	}
+	if m == nil || m.MeasuredSecs > 2 || m.Committed == 0 {
+		t.Fatalf("partial figures not kept, or the run did not stop early: %+v", m)
+	}
+}
