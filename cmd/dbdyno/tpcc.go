@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -107,6 +109,7 @@ type runFlags struct {
 	mode             string
 	seed             uint64
 	reconnectTimeout time.Duration
+	cpuProfile       string
 }
 
 func (a *app) tpccRunCmd() *cobra.Command {
@@ -135,6 +138,8 @@ func (a *app) tpccRunCmd() *cobra.Command {
 	c.Flags().StringVar(&f.mode, "mode", "", "sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)")
 	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of every random choice (default: from the clock; always recorded)")
 	c.Flags().DurationVar(&f.reconnectTimeout, "reconnect-timeout", 30*time.Second, "a lost connection that is not back within this time fails the run")
+	c.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the driver to this file")
+	c.Flags().MarkHidden("cpuprofile")
 	return c
 }
 
@@ -182,6 +187,9 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 		return err
 	}
 	opts := wl.Options()
+	procs := driverProcs(t.Engine, f.vus)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	defer debug.SetGCPercent(debug.SetGCPercent(400)) // the driver's heap is small: collect it less often
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
@@ -194,7 +202,7 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 			"warehouses": opts.Warehouses, "warehouses_built": wl.Meta().Warehouses, "all_warehouses": f.allWarehouses,
 			"keying_thinking": f.keyingThinking, "mode": f.mode, "seed": fmt.Sprint(f.seed),
 			"nurand_c_run": wl.C, "nurand_c_load": wl.Meta().C, "build_seed": fmt.Sprint(wl.Meta().Seed),
-			"reconnect_timeout_s": f.reconnectTimeout.Seconds(),
+			"reconnect_timeout_s": f.reconnectTimeout.Seconds(), "driver_gomaxprocs": procs,
 		},
 	}
 	fmt.Fprintf(a.stdout, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
@@ -205,6 +213,15 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 		ReconnectTimeout: f.reconnectTimeout, KeyTx: tpcc.NewOrder, KeyLabel: "NOPM",
 		AtMeasureStart: func(ctx context.Context) (err error) { next0, err = db.SumNextOrderID(ctx); return err },
 		AtMeasureEnd:   func(ctx context.Context) (err error) { next1, err = db.SumNextOrderID(ctx); return err },
+	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		pprof.StartCPUProfile(pf)
+		defer pprof.StopCPUProfile()
 	}
 	m, runErr := runner.Run(ctx, wl, cfg)
 	res.EndedAt = time.Now().UTC()
@@ -235,6 +252,18 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 		fmt.Fprintf(a.stdout, "result (%s) written to %s\n", res.Status, f.resultFile)
 	}
 	return runErr
+}
+
+// driverProcs is how many OS threads may run the driver's Go code at once. Against a server, virtual users
+// spend nearly all their time waiting on the network; more Ps than needed only make Go's scheduler spin looking
+// for work, CPU that a database on the same machine would otherwise have. One P per 16 VUs is ample (one P
+// drives several thousand transactions per second). An embedded engine runs inside this process and gets every
+// CPU. GOMAXPROCS in the environment overrides both.
+func driverProcs(e target.Engine, vus int) int {
+	if v := os.Getenv("GOMAXPROCS"); v != "" || e == target.SQLite {
+		return runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(runtime.NumCPU(), (vus+15)/16))
 }
 
 // tpccFigures are the headline numbers: NOPM counted by the client and cross-checked against the change in

@@ -44,6 +44,11 @@ var errNotFound = errors.New("no row")
 type pgSession struct {
 	conn *pgx.Conn
 	set  sqlfile.Set
+	// rawCall's state
+	prepared map[string]bool
+	params   [][]byte
+	buf      []byte
+	offs     [][2]int
 }
 
 func (s *pgSession) sql(name string) string {
@@ -86,6 +91,9 @@ func (s *pgSession) batch(ctx context.Context, ops ...op) error {
 }
 
 func (s *pgSession) one(ctx context.Context, o op) error {
+	if strings.HasPrefix(o.name, "proc_") {
+		return s.rawCall(ctx, &o)
+	}
 	if o.dest == nil {
 		_, err := s.conn.Exec(ctx, s.sql(o.name), o.args...)
 		return err

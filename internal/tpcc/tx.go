@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -66,12 +66,11 @@ func (t *Terminal) newOrderInput() newOrderInput {
 		l.quantity = r.Int(1, 10)
 	}
 	// Lock stock rows in one global order so concurrent New-Orders cannot deadlock on them.
-	sort.SliceStable(in.lines, func(a, b int) bool {
-		la, lb := in.lines[a], in.lines[b]
-		if la.supplyWID != lb.supplyWID {
-			return la.supplyWID < lb.supplyWID
+	slices.SortStableFunc(in.lines, func(a, b orderLine) int {
+		if a.supplyWID != b.supplyWID {
+			return a.supplyWID - b.supplyWID
 		}
-		return la.iID < lb.iID
+		return a.iID - b.iID
 	})
 	return in
 }
