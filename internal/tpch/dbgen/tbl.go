@@ -1,0 +1,133 @@
+package dbgen
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// TBL encodes rows in dbgen's .tbl format: values separated by "|", a "|" after the last one, "\n" line ends.
+type TBL struct {
+	Buf  []byte
+	Rows int64
+}
+
+func (t *TBL) Int(v int64) { t.Buf = append(strconv.AppendInt(t.Buf, v, 10), '|') }
+
+func (t *TBL) Dec(h int64) {
+	t.Buf = append(AppendDec(t.Buf, h), '|')
+}
+
+// AppendDec appends hundredths as a decimal with two places ("-0.05", "1234.50").
+func AppendDec(b []byte, h int64) []byte {
+	if h < 0 {
+		b = append(b, '-')
+		h = -h
+	}
+	b = strconv.AppendInt(b, h/100, 10)
+	f := h % 100
+	return append(b, '.', byte('0'+f/10), byte('0'+f%10))
+}
+
+func (t *TBL) Str(s string)   { t.Buf = append(append(t.Buf, s...), '|') }
+func (t *TBL) Bytes(b []byte) { t.Buf = append(append(t.Buf, b...), '|') }
+func (t *TBL) Date(d int32)   { t.Buf = append(append(t.Buf, dateText[d][:]...), '|') }
+func (t *TBL) EndRow() error {
+	t.Buf = append(t.Buf, '\n')
+	t.Rows++
+	return nil
+}
+
+var dateText = func() [totalDays][10]byte {
+	var out [totalDays][10]byte
+	base := time.Date(1992, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d := range out {
+		copy(out[d][:], base.AddDate(0, 0, d).Format("2006-01-02"))
+	}
+	return out
+}()
+
+// DateString is a generator day as YYYY-MM-DD.
+func DateString(day int32) string { return string(dateText[day][:]) }
+
+// WriteTable writes units [start, start+count) of a table as .tbl text, generated in chunks by `threads`
+// goroutines and written in order, so memory stays bounded whatever the scale. progress, when set, receives
+// the number of rows of each chunk written.
+func WriteTable(ctx context.Context, t Table, sf float64, start, count int64, threads int, out io.Writer, progress func(rows int64)) error {
+	if threads < 1 {
+		threads = 1
+	}
+	chunk := chunkUnits(t)
+	type job struct {
+		start, count int64
+		done         chan *TBL
+		err          error
+	}
+	jobs := make(chan *job, threads)
+	ordered := make(chan *job, threads*2)
+	go func() {
+		defer close(jobs)
+		defer close(ordered)
+		for s := start; s < start+count; s += chunk {
+			j := &job{start: s, count: min(chunk, start+count-s), done: make(chan *TBL, 1)}
+			select {
+			case ordered <- j:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for i := 0; i < threads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				tb := &TBL{Buf: make([]byte, 0, 1<<20)}
+				j.err = Generate(t, sf, j.start, j.count, tb)
+				j.done <- tb
+			}
+		}()
+	}
+	var werr error
+	for j := range ordered {
+		tb := <-j.done
+		if werr != nil {
+			continue
+		}
+		if j.err != nil {
+			werr = j.err
+			continue
+		}
+		if _, err := out.Write(tb.Buf); err != nil {
+			werr = err
+			continue
+		}
+		if progress != nil {
+			progress(tb.Rows)
+		}
+	}
+	wg.Wait()
+	if werr != nil {
+		return werr
+	}
+	return ctx.Err()
+}
+
+func chunkUnits(t Table) int64 {
+	switch t {
+	case LineItem:
+		return 5000
+	case Orders, PartSupp:
+		return 10000
+	default:
+		return 20000
+	}
+}
