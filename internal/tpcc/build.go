@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/progress"
 	"github.com/dbdyno/dbdyno/internal/target"
 )
 
@@ -187,12 +188,7 @@ func (db *DB) load(ctx context.Context, gen *Generator, opts BuildOptions) (int6
 			}
 		}()
 	}
-	stop := make(chan struct{})
-	progressDone := make(chan struct{})
-	go func() {
-		defer close(progressDone)
-		Progress(opts.Progress, "load", &rows, total, stop)
-	}()
+	stopProgress := progress.Start(opts.Progress, "load", &rows, total)
 	go func() {
 		defer close(work)
 		for _, u := range units {
@@ -204,8 +200,7 @@ func (db *DB) load(ctx context.Context, gen *Generator, opts BuildOptions) (int6
 		}
 	}()
 	wg.Wait()
-	close(stop)
-	<-progressDone
+	stopProgress()
 	close(errs)
 	if err := <-errs; err != nil {
 		return rows.Load(), err
@@ -214,38 +209,6 @@ func (db *DB) load(ctx context.Context, gen *Generator, opts BuildOptions) (int6
 		return rows.Load(), err
 	}
 	return rows.Load(), nil
-}
-
-// Progress prints "rows, rows/s, ETA" every two seconds until stop closes, then a final line.
-func Progress(w io.Writer, what string, done *atomic.Int64, total int64, stop <-chan struct{}) {
-	t0 := time.Now()
-	tick := time.NewTicker(2 * time.Second)
-	defer tick.Stop()
-	line := func(final bool) {
-		n := done.Load()
-		el := time.Since(t0).Seconds()
-		rate := float64(n) / max(el, 1e-9)
-		if final {
-			fmt.Fprintf(w, "%s: %d rows in %.1fs (%.0f rows/s)\n", what, n, el, rate)
-			return
-		}
-		eta := "?"
-		if rate > 0 && total > n {
-			eta = (time.Duration(float64(total-n)/rate) * time.Second).Truncate(time.Second).String()
-		} else if total <= n {
-			eta = "0s"
-		}
-		fmt.Fprintf(w, "%s: %5.1f%%  %d/%d rows  %.0f rows/s  ETA %s\n", what, 100*float64(n)/float64(max(total, 1)), n, total, rate, eta)
-	}
-	for {
-		select {
-		case <-tick.C:
-			line(false)
-		case <-stop:
-			line(true)
-			return
-		}
-	}
 }
 
 func (db *DB) newLoadSink(ctx context.Context) (Sink, func(), error) {

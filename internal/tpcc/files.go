@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"context"
+	"github.com/dbdyno/dbdyno/internal/progress"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -9,7 +10,7 @@ import (
 )
 
 // GenerateFiles writes the initial population of W warehouses as CSV files into dir.
-func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, seed uint64, progress io.Writer) (int64, error) {
+func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, seed uint64, out io.Writer) (int64, error) {
 	if threads < 1 {
 		threads = 1
 	}
@@ -36,9 +37,7 @@ func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, see
 			}
 		}()
 	}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() { Progress(progress, "gen", &rows, TotalRows(warehouses), stop); close(done) }()
+	stopProgress := progress.Start(out, "gen", &rows, TotalRows(warehouses))
 	for _, u := range Units(warehouses) {
 		if ctx.Err() != nil {
 			break
@@ -47,8 +46,7 @@ func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, see
 	}
 	close(work)
 	wg.Wait()
-	close(stop)
-	<-done
+	stopProgress()
 	if first != nil {
 		return rows.Load(), first
 	}

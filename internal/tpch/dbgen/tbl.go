@@ -52,17 +52,41 @@ var dateText = func() [totalDays][10]byte {
 // DateString is a generator day as YYYY-MM-DD.
 func DateString(day int32) string { return string(dateText[day][:]) }
 
-// WriteTable writes units [start, start+count) of a table as .tbl text, generated in chunks by `threads`
-// goroutines and written in order, so memory stays bounded whatever the scale. progress, when set, receives
-// the number of rows of each chunk written.
+// Format of written files.
+type Format int
+
+const (
+	FormatTBL Format = iota
+	FormatCSV
+)
+
+type encoder interface {
+	Writer
+	bytes() []byte
+	rows() int64
+}
+
+func (t *TBL) bytes() []byte { return t.Buf }
+func (t *TBL) rows() int64   { return t.Rows }
+func (c *CSV) bytes() []byte { return c.Buf }
+func (c *CSV) rows() int64   { return c.Rows }
+
+// WriteTable writes units [start, start+count) of a table as .tbl text (or CSV), generated in chunks by
+// `threads` goroutines and written in order, so memory stays bounded whatever the scale. progress, when set,
+// receives the number of rows of each chunk written.
 func WriteTable(ctx context.Context, t Table, sf float64, start, count int64, threads int, out io.Writer, progress func(rows int64)) error {
+	return WriteTableFormat(ctx, t, sf, start, count, threads, FormatTBL, out, progress)
+}
+
+// WriteTableFormat is WriteTable in a chosen format.
+func WriteTableFormat(ctx context.Context, t Table, sf float64, start, count int64, threads int, f Format, out io.Writer, progress func(rows int64)) error {
 	if threads < 1 {
 		threads = 1
 	}
 	chunk := chunkUnits(t)
 	type job struct {
 		start, count int64
-		done         chan *TBL
+		done         chan encoder
 		err          error
 	}
 	jobs := make(chan *job, threads)
@@ -71,7 +95,7 @@ func WriteTable(ctx context.Context, t Table, sf float64, start, count int64, th
 		defer close(jobs)
 		defer close(ordered)
 		for s := start; s < start+count; s += chunk {
-			j := &job{start: s, count: min(chunk, start+count-s), done: make(chan *TBL, 1)}
+			j := &job{start: s, count: min(chunk, start+count-s), done: make(chan encoder, 1)}
 			select {
 			case ordered <- j:
 			case <-ctx.Done():
@@ -90,7 +114,10 @@ func WriteTable(ctx context.Context, t Table, sf float64, start, count int64, th
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				tb := &TBL{Buf: make([]byte, 0, 1<<20)}
+				var tb encoder = &TBL{Buf: make([]byte, 0, 1<<20)}
+				if f == FormatCSV {
+					tb = &CSV{Buf: make([]byte, 0, 1<<20)}
+				}
 				j.err = Generate(t, sf, j.start, j.count, tb)
 				j.done <- tb
 			}
@@ -106,12 +133,12 @@ func WriteTable(ctx context.Context, t Table, sf float64, start, count int64, th
 			werr = j.err
 			continue
 		}
-		if _, err := out.Write(tb.Buf); err != nil {
+		if _, err := out.Write(tb.bytes()); err != nil {
 			werr = err
 			continue
 		}
 		if progress != nil {
-			progress(tb.Rows)
+			progress(tb.rows())
 		}
 	}
 	wg.Wait()
@@ -130,4 +157,57 @@ func chunkUnits(t Table) int64 {
 	default:
 		return 20000
 	}
+}
+
+// CSV encodes rows as RFC 4180 CSV: comma-separated, fields quoted when they hold a comma or a quote.
+type CSV struct {
+	Buf   []byte
+	Rows  int64
+	first bool
+}
+
+func (c *CSV) sep() {
+	if c.first {
+		c.Buf = append(c.Buf, ',')
+	}
+	c.first = true
+}
+
+func (c *CSV) Int(v int64) { c.sep(); c.Buf = strconv.AppendInt(c.Buf, v, 10) }
+func (c *CSV) Dec(h int64) { c.sep(); c.Buf = AppendDec(c.Buf, h) }
+func (c *CSV) Str(s string) {
+	c.sep()
+	c.Buf = appendCSV(c.Buf, s)
+}
+func (c *CSV) Bytes(b []byte) {
+	c.sep()
+	c.Buf = appendCSV(c.Buf, b)
+}
+func (c *CSV) Date(d int32) { c.sep(); c.Buf = append(c.Buf, dateText[d][:]...) }
+func (c *CSV) EndRow() error {
+	c.Buf = append(c.Buf, '\n')
+	c.first = false
+	c.Rows++
+	return nil
+}
+
+func appendCSV[T string | []byte](b []byte, s T) []byte {
+	quote := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' || s[i] == '"' || s[i] == '\n' {
+			quote = true
+			break
+		}
+	}
+	if !quote {
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, s[i])
+	}
+	return append(b, '"')
 }

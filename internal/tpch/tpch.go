@@ -1,0 +1,124 @@
+// Package tpch is the TPC-H-derived analytic workload: data (through dbgen, byte-identical to the reference
+// generator), schema and bulk loads per engine, the 22 queries with their substitution parameters, answer
+// validation, and the power and throughput tests. Results are not audited TPC-H results.
+package tpch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+
+	"github.com/dbdyno/dbdyno/internal/progress"
+	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
+)
+
+// Columns of each table, in dbgen's order.
+var Columns = map[dbgen.Table][]string{
+	dbgen.Region:   {"r_regionkey", "r_name", "r_comment"},
+	dbgen.Nation:   {"n_nationkey", "n_name", "n_regionkey", "n_comment"},
+	dbgen.Supplier: {"s_suppkey", "s_name", "s_address", "s_nationkey", "s_phone", "s_acctbal", "s_comment"},
+	dbgen.Customer: {"c_custkey", "c_name", "c_address", "c_nationkey", "c_phone", "c_acctbal", "c_mktsegment", "c_comment"},
+	dbgen.Part:     {"p_partkey", "p_name", "p_mfgr", "p_brand", "p_type", "p_size", "p_container", "p_retailprice", "p_comment"},
+	dbgen.PartSupp: {"ps_partkey", "ps_suppkey", "ps_availqty", "ps_supplycost", "ps_comment"},
+	dbgen.Orders: {"o_orderkey", "o_custkey", "o_orderstatus", "o_totalprice", "o_orderdate", "o_orderpriority", "o_clerk",
+		"o_shippriority", "o_comment"},
+	dbgen.LineItem: {"l_orderkey", "l_partkey", "l_suppkey", "l_linenumber", "l_quantity", "l_extendedprice", "l_discount",
+		"l_tax", "l_returnflag", "l_linestatus", "l_shipdate", "l_commitdate", "l_receiptdate", "l_shipinstruct", "l_shipmode",
+		"l_comment"},
+}
+
+// ValidateScale checks a scale factor.
+func ValidateScale(sf float64) error {
+	if !(sf >= 0.001 && sf <= 100000) {
+		return fmt.Errorf("--scale %g is out of range: use a scale factor from 0.001 to 100000 (e.g. 0.01, 1, 10)", sf)
+	}
+	return nil
+}
+
+// ExpectedRows estimates a table's rows at a scale factor (lineitem at its mean of four lines per order).
+func ExpectedRows(t dbgen.Table, sf float64) int64 {
+	n := dbgen.BaseRows(t, sf)
+	if t == dbgen.PartSupp || t == dbgen.LineItem {
+		n *= 4
+	}
+	return n
+}
+
+// GenOptions are `tpch gen`'s settings.
+type GenOptions struct {
+	Scale    float64
+	Dir      string
+	Format   dbgen.Format
+	Threads  int
+	Parts    int // split each table into this many files (table.tbl.1 .. table.tbl.N)
+	Progress io.Writer
+}
+
+// GenerateFiles writes every table into opts.Dir.
+func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
+	if err := ValidateScale(opts.Scale); err != nil {
+		return 0, err
+	}
+	if opts.Parts < 1 {
+		opts.Parts = 1
+	}
+	if opts.Progress == nil {
+		opts.Progress = io.Discard
+	}
+	ext := ".tbl"
+	if opts.Format == dbgen.FormatCSV {
+		ext = ".csv"
+	}
+	var total int64
+	for _, t := range dbgen.Tables {
+		total += ExpectedRows(t, opts.Scale)
+	}
+	var rows atomic.Int64
+	defer progress.Start(opts.Progress, "gen", &rows, total)()
+	dbgen.TextPool()
+	for _, t := range dbgen.Tables {
+		parts := opts.Parts
+		if t == dbgen.Nation || t == dbgen.Region {
+			parts = 1
+		}
+		for k := 1; k <= parts; k++ {
+			name := t.String() + ext
+			if parts > 1 {
+				name += fmt.Sprintf(".%d", k)
+			}
+			if err := writeFile(ctx, filepath.Join(opts.Dir, name), t, opts, k, parts, &rows); err != nil {
+				return rows.Load(), err
+			}
+		}
+	}
+	return rows.Load(), nil
+}
+
+func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions, k, parts int, rows *atomic.Int64) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if opts.Format == dbgen.FormatCSV {
+		hdr := ""
+		for i, c := range Columns[t] {
+			if i > 0 {
+				hdr += ","
+			}
+			hdr += c
+		}
+		fmt.Fprintln(f, hdr)
+	}
+	start, count := dbgen.Split(dbgen.BaseRows(t, opts.Scale), k, parts)
+	err = dbgen.WriteTableFormat(ctx, t, opts.Scale, start, count, opts.Threads, opts.Format, f, func(n int64) { rows.Add(n) })
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
