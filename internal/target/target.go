@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" database/sql driver
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -25,6 +26,7 @@ type Engine string
 
 const (
 	SQLite   Engine = "sqlite"
+	DuckDB   Engine = "duckdb"
 	Postgres Engine = "postgres"
 	MySQL    Engine = "mysql"
 )
@@ -34,6 +36,9 @@ const PasswordEnv = "DBDYNO_PASSWORD"
 
 // DefaultSQLite is the default embedded target for the OLTP workload.
 const DefaultSQLite = "sqlite://dbdyno.db"
+
+// DefaultDuckDB is the default embedded target for the analytic workload.
+const DefaultDuckDB = "duckdb://dbdyno-tpch.duckdb"
 
 // Target is a parsed --target URL.
 type Target struct {
@@ -65,12 +70,19 @@ func Parse(raw string) (*Target, error) {
 		}
 		q, _ := url.ParseQuery(query)
 		return &Target{Engine: SQLite, Path: path, Params: q}, nil
+	case "duckdb":
+		path, query, _ := strings.Cut(rest, "?")
+		if path == "" {
+			return nil, errors.New("duckdb target has no file name: use duckdb://dbdyno-tpch.duckdb or duckdb:///abs/path.duckdb")
+		}
+		q, _ := url.ParseQuery(query)
+		return &Target{Engine: DuckDB, Path: path, Params: q}, nil
 	case "postgres", "postgresql", "pg":
 		return parseServer(Postgres, raw, 5432)
 	case "mysql", "mariadb":
 		return parseServer(MySQL, raw, 3306)
 	default:
-		return nil, fmt.Errorf("unknown target scheme %q: use sqlite://, postgres:// or mysql://", scheme)
+		return nil, fmt.Errorf("unknown target scheme %q: use sqlite://, duckdb://, postgres:// or mysql://", scheme)
 	}
 }
 
@@ -113,8 +125,8 @@ func parseServer(e Engine, raw string, defPort int) (*Target, error) {
 
 // String is the URL with the password redacted.
 func (t *Target) String() string {
-	if t.Engine == SQLite {
-		return "sqlite://" + t.Path
+	if t.Engine == SQLite || t.Engine == DuckDB {
+		return string(t.Engine) + "://" + t.Path
 	}
 	u := url.URL{Scheme: string(t.Engine), Host: net.JoinHostPort(t.Host, strconv.Itoa(t.Port)), Path: "/" + t.Database}
 	if t.password != "" {
@@ -218,6 +230,11 @@ func (t *Target) OpenDB(ctx context.Context) (*sql.DB, error) {
 		if db, err = sql.Open("sqlite", t.SQLiteDSN()); err != nil {
 			return nil, err
 		}
+	case DuckDB:
+		var err error
+		if db, err = sql.Open("duckdb", t.Path); err != nil {
+			return nil, t.ConnectError(err)
+		}
 	case MySQL:
 		conn, err := mysql.NewConnector(t.MySQLConfig())
 		if err != nil {
@@ -250,8 +267,8 @@ func (t *Target) ConnectPg(ctx context.Context) (*pgx.Conn, error) {
 // ConnectError explains a failed connection attempt in one line with the fix.
 func (t *Target) ConnectError(err error) error {
 	where := fmt.Sprintf("%s at %s:%d", t.Engine, t.Host, t.Port)
-	if t.Engine == SQLite {
-		return fmt.Errorf("cannot open SQLite file %s: %s: check the path and its directory's permissions", t.Path, t.Scrub(err.Error()))
+	if t.Engine == SQLite || t.Engine == DuckDB {
+		return fmt.Errorf("cannot open %s file %s: %s: check the path and its directory's permissions", t.Engine, t.Path, t.Scrub(err.Error()))
 	}
 	var pgErr *pgconn.PgError
 	var myErr *mysql.MySQLError

@@ -9,6 +9,7 @@ func TestParse(t *testing.T) {
 	for raw, want := range map[string]Target{
 		"sqlite:///tmp/x.db":                  {Engine: SQLite, Path: "/tmp/x.db"},
 		"sqlite://dbdyno.db":                  {Engine: SQLite, Path: "dbdyno.db"},
+		"duckdb://x.duckdb":                   {Engine: DuckDB, Path: "x.duckdb"},
 		"postgres://u:p@db.example:6432/tpcc": {Engine: Postgres, Host: "db.example", Port: 6432, User: "u", password: "p", Database: "tpcc"},
 		"postgresql://u@h/d":                  {Engine: Postgres, Host: "h", Port: 5432, User: "u", Database: "d"},
 		"mysql://root:secret@127.0.0.1/d":     {Engine: MySQL, Host: "127.0.0.1", Port: 3306, User: "root", password: "secret", Database: "d"},
@@ -26,7 +27,7 @@ func TestParse(t *testing.T) {
 
 func TestParseErrorsNameTheFix(t *testing.T) {
 	for raw, want := range map[string]string{
-		"oracle://x/y":             "unknown target scheme \"oracle\": use sqlite://, postgres:// or mysql://",
+		"oracle://x/y":             "unknown target scheme \"oracle\": use sqlite://, duckdb://, postgres:// or mysql://",
 		"just-a-file.db":           "is not a URL",
 		"postgres://u:p@h:99999/d": "not a port number",
 		"postgres://u:p@h:5432":    "no database name",

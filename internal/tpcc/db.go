@@ -57,6 +57,9 @@ func HasProcedures(e target.Engine) bool { return e == target.Postgres || e == t
 
 // Open connects to a target.
 func Open(ctx context.Context, t *target.Target) (*DB, error) {
+	if t.Engine != target.SQLite && t.Engine != target.Postgres && t.Engine != target.MySQL {
+		return nil, fmt.Errorf("the tpcc workload runs on sqlite://, postgres:// and mysql:// targets, not %s://", t.Engine)
+	}
 	set, err := Statements(t.Engine)
 	if err != nil {
 		return nil, err

@@ -10,10 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -92,70 +91,52 @@ func (t *textRow) EndRow() error {
 	return t.w.WriteByte('\n')
 }
 
-// streamSink runs a bulk-load statement that reads from a pipe while the generator writes into it.
+// streamSink feeds a bulk load (COPY, LOAD DATA) that reads from a pipe while the generator writes into it.
 type streamSink struct {
-	start func(table string, r io.Reader) error // runs the load; returns when r is drained
-	delim byte
-	null  string
-	pw    *io.PipeWriter
-	row   *textRow
-	done  chan error
+	load func(table string, fill bulk.Fill) error
+	row  *textRow
+	next chan io.Writer
+	fin  chan error
+	done chan error
 }
 
 func (s *streamSink) Begin(table string) (RowWriter, error) {
-	pr, pw := io.Pipe()
-	s.pw, s.done = pw, make(chan error, 1)
+	s.next, s.done = make(chan io.Writer), make(chan error, 1)
+	fin := make(chan error)
 	go func() {
-		err := s.start(table, pr)
-		pr.CloseWithError(fmt.Errorf("load of %s stopped", table))
-		s.done <- err
+		s.done <- s.load(table, func(w io.Writer) error {
+			s.next <- w
+			return <-fin
+		})
 	}()
-	s.row = newTextRow(pw, s.delim, s.null)
-	return s.row, nil
+	select {
+	case w := <-s.next:
+		s.row = newTextRow(w, '\t', `\N`)
+		s.fin = fin
+		return s.row, nil
+	case err := <-s.done:
+		return nil, err
+	}
 }
 
 func (s *streamSink) End() error {
-	ferr := s.row.w.Flush()
-	s.pw.Close()
-	if err := <-s.done; err != nil {
-		return err
-	}
-	return ferr
+	s.fin <- s.row.w.Flush()
+	return <-s.done
 }
 
 // PgCopySink streams rows into PostgreSQL with COPY ... FROM STDIN over one pgx connection.
 func PgCopySink(ctx context.Context, conn *pgx.Conn) Sink {
-	return &streamSink{delim: '\t', null: `\N`, start: func(table string, r io.Reader) error {
-		q := fmt.Sprintf("COPY %s (%s) FROM STDIN", table, strings.Join(Columns[table], ", "))
-		_, err := conn.PgConn().CopyFrom(ctx, r, q)
-		if err != nil {
-			return fmt.Errorf("COPY %s: %w", table, err)
-		}
-		return nil
-	}}
+	return &streamSink{load: func(table string, fill bulk.Fill) error { return bulk.PgCopy(ctx, conn, table, Columns[table], fill) }}
 }
-
-var readerSeq atomic.Int64
-
-var pow10 = [...]float64{1, 10, 100, 1000, 10000, 100000}
 
 // MySQLLoadSink streams rows into MySQL/MariaDB with LOAD DATA LOCAL INFILE from memory.
 func MySQLLoadSink(ctx context.Context, conn *sql.Conn) Sink {
-	return &streamSink{delim: '\t', null: `\N`, start: func(table string, r io.Reader) error {
-		name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
-		mysql.RegisterReaderHandler(name, func() io.Reader { return r })
-		defer mysql.DeregisterReaderHandler(name)
-		q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)",
-			name, table, strings.Join(Columns[table], ", "))
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
-				return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
-			}
-			return fmt.Errorf("LOAD DATA into %s: %w", table, err)
-		}
-		return nil
+	return &streamSink{load: func(table string, fill bulk.Fill) error {
+		return bulk.MySQLLoad(ctx, conn, table, Columns[table], fill)
 	}}
 }
+
+var pow10 = [...]float64{1, 10, 100, 1000, 10000, 100000}
 
 // FileSink writes CSV files, one per table and unit, into a directory: DIR/<table>-<unit>.csv.
 type FileSink struct {

@@ -1,0 +1,68 @@
+// Package bulk streams generated rows into a database through its bulk-load path while they are generated:
+// PostgreSQL COPY FROM STDIN and MySQL/MariaDB LOAD DATA LOCAL INFILE, both reading from a pipe, so no file
+// and no whole table is ever held.
+package bulk
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+)
+
+// Fill writes rows as tab-separated text (\N for NULL) into w.
+type Fill func(w io.Writer) error
+
+// stream runs load (which reads from r) while fill writes into the other end of a pipe.
+func stream(load func(r io.Reader) error, fill Fill) error {
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := load(pr)
+		pr.CloseWithError(fmt.Errorf("bulk load stopped"))
+		done <- err
+	}()
+	ferr := fill(pw)
+	pw.CloseWithError(ferr)
+	lerr := <-done
+	if lerr != nil {
+		return lerr
+	}
+	return ferr
+}
+
+// PgCopy loads rows into a PostgreSQL table with COPY ... FROM STDIN (text format).
+func PgCopy(ctx context.Context, conn *pgx.Conn, table string, cols []string, fill Fill) error {
+	q := fmt.Sprintf("COPY %s (%s) FROM STDIN", table, strings.Join(cols, ", "))
+	return stream(func(r io.Reader) error {
+		if _, err := conn.PgConn().CopyFrom(ctx, r, q); err != nil {
+			return fmt.Errorf("COPY %s: %w", table, err)
+		}
+		return nil
+	}, fill)
+}
+
+var readerSeq atomic.Int64
+
+// MySQLLoad loads rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory. The server must
+// allow it (local_infile=1).
+func MySQLLoad(ctx context.Context, conn *sql.Conn, table string, cols []string, fill Fill) error {
+	return stream(func(r io.Reader) error {
+		name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
+		mysql.RegisterReaderHandler(name, func() io.Reader { return r })
+		defer mysql.DeregisterReaderHandler(name)
+		q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)", name, table, strings.Join(cols, ", "))
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
+				return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
+			}
+			return fmt.Errorf("LOAD DATA into %s: %w", table, err)
+		}
+		return nil
+	}, fill)
+}
