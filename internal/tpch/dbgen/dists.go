@@ -122,3 +122,21 @@ func expandWeights(values []string, weights []int) []string {
 	}
 	return out
 }
+
+// NationInfo is a nation's name and region key.
+type NationInfo struct {
+	Name   string
+	Region int
+}
+
+// NationNames lists the 25 nations in key order.
+func NationNames() []NationInfo {
+	out := make([]NationInfo, len(nations))
+	for i, n := range nations {
+		out[i] = NationInfo{n.name, int(n.region)}
+	}
+	return out
+}
+
+// ColorNames lists the 92 colors of P_NAME.
+func ColorNames() []string { return distColors.values }

@@ -1,0 +1,1 @@
+-- DuckDB answers these queries from its columnar storage and zone maps: no indexes.
