@@ -2,10 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/runner"
 	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/tpch"
@@ -20,7 +26,7 @@ func (a *app) tpchCmd() *cobra.Command {
 		Long: "A TPC-H-derived analytic workload (not an audited TPC-H result): dbgen-identical data at any scale\n" +
 			"factor, the 22 queries, power and throughput tests.",
 	}
-	c.AddCommand(a.tpchGenCmd(), a.tpchBuildCmd(), a.tpchValidateCmd(), a.tpchDropCmd())
+	c.AddCommand(a.tpchGenCmd(), a.tpchBuildCmd(), a.tpchRunCmd(), a.tpchValidateCmd(), a.tpchDropCmd())
 	return c
 }
 
@@ -192,4 +198,187 @@ func (a *app) tpchGenCmd() *cobra.Command {
 	c.Flags().IntVar(&opts.Threads, "threads", runtime.NumCPU(), "generator threads")
 	c.Flags().IntVar(&opts.Parts, "parts", 1, "split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does")
 	return c
+}
+
+type tpchRunFlags struct {
+	target, streams, queries, resultFile string
+	power, throughput, refresh, noWarmup bool
+	timeout                              time.Duration
+	seed                                 uint64
+}
+
+func (a *app) tpchRunCmd() *cobra.Command {
+	var f tpchRunFlags
+	c := &cobra.Command{
+		Use:   "run",
+		Short: "power test, throughput test, or sets of concurrent query streams; times every query",
+		Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
+			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
+			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("seed") {
+				f.seed = uint64(time.Now().UnixNano())
+			}
+			return a.runTPCH(cmd.Context(), f)
+		},
+	}
+	addTPCHTarget(c, &f.target)
+	c.Flags().StringVar(&f.streams, "streams", "", "stream count N, a sweep 1..N, or a list 1,2,4")
+	c.Flags().BoolVar(&f.power, "power", false, "run the power test (RF1, stream 0, RF2)")
+	c.Flags().BoolVar(&f.throughput, "throughput", false, "run the throughput test (N streams and a refresh stream)")
+	c.Flags().BoolVar(&f.refresh, "refresh", false, "run the refresh functions RF1/RF2 in the power and throughput tests")
+	c.Flags().StringVar(&f.queries, "queries", "", "run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)")
+	c.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "a query running longer fails (0: no limit)")
+	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of the substitution parameters (default: from the clock; always recorded)")
+	c.Flags().BoolVar(&f.noWarmup, "no-warmup", false, "skip the warm-up stream before a --streams sweep")
+	c.Flags().StringVar(&f.resultFile, "result", "", "write the result JSON to this file")
+	return c
+}
+
+// parseCounts reads "4", "1..4" or "1,2,4".
+func parseCounts(s string) ([]int, error) {
+	bad := fmt.Errorf("--streams %q is not a count, a range 1..N or a list 1,2,4", s)
+	var out []int
+	if lo, hi, ok := strings.Cut(s, ".."); ok {
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > 1000 {
+			return nil, bad
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+		return out, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 1000 {
+			return nil, bad
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func parseQueries(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(p)), "q"))
+		if err != nil || n < 1 || n > 22 {
+			return nil, fmt.Errorf("--queries %q: %q is not a query number from 1 to 22", s, p)
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+func (a *app) runTPCH(ctx context.Context, f tpchRunFlags) error {
+	opts := tpch.RunOptions{Power: f.power, Throughput: f.throughput, Refresh: f.refresh, Timeout: f.timeout, Seed: f.seed, Progress: a.stdout}
+	var err error
+	if opts.Queries, err = parseQueries(f.queries); err != nil {
+		return err
+	}
+	if f.streams != "" {
+		if opts.Streams, err = parseCounts(f.streams); err != nil {
+			return err
+		}
+	}
+	if f.timeout < 0 {
+		return fmt.Errorf("--timeout cannot be negative")
+	}
+	if f.resultFile != "" {
+		if err := checkWritable(f.resultFile); err != nil {
+			return err
+		}
+	}
+	t, err := target.Parse(f.target)
+	if err != nil {
+		return err
+	}
+	started := time.Now().UTC()
+	db, err := tpch.Open(ctx, t)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	sf, err := db.Scale(ctx)
+	if err != nil {
+		return err
+	}
+	if !f.power && !f.throughput && f.streams == "" {
+		opts.Power, opts.Throughput, opts.Streams = true, true, []int{tpch.MinStreams(sf)}
+	}
+	if opts.Throughput && len(opts.Streams) == 0 {
+		opts.Streams = []int{tpch.MinStreams(sf)}
+	}
+	opts.Warmup = !f.noWarmup && !opts.Throughput && len(opts.Streams) > 0
+	res := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
+		Workload:      "tpch",
+		Command:       target.RedactArgs(a.args),
+		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: db.ServerVersion(ctx)},
+		StartedAt:     started,
+		Options: map[string]any{"power": opts.Power, "throughput": opts.Throughput, "streams": opts.Streams, "refresh": opts.Refresh,
+			"queries": f.queries, "timeout_s": f.timeout.Seconds(), "seed": fmt.Sprint(f.seed), "warmup": opts.Warmup},
+	}
+	fmt.Fprintf(a.stdout, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", res.Target.ServerVersion, t, sf, f.seed)
+	an, runErr := db.Run(ctx, opts)
+	res.EndedAt = time.Now().UTC()
+	res.Analytic = an
+	res.Status = result.StatusOK
+	if runErr != nil {
+		res.Status = result.StatusFailed
+		res.Error = t.Scrub(runErr.Error())
+		if errors.Is(runErr, tpch.ErrAborted) {
+			res.Status = result.StatusAborted
+			runErr = fmt.Errorf("%w: %v", runner.ErrAborted, runErr)
+		}
+	}
+	if an != nil {
+		a.printTPCHSummary(res)
+		if f.resultFile != "" {
+			if err := res.WriteFile(f.resultFile); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "result (%s) written to %s\n", res.Status, f.resultFile)
+		}
+	}
+	return runErr
+}
+
+func (a *app) printTPCHSummary(res *result.Result) {
+	an := res.Analytic
+	fmt.Fprintf(a.stdout, "\n%s  (not comparable with audited TPC-H results)\n", strings.ToUpper(res.Status))
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "test\tstreams\tstatus\ttime to complete (s)\tgeomean query (s)\tmetric")
+	for _, t := range an.Tests {
+		metric := ""
+		if t.PowerAtSize != nil {
+			metric = fmt.Sprintf("Power@Size %.1f", *t.PowerAtSize)
+		}
+		if t.ThroughputAtSize != nil {
+			metric = fmt.Sprintf("Throughput@Size %.1f", *t.ThroughputAtSize)
+		}
+		g := "-"
+		if t.GeomeanSeconds != nil {
+			g = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%s\n", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
+	}
+	tw.Flush()
+	if an.QphH != nil {
+		fmt.Fprintf(a.stdout, "QphH@Size %.1f\n", *an.QphH)
+	}
+	if res.Error != "" {
+		fmt.Fprintf(a.stdout, "run %s: %s\n", res.Status, res.Error)
+	}
 }

@@ -44,6 +44,64 @@ type Result struct {
 	Measurement   *Measurement   `json:"measurement,omitempty"`
 	Figures       map[string]any `json:"figures,omitempty"`
 	Checks        []Check        `json:"checks,omitempty"`
+	Analytic      *Analytic      `json:"analytic,omitempty"`
+}
+
+// Analytic holds a TPC-H-derived run: its tests (power, throughput, plain stream sets, warm-up), each stream's
+// per-query times, the refresh functions' times and the metrics computed as the specification defines them.
+// The metrics are not comparable with audited TPC-H results (Comparable is always false).
+type Analytic struct {
+	Scale      float64        `json:"scale"`
+	Seed       string         `json:"seed"`
+	Refresh    bool           `json:"refresh"`
+	Queries    []int          `json:"queries"`
+	TimeoutS   float64        `json:"timeout_s"`
+	Tests      []AnalyticTest `json:"tests"`
+	QphH       *float64       `json:"qphh_at_size"`
+	Comparable bool           `json:"comparable"`
+	Note       string         `json:"note"`
+}
+
+// AnalyticTest is one power test, throughput test, set of concurrent streams, or warm-up stream.
+type AnalyticTest struct {
+	Kind             string        `json:"kind"` // power, throughput, streams, warmup
+	Streams          int           `json:"streams"`
+	Seconds          float64       `json:"seconds"` // time to complete the whole test (Ts for throughput)
+	Status           string        `json:"status"`  // ok, failed, aborted
+	QueryStreams     []QueryStream `json:"query_streams"`
+	Refresh          []RefreshPair `json:"refresh"`
+	GeomeanSeconds   *float64      `json:"geomean_s"`
+	PowerAtSize      *float64      `json:"power_at_size,omitempty"`
+	ThroughputAtSize *float64      `json:"throughput_at_size,omitempty"`
+	Note             string        `json:"note,omitempty"`
+}
+
+// QueryStream is one stream's run of the queries in its permutation.
+type QueryStream struct {
+	Stream  int         `json:"stream"`
+	Seconds float64     `json:"seconds"`
+	Status  string      `json:"status"`
+	Queries []QueryTime `json:"queries"`
+}
+
+// QueryTime is one query's execution, fetching every row included.
+type QueryTime struct {
+	Query   int     `json:"query"`
+	Seconds float64 `json:"seconds"`
+	Rows    int     `json:"rows"`
+	Status  string  `json:"status"` // ok, failed, timeout, aborted
+	Error   string  `json:"error,omitempty"`
+	Params  string  `json:"params"`
+}
+
+// RefreshPair is one RF1/RF2 pair.
+type RefreshPair struct {
+	Pair   int     `json:"pair"`
+	RF1    float64 `json:"rf1_s"`
+	RF2    float64 `json:"rf2_s"`
+	Orders int64   `json:"orders"`
+	Status string  `json:"status"`
+	Error  string  `json:"error,omitempty"`
 }
 
 // Tool names the program that wrote the result.

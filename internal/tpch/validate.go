@@ -6,7 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
 )
+
+var sfDirRe = regexp.MustCompile(`^sf([0-9.]+)$`)
 
 // Validation is one query's outcome.
 type Validation struct {
@@ -34,6 +39,11 @@ func (d *DB) Validate(ctx context.Context, answersDir string, against *DB, out i
 	} else {
 		if answersDir == "" {
 			return nil, errors.New("validate needs --answers DIR (expected answers for the scale built) or --against URL (a second target)")
+		}
+		if m := sfDirRe.FindStringSubmatch(filepath.Base(filepath.Clean(answersDir))); m != nil {
+			if want, _ := strconv.ParseFloat(m[1], 64); want != sf {
+				return nil, fmt.Errorf("--answers %s holds answers for scale factor %s, but the target was built at %g: use the answers of scale %g or rebuild", answersDir, m[1], sf, sf)
+			}
 		}
 		if _, err := os.Stat(AnswerFile(answersDir, 1)); err != nil {
 			return nil, fmt.Errorf("no expected answers in %s (looked for %s): point --answers at the answers for scale %g", answersDir, AnswerFile(answersDir, 1), sf)
