@@ -7,6 +7,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/url"
 	"os"
@@ -20,6 +22,11 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
+
+func init() {
+	// The MySQL driver logs lost connections to stderr on its own; dbdyno reports and counts them itself.
+	mysql.SetLogger(log.New(io.Discard, "", 0))
+}
 
 // Engine names a database engine family.
 type Engine string

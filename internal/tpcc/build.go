@@ -52,6 +52,9 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*BuildReport, error
 	if err != nil {
 		return nil, err
 	}
+	if len(tables) > 0 && !meta {
+		return nil, db.foreignTables(ctx, tables)
+	}
 	if len(tables) > 0 || meta {
 		if !opts.Drop {
 			return nil, fmt.Errorf("%s already has TPC-C tables (%s): add --drop to replace them, or run 'dbdyno tpcc drop'", db.T, strings.Join(append(tables, metaTableIf(meta)...), ", "))

@@ -198,7 +198,7 @@ func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
 	}
 	if !meta {
 		if len(tables) > 0 {
-			return nil, fmt.Errorf("%w: %s has TPC-C tables that dbdyno did not build (%s): build with dbdyno into another database", ErrNoSchema, db.T, strings.Join(tables, ", "))
+			return nil, fmt.Errorf("%w: %v", ErrNoSchema, db.foreignTables(ctx, tables))
 		}
 		return nil, fmt.Errorf("%w in %s: run 'dbdyno tpcc build --target ...' first", ErrNoSchema, db.T)
 	}
@@ -234,6 +234,16 @@ func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
 	return m, nil
 }
 
+// foreignTables explains tables with TPC-C's names that are not dbdyno's TPC-C build: often dbdyno's own TPC-H
+// tables (the two share customer and orders).
+func (db *DB) foreignTables(ctx context.Context, tables []string) error {
+	var n int
+	if err := db.admin.batch(ctx, op{name: "table_exists", args: []any{"dbdyno_tpch_meta"}, dest: []any{&n}}); err == nil && n > 0 {
+		return fmt.Errorf("%s holds dbdyno's TPC-H tables, which share names with TPC-C's (%s): build TPC-C into another database", db.T, strings.Join(tables, ", "))
+	}
+	return fmt.Errorf("%s has tables named like TPC-C's (%s) that dbdyno did not create: refusing to touch them; use another database", db.T, strings.Join(tables, ", "))
+}
+
 // Drop removes dbdyno's TPC-C objects, and only them: it refuses when the tables were not made by dbdyno.
 func (db *DB) Drop(ctx context.Context) (bool, error) {
 	tables, meta, err := db.existing(ctx)
@@ -242,7 +252,7 @@ func (db *DB) Drop(ctx context.Context) (bool, error) {
 	}
 	if !meta {
 		if len(tables) > 0 {
-			return false, fmt.Errorf("%s has tables named like TPC-C's (%s) that dbdyno did not create: refusing to drop them", db.T, strings.Join(tables, ", "))
+			return false, db.foreignTables(ctx, tables)
 		}
 		return false, nil
 	}

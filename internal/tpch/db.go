@@ -179,7 +179,7 @@ func (d *DB) Scale(ctx context.Context) (float64, error) {
 	}
 	if !meta {
 		if len(tables) > 0 {
-			return 0, fmt.Errorf("%w: %s has TPC-H tables that dbdyno did not build (%s): build with dbdyno into another database", ErrNoSchema, d.T, strings.Join(tables, ", "))
+			return 0, fmt.Errorf("%w: %v", ErrNoSchema, d.foreignTables(ctx, tables))
 		}
 		return 0, fmt.Errorf("%w in %s: run 'dbdyno tpch build --target ...' first", ErrNoSchema, d.T)
 	}
@@ -201,6 +201,15 @@ func (d *DB) Scale(ctx context.Context) (float64, error) {
 	return sf, nil
 }
 
+// foreignTables explains tables with TPC-H's names that are not dbdyno's TPC-H build: often dbdyno's own TPC-C
+// tables (the two share customer and orders).
+func (d *DB) foreignTables(ctx context.Context, tables []string) error {
+	if ok, _ := d.tableExists(ctx, "dbdyno_tpcc_meta"); ok {
+		return fmt.Errorf("%s holds dbdyno's TPC-C tables, which share names with TPC-H's (%s): build TPC-H into another database", d.T, strings.Join(tables, ", "))
+	}
+	return fmt.Errorf("%s has tables named like TPC-H's (%s) that dbdyno did not create: refusing to touch them; use another database", d.T, strings.Join(tables, ", "))
+}
+
 // Drop removes dbdyno's TPC-H tables, and only them.
 func (d *DB) Drop(ctx context.Context) (bool, error) {
 	tables, meta, err := d.existing(ctx)
@@ -209,7 +218,7 @@ func (d *DB) Drop(ctx context.Context) (bool, error) {
 	}
 	if !meta {
 		if len(tables) > 0 {
-			return false, fmt.Errorf("%s has tables named like TPC-H's (%s) that dbdyno did not create: refusing to drop them", d.T, strings.Join(tables, ", "))
+			return false, d.foreignTables(ctx, tables)
 		}
 		return false, nil
 	}

@@ -55,6 +55,9 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*BuildReport, error)
 	if err != nil {
 		return nil, err
 	}
+	if len(tables) > 0 && !meta {
+		return nil, d.foreignTables(ctx, tables)
+	}
 	if len(tables) > 0 || meta {
 		if !opts.Drop {
 			return nil, fmt.Errorf("%s already has TPC-H tables (%s): add --drop to replace them, or run 'dbdyno tpch drop'", d.T, strings.Join(tables, ", "))

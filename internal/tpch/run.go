@@ -165,7 +165,7 @@ func (r *runner) runStream(ctx context.Context, stream int) result.QueryStream {
 		qs.Queries = append(qs.Queries, result.QueryTime{Query: StreamOrder(stream)[0], Status: "failed", Error: err.Error()})
 		return qs
 	}
-	defer conn.Close()
+	defer func() { conn.Close() }() // conn is replaced after a failure
 	done := 0
 	for _, q := range StreamOrder(stream) {
 		if !want[q] {

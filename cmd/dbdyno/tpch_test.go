@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/target"
+)
+
+// answersDir is ../shared/tpch/answers/sfX beside the project (never copied into it).
+func answersDir(t *testing.T, sf string) string {
+	t.Helper()
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tpch", "answers", "sf"+sf))
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("reference answers missing: %v", err)
+		}
+		t.Skipf("reference answers not found: %v", err)
+	}
+	return dir
+}
+
+func tpchEngines(t *testing.T) []engineCase {
+	out := []engineCase{
+		{"duckdb", "duckdb://" + filepath.Join(t.TempDir(), "h.duckdb"), nil},
+		{"sqlite", "sqlite://" + filepath.Join(t.TempDir(), "h.db"), nil},
+	}
+	for _, e := range []struct{ name, env string }{{"postgres", "DBDYNO_TEST_PG"}, {"mysql", "DBDYNO_TEST_MYSQL"}} {
+		if os.Getenv(e.env) != "" || os.Getenv("CI") == "true" {
+			out = append(out, engineCase{e.name, tpchDatabase(t, serverTarget(t, e.env)), nil})
+		}
+	}
+	return out
+}
+
+// tpchDatabase returns the URL of a database beside the test database, created if missing: TPC-H and TPC-C
+// share table names (customer, orders), so each gets its own database.
+func tpchDatabase(t *testing.T, url string) string {
+	t.Helper()
+	tg, err := target.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "dbdyno_tpch"
+	switch tg.Engine {
+	case target.Postgres:
+		c, err := tg.ConnectPg(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close(context.Background())
+		var n int
+		c.QueryRow(context.Background(), "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n)
+		if n == 0 {
+			if _, err := c.Exec(context.Background(), "CREATE DATABASE "+name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	case target.MySQL:
+		db, err := tg.OpenDB(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec("CREATE DATABASE IF NOT EXISTS " + name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return strings.TrimSuffix(url, "/"+tg.Database) + "/" + name
+}
+
+func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
+	answers := answersDir(t, "0.01")
+	for _, e := range tpchEngines(t) {
+		t.Run(e.name, func(t *testing.T) {
+			b := mustCLI(t, "tpch", "build", "--target", e.url, "--scale", "0.01", "--drop")
+			if !strings.Contains(b.stdout, "built 86805 rows") {
+				t.Fatalf("build:\n%s", b.stdout)
+			}
+			v := mustCLI(t, "tpch", "validate", "--target", e.url, "--answers", answers)
+			if strings.Count(v.stdout, " PASS ") != 22 || !strings.Contains(v.stdout, "22 passed, 0 failed") {
+				t.Fatalf("validate:\n%s", v.stdout)
+			}
+			assertNoPassword(t, e.url, b.stdout, v.stdout)
+			if e.name == "duckdb" || e.name == "postgres" {
+				powerAndThroughput(t, e.url, answers)
+			}
+			if r := cli(context.Background(), "tpch", "build", "--target", e.url, "--scale", "0.01"); r.code == 0 || !strings.Contains(r.stderr, "--drop") {
+				t.Fatalf("build over an existing schema without --drop: %d %s", r.code, r.stderr)
+			}
+			mustCLI(t, "tpch", "drop", "--target", e.url)
+		})
+	}
+}
+
+func powerAndThroughput(t *testing.T, url, answers string) {
+	file := filepath.Join(t.TempDir(), "h.json")
+	r := mustCLI(t, "tpch", "run", "--target", url, "--power", "--throughput", "--streams", "2", "--refresh", "--seed", "3", "--result", file)
+	res, raw := readResult(t, file)
+	assertNoPassword(t, url, r.stdout, raw)
+	an := res.Analytic
+	if res.Status != result.StatusOK || res.Workload != "tpch" || an == nil || len(an.Tests) != 2 || an.QphH == nil || *an.QphH <= 0 {
+		t.Fatalf("status %s, analytic %+v", res.Status, an)
+	}
+	power, through := an.Tests[0], an.Tests[1]
+	if power.Kind != "power" || power.PowerAtSize == nil || len(power.Refresh) != 1 || len(power.QueryStreams) != 1 {
+		t.Fatalf("power test %+v", power)
+	}
+	if through.Kind != "throughput" || through.ThroughputAtSize == nil || len(through.Refresh) != 2 || len(through.QueryStreams) != 2 {
+		t.Fatalf("throughput test %+v", through)
+	}
+	for _, s := range append(power.QueryStreams, through.QueryStreams...) {
+		if len(s.Queries) != 22 || s.Status != "ok" {
+			t.Fatalf("stream %d: %d queries, %s", s.Stream, len(s.Queries), s.Status)
+		}
+		if s.Queries[0].Query != map[int]int{0: 14, 1: 21, 2: 6}[s.Stream] {
+			t.Fatalf("stream %d does not follow Appendix A: starts with Q%d", s.Stream, s.Queries[0].Query)
+		}
+	}
+	for _, p := range append(power.Refresh, through.Refresh...) {
+		if p.Status != "ok" || p.Orders != 15 {
+			t.Fatalf("refresh pair %+v", p)
+		}
+	}
+	// Throughput@Size = S x 22 x 3600 / Ts x SF
+	want := 2 * 22 * 3600 / through.Seconds * 0.01
+	if d := *through.ThroughputAtSize - want; d > 1e-6 || d < -1e-6 {
+		t.Fatalf("Throughput@Size %v, want %v", *through.ThroughputAtSize, want)
+	}
+	// the refresh functions left the data as it was
+	mustCLI(t, "tpch", "validate", "--target", url, "--answers", answers)
+
+	// a query that times out is a failure, never dropped from an aggregate
+	file2 := filepath.Join(t.TempDir(), "t.json")
+	r2 := cli(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "1,9", "--timeout", "1ns", "--result", file2)
+	res2, _ := readResult(t, file2)
+	if r2.code == 0 || res2.Status != result.StatusFailed || res2.Analytic.Tests[0].GeomeanSeconds != nil {
+		t.Fatalf("timeouts: exit %d status %s test %+v", r2.code, res2.Status, res2.Analytic.Tests[0])
+	}
+	if q := res2.Analytic.Tests[0].QueryStreams[0].Queries; len(q) != 2 || q[0].Status != "timeout" {
+		t.Fatalf("timed-out queries %+v", q)
+	}
+}
+
+func TestTPCHSweepAndSubset(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "s.duckdb")
+	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "s.json")
+	mustCLI(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file)
+	res, _ := readResult(t, file)
+	tests := res.Analytic.Tests
+	if len(tests) != 4 || tests[0].Kind != "warmup" || tests[3].Streams != 3 || len(tests[3].QueryStreams) != 3 {
+		t.Fatalf("sweep tests: %+v", tests)
+	}
+	for _, s := range tests[3].QueryStreams {
+		if len(s.Queries) != 3 {
+			t.Fatalf("stream %d ran %d queries, want the subset of 3", s.Stream, len(s.Queries))
+		}
+	}
+}
+
+func TestTPCHBadInput(t *testing.T) {
+	empty := "duckdb://" + filepath.Join(t.TempDir(), "e.duckdb")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpch", "gen", "--scale", "0", "--out", t.TempDir()}, "--scale 0 is out of range"},
+		{[]string{"tpch", "build", "--target", empty, "--scale", "-1"}, "out of range"},
+		{[]string{"tpch", "gen", "--scale", "0.01"}, "--out DIR is required"},
+		{[]string{"tpch", "gen", "--scale", "0.01", "--out", t.TempDir(), "--format", "xml"}, "--format \"xml\""},
+		{[]string{"tpch", "run", "--target", empty}, "run 'dbdyno tpch build"},
+		{[]string{"tpch", "validate", "--target", empty}, "run 'dbdyno tpch build"},
+		{[]string{"tpch", "run", "--target", empty, "--streams", "two"}, "--streams \"two\""},
+		{[]string{"tpch", "run", "--target", empty, "--queries", "1,23"}, "not a query number"},
+		{[]string{"tpcc", "run", "--target", empty}, "tpcc workload runs on"},
+	} {
+		r := cli(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if r.code == 0 || len(lines) != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
