@@ -10,11 +10,13 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/runner"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/tpcc"
 	"github.com/spf13/cobra"
@@ -96,6 +98,10 @@ func (a *app) build(ctx context.Context, f buildFlags) error {
 }
 
 type runFlags struct {
+	targets          []string
+	vusList          string
+	warmup           time.Duration
+	method           methodFlags
 	target           string
 	vus              int
 	rampup           time.Duration
@@ -105,7 +111,6 @@ type runFlags struct {
 	allWarehouses    bool
 	keyingThinking   bool
 	check            bool
-	resultFile       string
 	mode             string
 	seed             uint64
 	reconnectTimeout time.Duration
@@ -122,11 +127,14 @@ func (a *app) tpccRunCmd() *cobra.Command {
 			if !cmd.Flags().Changed("seed") {
 				f.seed = uint64(time.Now().UnixNano())
 			}
-			return a.runTPCC(cmd.Context(), f, cmd.Flags().Changed("mode"))
+			return a.runTPCCMethod(cmd.Context(), f)
 		},
 	}
-	addTarget(c, &f.target)
-	c.Flags().IntVar(&f.vus, "vus", 1, "virtual users (one connection each)")
+	c.Flags().StringArrayVar(&f.targets, "target", []string{target.DefaultSQLite},
+		"database URL: sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from "+target.PasswordEnv+"); give it more than once to run every target at the same time")
+	c.Flags().StringVar(&f.vusList, "vus", "1", "virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them")
+	c.Flags().DurationVar(&f.warmup, "warmup", 0, "a warm-up run of this length before the measured runs (recorded, not measured)")
+	addMethodFlags(c, &f.method)
 	c.Flags().DurationVar(&f.rampup, "rampup", 10*time.Second, "time before measuring starts")
 	c.Flags().DurationVar(&f.duration, "duration", 60*time.Second, "measured time")
 	c.Flags().DurationVar(&f.interval, "interval", 10*time.Second, "progress line interval")
@@ -134,7 +142,6 @@ func (a *app) tpccRunCmd() *cobra.Command {
 	c.Flags().BoolVar(&f.allWarehouses, "all-warehouses", false, "each virtual user cycles through all warehouses instead of one home warehouse")
 	c.Flags().BoolVar(&f.keyingThinking, "keying-thinking", false, "apply the specification's keying and think times")
 	c.Flags().BoolVar(&f.check, "check", false, "run the consistency checks after the run")
-	c.Flags().StringVar(&f.resultFile, "result", "", "write the result JSON to this file")
 	c.Flags().StringVar(&f.mode, "mode", "", "sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)")
 	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of every random choice (default: from the clock; always recorded)")
 	c.Flags().DurationVar(&f.reconnectTimeout, "reconnect-timeout", 30*time.Second, "a lost connection that is not back within this time fails the run")
@@ -143,22 +150,121 @@ func (a *app) tpccRunCmd() *cobra.Command {
 	return c
 }
 
-func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
-	if f.vus < 1 {
-		return fmt.Errorf("--vus must be at least 1 (got %d)", f.vus)
+// runTPCCMethod runs the configured method: a warm-up, then for each VU count (a sweep) the repeats, each
+// repeat against every target at once.
+func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
+	vus, err := parseCounts(f.vusList)
+	if err != nil {
+		return fmt.Errorf("--vus: %w", err)
+	}
+	labels, err := f.method.validate()
+	if err != nil {
+		return err
 	}
 	if f.duration <= 0 {
 		return fmt.Errorf("--duration must be positive (got %s)", f.duration)
 	}
-	if f.rampup < 0 {
-		return fmt.Errorf("--rampup cannot be negative (got %s)", f.rampup)
+	if f.rampup < 0 || f.warmup < 0 {
+		return fmt.Errorf("--rampup and --warmup cannot be negative")
+	}
+	if f.warmup > 0 && f.warmup < time.Second {
+		return fmt.Errorf("--warmup %s is too short: give at least 1s, or 0 for none", f.warmup)
+	}
+	for _, raw := range f.targets {
+		if _, err := target.Parse(raw); err != nil {
+			return err
+		}
+	}
+	rs, err := a.newRunSet(ctx, f.method, labels)
+	if err != nil {
+		return err
+	}
+	groupID := newID("g")
+	var runErr error
+	one := func(vu, rep int, warm bool) {
+		n := len(f.targets)
+		res := make([]*result.Result, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i, raw := range f.targets {
+			wg.Add(1)
+			go func(i int, raw string) {
+				defer wg.Done()
+				out := a.stdout
+				if n > 1 {
+					out = &prefixWriter{w: a.stdout, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
+				}
+				g := f
+				g.target, g.vus = raw, vu
+				if warm {
+					g.duration, g.check = f.warmup, false
+				}
+				res[i], errs[i] = a.tpccOnce(ctx, g, out, f.method.metricsInterval)
+			}(i, raw)
+		}
+		wg.Wait()
+		var total float64
+		for i, r := range res {
+			if errs[i] != nil && runErr == nil {
+				runErr = errs[i]
+			}
+			if r == nil {
+				continue
+			}
+			r.Group = &result.Group{ID: groupID, Repeat: rep, Repeats: f.method.repeat}
+			if warm {
+				r.Group.Repeat, r.Group.Repeats = 1, 1
+				if r.Labels == nil {
+					r.Labels = map[string]any{}
+				}
+			}
+			if len(vus) > 1 {
+				r.Group.Sweep, r.Group.Value = "vus", float64(vu)
+			}
+			if n > 1 {
+				r.Group.Target, r.Group.Targets = i+1, n
+			}
+			if v, ok := r.Figures["nopm"].(float64); ok {
+				total += v
+			}
+			if !warm {
+				rs.add(ctx, r)
+			}
+		}
+		if n > 1 {
+			fmt.Fprintf(a.stdout, "aggregate of %d targets: NOPM %.0f\n", n, total)
+		}
+	}
+	if f.warmup > 0 {
+		fmt.Fprintf(a.stdout, "warm-up run: %s\n", f.warmup)
+		one(vus[0], 1, true)
+	}
+	for _, vu := range vus {
+		for rep := 1; rep <= f.method.repeat && ctx.Err() == nil; rep++ {
+			if f.method.repeat > 1 || len(vus) > 1 {
+				fmt.Fprintf(a.stdout, "\n== %d VUs, run %d of %d\n", vu, rep, f.method.repeat)
+			}
+			one(vu, rep, false)
+		}
+	}
+	if err := rs.close(ctx); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// tpccOnce runs one measured run against one target and returns its result (nil when it could not start).
+func (a *app) tpccOnce(ctx context.Context, f runFlags, out io.Writer, metricsInterval time.Duration) (*result.Result, error) {
+	if f.vus < 1 {
+		return nil, fmt.Errorf("--vus must be at least 1 (got %d)", f.vus)
 	}
 	if f.warehouses < 0 {
-		return fmt.Errorf("--warehouses must be at least 1 (got %d)", f.warehouses)
+		return nil, fmt.Errorf("--warehouses must be at least 1 (got %d)", f.warehouses)
 	}
 	t, err := target.Parse(f.target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch f.mode {
 	case "":
@@ -168,34 +274,31 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 		}
 	case "sql", "procedures":
 	default:
-		return fmt.Errorf("--mode %q is not known: use sql or procedures", f.mode)
-	}
-	if f.resultFile != "" {
-		if err := checkWritable(f.resultFile); err != nil {
-			return err
-		}
+		return nil, fmt.Errorf("--mode %q is not known: use sql or procedures", f.mode)
 	}
 	started := time.Now().UTC()
 	db, err := tpcc.Open(ctx, t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer db.Close()
 	wl, err := db.NewWorkload(ctx, tpcc.RunOptions{Warehouses: f.warehouses, AllWarehouses: f.allWarehouses, KeyingThinking: f.keyingThinking,
 		Procedures: f.mode == "procedures", Seed: f.seed})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opts := wl.Options()
 	procs := driverProcs(t.Engine, f.vus)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 	defer debug.SetGCPercent(debug.SetGCPercent(400)) // the driver's heap is small: collect it less often
+	serverVersion := db.ServerVersion(ctx)
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
 		Workload:      "tpcc",
+		RunID:         newID("r"),
 		Command:       target.RedactArgs(a.args),
-		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: db.ServerVersion(ctx)},
+		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: serverVersion},
 		StartedAt:     started,
 		Options: map[string]any{
 			"vus": f.vus, "rampup_s": f.rampup.Seconds(), "duration_s": f.duration.Seconds(), "interval_s": f.interval.Seconds(),
@@ -205,11 +308,11 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 			"reconnect_timeout_s": f.reconnectTimeout.Seconds(), "driver_gomaxprocs": procs,
 		},
 	}
-	fmt.Fprintf(a.stdout, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
+	fmt.Fprintf(out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
 		res.Target.ServerVersion, t, opts.Warehouses, wl.Meta().Warehouses, f.vus, f.mode, f.seed)
-
+	ms := startMeasured(ctx, t, serverVersion, metricsInterval)
 	var next0, next1 int64
-	cfg := runner.Config{VUs: f.vus, Rampup: f.rampup, Duration: f.duration, Interval: f.interval, Progress: a.stdout,
+	cfg := runner.Config{VUs: f.vus, Rampup: f.rampup, Duration: f.duration, Interval: f.interval, Progress: out,
 		ReconnectTimeout: f.reconnectTimeout, KeyTx: tpcc.NewOrder, KeyLabel: "NOPM",
 		AtMeasureStart: func(ctx context.Context) (err error) { next0, err = db.SumNextOrderID(ctx); return err },
 		AtMeasureEnd:   func(ctx context.Context) (err error) { next1, err = db.SumNextOrderID(ctx); return err },
@@ -217,7 +320,7 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 	if f.cpuProfile != "" {
 		pf, err := os.Create(f.cpuProfile)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		defer pf.Close()
 		pprof.StartCPUProfile(pf)
@@ -225,6 +328,10 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 	}
 	m, runErr := runner.Run(ctx, wl, cfg)
 	res.EndedAt = time.Now().UTC()
+	ms.finish(ctx, res)
+	if m == nil {
+		return nil, runErr
+	}
 	res.Measurement = m
 	res.Status = result.StatusOK
 	if runErr != nil {
@@ -234,24 +341,16 @@ func (a *app) runTPCC(ctx context.Context, f runFlags, modeSet bool) error {
 		}
 		res.Error = t.Scrub(runErr.Error())
 	}
-	if m != nil {
-		res.Figures = tpccFigures(m, next0, next1)
-		a.printSummary(res)
-	}
+	res.Figures = tpccFigures(m, next0, next1)
+	a.printSummary(out, res)
 	if f.check && res.Status == result.StatusOK {
-		checks, err := a.printChecks(context.WithoutCancel(ctx), db)
+		checks, err := a.printChecks(context.WithoutCancel(ctx), out, db)
 		res.Checks = checks
 		if err != nil && runErr == nil {
 			runErr = err
 		}
 	}
-	if f.resultFile != "" && m != nil {
-		if err := res.WriteFile(f.resultFile); err != nil {
-			return err
-		}
-		fmt.Fprintf(a.stdout, "result (%s) written to %s\n", res.Status, f.resultFile)
-	}
-	return runErr
+	return res, runErr
 }
 
 // driverProcs is how many OS threads may run the driver's Go code at once. Against a server, virtual users
@@ -291,9 +390,8 @@ func round(v float64, digits int) float64 {
 	return float64(int64(v*p+0.5)) / p
 }
 
-func (a *app) printSummary(res *result.Result) {
+func (a *app) printSummary(w io.Writer, res *result.Result) {
 	m := res.Measurement
-	w := a.stdout
 	fmt.Fprintf(w, "\n%s after %.1fs measured: NOPM %.0f  TPM %.0f", strings.ToUpper(res.Status), m.MeasuredSecs, res.Figures["nopm"], res.Figures["tpm"])
 	if v, ok := res.Figures["nopm_db"]; ok {
 		fmt.Fprintf(w, "  (database: %d new orders, NOPM %.0f)", res.Figures["new_orders_db"], v)
@@ -320,7 +418,7 @@ func (a *app) printSummary(res *result.Result) {
 
 func ms(us int64) float64 { return float64(us) / 1000 }
 
-func (a *app) printChecks(ctx context.Context, db *tpcc.DB) ([]result.Check, error) {
+func (a *app) printChecks(ctx context.Context, w io.Writer, db *tpcc.DB) ([]result.Check, error) {
 	checks, err := db.Check(ctx)
 	if err != nil {
 		return nil, err
@@ -332,7 +430,7 @@ func (a *app) printChecks(ctx context.Context, db *tpcc.DB) ([]result.Check, err
 			state = "FAIL"
 			failed++
 		}
-		fmt.Fprintf(a.stdout, "consistency %s  %s %s\n", state, c.Name, c.Detail)
+		fmt.Fprintf(w, "consistency %s  %s %s\n", state, c.Name, c.Detail)
 	}
 	if failed > 0 {
 		return checks, fmt.Errorf("%d consistency condition(s) failed", failed)
@@ -352,7 +450,7 @@ func (a *app) tpccCheckCmd() *cobra.Command {
 				return err
 			}
 			defer db.Close()
-			_, err = a.printChecks(cmd.Context(), db)
+			_, err = a.printChecks(cmd.Context(), a.stdout, db)
 			return err
 		},
 	}
@@ -422,7 +520,7 @@ func (a *app) tpccGenCmd() *cobra.Command {
 }
 
 func (a *app) quickstartCmd() *cobra.Command {
-	var tgt, resultFile string
+	var tgt, resultFile, storePath string
 	c := &cobra.Command{
 		Use:   "quickstart",
 		Short: "build 1 warehouse in the embedded SQLite default, run 2 virtual users for 20 s, check, write the result",
@@ -432,13 +530,14 @@ func (a *app) quickstartCmd() *cobra.Command {
 			if err := a.build(ctx, buildFlags{target: tgt, warehouses: 1, threads: 1, drop: true, seed: 1}); err != nil {
 				return err
 			}
-			return a.runTPCC(ctx, runFlags{target: tgt, vus: 2, rampup: 2 * time.Second, duration: 20 * time.Second,
-				interval: 5 * time.Second, check: true, resultFile: resultFile, mode: "", seed: uint64(time.Now().UnixNano()),
-				reconnectTimeout: 30 * time.Second}, false)
+			return a.runTPCCMethod(ctx, runFlags{targets: []string{tgt}, vusList: "2", rampup: 2 * time.Second, duration: 20 * time.Second,
+				interval: 5 * time.Second, check: true, mode: "", seed: uint64(time.Now().UnixNano()), reconnectTimeout: 30 * time.Second,
+				method: methodFlags{repeat: 1, storePath: storePath, metricsInterval: time.Second, resultFile: resultFile}})
 		},
 	}
 	c.Flags().StringVar(&tgt, "target", target.DefaultSQLite, "database URL")
 	c.Flags().StringVar(&resultFile, "result", "dbdyno-quickstart.json", "result JSON file")
+	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file); \"\" to keep the result out of it")
 	return c
 }
 
@@ -461,5 +560,3 @@ func dirOf(p string) string {
 	}
 	return "."
 }
-
-var _ io.Writer = os.Stdout

@@ -45,6 +45,99 @@ type Result struct {
 	Figures       map[string]any `json:"figures,omitempty"`
 	Checks        []Check        `json:"checks,omitempty"`
 	Analytic      *Analytic      `json:"analytic,omitempty"`
+	RunID         string         `json:"run_id,omitempty"`
+	Labels        map[string]any `json:"labels,omitempty"`
+	Group         *Group         `json:"group,omitempty"`
+	Environment   *Environment   `json:"environment,omitempty"`
+	System        *SystemMetrics `json:"system_metrics,omitempty"`
+	DBCounters    *DBCounters    `json:"db_counters,omitempty"`
+}
+
+// Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
+// targets of a multi-target run.
+type Group struct {
+	ID      string  `json:"id"`
+	Repeat  int     `json:"repeat"`            // 1-based index of this run among the repeats of its configuration
+	Repeats int     `json:"repeats"`           // repeats of the configuration
+	Median  bool    `json:"median"`            // this run is the median of its repeats (by the headline metric)
+	Sweep   string  `json:"sweep,omitempty"`   // the swept setting (vus, streams)
+	Value   float64 `json:"value,omitempty"`   // its value for this run
+	Target  int     `json:"target,omitempty"`  // 1-based index among concurrent targets
+	Targets int     `json:"targets,omitempty"` // targets run at the same time
+}
+
+// Environment is the fingerprint of the machine dbdyno ran on and of the database.
+type Environment struct {
+	Host           string            `json:"host"`
+	OS             string            `json:"os"`
+	Platform       string            `json:"platform"`
+	Kernel         string            `json:"kernel"`
+	Virtualization string            `json:"virtualization"`
+	CPUModel       string            `json:"cpu_model"`
+	Sockets        int               `json:"sockets"`
+	Cores          int               `json:"cores"`
+	Threads        int               `json:"threads"`
+	NUMANodes      int               `json:"numa_nodes"`
+	MemoryBytes    uint64            `json:"memory_bytes"`
+	DatabaseLocal  bool              `json:"database_local"`
+	Storage        *Storage          `json:"storage,omitempty"`
+	Engine         string            `json:"engine"`
+	EngineVersion  string            `json:"engine_version"`
+	Settings       map[string]string `json:"settings"`
+}
+
+// Storage is the filesystem and device under an embedded database's file.
+type Storage struct {
+	Path       string `json:"path"`
+	Mount      string `json:"mount"`
+	Filesystem string `json:"filesystem"`
+	Device     string `json:"device"`
+}
+
+// SystemMetrics are the machine's CPU, memory and disk figures sampled during the run.
+type SystemMetrics struct {
+	Scope     string          `json:"scope"` // "database and client" when the database runs here, else "client"
+	IntervalS float64         `json:"interval_s"`
+	Summary   map[string]Stat `json:"summary"`
+	Samples   []SystemSample  `json:"samples"`
+}
+
+// Stat summarises a series.
+type Stat struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// SystemSample is one sampling interval.
+type SystemSample struct {
+	T           float64               `json:"t_s"`
+	CPUBusy     float64               `json:"cpu_busy_pct"`
+	CPUUser     float64               `json:"cpu_user_pct"`
+	CPUSystem   float64               `json:"cpu_system_pct"`
+	CPUIowait   float64               `json:"cpu_iowait_pct"`
+	CPUSteal    float64               `json:"cpu_steal_pct"`
+	PerCoreBusy []float64             `json:"per_core_busy_pct"`
+	MemUsed     uint64                `json:"mem_used_bytes"`
+	Disks       map[string]DiskSample `json:"disks"`
+}
+
+// DiskSample is one device over one interval.
+type DiskSample struct {
+	IOPS       float64 `json:"iops"`
+	ReadMBs    float64 `json:"read_mb_s"`
+	WriteMBs   float64 `json:"write_mb_s"`
+	LatencyMs  float64 `json:"avg_latency_ms"`
+	QueueDepth float64 `json:"queue_depth"`
+}
+
+// DBCounters are database-side counters read at the start and end of the run, and their change.
+type DBCounters struct {
+	Start map[string]float64 `json:"start"`
+	End   map[string]float64 `json:"end"`
+	Delta map[string]float64 `json:"delta"`
 }
 
 // Analytic holds a TPC-H-derived run: its tests (power, throughput, plain stream sets, warm-up), each stream's
@@ -284,12 +377,21 @@ func Read(path string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Validate(b); err != nil {
+	r, err := Parse(b)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// Parse validates and decodes a result document.
+func Parse(b []byte) (*Result, error) {
+	if err := Validate(b); err != nil {
+		return nil, err
 	}
 	var r Result
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return &r, nil
 }

@@ -1,0 +1,70 @@
+package compare
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/result"
+)
+
+func TestFasterMatchesTheSeedReports(t *testing.T) {
+	// The seed study: 74 s on A against 56 s on B is "B is 32.14% faster".
+	p := Faster(74, 56, LowerIsBetter)
+	if math.Abs(p-32.142857) > 1e-4 {
+		t.Fatalf("74 s vs 56 s: %.4f%%, want 32.14%%", p)
+	}
+	if s := Sentence("Es_v3", "Eds_v4", p, LowerIsBetter); s != "Eds_v4 is 32.14% faster than Es_v3" {
+		t.Fatalf("sentence %q", s)
+	}
+	// the other way round names the other system
+	q := Faster(56, 74, LowerIsBetter)
+	if math.Abs(q+32.142857) > 1e-4 || Sentence("A", "B", q, LowerIsBetter) != "A is 32.14% faster than B" {
+		t.Fatalf("56 s vs 74 s: %.4f %s", q, Sentence("A", "B", q, LowerIsBetter))
+	}
+	// rates: 1000 vs 1364 NOPM is 36.4% higher
+	if r := Faster(1000, 1364, HigherIsBetter); math.Abs(r-36.4) > 1e-9 {
+		t.Fatalf("rate %.4f", r)
+	}
+	if r := Faster(1364, 1000, HigherIsBetter); math.Abs(r+36.4) > 1e-9 {
+		t.Fatalf("rate the other way %.4f", r)
+	}
+	if !math.IsNaN(Faster(0, 5, HigherIsBetter)) {
+		t.Fatal("a zero cannot be compared")
+	}
+}
+
+func TestMedianAndRepeats(t *testing.T) {
+	if Median([]float64{3, 1, 2}) != 2 || Median([]float64{4, 1, 3, 2}) != 2.5 {
+		t.Fatal("median")
+	}
+	mk := func(nopm float64) *result.Result {
+		return &result.Result{Figures: map[string]any{"nopm": nopm}, Measurement: &result.Measurement{MeasuredSecs: 60, PerMinute: nopm * 2,
+			Transactions: map[string]result.TxStats{}}}
+	}
+	runs := []*result.Result{mk(100), mk(300), mk(200)}
+	if i := MedianIndex(runs); i != 2 {
+		t.Fatalf("median run %d, want 2 (NOPM 200)", i)
+	}
+	s := Summarise("A", runs)
+	if st := s.Metrics["NOPM"]; st.Median != 200 || st.Min != 100 || st.Max != 300 {
+		t.Fatalf("NOPM stat %+v", st)
+	}
+	b := Summarise("B", []*result.Result{mk(250)})
+	a := s
+	a.Cores, b.Cores = 8, 8
+	a.Price, b.Price = 1.0, 2.0
+	rows := Table([]Summary{a, b})
+	byName := map[string]Row{}
+	for _, r := range rows {
+		byName[r.Metric] = r
+	}
+	if r := byName["NOPM"]; math.Abs(r.Pct[1]-25) > 1e-9 || r.Words[1] != "B is 25.00% higher than A" {
+		t.Fatalf("NOPM row %+v", r)
+	}
+	if r := byName["NOPM per physical core"]; r.Values[0] != 25 || r.Values[1] != 31.25 {
+		t.Fatalf("per core %+v", r)
+	}
+	if r := byName["NOPM per $/hour"]; r.Values[0] != 200 || r.Values[1] != 125 || r.Words[1] != "A is 60.00% higher than B" {
+		t.Fatalf("per price %+v", r)
+	}
+}

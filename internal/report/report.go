@@ -1,0 +1,412 @@
+// Package report writes a self-contained HTML report of one or more results: a summary table, comparisons,
+// throughput over time, latency percentiles, query and stream times, scaling for sweeps, system metrics and
+// the environment fingerprint. Charts are inline SVG; the page loads nothing from anywhere.
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/result"
+)
+
+// Configuration is a set of runs to be summarised together (the repeats of one setting).
+type Configuration struct {
+	Name string
+	Runs []*result.Result
+}
+
+// Group splits runs into configurations: the repeats of a group (and sweep value and target) form one.
+func Group(runs []*result.Result) []Configuration {
+	var out []Configuration
+	idx := map[string]int{}
+	for _, r := range runs {
+		key, name := r.RunID, Name(r)
+		if g := r.Group; g != nil && g.Repeats > 1 {
+			key = fmt.Sprintf("%s/%s=%g/t%d", g.ID, g.Sweep, g.Value, g.Target)
+		}
+		if i, ok := idx[key]; ok {
+			out[i].Runs = append(out[i].Runs, r)
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, Configuration{Name: name, Runs: []*result.Result{r}})
+	}
+	return out
+}
+
+// Name labels a run: its "system" label if any, else engine and target, with sweep value and target index.
+func Name(r *result.Result) string {
+	n := r.Target.Engine
+	if s, ok := r.Labels["system"]; ok {
+		n = fmt.Sprint(s)
+	} else if r.Target.ServerVersion != "" {
+		n = r.Target.ServerVersion
+	}
+	if g := r.Group; g != nil {
+		if g.Sweep != "" {
+			n += fmt.Sprintf(" %s=%g", g.Sweep, g.Value)
+		}
+		if g.Targets > 1 {
+			n += fmt.Sprintf(" target %d", g.Target)
+		}
+	}
+	return n
+}
+
+const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
+table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
+svg.chart{display:block;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}`
+
+// Write renders the report.
+func Write(w io.Writer, title string, runs []*result.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
+		esc(title), len(runs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	summaryTable(&b, runs)
+	confs := Group(runs)
+	if len(confs) > 1 {
+		comparison(&b, confs)
+	}
+	scaling(&b, runs)
+	for _, r := range runs {
+		runSection(&b, r)
+	}
+	b.WriteString("</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func summaryTable(b *strings.Builder, runs []*result.Result) {
+	b.WriteString("<h2>Summary</h2>\n<table id=\"summary\"><tr><th class=\"l\">run</th><th class=\"l\">workload</th><th class=\"l\">system</th><th class=\"l\">status</th><th class=\"l\">started</th><th class=\"l\">group</th><th>headline</th></tr>\n")
+	for _, r := range runs {
+		h, ok := compare.Headline(r)
+		hl := "-"
+		if ok {
+			hl = fmt.Sprintf("%s %s", h.Name, fmtVal(h.Value))
+		}
+		cls := "ok"
+		if r.Status != result.StatusOK {
+			cls = "bad"
+		}
+		grp := ""
+		if g := r.Group; g != nil {
+			grp = fmt.Sprintf("%s repeat %d/%d", g.ID, g.Repeat, g.Repeats)
+			if g.Median && g.Repeats > 1 {
+				grp += " (median)"
+			}
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
+			esc(r.RunID), esc(r.Workload), esc(Name(r)), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(grp), esc(hl))
+	}
+	b.WriteString("</table>\n")
+}
+
+func fmtVal(v float64) string { return compare.Format(v) }
+
+func comparison(b *strings.Builder, confs []Configuration) {
+	var sums []compare.Summary
+	for _, c := range confs {
+		sums = append(sums, compare.Summarise(c.Name, c.Runs))
+	}
+	b.WriteString("<h2>Comparison</h2>\n<p class=\"note\">Each configuration against the first; repeated runs are summarised by their median.</p>\n<table id=\"comparison\"><tr><th class=\"l\">metric</th>")
+	for _, s := range sums {
+		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Name), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
+	}
+	b.WriteString("<th class=\"l\">difference</th></tr>\n")
+	for _, row := range compare.Table(sums) {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s%s</td>", esc(row.Metric), unit(row.Unit))
+		for _, v := range row.Values {
+			fmt.Fprintf(b, "<td>%s</td>", fmtVal(v))
+		}
+		fmt.Fprintf(b, "<td class=\"l\">%s</td></tr>\n", esc(strings.Join(nonEmpty(row.Words), "; ")))
+	}
+	b.WriteString("</table>\n")
+	// headline chart
+	var cats []string
+	var vals []float64
+	var metric string
+	for i, c := range confs {
+		if h, ok := compare.Headline(c.Runs[0]); ok && (metric == "" || h.Name == metric) {
+			metric = h.Name
+			cats = append(cats, c.Name)
+			vals = append(vals, sums[i].Metrics[h.Name].Median)
+		}
+	}
+	if len(cats) > 1 {
+		b.WriteString(BarChart(metric+" by configuration (median)", metric, cats, []Series{{Name: metric, Y: vals}}))
+	}
+}
+
+func unit(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " (" + esc(u) + ")"
+}
+
+func nonEmpty(v []string) []string {
+	var out []string
+	for _, s := range v {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// scaling charts the headline metric against a swept setting (median over repeats).
+func scaling(b *strings.Builder, runs []*result.Result) {
+	type key struct{ group, sweep string }
+	pts := map[key]map[float64][]float64{}
+	names := map[key]string{}
+	for _, r := range runs {
+		g := r.Group
+		if g == nil || g.Sweep == "" {
+			continue
+		}
+		h, ok := compare.Headline(r)
+		if !ok {
+			continue
+		}
+		k := key{g.ID, g.Sweep}
+		if pts[k] == nil {
+			pts[k] = map[float64][]float64{}
+		}
+		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
+		names[k] = h.Name
+	}
+	for k, m := range pts {
+		var xs []float64
+		for x := range m {
+			xs = append(xs, x)
+		}
+		sort.Float64s(xs)
+		s := Series{Name: names[k]}
+		fmt.Fprintf(b, "<h2>Scaling: %s by %s</h2>\n<table class=\"scaling\"><tr><th>%s</th><th>%s (median)</th><th>runs</th><th>vs first</th></tr>\n", esc(names[k]), esc(k.sweep), esc(k.sweep), esc(names[k]))
+		first := 0.0
+		for i, x := range xs {
+			med := compare.Median(m[x])
+			if i == 0 {
+				first = med
+			}
+			s.X, s.Y = append(s.X, x), append(s.Y, med)
+			fmt.Fprintf(b, "<tr><td>%g</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", x, fmtVal(med), len(m[x]), fmtVal(med/first)+"x")
+		}
+		b.WriteString("</table>\n")
+		b.WriteString(LineChart(names[k]+" by "+k.sweep, k.sweep, names[k], []Series{s}))
+	}
+}
+
+func runSection(b *strings.Builder, r *result.Result) {
+	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(Name(r)))
+	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(r.Target.URL))
+	if r.Error != "" {
+		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
+	}
+	if m := r.Measurement; m != nil {
+		oltp(b, r, m)
+	}
+	if a := r.Analytic; a != nil {
+		analytic(b, a)
+	}
+	if s := r.System; s != nil && len(s.Samples) > 0 {
+		system(b, s)
+	}
+	if e := r.Environment; e != nil {
+		environment(b, e, r.Labels)
+	}
+}
+
+func oltp(b *strings.Builder, r *result.Result, m *result.Measurement) {
+	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
+	for _, k := range []string{"nopm", "tpm", "nopm_db"} {
+		if v, ok := r.Figures[k]; ok {
+			fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%v</td></tr>", strings.ToUpper(k), v)
+		}
+	}
+	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
+		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.ClientCPU.MicrosPerTx)
+	var tpm, key Series
+	tpm.Name, key.Name = "TPM", "NOPM"
+	for _, iv := range m.Intervals {
+		tpm.X, tpm.Y = append(tpm.X, iv.ElapsedSeconds), append(tpm.Y, iv.PerMinute)
+		if no, ok := iv.Transactions["new_order"]; ok && len(m.Intervals) > 0 {
+			span := iv.ElapsedSeconds
+			if n := len(key.X); n > 0 {
+				span = iv.ElapsedSeconds - key.X[n-1]
+			}
+			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
+		}
+	}
+	series := []Series{tpm}
+	if len(key.X) > 0 {
+		series = append(series, key)
+	}
+	b.WriteString(LineChart("Throughput over time (per minute, each interval)", "elapsed (s)", "per minute", series))
+	names := make([]string, 0, len(m.Transactions))
+	for n := range m.Transactions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var p50, p95, p99 Series
+	p50.Name, p95.Name, p99.Name = "p50", "p95", "p99"
+	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
+	for _, n := range names {
+		t := m.Transactions[n]
+		l := t.Latency
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
+	}
+	b.WriteString("</table>\n")
+	b.WriteString(BarChart("Latency percentiles per transaction", "ms", names, []Series{p50, p95, p99}))
+}
+
+func ms(us int64) float64 { return float64(us) / 1000 }
+
+func analytic(b *strings.Builder, a *result.Analytic) {
+	fmt.Fprintf(b, "<p>Scale factor %g, seed %s, refresh functions %v. %s</p>\n", a.Scale, esc(a.Seed), a.Refresh, esc(a.Note))
+	b.WriteString("<table class=\"tests\"><tr><th class=\"l\">test</th><th>streams</th><th class=\"l\">status</th><th>time to complete (s)</th><th>geomean (s)</th><th class=\"l\">metric</th></tr>")
+	for _, t := range a.Tests {
+		metric := ""
+		if t.PowerAtSize != nil {
+			metric = fmt.Sprintf("Power@Size %.1f", *t.PowerAtSize)
+		}
+		if t.ThroughputAtSize != nil {
+			metric = fmt.Sprintf("Throughput@Size %.1f", *t.ThroughputAtSize)
+		}
+		g := "-"
+		if t.GeomeanSeconds != nil {
+			g = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td class=\"l\">%s</td><td>%.3f</td><td>%s</td><td class=\"l\">%s</td></tr>", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
+	}
+	b.WriteString("</table>\n")
+	if a.QphH != nil {
+		fmt.Fprintf(b, "<p>QphH@Size <b>%.1f</b></p>\n", *a.QphH)
+	}
+	for _, t := range a.Tests {
+		if t.Kind == "warmup" {
+			continue
+		}
+		// per-query times: one series per stream
+		var series []Series
+		var cats []string
+		for q := 1; q <= 22; q++ {
+			cats = append(cats, fmt.Sprintf("Q%d", q))
+		}
+		var sc []string
+		var sv []float64
+		for _, s := range t.QueryStreams {
+			ser := Series{Name: fmt.Sprintf("stream %d", s.Stream), Y: make([]float64, 22)}
+			for i := range ser.Y {
+				ser.Y[i] = math.NaN()
+			}
+			for _, q := range s.Queries {
+				ser.Y[q.Query-1] = q.Seconds
+			}
+			series = append(series, ser)
+			sc, sv = append(sc, fmt.Sprintf("stream %d", s.Stream)), append(sv, s.Seconds)
+		}
+		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind), "seconds", cats, series))
+		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind), "seconds", sc, []Series{{Name: "completion", Y: sv}}))
+	}
+}
+
+func system(b *strings.Builder, s *result.SystemMetrics) {
+	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %.0f s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
+	var busy, user, sys, iow Series
+	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "iowait"
+	var memS Series
+	memS.Name = "memory used (GB)"
+	diskNames := map[string]bool{}
+	for _, x := range s.Samples {
+		busy.X, busy.Y = append(busy.X, x.T), append(busy.Y, x.CPUBusy)
+		user.X, user.Y = append(user.X, x.T), append(user.Y, x.CPUUser)
+		sys.X, sys.Y = append(sys.X, x.T), append(sys.Y, x.CPUSystem)
+		iow.X, iow.Y = append(iow.X, x.T), append(iow.Y, x.CPUIowait)
+		memS.X, memS.Y = append(memS.X, x.T), append(memS.Y, float64(x.MemUsed)/1e9)
+		for d := range x.Disks {
+			diskNames[d] = true
+		}
+	}
+	b.WriteString(LineChart("CPU (%)", "elapsed (s)", "percent", []Series{busy, user, sys, iow}))
+	b.WriteString(LineChart("Memory used", "elapsed (s)", "GB", []Series{memS}))
+	var disks []Series
+	for d := range diskNames {
+		ser := Series{Name: d + " IOPS"}
+		for _, x := range s.Samples {
+			ser.X, ser.Y = append(ser.X, x.T), append(ser.Y, x.Disks[d].IOPS)
+		}
+		disks = append(disks, ser)
+	}
+	sort.Slice(disks, func(i, j int) bool { return disks[i].Name < disks[j].Name })
+	if len(disks) > 0 {
+		b.WriteString(LineChart("Disk IOPS", "elapsed (s)", "IOPS", disks))
+	}
+	keys := make([]string, 0, len(s.Summary))
+	for k := range s.Summary {
+		if !strings.HasPrefix(k, "core") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	b.WriteString("<table class=\"system\"><tr><th class=\"l\">series</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>")
+	for _, k := range keys {
+		st := s.Summary[k]
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>", esc(k), fmtVal(st.Mean), fmtVal(st.P50), fmtVal(st.P90), fmtVal(st.P99), fmtVal(st.Max))
+	}
+	b.WriteString("</table>\n")
+}
+
+func environment(b *strings.Builder, e *result.Environment, labels map[string]any) {
+	b.WriteString("<h3>Environment</h3><table class=\"environment\">")
+	row := func(k, v string) {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>", esc(k), esc(v))
+	}
+	row("host", e.Host)
+	row("OS", strings.TrimSpace(e.OS+" "+e.Platform))
+	row("kernel", e.Kernel)
+	if e.Virtualization != "" {
+		row("virtualization", e.Virtualization)
+	}
+	row("CPU", e.CPUModel)
+	row("sockets / cores / threads", fmt.Sprintf("%d / %d / %d", e.Sockets, e.Cores, e.Threads))
+	row("NUMA nodes", fmt.Sprint(e.NUMANodes))
+	row("memory", fmt.Sprintf("%.1f GiB", float64(e.MemoryBytes)/(1<<30)))
+	row("engine", e.EngineVersion)
+	row("database on this machine", fmt.Sprint(e.DatabaseLocal))
+	if s := e.Storage; s != nil {
+		row("database file", s.Path)
+		row("filesystem / device", fmt.Sprintf("%s on %s (%s)", s.Filesystem, s.Device, s.Mount))
+	}
+	keys := make([]string, 0, len(e.Settings))
+	for k := range e.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		row("setting "+k, e.Settings[k])
+	}
+	lk := make([]string, 0, len(labels))
+	for k := range labels {
+		lk = append(lk, k)
+	}
+	sort.Strings(lk)
+	for _, k := range lk {
+		row("label "+k, fmt.Sprint(labels[k]))
+	}
+	b.WriteString("</table>\n")
+}

@@ -1,0 +1,201 @@
+// Package store keeps every result in a local SQLite file (default dbdyno-results.db): the whole JSON document
+// and the columns needed to list, find and compare runs. Writes are transactions, so a crash or Ctrl-C never
+// leaves a half-written result.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/result"
+	_ "modernc.org/sqlite"
+)
+
+// DefaultPath is the store used unless --store says otherwise.
+const DefaultPath = "dbdyno-results.db"
+
+const schemaVersion = "1"
+
+// Store is an open results store.
+type Store struct{ db *sql.DB }
+
+// Open opens (creating if needed) the store at path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db}
+	if err := s.init(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("results store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Store) init(ctx context.Context) error {
+	for _, q := range []string{
+		`CREATE TABLE IF NOT EXISTS store_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS results (
+			seq INTEGER PRIMARY KEY AUTOINCREMENT,
+			run_id TEXT NOT NULL UNIQUE,
+			workload TEXT NOT NULL,
+			engine TEXT NOT NULL,
+			target TEXT NOT NULL,
+			status TEXT NOT NULL,
+			started_at TEXT NOT NULL,
+			group_id TEXT NOT NULL DEFAULT '',
+			labels TEXT NOT NULL DEFAULT '{}',
+			headline TEXT NOT NULL DEFAULT '',
+			document TEXT NOT NULL)`,
+		`CREATE INDEX IF NOT EXISTS results_group ON results (group_id)`,
+	} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT v FROM store_meta WHERE k = 'schema_version'`).Scan(&v)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = s.db.ExecContext(ctx, `INSERT INTO store_meta (k, v) VALUES ('schema_version', ?)`, schemaVersion)
+		return err
+	case err != nil:
+		return err
+	case v != schemaVersion:
+		return fmt.Errorf("store schema version %s is not supported by this dbdyno (it reads version %s): use a newer dbdyno or another --store", v, schemaVersion)
+	}
+	return nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Add records a result in one transaction.
+func (s *Store) Add(ctx context.Context, r *result.Result, headline string) error {
+	doc, err := r.Marshal()
+	if err != nil {
+		return err
+	}
+	labels, _ := json.Marshal(r.Labels)
+	if r.Labels == nil {
+		labels = []byte("{}")
+	}
+	group := ""
+	if r.Group != nil {
+		group = r.Group.ID
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, `INSERT INTO results (run_id, workload, engine, target, status, started_at, group_id, labels, headline, document)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.RunID, r.Workload, r.Target.Engine, r.Target.URL, r.Status,
+		r.StartedAt.UTC().Format("2006-01-02T15:04:05Z"), group, string(labels), headline, string(doc))
+	if err != nil {
+		return fmt.Errorf("recording run %s in the results store: %w", r.RunID, err)
+	}
+	return tx.Commit()
+}
+
+// Entry is one stored run's summary.
+type Entry struct {
+	Seq       int64
+	RunID     string
+	Workload  string
+	Engine    string
+	Target    string
+	Status    string
+	StartedAt string
+	GroupID   string
+	Labels    string
+	Headline  string
+}
+
+// Filter selects runs: every non-empty field must match; Label is "key=value".
+type Filter struct {
+	Workload string
+	Group    string
+	Label    string
+}
+
+// List returns the runs that match, oldest first.
+func (s *Store) List(ctx context.Context, f Filter) ([]Entry, error) {
+	q := `SELECT seq, run_id, workload, engine, target, status, started_at, group_id, labels, headline FROM results WHERE 1 = 1`
+	var args []any
+	if f.Workload != "" {
+		q += ` AND workload = ?`
+		args = append(args, f.Workload)
+	}
+	if f.Group != "" {
+		q += ` AND group_id = ?`
+		args = append(args, f.Group)
+	}
+	if f.Label != "" {
+		k, v, ok := strings.Cut(f.Label, "=")
+		if !ok {
+			return nil, fmt.Errorf("--label %q: use key=value", f.Label)
+		}
+		q += ` AND (json_extract(labels, '$.' || ?) = ? OR CAST(json_extract(labels, '$.' || ?) AS TEXT) = ?)`
+		args = append(args, k, v, k, v)
+	}
+	rows, err := s.db.QueryContext(ctx, q+` ORDER BY seq`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		if err := rows.Scan(&e.Seq, &e.RunID, &e.Workload, &e.Engine, &e.Target, &e.Status, &e.StartedAt, &e.GroupID, &e.Labels, &e.Headline); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ErrNotFound means no stored run matches a reference.
+var ErrNotFound = errors.New("no such run in the results store")
+
+// Get returns the results a reference names: a run ID (or a unique prefix of one), a store sequence number,
+// or a group ID (all of its runs).
+func (s *Store) Get(ctx context.Context, ref string) ([]*result.Result, error) {
+	var docs []string
+	rows, err := s.db.QueryContext(ctx, `SELECT document FROM results
+		WHERE run_id = ? OR group_id = ? OR CAST(seq AS TEXT) = ? OR run_id LIKE ? ORDER BY seq`, ref, ref, ref, ref+"%")
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var d string
+		if err := rows.Scan(&d); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	rows.Close()
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("%w: %q (see 'dbdyno results list')", ErrNotFound, ref)
+	}
+	var out []*result.Result
+	seen := map[string]bool{}
+	for _, d := range docs {
+		r, err := result.Parse([]byte(d))
+		if err != nil {
+			return nil, err
+		}
+		if !seen[r.RunID] {
+			seen[r.RunID] = true
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
