@@ -12,9 +12,21 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/target"
 	_ "modernc.org/sqlite"
 )
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dbdyno-test")
+	if err != nil {
+		panic(err)
+	}
+	store.DefaultPath = filepath.Join(dir, "results.db")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // Server-backed tests read their targets from DBDYNO_TEST_PG and DBDYNO_TEST_MYSQL (.ci/services starts the
 // servers and sets them). In CI they must be set: a missing server fails the test instead of skipping it.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -153,9 +154,12 @@ func (a *app) tpccRunCmd() *cobra.Command {
 // runTPCCMethod runs the configured method: a warm-up, then for each VU count (a sweep) the repeats, each
 // repeat against every target at once.
 func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
-	vus, err := parseCounts(f.vusList)
+	vus, err := parseCounts("--vus", f.vusList)
 	if err != nil {
-		return fmt.Errorf("--vus: %w", err)
+		if n, aerr := strconv.Atoi(f.vusList); aerr == nil && n < 1 {
+			return fmt.Errorf("--vus must be at least 1 (got %d)", n)
+		}
+		return err
 	}
 	labels, err := f.method.validate()
 	if err != nil {

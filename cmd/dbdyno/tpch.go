@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -201,10 +203,12 @@ func (a *app) tpchGenCmd() *cobra.Command {
 }
 
 type tpchRunFlags struct {
-	target, streams, queries, resultFile string
+	targets                              []string
+	target, streams, queries             string
 	power, throughput, refresh, noWarmup bool
 	timeout                              time.Duration
 	seed                                 uint64
+	method                               methodFlags
 }
 
 func (a *app) tpchRunCmd() *cobra.Command {
@@ -220,10 +224,12 @@ func (a *app) tpchRunCmd() *cobra.Command {
 			if !cmd.Flags().Changed("seed") {
 				f.seed = uint64(time.Now().UnixNano())
 			}
-			return a.runTPCH(cmd.Context(), f)
+			return a.runTPCHMethod(cmd.Context(), f)
 		},
 	}
-	addTPCHTarget(c, &f.target)
+	c.Flags().StringArrayVar(&f.targets, "target", []string{target.DefaultDuckDB},
+		"database URL: duckdb://FILE, sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB; give it more than once to run every target at the same time")
+	addMethodFlags(c, &f.method)
 	c.Flags().StringVar(&f.streams, "streams", "", "stream count N, a sweep 1..N, or a list 1,2,4")
 	c.Flags().BoolVar(&f.power, "power", false, "run the power test (RF1, stream 0, RF2)")
 	c.Flags().BoolVar(&f.throughput, "throughput", false, "run the throughput test (N streams and a refresh stream)")
@@ -232,13 +238,12 @@ func (a *app) tpchRunCmd() *cobra.Command {
 	c.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "a query running longer fails (0: no limit)")
 	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of the substitution parameters (default: from the clock; always recorded)")
 	c.Flags().BoolVar(&f.noWarmup, "no-warmup", false, "skip the warm-up stream before a --streams sweep")
-	c.Flags().StringVar(&f.resultFile, "result", "", "write the result JSON to this file")
 	return c
 }
 
-// parseCounts reads "4", "1..4" or "1,2,4".
-func parseCounts(s string) ([]int, error) {
-	bad := fmt.Errorf("--streams %q is not a count, a range 1..N or a list 1,2,4", s)
+// parseCounts reads "4", "1..4" or "1,2,4" for a flag.
+func parseCounts(flag, s string) ([]int, error) {
+	bad := fmt.Errorf("%s %q is not a count of at least 1, a range 1..N or a list 1,2,4", flag, s)
 	var out []int
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
 		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
@@ -280,38 +285,128 @@ func parseQueries(s string) ([]int, error) {
 	return out, nil
 }
 
-func (a *app) runTPCH(ctx context.Context, f tpchRunFlags) error {
-	opts := tpch.RunOptions{Power: f.power, Throughput: f.throughput, Refresh: f.refresh, Timeout: f.timeout, Seed: f.seed, Progress: a.stdout}
-	var err error
-	if opts.Queries, err = parseQueries(f.queries); err != nil {
+// runTPCHMethod runs the repeats, each against every target at once.
+func (a *app) runTPCHMethod(ctx context.Context, f tpchRunFlags) error {
+	labels, err := f.method.validate()
+	if err != nil {
+		return err
+	}
+	if _, err := parseQueries(f.queries); err != nil {
 		return err
 	}
 	if f.streams != "" {
-		if opts.Streams, err = parseCounts(f.streams); err != nil {
+		if _, err := parseCounts("--streams", f.streams); err != nil {
 			return err
 		}
 	}
 	if f.timeout < 0 {
 		return fmt.Errorf("--timeout cannot be negative")
 	}
-	if f.resultFile != "" {
-		if err := checkWritable(f.resultFile); err != nil {
+	for _, raw := range f.targets {
+		if _, err := target.Parse(raw); err != nil {
 			return err
+		}
+	}
+	rs, err := a.newRunSet(ctx, f.method, labels)
+	if err != nil {
+		return err
+	}
+	groupID := newID("g")
+	var runErr error
+	for rep := 1; rep <= f.method.repeat && ctx.Err() == nil; rep++ {
+		if f.method.repeat > 1 {
+			fmt.Fprintf(a.stdout, "\n== run %d of %d\n", rep, f.method.repeat)
+		}
+		n := len(f.targets)
+		res := make([]*result.Result, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i, raw := range f.targets {
+			wg.Add(1)
+			go func(i int, raw string) {
+				defer wg.Done()
+				out := a.stdout
+				if n > 1 {
+					out = &prefixWriter{w: a.stdout, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
+				}
+				g := f
+				g.target = raw
+				res[i], errs[i] = a.tpchOnce(ctx, g, out)
+			}(i, raw)
+		}
+		wg.Wait()
+		for i, r := range res {
+			if errs[i] != nil && runErr == nil {
+				runErr = errs[i]
+			}
+			if r == nil {
+				continue
+			}
+			r.Group = &result.Group{ID: groupID, Repeat: rep, Repeats: f.method.repeat}
+			if n > 1 {
+				r.Group.Target, r.Group.Targets = i+1, n
+			}
+			rs.add(ctx, r)
+		}
+		if n > 1 {
+			a.printAggregate(res)
+		}
+	}
+	if err := rs.close(ctx); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// printAggregate adds up the targets of a multi-instance run: queries per hour over the whole set.
+func (a *app) printAggregate(res []*result.Result) {
+	var queries, longest float64
+	for _, r := range res {
+		if r == nil || r.Analytic == nil {
+			continue
+		}
+		for _, t := range r.Analytic.Tests {
+			if t.Kind == "warmup" {
+				continue
+			}
+			for _, s := range t.QueryStreams {
+				queries += float64(len(s.Queries))
+			}
+		}
+		if r.EndedAt.Sub(r.StartedAt).Seconds() > longest {
+			longest = r.EndedAt.Sub(r.StartedAt).Seconds()
+		}
+	}
+	if longest > 0 {
+		fmt.Fprintf(a.stdout, "aggregate of %d targets: %.0f queries in %.1fs (%.1f queries per hour)\n", len(res), queries, longest, queries*3600/longest)
+	}
+}
+
+func (a *app) tpchOnce(ctx context.Context, f tpchRunFlags, out io.Writer) (*result.Result, error) {
+	opts := tpch.RunOptions{Power: f.power, Throughput: f.throughput, Refresh: f.refresh, Timeout: f.timeout, Seed: f.seed, Progress: out}
+	var err error
+	if opts.Queries, err = parseQueries(f.queries); err != nil {
+		return nil, err
+	}
+	if f.streams != "" {
+		if opts.Streams, err = parseCounts("--streams", f.streams); err != nil {
+			return nil, err
 		}
 	}
 	t, err := target.Parse(f.target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	started := time.Now().UTC()
 	db, err := tpch.Open(ctx, t)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer db.Close()
 	sf, err := db.Scale(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !f.power && !f.throughput && f.streams == "" {
 		opts.Power, opts.Throughput, opts.Streams = true, true, []int{tpch.MinStreams(sf)}
@@ -320,19 +415,26 @@ func (a *app) runTPCH(ctx context.Context, f tpchRunFlags) error {
 		opts.Streams = []int{tpch.MinStreams(sf)}
 	}
 	opts.Warmup = !f.noWarmup && !opts.Throughput && len(opts.Streams) > 0
+	serverVersion := db.ServerVersion(ctx)
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
 		Workload:      "tpch",
+		RunID:         newID("r"),
 		Command:       target.RedactArgs(a.args),
-		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: db.ServerVersion(ctx)},
+		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: serverVersion},
 		StartedAt:     started,
 		Options: map[string]any{"power": opts.Power, "throughput": opts.Throughput, "streams": opts.Streams, "refresh": opts.Refresh,
 			"queries": f.queries, "timeout_s": f.timeout.Seconds(), "seed": fmt.Sprint(f.seed), "warmup": opts.Warmup},
 	}
-	fmt.Fprintf(a.stdout, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", res.Target.ServerVersion, t, sf, f.seed)
+	fmt.Fprintf(out, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", serverVersion, t, sf, f.seed)
+	ms := startMeasured(ctx, t, serverVersion, f.method.metricsInterval)
 	an, runErr := db.Run(ctx, opts)
 	res.EndedAt = time.Now().UTC()
+	ms.finish(ctx, res)
+	if an == nil {
+		return nil, runErr
+	}
 	res.Analytic = an
 	res.Status = result.StatusOK
 	if runErr != nil {
@@ -343,22 +445,14 @@ func (a *app) runTPCH(ctx context.Context, f tpchRunFlags) error {
 			runErr = fmt.Errorf("%w: %v", runner.ErrAborted, runErr)
 		}
 	}
-	if an != nil {
-		a.printTPCHSummary(res)
-		if f.resultFile != "" {
-			if err := res.WriteFile(f.resultFile); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "result (%s) written to %s\n", res.Status, f.resultFile)
-		}
-	}
-	return runErr
+	a.printTPCHSummary(out, res)
+	return res, runErr
 }
 
-func (a *app) printTPCHSummary(res *result.Result) {
+func (a *app) printTPCHSummary(w io.Writer, res *result.Result) {
 	an := res.Analytic
-	fmt.Fprintf(a.stdout, "\n%s  (not comparable with audited TPC-H results)\n", strings.ToUpper(res.Status))
-	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "\n%s  (not comparable with audited TPC-H results)\n", strings.ToUpper(res.Status))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "test\tstreams\tstatus\ttime to complete (s)\tgeomean query (s)\tmetric")
 	for _, t := range an.Tests {
 		metric := ""
@@ -376,9 +470,9 @@ func (a *app) printTPCHSummary(res *result.Result) {
 	}
 	tw.Flush()
 	if an.QphH != nil {
-		fmt.Fprintf(a.stdout, "QphH@Size %.1f\n", *an.QphH)
+		fmt.Fprintf(w, "QphH@Size %.1f\n", *an.QphH)
 	}
 	if res.Error != "" {
-		fmt.Fprintf(a.stdout, "run %s: %s\n", res.Status, res.Error)
+		fmt.Fprintf(w, "run %s: %s\n", res.Status, res.Error)
 	}
 }

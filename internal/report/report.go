@@ -297,6 +297,22 @@ func analytic(b *strings.Builder, a *result.Analytic) {
 	if a.QphH != nil {
 		fmt.Fprintf(b, "<p>QphH@Size <b>%.1f</b></p>\n", *a.QphH)
 	}
+	// a sweep of stream sets: time to complete against the number of streams
+	var sweep Series
+	sweep.Name = "time to complete"
+	for _, t := range a.Tests {
+		if t.Kind == "streams" && t.Status == result.StatusOK {
+			sweep.X, sweep.Y = append(sweep.X, float64(t.Streams)), append(sweep.Y, t.Seconds)
+		}
+	}
+	if len(sweep.X) > 1 {
+		b.WriteString("<h3>Scaling: time to complete by streams</h3><table class=\"scaling\"><tr><th>streams</th><th>time to complete (s)</th><th>queries per hour</th></tr>")
+		for i := range sweep.X {
+			fmt.Fprintf(b, "<tr><td>%g</td><td>%.3f</td><td>%s</td></tr>", sweep.X[i], sweep.Y[i], fmtVal(sweep.X[i]*float64(len(a.Queries))*3600/sweep.Y[i]))
+		}
+		b.WriteString("</table>\n")
+		b.WriteString(LineChart("Time to complete N concurrent streams", "streams", "seconds", []Series{sweep}))
+	}
 	for _, t := range a.Tests {
 		if t.Kind == "warmup" {
 			continue

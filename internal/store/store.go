@@ -9,14 +9,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/result"
 	_ "modernc.org/sqlite"
 )
 
-// DefaultPath is the store used unless --store says otherwise.
-const DefaultPath = "dbdyno-results.db"
+// DefaultPath is the store used unless --store says otherwise: $DBDYNO_STORE, or dbdyno-results.db in the
+// working directory.
+var DefaultPath = func() string {
+	if p := os.Getenv("DBDYNO_STORE"); p != "" {
+		return p
+	}
+	return "dbdyno-results.db"
+}()
 
 const schemaVersion = "1"
 
