@@ -71,6 +71,6 @@ func (a *app) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.tpccCmd(), a.tpchCmd(), a.quickstartCmd(), a.resultsCmd(), a.reportCmd(), a.compareCmd())
+	root.AddCommand(a.tpccCmd(), a.tpchCmd(), a.quickstartCmd(), a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd())
 	return root
 }
