@@ -463,30 +463,39 @@ func (a *app) tpccCheckCmd() *cobra.Command {
 }
 
 func (a *app) tpccDropCmd() *cobra.Command {
+	return a.dropCmd("TPC-C", "remove dbdyno's TPC-C tables and procedures (and nothing else)", target.DefaultSQLite,
+		func(ctx context.Context, raw string) (bool, string, error) {
+			db, err := openTPCC(ctx, raw)
+			if err != nil {
+				return false, "", err
+			}
+			defer db.Close()
+			dropped, err := db.Drop(ctx)
+			return dropped, db.T.String(), err
+		})
+}
+
+// dropCmd is a workload's drop command: it removes only what dbdyno created.
+func (a *app) dropCmd(workload, short, defaultTarget string, drop func(ctx context.Context, raw string) (bool, string, error)) *cobra.Command {
 	var tgt string
 	c := &cobra.Command{
 		Use:   "drop",
-		Short: "remove dbdyno's TPC-C tables and procedures (and nothing else)",
+		Short: short,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := openTPCC(cmd.Context(), tgt)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			dropped, err := db.Drop(cmd.Context())
+			dropped, where, err := drop(cmd.Context(), tgt)
 			if err != nil {
 				return err
 			}
 			if dropped {
-				fmt.Fprintf(a.stdout, "dropped dbdyno's TPC-C tables from %s\n", db.T)
+				fmt.Fprintf(a.stdout, "dropped dbdyno's %s tables from %s\n", workload, where)
 			} else {
-				fmt.Fprintf(a.stdout, "%s has no dbdyno TPC-C tables: nothing to drop\n", db.T)
+				fmt.Fprintf(a.stdout, "%s has no dbdyno %s tables: nothing to drop\n", where, workload)
 			}
 			return nil
 		},
 	}
-	addTarget(c, &tgt)
+	c.Flags().StringVar(&tgt, "target", defaultTarget, "database URL")
 	return c
 }
 

@@ -130,31 +130,16 @@ func (a *app) tpchValidateCmd() *cobra.Command {
 }
 
 func (a *app) tpchDropCmd() *cobra.Command {
-	var tgt string
-	c := &cobra.Command{
-		Use:   "drop",
-		Short: "remove dbdyno's TPC-H tables (and nothing else)",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := openTPCH(cmd.Context(), tgt)
+	return a.dropCmd("TPC-H", "remove dbdyno's TPC-H tables (and nothing else)", target.DefaultDuckDB,
+		func(ctx context.Context, raw string) (bool, string, error) {
+			db, err := openTPCH(ctx, raw)
 			if err != nil {
-				return err
+				return false, "", err
 			}
 			defer db.Close()
-			dropped, err := db.Drop(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if dropped {
-				fmt.Fprintf(a.stdout, "dropped dbdyno's TPC-H tables from %s\n", db.T)
-			} else {
-				fmt.Fprintf(a.stdout, "%s has no dbdyno TPC-H tables: nothing to drop\n", db.T)
-			}
-			return nil
-		},
-	}
-	addTPCHTarget(c, &tgt)
-	return c
+			dropped, err := db.Drop(ctx)
+			return dropped, db.T.String(), err
+		})
 }
 
 func (a *app) tpchGenCmd() *cobra.Command {
