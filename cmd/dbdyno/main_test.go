@@ -161,6 +161,19 @@ func TestBuildRunCheckOnEveryEngine(t *testing.T) {
 					if res.Options["seed"] != "7" || res.Options["nurand_c_run"] == nil {
 						t.Fatalf("seed or run constants not recorded: %v", res.Options)
 					}
+					if res.Environment == nil || res.Environment.EngineVersion == "" || len(res.Environment.Settings) == 0 {
+						t.Fatalf("environment fingerprint missing: %+v", res.Environment)
+					}
+					switch e.name {
+					case "postgres":
+						if d := res.DBCounters; d == nil || d.Delta["xact_commit"] <= 0 || d.Delta["wal_bytes"] <= 0 || res.Environment.Settings["shared_buffers"] == "" {
+							t.Fatalf("PostgreSQL counters/settings: %+v %v", res.DBCounters, res.Environment.Settings)
+						}
+					case "mysql":
+						if d := res.DBCounters; d == nil || d.Delta["innodb_rows_inserted"] <= 0 || res.Environment.Settings["innodb_buffer_pool_size"] == "" {
+							t.Fatalf("MariaDB counters/settings: %+v %v", res.DBCounters, res.Environment.Settings)
+						}
+					}
 				})
 			}
 			c := mustCLI(t, "tpcc", "check", "--target", e.url)

@@ -150,8 +150,15 @@ func (rs *runSet) add(ctx context.Context, r *result.Result) error {
 	if r.RunID == "" {
 		r.RunID = newID("r")
 	}
-	if rs.labels != nil {
-		r.Labels = rs.labels
+	if len(rs.labels) > 0 {
+		merged := map[string]any{}
+		for k, v := range rs.labels {
+			merged[k] = v
+		}
+		for k, v := range r.Labels {
+			merged[k] = v
+		}
+		r.Labels = merged
 	}
 	rs.results = append(rs.results, r)
 	return nil

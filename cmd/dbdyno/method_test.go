@@ -156,6 +156,21 @@ func renderInChromium(t *testing.T, html string) {
 	}
 }
 
+func TestWarmupRunIsNotMeasured(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "w.db")
+	st := filepath.Join(dir, "results.db")
+	mustCLI(t, "tpcc", "build", "--target", url)
+	r := mustCLI(t, "tpcc", "run", "--target", url, "--warmup", "1s", "--rampup", "0s", "--duration", "1s", "--store", st)
+	if !strings.Contains(r.stdout, "warm-up run: 1s") || strings.Count(r.stdout, "measured: NOPM") != 2 || !strings.Contains(r.stdout, "2 run(s) recorded") {
+		t.Fatalf("warm-up output:\n%s", r.stdout)
+	}
+	l := mustCLI(t, "results", "list", "--store", st, "--label", "phase=warmup")
+	if strings.Count(l.stdout, "tpcc") != 1 || !strings.Contains(l.stdout, "-warmup") {
+		t.Fatalf("the warm-up run is recorded in a group of its own:\n%s", l.stdout)
+	}
+}
+
 func TestSeveralTargetsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")

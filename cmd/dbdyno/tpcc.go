@@ -218,10 +218,9 @@ func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
 			}
 			r.Group = &result.Group{ID: groupID, Repeat: rep, Repeats: f.method.repeat}
 			if warm {
-				r.Group.Repeat, r.Group.Repeats = 1, 1
-				if r.Labels == nil {
-					r.Labels = map[string]any{}
-				}
+				// recorded, but in a group of its own so no median or comparison counts it
+				r.Group = &result.Group{ID: groupID + "-warmup", Repeat: 1, Repeats: 1}
+				r.Labels = map[string]any{"phase": "warmup"}
 			}
 			if len(vus) > 1 {
 				r.Group.Sweep, r.Group.Value = "vus", float64(vu)
@@ -232,9 +231,7 @@ func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
 			if v, ok := r.Figures["nopm"].(float64); ok {
 				total += v
 			}
-			if !warm {
-				rs.add(ctx, r)
-			}
+			rs.add(ctx, r)
 		}
 		if n > 1 {
 			fmt.Fprintf(a.stdout, "aggregate of %d targets: NOPM %.0f\n", n, total)
