@@ -170,7 +170,7 @@ func TestBuildRunCheckOnEveryEngine(t *testing.T) {
 							t.Fatalf("PostgreSQL counters/settings: %+v %v", res.DBCounters, res.Environment.Settings)
 						}
 					case "mysql":
-						if d := res.DBCounters; d == nil || d.Delta["innodb_rows_inserted"] <= 0 || res.Environment.Settings["innodb_buffer_pool_size"] == "" {
+						if d := res.DBCounters; d == nil || d.Delta["com_commit"] <= 0 || d.Delta["innodb_os_log_written"] <= 0 || res.Environment.Settings["innodb_buffer_pool_size"] == "" {
 							t.Fatalf("MariaDB counters/settings: %+v %v", res.DBCounters, res.Environment.Settings)
 						}
 					}

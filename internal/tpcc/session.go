@@ -33,6 +33,8 @@ type session interface {
 	commit(ctx context.Context) error
 	rollback(ctx context.Context) error
 	batch(ctx context.Context, ops ...op) error
+	// batchCommit runs ops and commits, in one round trip where the driver allows.
+	batchCommit(ctx context.Context, ops ...op) error
 	query(ctx context.Context, name string, args []any, dest []any, each func() error) error
 	close()
 }
@@ -44,6 +46,8 @@ var errNotFound = errors.New("no row")
 type pgSession struct {
 	conn *pgx.Conn
 	set  sqlfile.Set
+	// pending: BEGIN not sent yet. It travels in front of the transaction's first batch, saving a round trip.
+	pending bool
 	// rawCall's state
 	prepared map[string]bool
 	params   [][]byte
@@ -60,14 +64,22 @@ func (s *pgSession) sql(name string) string {
 }
 
 func (s *pgSession) begin(ctx context.Context, readOnly bool) error {
-	_, err := s.conn.Exec(ctx, "BEGIN")
-	return err
+	s.pending = true
+	return nil
 }
 func (s *pgSession) commit(ctx context.Context) error {
+	if s.pending {
+		s.pending = false
+		return nil
+	}
 	_, err := s.conn.Exec(ctx, "COMMIT")
 	return err
 }
 func (s *pgSession) rollback(ctx context.Context) error {
+	if s.pending {
+		s.pending = false
+		return nil
+	}
 	if s.conn.IsClosed() {
 		return nil
 	}
@@ -75,17 +87,28 @@ func (s *pgSession) rollback(ctx context.Context) error {
 	return err
 }
 
-func (s *pgSession) batch(ctx context.Context, ops ...op) error {
-	if len(ops) == 1 {
+func (s *pgSession) batch(ctx context.Context, ops ...op) error { return s.send(ctx, false, ops) }
+
+func (s *pgSession) batchCommit(ctx context.Context, ops ...op) error { return s.send(ctx, true, ops) }
+
+func (s *pgSession) send(ctx context.Context, commit bool, ops []op) error {
+	if len(ops) == 1 && !commit && !s.pending {
 		return s.one(ctx, ops[0])
 	}
 	b := &pgx.Batch{}
+	if s.pending {
+		b.Queue("BEGIN")
+		s.pending = false
+	}
 	for i := range ops {
 		o := &ops[i]
 		q := b.Queue(s.sql(o.name), o.args...)
 		if o.dest != nil {
 			q.QueryRow(func(row pgx.Row) error { return scanRow(o, row.Scan(o.dest...)) })
 		}
+	}
+	if commit {
+		b.Queue("COMMIT")
 	}
 	return s.conn.SendBatch(ctx, b).Close()
 }
@@ -119,6 +142,12 @@ func scanRow(o *op, err error) error {
 }
 
 func (s *pgSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
+	if s.pending {
+		if _, err := s.conn.Exec(ctx, "BEGIN"); err != nil {
+			return err
+		}
+		s.pending = false
+	}
 	rows, err := s.conn.Query(ctx, s.sql(name), args...)
 	if err != nil {
 		return err
@@ -202,6 +231,13 @@ func (s *sqlSession) batch(ctx context.Context, ops ...op) error {
 		}
 	}
 	return nil
+}
+
+func (s *sqlSession) batchCommit(ctx context.Context, ops ...op) error {
+	if err := s.batch(ctx, ops...); err != nil {
+		return err
+	}
+	return s.commit(ctx)
 }
 
 func (s *sqlSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {

@@ -202,3 +202,5 @@ func (closedSession) query(context.Context, string, []any, []any, func() error) 
 	return errClosed
 }
 func (closedSession) close() {}
+
+func (closedSession) batchCommit(context.Context, ...op) error { return errClosed }

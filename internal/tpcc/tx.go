@@ -174,10 +174,7 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 			op{name: "no_stock_update", args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
 			op{name: "no_insert_order_line", args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
 	}
-	if err := s.batch(ctx, ops...); err != nil {
-		return 0, err
-	}
-	if err := s.commit(ctx); err != nil {
+	if err := s.batchCommit(ctx, ops...); err != nil {
 		return 0, err
 	}
 	return sum * (1 - cDiscount) * (1 + wTax + dTax), nil
@@ -288,10 +285,7 @@ func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
 		tail = append(tail, op{name: "pay_customer_update", args: []any{in.cWID, in.cDID, cID, in.amount}})
 	}
 	tail = append(tail, op{name: "pay_insert_history", args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
-	if err := s.batch(ctx, tail...); err != nil {
-		return err
-	}
-	return s.commit(ctx)
+	return s.batchCommit(ctx, tail...)
 }
 
 // orderStatusInput is clause 2.6.1's input data.
@@ -360,31 +354,45 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	if err := s.begin(ctx, false); err != nil {
 		return err
 	}
+	// Three round trips for the ten districts: find each district's oldest undelivered order, deliver them all,
+	// then credit the customers and commit.
 	now := t.now()
+	var oID, cID [DistrictsPerWH]int
+	var amount [DistrictsPerWH]float64
+	var found [DistrictsPerWH]bool
+	ops := make([]op, 0, 5*DistrictsPerWH)
 	for d := 1; d <= DistrictsPerWH; d++ {
-		var oID, cID int
-		found := false
-		if err := s.batch(ctx, op{name: "dl_new_order", args: []any{wID, d}, dest: []any{&oID}, found: &found}); err != nil {
-			return err
-		}
-		if !found {
+		ops = append(ops, op{name: "dl_new_order", args: []any{wID, d}, dest: []any{&oID[d-1]}, found: &found[d-1]})
+	}
+	if err := s.batch(ctx, ops...); err != nil {
+		return err
+	}
+	ops = ops[:0]
+	for d := 1; d <= DistrictsPerWH; d++ {
+		if !found[d-1] {
 			continue // no undelivered order in this district: skipped (clause 2.7.4.2)
 		}
-		var amount float64
-		if err := s.batch(ctx,
-			op{name: "dl_delete_new_order", args: []any{wID, d, oID}},
-			op{name: "dl_order", args: []any{wID, d, oID}, dest: []any{&cID}},
-			op{name: "dl_update_order", args: []any{wID, d, oID, carrier}},
-			op{name: "dl_update_order_lines", args: []any{wID, d, oID, now}},
-			op{name: "dl_sum_order_lines", args: []any{wID, d, oID}, dest: []any{&amount}},
-		); err != nil {
-			return err
-		}
-		if err := s.batch(ctx, op{name: "dl_update_customer", args: []any{wID, d, cID, amount}}); err != nil {
-			return err
+		o := oID[d-1]
+		ops = append(ops,
+			op{name: "dl_delete_new_order", args: []any{wID, d, o}},
+			op{name: "dl_order", args: []any{wID, d, o}, dest: []any{&cID[d-1]}},
+			op{name: "dl_update_order", args: []any{wID, d, o, carrier}},
+			op{name: "dl_update_order_lines", args: []any{wID, d, o, now}},
+			op{name: "dl_sum_order_lines", args: []any{wID, d, o}, dest: []any{&amount[d-1]}})
+	}
+	if len(ops) == 0 {
+		return s.commit(ctx)
+	}
+	if err := s.batch(ctx, ops...); err != nil {
+		return err
+	}
+	ops = ops[:0]
+	for d := 1; d <= DistrictsPerWH; d++ {
+		if found[d-1] {
+			ops = append(ops, op{name: "dl_update_customer", args: []any{wID, d, cID[d-1], amount[d-1]}})
 		}
 	}
-	return s.commit(ctx)
+	return s.batchCommit(ctx, ops...)
 }
 
 func (t *Terminal) stockLevel(ctx context.Context, wID, dID, threshold int) (int, error) {
@@ -400,10 +408,7 @@ func (t *Terminal) stockLevel(ctx context.Context, wID, dID, threshold int) (int
 	if err := s.batch(ctx, op{name: "sl_district", args: []any{wID, dID}, dest: []any{&next}}); err != nil {
 		return 0, err
 	}
-	if err := s.batch(ctx, op{name: "sl_count", args: []any{wID, dID, next, threshold}, dest: []any{&low}}); err != nil {
-		return 0, err
-	}
-	return low, s.commit(ctx)
+	return low, s.batchCommit(ctx, op{name: "sl_count", args: []any{wID, dID, next, threshold}, dest: []any{&low}})
 }
 
 func (t *Terminal) now() time.Time { return time.Now().UTC().Truncate(time.Second) }
