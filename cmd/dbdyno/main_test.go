@@ -354,3 +354,28 @@ func TestLostConnectionMySQL(t *testing.T) {
 		return len(ids), nil
 	})
 }
+
+// MySQL 8 refuses LOAD DATA LOCAL INFILE by default: the build falls back to multi-row INSERTs.
+func TestMySQLBuildWithoutLocalInfile(t *testing.T) {
+	url := serverTarget(t, "DBDYNO_TEST_MYSQL")
+	tg, _ := target.Parse(url)
+	db, err := tg.OpenDB(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec("SET GLOBAL local_infile = 0"); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Exec("SET GLOBAL local_infile = 1")
+	mustCLI(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
+	c := mustCLI(t, "tpcc", "check", "--target", url)
+	if strings.Count(c.stdout, "PASS") != 4 {
+		t.Fatalf("check after an INSERT load:\n%s", c.stdout)
+	}
+	var n int
+	db.QueryRow("SELECT count(*) FROM stock").Scan(&n)
+	if n != 100000 {
+		t.Fatalf("stock rows %d", n)
+	}
+}
