@@ -280,3 +280,26 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// onTargets runs fn against every target at the same time (each with its own line prefix when there are
+// several) and returns the results and errors in target order.
+func (a *app) onTargets(targets []string, fn func(raw string, out io.Writer) (*result.Result, error)) ([]*result.Result, []error) {
+	n := len(targets)
+	res := make([]*result.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, raw := range targets {
+		wg.Add(1)
+		go func(i int, raw string) {
+			defer wg.Done()
+			out := a.stdout
+			if n > 1 {
+				out = &prefixWriter{w: a.stdout, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
+			}
+			res[i], errs[i] = fn(raw, out)
+		}(i, raw)
+	}
+	wg.Wait()
+	return res, errs
+}

@@ -11,7 +11,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -187,27 +186,14 @@ func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
 	var runErr error
 	one := func(vu, rep int, warm bool) {
 		n := len(f.targets)
-		res := make([]*result.Result, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for i, raw := range f.targets {
-			wg.Add(1)
-			go func(i int, raw string) {
-				defer wg.Done()
-				out := a.stdout
-				if n > 1 {
-					out = &prefixWriter{w: a.stdout, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
-				}
-				g := f
-				g.target, g.vus = raw, vu
-				if warm {
-					g.duration, g.check = f.warmup, false
-				}
-				res[i], errs[i] = a.tpccOnce(ctx, g, out, f.method.metricsInterval)
-			}(i, raw)
-		}
-		wg.Wait()
+		res, errs := a.onTargets(f.targets, func(raw string, out io.Writer) (*result.Result, error) {
+			g := f
+			g.target, g.vus = raw, vu
+			if warm {
+				g.duration, g.check = f.warmup, false
+			}
+			return a.tpccOnce(ctx, g, out, f.method.metricsInterval)
+		})
 		var total float64
 		for i, r := range res {
 			if errs[i] != nil && runErr == nil {

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -303,24 +302,11 @@ func (a *app) runTPCHMethod(ctx context.Context, f tpchRunFlags) error {
 			fmt.Fprintf(a.stdout, "\n== run %d of %d\n", rep, f.method.repeat)
 		}
 		n := len(f.targets)
-		res := make([]*result.Result, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for i, raw := range f.targets {
-			wg.Add(1)
-			go func(i int, raw string) {
-				defer wg.Done()
-				out := a.stdout
-				if n > 1 {
-					out = &prefixWriter{w: a.stdout, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
-				}
-				g := f
-				g.target = raw
-				res[i], errs[i] = a.tpchOnce(ctx, g, out)
-			}(i, raw)
-		}
-		wg.Wait()
+		res, errs := a.onTargets(f.targets, func(raw string, out io.Writer) (*result.Result, error) {
+			g := f
+			g.target = raw
+			return a.tpchOnce(ctx, g, out)
+		})
 		for i, r := range res {
 			if errs[i] != nil && runErr == nil {
 				runErr = errs[i]
@@ -440,17 +426,7 @@ func (a *app) printTPCHSummary(w io.Writer, res *result.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "test\tstreams\tstatus\ttime to complete (s)\tgeomean query (s)\tmetric")
 	for _, t := range an.Tests {
-		metric := ""
-		if t.PowerAtSize != nil {
-			metric = fmt.Sprintf("Power@Size %.1f", *t.PowerAtSize)
-		}
-		if t.ThroughputAtSize != nil {
-			metric = fmt.Sprintf("Throughput@Size %.1f", *t.ThroughputAtSize)
-		}
-		g := "-"
-		if t.GeomeanSeconds != nil {
-			g = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
-		}
+		metric, g := t.MetricText()
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%s\n", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
 	}
 	tw.Flush()

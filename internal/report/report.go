@@ -280,17 +280,7 @@ func analytic(b *strings.Builder, a *result.Analytic) {
 	fmt.Fprintf(b, "<p>Scale factor %g, seed %s, refresh functions %v. %s</p>\n", a.Scale, esc(a.Seed), a.Refresh, esc(a.Note))
 	b.WriteString("<table class=\"tests\"><tr><th class=\"l\">test</th><th>streams</th><th class=\"l\">status</th><th>time to complete (s)</th><th>geomean (s)</th><th class=\"l\">metric</th></tr>")
 	for _, t := range a.Tests {
-		metric := ""
-		if t.PowerAtSize != nil {
-			metric = fmt.Sprintf("Power@Size %.1f", *t.PowerAtSize)
-		}
-		if t.ThroughputAtSize != nil {
-			metric = fmt.Sprintf("Throughput@Size %.1f", *t.ThroughputAtSize)
-		}
-		g := "-"
-		if t.GeomeanSeconds != nil {
-			g = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
-		}
+		metric, g := t.MetricText()
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td class=\"l\">%s</td><td>%.3f</td><td>%s</td><td class=\"l\">%s</td></tr>", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
 	}
 	b.WriteString("</table>\n")

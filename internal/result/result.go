@@ -395,3 +395,19 @@ func Parse(b []byte) (*Result, error) {
 	}
 	return &r, nil
 }
+
+// MetricText is the test's headline metric and geometric mean as text ("Power@Size 5293.1", "0.0055"), for
+// tables in the terminal and in reports.
+func (t *AnalyticTest) MetricText() (metric, geomean string) {
+	if t.PowerAtSize != nil {
+		metric = fmt.Sprintf("Power@Size %.1f", *t.PowerAtSize)
+	}
+	if t.ThroughputAtSize != nil {
+		metric = fmt.Sprintf("Throughput@Size %.1f", *t.ThroughputAtSize)
+	}
+	geomean = "-"
+	if t.GeomeanSeconds != nil {
+		geomean = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
+	}
+	return metric, geomean
+}
