@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -397,14 +396,4 @@ func latency(h *hdrhistogram.Histogram) result.Latency {
 	}
 	return result.Latency{Min: h.Min(), Mean: float64(int64(h.Mean()*10)) / 10, P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90),
 		P95: h.ValueAtQuantile(95), P99: h.ValueAtQuantile(99), Max: h.Max()}
-}
-
-// SortedKeys returns a map's keys in order (for stable output).
-func SortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }

@@ -77,9 +77,6 @@ func Open(ctx context.Context, t *target.Target) (*DB, error) {
 // Close releases the connections.
 func (d *DB) Close() { d.db.Close() }
 
-// SQL returns the handle (for tests and tools).
-func (d *DB) SQL() *sql.DB { return d.db }
-
 func (d *DB) script(ctx context.Context, name string) error {
 	stmts, err := sqlfile.Script(sqlFS, "sql/"+string(d.T.Engine)+"/"+name)
 	if err != nil {

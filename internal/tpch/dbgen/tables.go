@@ -1,7 +1,6 @@
 package dbgen
 
 import (
-	"fmt"
 	"strconv"
 )
 
@@ -25,16 +24,6 @@ var Tables = []Table{Region, Nation, Supplier, Customer, Part, PartSupp, Orders,
 var tableNames = []string{"region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"}
 
 func (t Table) String() string { return tableNames[t] }
-
-// ParseTable returns the table with that name.
-func ParseTable(name string) (Table, error) {
-	for i, n := range tableNames {
-		if n == name {
-			return Table(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown TPC-H table %q", name)
-}
 
 // Writer receives rows value by value. Decimals are integers of hundredths; dates are days since 1992-01-01.
 type Writer interface {
