@@ -86,9 +86,7 @@ func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
 				t.Fatalf("validate:\n%s", v.stdout)
 			}
 			assertNoPassword(t, e.url, b.stdout, v.stdout)
-			if e.name == "duckdb" || e.name == "postgres" {
-				powerAndThroughput(t, e.url, answers)
-			}
+			powerAndThroughput(t, e.url, answers)
 			if r := cli(context.Background(), "tpch", "build", "--target", e.url, "--scale", "0.01"); r.code == 0 || !strings.Contains(r.stderr, "--drop") {
 				t.Fatalf("build over an existing schema without --drop: %d %s", r.code, r.stderr)
 			}
