@@ -413,7 +413,6 @@ func (a *app) tpchOnce(ctx context.Context, f tpchRunFlags, out io.Writer) (*res
 		res.Error = t.Scrub(runErr.Error())
 		if errors.Is(runErr, tpch.ErrAborted) {
 			res.Status = result.StatusAborted
-			runErr = fmt.Errorf("%w: %v", runner.ErrAborted, runErr)
 		}
 	}
 	a.printTPCHSummary(out, res)

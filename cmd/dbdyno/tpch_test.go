@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/target"
@@ -182,5 +183,22 @@ func TestTPCHBadInput(t *testing.T) {
 		if r.code == 0 || len(lines) != 1 || !strings.Contains(r.stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.code, r.stderr, c.want)
 		}
+	}
+}
+
+func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "c.duckdb")
+	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "c.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	r := cli(ctx, "tpch", "run", "--target", url, "--streams", "1..40", "--result", file)
+	if r.code != exitAborted || !strings.Contains(r.stderr, "run aborted") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	res, _ := readResult(t, file)
+	last := res.Analytic.Tests[len(res.Analytic.Tests)-1]
+	if res.Status != result.StatusAborted || len(res.Analytic.Tests) < 2 || last.Status != result.StatusAborted || last.GeomeanSeconds != nil {
+		t.Fatalf("status %s, %d tests, last %+v", res.Status, len(res.Analytic.Tests), last)
 	}
 }

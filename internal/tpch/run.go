@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
+	runpkg "github.com/dbdyno/dbdyno/internal/runner"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
@@ -30,8 +31,9 @@ type RunOptions struct {
 	Progress   io.Writer
 }
 
-// ErrAborted marks a run stopped by its context (Ctrl-C).
-var ErrAborted = errors.New("run aborted")
+// ErrAborted marks a run stopped by its context (Ctrl-C); it is the runner's, so every workload reports an
+// abort the same way.
+var ErrAborted = runpkg.ErrAborted
 
 // MinStreams is the specification's minimum number of throughput streams for a scale factor (clause 5.3.4).
 func MinStreams(sf float64) int {
@@ -87,6 +89,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 		return nil, err
 	}
 	r := &runner{d: d, opts: opts, sf: sf, refresh: rs}
+	started := time.Now()
 	a := &result.Analytic{Scale: sf, Seed: strconv.FormatUint(opts.Seed, 10), Refresh: opts.Refresh, Queries: opts.Queries,
 		TimeoutS: opts.Timeout.Seconds(), Tests: []result.AnalyticTest{},
 		Note: "TPC-H-derived: metrics computed as clause 5.4 defines them, not comparable with audited TPC-H results"}
@@ -134,7 +137,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 		a.QphH = &q
 	}
 	if ctx.Err() != nil {
-		return a, ErrAborted
+		return a, fmt.Errorf("%w after %.1fs; the partial figures are kept", ErrAborted, time.Since(started).Seconds())
 	}
 	return a, firstErr
 }
