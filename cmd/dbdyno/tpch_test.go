@@ -202,3 +202,68 @@ func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
 		t.Fatalf("status %s, %d tests, last %+v", res.Status, len(res.Analytic.Tests), last)
 	}
 }
+
+// A server that drops every connection mid-run (pg_terminate_backend, as a restart does): the failed queries are
+// recorded as failures, the streams reconnect and go on, and the run ends failed with its partial figures.
+func TestTPCHConnectionsLostMidRun(t *testing.T) {
+	url := tpchDatabase(t, serverTarget(t, "DBDYNO_TEST_PG"))
+	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+	file := filepath.Join(t.TempDir(), "k.json")
+	done := make(chan cliResult)
+	go func() {
+		done <- cli(context.Background(), "tpch", "run", "--target", url, "--streams", "2", "--repeat", "1", "--queries", "9,18,21,13",
+			"--no-warmup", "--result", file)
+	}()
+	tg, _ := target.Parse(url)
+	admin, err := tg.ConnectPg(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	killed := 0
+	deadline := time.Now().Add(20 * time.Second)
+	var r cliResult
+wait:
+	for {
+		select {
+		case r = <-done:
+			break wait
+		default:
+		}
+		var n int
+		admin.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database() AND state = 'active'`).Scan(&n)
+		killed += n
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("%d queries terminated", killed)
+	if killed == 0 {
+		t.Fatal("no query was running when the connections were terminated")
+	}
+	res, _ := readResult(t, file)
+	if r.code == 0 || res.Status != result.StatusFailed {
+		t.Fatalf("exit %d status %s after %d terminated queries", r.code, res.Status, killed)
+	}
+	failed, ok := 0, 0
+	for _, s := range res.Analytic.Tests[0].QueryStreams {
+		for _, q := range s.Queries {
+			if q.Status == "failed" {
+				failed++
+				if q.Error == "" {
+					t.Fatal("a failed query must say why")
+				}
+			} else if q.Status == "ok" {
+				ok++
+			}
+		}
+		if len(s.Queries) != 4 {
+			t.Fatalf("stream %d stopped after %d queries: it must go on after a lost connection", s.Stream, len(s.Queries))
+		}
+	}
+	if failed == 0 || res.Analytic.Tests[0].GeomeanSeconds != nil {
+		t.Fatalf("%d failed, %d ok, geomean %v", failed, ok, res.Analytic.Tests[0].GeomeanSeconds)
+	}
+}
