@@ -232,7 +232,8 @@ wait:
 		}
 		var n int
 		admin.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database() AND state = 'active'`).Scan(&n)
+			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database() AND state = 'active'
+			  AND (query ILIKE '%o_orderkey%' OR query ILIKE '%c_custkey%')`).Scan(&n)
 		killed += n
 		if time.Now().After(deadline) {
 			t.Fatal("the run did not end")
@@ -242,6 +243,9 @@ wait:
 	t.Logf("%d queries terminated", killed)
 	if killed == 0 {
 		t.Fatal("no query was running when the connections were terminated")
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no result written (exit %d): %s", r.code, r.stderr)
 	}
 	res, _ := readResult(t, file)
 	if r.code == 0 || res.Status != result.StatusFailed {
