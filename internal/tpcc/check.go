@@ -23,17 +23,12 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 	}
 	var out []result.Check
 	for _, c := range checks {
-		st := db.stmts[c.stmt]
-		n := strings.Count(strings.SplitN(st.SQL, "FROM", 2)[0], ",") + 1 // columns of the first select list
-		vals := make([]any, n)
-		dest := make([]any, n)
-		for i := range vals {
-			dest[i] = &vals[i]
-		}
+		vals := make([]any, 2) // every check statement returns two columns (see tx.sql)
+		dest := []any{&vals[0], &vals[1]}
 		var bad []string
 		err := db.admin.query(ctx, c.stmt, nil, dest, func() error {
 			if len(bad) < 5 {
-				parts := make([]string, n)
+				parts := make([]string, len(vals))
 				for i, v := range vals {
 					if b, ok := v.([]byte); ok {
 						v = string(b)

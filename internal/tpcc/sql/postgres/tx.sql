@@ -95,9 +95,10 @@ SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
 WHERE ol_w_id = :w_id AND ol_d_id = :d_id AND ol_o_id < :next_o_id AND ol_o_id >= :next_o_id - 20
   AND s_w_id = :w_id AND s_i_id = ol_i_id AND s_quantity < :threshold
 
--- Consistency conditions (clause 3.3.2), for `dbdyno tpcc check`; each returns the rows that break it.
+-- Consistency conditions (clause 3.3.2), for `dbdyno tpcc check`; each returns the rows that break it, as two
+-- columns: the warehouse and the district (check 1: the warehouse and the difference).
 -- name: check_1()
-SELECT w.w_id, w.w_ytd, d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
+SELECT w.w_id, w.w_ytd - d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
   ON d.d_w_id = w.w_id WHERE ABS(w.w_ytd - d.s) > 0.001
 -- name: check_2()
 SELECT d.d_w_id, d.d_id FROM district d
