@@ -379,3 +379,23 @@ func TestMySQLBuildWithoutLocalInfile(t *testing.T) {
 		t.Fatalf("stock rows %d", n)
 	}
 }
+
+// tpcc check finds a broken consistency condition and exits non-zero.
+func TestCheckReportsABrokenCondition(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.db")
+	url := "sqlite://" + path
+	mustCLI(t, "tpcc", "build", "--target", url)
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE warehouse SET w_ytd = w_ytd + 1; DELETE FROM new_order WHERE no_d_id = 3 AND no_o_id = 2500"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	r := cli(context.Background(), "tpcc", "check", "--target", url)
+	if r.code == 0 || !strings.Contains(r.stdout, "FAIL  1:") || !strings.Contains(r.stdout, "FAIL  3:") || !strings.Contains(r.stdout, "PASS  4:") ||
+		!strings.Contains(r.stderr, "2 consistency condition(s) failed") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
