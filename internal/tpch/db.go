@@ -22,6 +22,7 @@ type DB struct {
 	T       *target.Target
 	db      *sql.DB
 	queries sqlfile.Set
+	admin   sqlfile.Set // admin.sql: table_exists, server_version, meta_*
 }
 
 // Engines that run the workload.
@@ -50,6 +51,10 @@ func Open(ctx context.Context, t *target.Target) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	admin, err := sqlfile.Load(sqlFS, "sql/"+string(t.Engine)+"/admin.sql", placeholder(t.Engine))
+	if err != nil {
+		return nil, err
+	}
 	var db *sql.DB
 	if t.Engine == target.Postgres {
 		cfg, err := t.PgConfig()
@@ -71,7 +76,7 @@ func Open(ctx context.Context, t *target.Target) (*DB, error) {
 	if t.Engine == target.SQLite {
 		db.SetMaxOpenConns(1)
 	}
-	return &DB{T: t, db: db, queries: qs}, nil
+	return &DB{T: t, db: db, queries: qs, admin: admin}, nil
 }
 
 // Close releases the connections.
@@ -91,16 +96,22 @@ func (d *DB) script(ctx context.Context, name string) error {
 	return nil
 }
 
+// row runs an admin.sql statement that returns one row.
+func (d *DB) row(ctx context.Context, name string, args []any, dest ...any) error {
+	st := d.admin[name]
+	return d.db.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...)
+}
+
+func (d *DB) execAdmin(ctx context.Context, name string, args ...any) error {
+	st := d.admin[name]
+	_, err := d.db.ExecContext(ctx, st.SQL, st.Args(args)...)
+	return err
+}
+
 // ServerVersion is the engine's version string.
 func (d *DB) ServerVersion(ctx context.Context) string {
-	q := map[target.Engine]string{
-		target.DuckDB:   "SELECT 'DuckDB ' || version()",
-		target.SQLite:   "SELECT 'SQLite ' || sqlite_version()",
-		target.Postgres: "SELECT 'PostgreSQL ' || current_setting('server_version')",
-		target.MySQL:    "SELECT CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION())",
-	}[d.T.Engine]
 	var v string
-	if err := d.db.QueryRowContext(ctx, q).Scan(&v); err != nil {
+	if err := d.row(ctx, "server_version", nil, &v); err != nil {
 		return "unknown"
 	}
 	return v
@@ -111,14 +122,8 @@ const metaTable = "dbdyno_tpch_meta"
 var tableNames = []string{"region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"}
 
 func (d *DB) tableExists(ctx context.Context, name string) (bool, error) {
-	q := map[target.Engine]string{
-		target.DuckDB:   "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1",
-		target.SQLite:   "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
-		target.Postgres: "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1",
-		target.MySQL:    "SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?",
-	}[d.T.Engine]
 	var n int
-	err := d.db.QueryRowContext(ctx, q, name).Scan(&n)
+	err := d.row(ctx, "table_exists", []any{name}, &n)
 	return n > 0, err
 }
 
@@ -137,28 +142,15 @@ func (d *DB) existing(ctx context.Context) (tables []string, meta bool, err erro
 }
 
 func (d *DB) putMeta(ctx context.Context, k, v string) error {
-	ph := "?"
-	if placeholder(d.T.Engine) == sqlfile.Dollar {
-		ph = "$1"
-	}
-	if _, err := d.db.ExecContext(ctx, "DELETE FROM "+metaTable+" WHERE k = "+ph, k); err != nil {
+	if err := d.execAdmin(ctx, "meta_delete", k); err != nil {
 		return err
 	}
-	ins := "INSERT INTO " + metaTable + " (k, v) VALUES (?, ?)"
-	if ph == "$1" {
-		ins = "INSERT INTO " + metaTable + " (k, v) VALUES ($1, $2)"
-	}
-	_, err := d.db.ExecContext(ctx, ins, k, v)
-	return err
+	return d.execAdmin(ctx, "meta_put", k, v)
 }
 
 func (d *DB) getMeta(ctx context.Context, k string) (string, error) {
-	q := "SELECT v FROM " + metaTable + " WHERE k = ?"
-	if placeholder(d.T.Engine) == sqlfile.Dollar {
-		q = "SELECT v FROM " + metaTable + " WHERE k = $1"
-	}
 	var v string
-	err := d.db.QueryRowContext(ctx, q, k).Scan(&v)
+	err := d.row(ctx, "meta_get", []any{k}, &v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("build record %s missing", k)
 	}
