@@ -303,6 +303,20 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
+func (s *txStat) add(us int64, out Outcome) {
+	s.retries += int64(out.Retries)
+	switch {
+	case out.Err != nil:
+		s.errors++
+	case out.RolledBack:
+		s.rollbacks++
+		s.hist.RecordValue(min(us, maxLatencyUS))
+	default:
+		s.count++
+		s.hist.RecordValue(min(us, maxLatencyUS))
+	}
+}
+
 func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
 	us := d.Microseconds()
 	if us < 1 {
@@ -310,22 +324,9 @@ func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	for _, s := range []*txStat{st.interval[tx], st.total[tx]} {
-		if s == st.total[tx] && !measured {
-			break
-		}
-		s.retries += int64(out.Retries)
-		switch {
-		case out.Err != nil:
-			s.errors++
-		default:
-			if out.RolledBack {
-				s.rollbacks++
-			} else {
-				s.count++
-			}
-			s.hist.RecordValue(min(us, maxLatencyUS))
-		}
+	st.interval[tx].add(us, out)
+	if measured {
+		st.total[tx].add(us, out)
 	}
 	if out.Err != nil && len(st.samples) < 10 {
 		st.samples = append(st.samples, out.Err.Error())

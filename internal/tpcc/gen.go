@@ -105,7 +105,19 @@ type Generator struct {
 }
 
 func (g *Generator) streamOf(u Unit) uint64 {
-	k := map[string]uint64{"item": 1, "warehouse": 2, "stock": 3, "customer": 4, "orders": 5}[u.Kind]
+	var k uint64
+	switch u.Kind {
+	case "item":
+		k = 1
+	case "warehouse":
+		k = 2
+	case "stock":
+		k = 3
+	case "customer":
+		k = 4
+	case "orders":
+		k = 5
+	}
 	return k<<32 | uint64(u.WID)
 }
 
