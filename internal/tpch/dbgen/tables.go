@@ -90,9 +90,9 @@ func Generate(t Table, sf float64, start, count int64, w Writer) error {
 	case PartSupp:
 		return genPartSupp(p, sf, start, count, w)
 	case Orders:
-		return genOrders(p, sf, start, count, w)
+		return genOrders(p, sf, orderRange{start: start, first: start + 1, count: count}, w)
 	default:
-		return genLineItem(p, sf, start, count, w)
+		return genLineItem(p, sf, orderRange{start: start, first: start + 1, count: count}, w)
 	}
 }
 
@@ -324,9 +324,18 @@ const (
 func inPast(day int32) bool { return day <= currentDay }
 
 // OrderKey is O_ORDERKEY of the index-th order: keys are sparse, 8 used of every 32 (clause 4.2.3).
-func OrderKey(index int64) int64 {
-	low := index & 7
-	return (index>>3)<<5 + low
+func OrderKey(index int64) int64 { return sparseKey(index, 0) }
+
+// sparseKey is dbgen's mk_sparse: the index's low 3 bits stay, 2 bits above them hold seq (0 for the loaded
+// orders, 1 + set/1000 for update set orders), the rest of the index goes above those.
+func sparseKey(index, seq int64) int64 {
+	return ((index>>3)<<2+seq)<<3 + index&7
+}
+
+// orderRange is a run of orders: the random streams start as after `start` orders, the first order has index
+// `first` and keys are made with `seq` (see sparseKey). For the loaded data first = start+1 and seq = 0.
+type orderRange struct {
+	start, first, count, seq int64
 }
 
 type orderStreams struct {
@@ -347,7 +356,7 @@ func newOrderStreams(sf float64) orderStreams {
 	}
 }
 
-func genOrders(p []byte, sf float64, start, count int64, w Writer) error {
+func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
 	s := newOrderStreams(sf)
 	maxCust := int64(customerBase * sf)
 	cust := newBoundedLong(851767375, sf >= 30000, 1, maxCust, 1)
@@ -359,10 +368,10 @@ func genOrders(p []byte, sf float64, start, count int64, w Writer) error {
 		rowFinished()
 	}{&s.date, &s.lines, &cust, &prio, &clerk, &comment, &s.qty, &s.disc, &s.tax, &s.partKey, &s.ship}
 	for _, a := range all {
-		a.advanceRows(start)
+		a.advanceRows(o.start)
 	}
 	var buf []byte
-	for index := start + 1; index <= start+count; index++ {
+	for index := o.first; index < o.first+o.count; index++ {
 		date := s.date.next()
 		ck := cust.next()
 		// a third of the customers place no orders: skip keys divisible by three
@@ -389,7 +398,7 @@ func genOrders(p []byte, sf float64, start, count int64, w Writer) error {
 		} else if shipped > 0 {
 			status = "P"
 		}
-		w.Int(OrderKey(index))
+		w.Int(sparseKey(index, o.seq))
 		w.Int(ck)
 		w.Str(status)
 		w.Dec(total)
@@ -409,7 +418,7 @@ func genOrders(p []byte, sf float64, start, count int64, w Writer) error {
 	return nil
 }
 
-func genLineItem(p []byte, sf float64, start, count int64, w Writer) error {
+func genLineItem(p []byte, sf float64, o orderRange, w Writer) error {
 	s := newOrderStreams(sf)
 	supp := newBoundedInt(2095021727, 0, 3, 7)
 	commit := newBoundedInt(904914315, 30, 90, 7)
@@ -423,12 +432,12 @@ func genLineItem(p []byte, sf float64, start, count int64, w Writer) error {
 		rowFinished()
 	}{&s.date, &s.lines, &s.qty, &s.disc, &s.tax, &s.partKey, &supp, &s.ship, &commit, &receipt, &rflag, &instruct, &mode, &comment}
 	for _, a := range all {
-		a.advanceRows(start)
+		a.advanceRows(o.start)
 	}
-	for index := start + 1; index <= start+count; index++ {
+	for index := o.first; index < o.first+o.count; index++ {
 		date := s.date.next()
 		n := s.lines.next()
-		key := OrderKey(index)
+		key := sparseKey(index, o.seq)
 		for l := int32(1); l <= n; l++ {
 			q := int64(s.qty.next())
 			d := int64(s.disc.next())
