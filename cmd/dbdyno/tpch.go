@@ -27,7 +27,7 @@ func (a *app) tpchCmd() *cobra.Command {
 		Long: "A TPC-H-derived analytic workload (not an audited TPC-H result): dbgen-identical data at any scale\n" +
 			"factor, the 22 queries, power and throughput tests.",
 	}
-	c.AddCommand(a.tpchGenCmd(), a.tpchBuildCmd(), a.tpchRunCmd(), a.tpchValidateCmd(), a.tpchDropCmd())
+	c.AddCommand(a.tpchGenCmd(), a.tpchBuildCmd(), a.tpchRunCmd(), a.tpchValidateCmd(), a.tpchRestoreCmd(), a.tpchDropCmd())
 	return c
 }
 
@@ -128,6 +128,36 @@ func (a *app) tpchValidateCmd() *cobra.Command {
 	return c
 }
 
+func (a *app) tpchRestoreCmd() *cobra.Command {
+	var raw string
+	c := &cobra.Command{
+		Use:   "restore",
+		Short: "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			db, err := openTPCH(ctx, raw)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			t0 := time.Now()
+			lo, hi, err := db.Restore(ctx)
+			if err != nil {
+				return err
+			}
+			if lo == 0 {
+				fmt.Fprintf(a.stdout, "%s: no update set is applied; the data is as loaded\n", db.T)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "%s: undid %s in %.1fs; the data is as loaded\n", db.T, tpch.SetsString(lo, hi), time.Since(t0).Seconds())
+			return nil
+		},
+	}
+	addTPCHTarget(c, &raw)
+	return c
+}
+
 func (a *app) tpchDropCmd() *cobra.Command {
 	return a.dropCmd("TPC-H", "remove dbdyno's TPC-H tables (and nothing else)", target.DefaultDuckDB,
 		func(ctx context.Context, raw string) (bool, string, error) {
@@ -166,6 +196,9 @@ func (a *app) tpchGenCmd() *cobra.Command {
 			if opts.Threads < 1 || opts.Parts < 1 {
 				return fmt.Errorf("--threads and --parts must be at least 1")
 			}
+			if opts.Updates < 0 || opts.NoTables && opts.Updates == 0 {
+				return fmt.Errorf("--updates N needs N >= 1 (and --updates-only needs --updates)")
+			}
 			if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 				return fmt.Errorf("cannot create --out directory: %w", err)
 			}
@@ -183,6 +216,8 @@ func (a *app) tpchGenCmd() *cobra.Command {
 	c.Flags().StringVar(&format, "format", "tbl", "tbl (dbgen's format) or csv (with a header line)")
 	c.Flags().IntVar(&opts.Threads, "threads", runtime.NumCPU(), "generator threads")
 	c.Flags().IntVar(&opts.Parts, "parts", 1, "split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does")
+	c.Flags().IntVar(&opts.Updates, "updates", 0, "also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does")
+	c.Flags().BoolVar(&opts.NoTables, "updates-only", false, "write only the update sets, not the tables")
 	return c
 }
 
@@ -190,6 +225,7 @@ type tpchRunFlags struct {
 	targets                              []string
 	target, streams, queries             string
 	power, throughput, refresh, noWarmup bool
+	noRestore                            bool
 	timeout                              time.Duration
 	seed                                 uint64
 	method                               methodFlags
@@ -222,6 +258,7 @@ func (a *app) tpchRunCmd() *cobra.Command {
 	c.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "a query running longer fails (0: no limit)")
 	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of the substitution parameters (default: from the clock; always recorded)")
 	c.Flags().BoolVar(&f.noWarmup, "no-warmup", false, "skip the warm-up stream before a --streams sweep")
+	c.Flags().BoolVar(&f.noRestore, "no-restore", false, "leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data")
 	return c
 }
 
@@ -386,6 +423,7 @@ func (a *app) tpchOnce(ctx context.Context, f tpchRunFlags, out io.Writer) (*res
 		opts.Streams = []int{tpch.MinStreams(sf)}
 	}
 	opts.Warmup = !f.noWarmup && !opts.Throughput && len(opts.Streams) > 0
+	opts.NoRestore = f.noRestore
 	serverVersion := db.ServerVersion(ctx)
 	res := &result.Result{
 		SchemaVersion: result.SchemaVersion,

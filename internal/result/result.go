@@ -189,12 +189,13 @@ type QueryTime struct {
 
 // RefreshPair is one RF1/RF2 pair.
 type RefreshPair struct {
-	Pair   int     `json:"pair"`
-	RF1    float64 `json:"rf1_s"`
-	RF2    float64 `json:"rf2_s"`
-	Orders int64   `json:"orders"`
-	Status string  `json:"status"`
-	Error  string  `json:"error,omitempty"`
+	Pair      int     `json:"pair"`
+	UpdateSet int     `json:"update_set,omitempty"` // dbgen's update set: RF1 inserts orders.tbl.uN, RF2 deletes delete.N
+	RF1       float64 `json:"rf1_s"`
+	RF2       float64 `json:"rf2_s"`
+	Orders    int64   `json:"orders"`
+	Status    string  `json:"status"`
+	Error     string  `json:"error,omitempty"`
 }
 
 // Tool names the program that wrote the result.

@@ -4,6 +4,7 @@
 package tpch
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -54,6 +55,8 @@ type GenOptions struct {
 	Format   dbgen.Format
 	Threads  int
 	Parts    int // split each table into this many files (table.tbl.1 .. table.tbl.N)
+	Updates  int // also write dbgen's update sets 1..Updates (orders.tbl.uN, lineitem.tbl.uN, delete.N)
+	NoTables bool
 	Progress io.Writer
 }
 
@@ -72,14 +75,28 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	if opts.Format == dbgen.FormatCSV {
 		ext = ".csv"
 	}
+	if opts.Updates > 0 && opts.Format != dbgen.FormatTBL {
+		return 0, fmt.Errorf("update sets are written in dbgen's tbl format only: drop --format csv or --updates")
+	}
+	tables := dbgen.Tables
+	if opts.NoTables {
+		tables = nil
+	}
 	var total int64
-	for _, t := range dbgen.Tables {
+	for _, t := range tables {
 		total += ExpectedRows(t, opts.Scale)
 	}
 	var rows atomic.Int64
 	defer progress.Start(opts.Progress, "gen", &rows, total)()
 	dbgen.TextPool()
-	for _, t := range dbgen.Tables {
+	for k := 1; k <= opts.Updates; k++ {
+		n, err := writeUpdateSet(opts.Dir, opts.Scale, k)
+		if err != nil {
+			return rows.Load(), err
+		}
+		rows.Add(n)
+	}
+	for _, t := range tables {
 		parts := opts.Parts
 		if t == dbgen.Nation || t == dbgen.Region {
 			parts = 1
@@ -121,4 +138,24 @@ func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions,
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeUpdateSet writes update set k as dbgen -U does: orders.tbl.uK, lineitem.tbl.uK and delete.K.
+func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
+	var rows int64
+	for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
+		var w dbgen.TBL
+		if err := dbgen.GenerateUpdate(t, sf, k, &w); err != nil {
+			return rows, err
+		}
+		rows += w.Rows
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s.tbl.u%d", t, k)), w.Buf, 0o644); err != nil {
+			return rows, err
+		}
+	}
+	var b bytes.Buffer
+	if err := dbgen.WriteDeleteSet(&b, sf, k); err != nil {
+		return rows, err
+	}
+	return rows, os.WriteFile(filepath.Join(dir, fmt.Sprintf("delete.%d", k)), b.Bytes(), 0o644)
 }

@@ -28,6 +28,16 @@ func (d *DB) Validate(ctx context.Context, answersDir string, against *DB, out i
 	if err != nil {
 		return nil, err
 	}
+	for _, db := range []*DB{d, against} {
+		if db == nil {
+			continue
+		}
+		if s, err := db.appliedSets(ctx); err != nil {
+			return nil, err
+		} else if s.lo != 0 {
+			return nil, fmt.Errorf("%s: %w (%s, by a run with --no-restore or an interrupted one), and the expected answers are the loaded data's: run `dbdyno tpch restore` on it first", db.T, ErrRefreshed, s)
+		}
+	}
 	if against != nil {
 		sf2, err := against.Scale(ctx)
 		if err != nil {

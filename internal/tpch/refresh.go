@@ -1,0 +1,290 @@
+package tpch
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
+)
+
+// The refresh functions use dbgen's update sets (clause 4.2.4): pair N of a run inserts update set N's new orders
+// (RF1) and deletes the loaded orders of its delete set (RF2). The sets applied and not yet undone are recorded in
+// the build record before RF1 starts, so a run that stops half-way leaves a database that Restore can put back.
+
+// metaRefreshSets is the build record key of the update sets applied: "lo-hi".
+const metaRefreshSets = "refresh_sets"
+
+type setRange struct{ lo, hi int } // lo == 0: none
+
+// String names the sets: "update set 2", "update sets 1..3".
+func (s setRange) String() string { return SetsString(s.lo, s.hi) }
+
+// SetsString names update sets lo..hi: "update set 2", "update sets 1..3".
+func SetsString(lo, hi int) string {
+	if lo == hi {
+		return "update set " + strconv.Itoa(lo)
+	}
+	return fmt.Sprintf("update sets %d..%d", lo, hi)
+}
+
+// ErrRefreshed means dbgen update sets are applied: the data is a valid TPC-H database but no longer the one the
+// build loaded, so the validation answers do not hold.
+var ErrRefreshed = errors.New("the refresh functions' update sets are applied")
+
+// AppliedSets returns the update sets applied to the data and not undone (0, 0 when none).
+func (d *DB) AppliedSets(ctx context.Context) (lo, hi int, err error) {
+	s, err := d.appliedSets(ctx)
+	return s.lo, s.hi, err
+}
+
+func (d *DB) appliedSets(ctx context.Context) (setRange, error) {
+	var v string
+	err := d.row(ctx, "meta_get", []any{metaRefreshSets}, &v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return setRange{}, nil
+	}
+	if err != nil {
+		return setRange{}, err
+	}
+	var s setRange
+	a, b, ok := strings.Cut(v, "-")
+	s.lo, err = strconv.Atoi(a)
+	if err == nil && ok {
+		s.hi, err = strconv.Atoi(b)
+	}
+	if err != nil || !ok || s.lo < 1 || s.hi < s.lo {
+		return setRange{}, fmt.Errorf("build record %s = %q is not a range of update sets: rebuild with --drop", metaRefreshSets, v)
+	}
+	return s, nil
+}
+
+// Restore undoes the update sets applied (see AppliedSets): deletes the orders and lines of their key range and
+// loads the build's rows of that range again. It returns the sets undone (0, 0 when there was nothing to do).
+func (d *DB) Restore(ctx context.Context) (lo, hi int, err error) {
+	s, err := d.appliedSets(ctx)
+	if err != nil || s.lo == 0 {
+		return 0, 0, err
+	}
+	sf, err := d.Scale(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	rs, err := sqlfile.Load(sqlFS, "sql/"+string(d.T.Engine)+"/refresh.sql", placeholder(d.T.Engine))
+	if err != nil {
+		return 0, 0, err
+	}
+	r := dbgen.RestoreSets(sf, s.lo, s.hi)
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer tx.Rollback()
+	for _, name := range []string{"restore_lineitem", "restore_orders"} {
+		st := rs[name]
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args([]any{r.KeyLo, r.KeyHi})...); err != nil {
+			return 0, 0, fmt.Errorf("undoing %s: %s: %w", s, name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, 0, fmt.Errorf("undoing %s: %w", s, err)
+	}
+	if err := d.loadAgain(ctx, sf, r); err != nil {
+		return 0, 0, fmt.Errorf("loading the rows of %s again: %w", s, err)
+	}
+	if err := d.execAdmin(ctx, "meta_delete", metaRefreshSets); err != nil {
+		return 0, 0, err
+	}
+	return s.lo, s.hi, nil
+}
+
+// loadAgain loads the build's orders and lines of a restore range, through the build's loader (whose connection
+// is closed before returning: an embedded database may allow only one).
+func (d *DB) loadAgain(ctx context.Context, sf float64, r dbgen.Restore) error {
+	l, err := d.newLoader(ctx)
+	if err != nil {
+		return err
+	}
+	defer l.close()
+	var rows atomic.Int64
+	for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
+		if err := l.load(ctx, chunk{t, r.First - 1, r.Count}, sf, &rows); err != nil {
+			return fmt.Errorf("%s: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// startRefresh decides which update set comes first: set 1 on the loaded data, after undoing what an earlier
+// run left, or with NoRestore the set after the ones already applied.
+func (r *runner) startRefresh(ctx context.Context) error {
+	s, err := r.d.appliedSets(ctx)
+	if err != nil || s.lo == 0 {
+		return err
+	}
+	if r.opts.NoRestore {
+		r.sets = s
+		r.say("%s applied by earlier runs: this run goes on with update set %d\n", s, s.hi+1)
+		return nil
+	}
+	t0 := time.Now()
+	if _, _, err := r.d.Restore(ctx); err != nil {
+		return fmt.Errorf("undoing %s left by an earlier run: %w", s, err)
+	}
+	r.say("undid %s left by an earlier run (%.1fs)\n", s, time.Since(t0).Seconds())
+	return nil
+}
+
+// endRefresh puts the loaded data back unless NoRestore, and returns what the result's note says of it.
+func (r *runner) endRefresh(ctx context.Context) string {
+	s := r.sets
+	if s.lo == 0 {
+		return "; no update set was applied"
+	}
+	note := fmt.Sprintf("; the refresh functions used dbgen's %s (RF1 inserts orders.tbl.uN and lineitem.tbl.uN, RF2 deletes the orders of delete.N)", s)
+	switch {
+	case r.opts.NoRestore:
+		r.say("%s left applied (--no-restore): the next run goes on with update set %d; `dbdyno tpch restore` puts the loaded data back\n", s, s.hi+1)
+		return note + "; left applied (--no-restore)"
+	case ctx.Err() != nil:
+		r.say("%s left applied by the interruption: the next run, or `dbdyno tpch restore`, undoes it\n", s)
+		return note + "; the run was interrupted before the loaded data was restored"
+	}
+	t0 := time.Now()
+	if _, _, err := r.d.Restore(ctx); err != nil {
+		r.say("restoring the loaded data failed: %v; `dbdyno tpch restore` tries again\n", err)
+		return note + "; restoring the loaded data failed: " + err.Error()
+	}
+	r.say("restored the loaded data: undid %s (%.1fs, not timed)\n", s, time.Since(t0).Seconds())
+	return note + "; the loaded data was restored after the run (not timed)"
+}
+
+// nextSet records the next update set as applied, before anything of it is written. The record is written
+// outside the lock: on an embedded database the query streams may hold the only connection while they print.
+func (r *runner) nextSet(ctx context.Context) (pair, set int, err error) {
+	r.mu.Lock()
+	r.pair++
+	if r.sets.lo == 0 {
+		r.sets = setRange{1, 1}
+	} else {
+		r.sets.hi++
+	}
+	pair, s := r.pair, r.sets
+	r.mu.Unlock()
+	err = r.d.putMeta(ctx, metaRefreshSets, fmt.Sprintf("%d-%d", s.lo, s.hi))
+	return pair, s.hi, err
+}
+
+func failPair(ctx context.Context, p *result.RefreshPair, err error) {
+	if err == nil || p.Status != result.StatusOK {
+		return
+	}
+	p.Status, p.Error = result.StatusFailed, err.Error()
+	if ctx.Err() != nil {
+		p.Status = result.StatusAborted
+	}
+}
+
+// rf1 inserts the next update set's orders and lines, one row at a time, in one transaction (clause 2.27.1).
+func (r *runner) rf1(ctx context.Context) result.RefreshPair {
+	pair, set, err := r.nextSet(ctx)
+	p := result.RefreshPair{Pair: pair, UpdateSet: set, Status: result.StatusOK}
+	if err != nil {
+		failPair(ctx, &p, fmt.Errorf("recording update set %d: %w", set, err))
+		return p
+	}
+	var rows int64
+	t0 := time.Now()
+	err = func() error {
+		tx, err := r.d.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
+			name := map[dbgen.Table]string{dbgen.Orders: "rf1_orders", dbgen.LineItem: "rf1_lineitem"}[t]
+			st := r.refresh[name]
+			stmt, err := tx.PrepareContext(ctx, st.SQL)
+			if err != nil {
+				return err
+			}
+			v := &valueRow{scaleCol: -1, decFloat: true, emit: func(vals []driver.Value) error {
+				args := make([]any, len(vals))
+				for i, x := range vals {
+					args[i] = x
+				}
+				_, err := stmt.ExecContext(ctx, st.Args(args)...)
+				return err
+			}}
+			err = dbgen.GenerateUpdate(t, r.sf, set, v)
+			stmt.Close()
+			if t == dbgen.Orders {
+				rows = v.n
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		return tx.Commit()
+	}()
+	p.RF1 = time.Since(t0).Seconds()
+	p.Orders = rows
+	failPair(ctx, &p, err)
+	r.say("refresh    RF1 %9.3fs  %6d orders inserted (update set %d)\n", p.RF1, rows, set)
+	return p
+}
+
+// rf2 deletes the orders of the pair's delete set with their lines, key by key, in one transaction
+// (clause 2.27.2). Every key must be found: a missing order means the data is not what the set expects.
+func (r *runner) rf2(ctx context.Context, p *result.RefreshPair) {
+	if p.UpdateSet == 0 {
+		return // the set was never recorded: nothing of it was applied
+	}
+	keys := dbgen.DeleteKeys(r.sf, p.UpdateSet)
+	var deleted int64
+	t0 := time.Now()
+	err := func() error {
+		tx, err := r.d.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		var stmts [2]*sql.Stmt
+		for i, name := range []string{"rf2_lineitem", "rf2_orders"} {
+			if stmts[i], err = tx.PrepareContext(ctx, r.refresh[name].SQL); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			defer stmts[i].Close()
+		}
+		args := func(k int64) []any { return r.refresh["rf2_orders"].Args([]any{k}) }
+		for _, k := range keys {
+			if _, err := stmts[0].ExecContext(ctx, args(k)...); err != nil {
+				return fmt.Errorf("rf2_lineitem: %w", err)
+			}
+			res, err := stmts[1].ExecContext(ctx, args(k)...)
+			if err != nil {
+				return fmt.Errorf("rf2_orders: %w", err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			deleted += n
+		}
+		if deleted != int64(len(keys)) {
+			return fmt.Errorf("delete set %d: %d of its %d orders found: the data is not the loaded data (rebuild, or `dbdyno tpch restore`)", p.UpdateSet, deleted, len(keys))
+		}
+		return tx.Commit()
+	}()
+	p.RF2 = time.Since(t0).Seconds()
+	failPair(ctx, p, err)
+	r.say("refresh    RF2 %9.3fs  %6d orders deleted (delete set %d)\n", p.RF2, deleted, p.UpdateSet)
+}
