@@ -231,6 +231,12 @@ type tpchRunFlags struct {
 	method                               methodFlags
 }
 
+// qgenClockSeed is a qgen seed from the clock in the specification's form, mmddhhmmss.
+func qgenClockSeed(t time.Time) uint64 {
+	t = t.UTC()
+	return uint64(t.Month())*100000000 + uint64(t.Day())*1000000 + uint64(t.Hour())*10000 + uint64(t.Minute())*100 + uint64(t.Second())
+}
+
 func (a *app) tpchRunCmd() *cobra.Command {
 	var f tpchRunFlags
 	c := &cobra.Command{
@@ -242,7 +248,7 @@ func (a *app) tpchRunCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("seed") {
-				f.seed = uint64(time.Now().UnixNano())
+				f.seed = qgenClockSeed(time.Now())
 			}
 			return a.runTPCHMethod(cmd.Context(), f)
 		},
@@ -256,7 +262,7 @@ func (a *app) tpchRunCmd() *cobra.Command {
 	c.Flags().BoolVar(&f.refresh, "refresh", false, "run the refresh functions RF1/RF2 in the power and throughput tests")
 	c.Flags().StringVar(&f.queries, "queries", "", "run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)")
 	c.Flags().DurationVar(&f.timeout, "timeout", 30*time.Minute, "a query running longer fails (0: no limit)")
-	c.Flags().Uint64Var(&f.seed, "seed", 0, "seed of the substitution parameters (default: from the clock; always recorded)")
+	c.Flags().Uint64Var(&f.seed, "seed", 0, "qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)")
 	c.Flags().BoolVar(&f.noWarmup, "no-warmup", false, "skip the warm-up stream before a --streams sweep")
 	c.Flags().BoolVar(&f.noRestore, "no-restore", false, "leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data")
 	return c

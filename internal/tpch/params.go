@@ -2,9 +2,8 @@ package tpch
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
@@ -73,129 +72,52 @@ func ValidationParams(q int, sf float64) Params {
 	return nil
 }
 
-// ParamGen draws substitution parameters by the rules of clause 2.4.N.3 from a seeded stream, so a seed
-// repeats every stream's parameters.
+// ParamGen draws substitution parameters exactly as the TPC-H kit's qgen does (dbgen.QGen): stream s of a run
+// with seed S gets qgen's parameters for seed S+s, as the specification seeds the streams of a run (the power
+// test's stream 0 with the run seed, each throughput stream with the seed plus its number).
 type ParamGen struct {
-	r  *rand.Rand
-	sf float64
+	g *dbgen.QGen
+}
+
+// QgenSeed is the qgen seed (`qgen -r`) of stream `stream` of a run with seed `seed`.
+func QgenSeed(seed uint64, stream int) int64 {
+	return int64((seed + uint64(stream)) % (1 << 62))
 }
 
 // NewParamGen returns the generator of query stream `stream` for a run seed.
 func NewParamGen(seed uint64, stream int, sf float64) *ParamGen {
-	return &ParamGen{r: rand.New(rand.NewPCG(seed, uint64(stream)+0x5bd1e995)), sf: sf}
+	return &ParamGen{g: dbgen.NewQGen(QgenSeed(seed, stream), sf)}
 }
 
-func (g *ParamGen) in(lo, hi int) int { return lo + g.r.IntN(hi-lo+1) }
-
-func (g *ParamGen) pick(list []string) string { return list[g.r.IntN(len(list))] }
-
-var (
-	segments     = []string{"AUTOMOBILE", "BUILDING", "FURNITURE", "HOUSEHOLD", "MACHINERY"}
-	regionNames  = []string{"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"}
-	syllable1    = []string{"STANDARD", "SMALL", "MEDIUM", "LARGE", "ECONOMY", "PROMO"}
-	syllable2    = []string{"ANODIZED", "BURNISHED", "PLATED", "POLISHED", "BRUSHED"}
-	syllable3    = []string{"TIN", "NICKEL", "BRASS", "STEEL", "COPPER"}
-	containers1  = []string{"SM", "LG", "MED", "JUMBO", "WRAP"}
-	containers2  = []string{"CASE", "BOX", "BAG", "JAR", "PACK", "PKG", "CAN", "DRUM"}
-	shipModes    = []string{"REG AIR", "AIR", "RAIL", "TRUCK", "MAIL", "FOB", "SHIP"}
-	q13Words1    = []string{"special", "pending", "unusual", "express"}
-	q13Words2    = []string{"packages", "requests", "accounts", "deposits"}
-	nationRegion = map[string]string{}
-)
-
-func init() {
-	for _, n := range dbgen.NationNames() {
-		nationRegion[n.Name] = regionNames[n.Region]
-	}
-}
-
-func day(t time.Time) string { return t.Format("2006-01-02") }
-
-// firstOfMonth is the first day of the k-th month (0-based) after January 1993.
-func firstOfMonth(k int) string {
-	return day(time.Date(1993, time.Month(1+k), 1, 0, 0, 0, 0, time.UTC))
-}
-
-func (g *ParamGen) nation() string { return dbgen.NationNames()[g.r.IntN(25)].Name }
-
-func (g *ParamGen) brand() string { return fmt.Sprintf("Brand#%d%d", g.in(1, 5), g.in(1, 5)) }
-
-func (g *ParamGen) distinct(n int, draw func() string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for len(out) < n {
-		v := draw()
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// Query draws the parameters of query q.
+// Query draws the parameters of query q, in the order its statement declares them.
 func (g *ParamGen) Query(q int) Params {
+	v := g.g.Params(q)
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
 	switch q {
-	case 1:
-		return Params{g.in(60, 120)}
+	case 1, 18:
+		return Params{atoi(v[0])}
 	case 2:
-		return Params{g.in(1, 50), g.pick(syllable3), g.pick(regionNames)}
-	case 3:
-		return Params{g.pick(segments), day(time.Date(1995, 3, g.in(1, 31), 0, 0, 0, 0, time.UTC))}
-	case 4:
-		return Params{firstOfMonth(g.in(0, 57))} // January 1993 .. October 1997
-	case 5:
-		return Params{g.pick(regionNames), fmt.Sprintf("%d-01-01", g.in(1993, 1997))}
+		return Params{atoi(v[0]), v[1], v[2]}
 	case 6:
-		return Params{fmt.Sprintf("%d-01-01", g.in(1993, 1997)), float64(g.in(2, 9)) / 100, g.in(24, 25)}
-	case 7:
-		n := g.distinct(2, g.nation)
-		return Params{n[0], n[1]}
-	case 8:
-		n := g.nation()
-		return Params{n, nationRegion[n], g.pick(syllable1) + " " + g.pick(syllable2) + " " + g.pick(syllable3)}
-	case 9:
-		return Params{dbgen.ColorNames()[g.r.IntN(92)]}
-	case 10:
-		return Params{firstOfMonth(g.in(1, 24))} // February 1993 .. January 1995
+		d, _ := strconv.ParseFloat(v[1], 64)
+		return Params{v[0], d, atoi(v[2])}
 	case 11:
-		return Params{g.nation(), 0.0001 / g.sf}
-	case 12:
-		m := g.distinct(2, func() string { return g.pick(shipModes) })
-		return Params{m[0], m[1], fmt.Sprintf("%d-01-01", g.in(1993, 1997))}
-	case 13:
-		return Params{g.pick(q13Words1), g.pick(q13Words2)}
-	case 14:
-		return Params{firstOfMonth(12*g.in(0, 4) + g.in(0, 11))}
-	case 15:
-		return Params{firstOfMonth(g.in(0, 57))}
+		f, _ := strconv.ParseFloat(v[1], 64)
+		return Params{v[0], f}
 	case 16:
-		p := Params{g.brand(), g.pick(syllable1) + " " + g.pick(syllable2)}
-		for _, s := range g.distinct(8, func() string { return fmt.Sprint(g.in(1, 50)) }) {
-			var n int
-			fmt.Sscan(s, &n)
-			p = append(p, n)
+		p := Params{v[0], v[1]}
+		for _, x := range v[2:] {
+			p = append(p, atoi(x))
 		}
 		return p
-	case 17:
-		return Params{g.brand(), g.pick(containers1) + " " + g.pick(containers2)}
-	case 18:
-		return Params{g.in(312, 315)}
-	case 19:
-		return Params{g.in(1, 10), g.in(10, 20), g.in(20, 30), g.brand(), g.brand(), g.brand()}
-	case 20:
-		return Params{dbgen.ColorNames()[g.r.IntN(92)], fmt.Sprintf("%d-01-01", g.in(1993, 1997)), g.nation()}
-	case 21:
-		return Params{g.nation()}
-	case 22:
-		codes := g.distinct(7, func() string { return fmt.Sprint(10 + g.r.IntN(25)) })
-		p := Params{}
-		for _, c := range codes {
-			p = append(p, c)
-		}
-		return p
+	case 19: // qgen draws the brands first; the statement binds the quantities first
+		return Params{atoi(v[3]), atoi(v[4]), atoi(v[5]), v[0], v[1], v[2]}
 	}
-	return nil
+	p := make(Params, len(v))
+	for i, x := range v {
+		p[i] = x
+	}
+	return p
 }
 
 // StreamOrder is the order in which stream s runs the 22 queries (Appendix A's permutations; stream 0 is the

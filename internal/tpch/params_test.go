@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
 func TestStreamOrdersArePermutations(t *testing.T) {
@@ -53,7 +55,7 @@ func TestParametersFollowClause2_4(t *testing.T) {
 		if p[7][0] == p[7][1] {
 			t.Fatal("Q7 nations must differ")
 		}
-		if nationRegion[p[8][0].(string)] != p[8][1] {
+		if nationRegion()[p[8][0].(string)] != p[8][1] {
 			t.Fatalf("Q8 REGION %v is not the region of %v", p[8][1], p[8][0])
 		}
 		if d := p[10][0].(string); d < "1993-02-01" || d > "1995-01-01" {
@@ -94,6 +96,33 @@ func TestParametersFollowClause2_4(t *testing.T) {
 	}
 	if ValidationParams(11, 0.01)[1].(float64) != 0.01 {
 		t.Fatal("Q11 FRACTION must be 0.0001/SF")
+	}
+}
+
+func nationRegion() map[string]string {
+	regions := []string{"AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"}
+	m := map[string]string{}
+	for _, n := range dbgen.NationNames() {
+		m[n.Name] = regions[n.Region]
+	}
+	return m
+}
+
+// Stream s of a run with seed S binds qgen's parameters for seed S+s (dbgen's test holds qgen's own log for
+// seed 1122034512), converted to the statements' order and types.
+func TestStreamParametersAreQgens(t *testing.T) {
+	g := NewParamGen(1122034510, 2, 1)
+	for q, want := range map[int]string{
+		1: "116", 2: "48, BRASS, AMERICA", 6: "1997-01-01, 0.04, 24", 8: "ETHIOPIA, AFRICA, MEDIUM BURNISHED TIN",
+		11: "JORDAN, 0.0001", 16: "Brand#44, LARGE PLATED, 18, 32, 11, 6, 19, 8, 42, 21",
+		19: "9, 13, 28, Brand#24, Brand#11, Brand#21", 22: "11, 18, 13, 30, 20, 12, 22",
+	} {
+		if got := g.Query(q).String(); got != want {
+			t.Errorf("Q%d: %s, want %s", q, got, want)
+		}
+	}
+	if _, ok := NewParamGen(1, 0, 1).Query(1)[0].(int); !ok {
+		t.Error("Q1's DELTA must bind as an integer")
 	}
 }
 
