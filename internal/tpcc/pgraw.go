@@ -2,30 +2,46 @@ package tpcc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Stored-procedure calls on PostgreSQL take the shortest path pgx offers: a statement prepared once per
-// connection, executed with text-encoded parameters, its text results parsed straight into the destinations.
-// This keeps the driver's own CPU per transaction small, so that on a shared machine it takes as little as
-// possible from the database under test.
+// PostgreSQL statements take the shortest path pgx offers: each statement prepared once per connection, executed
+// with text-encoded parameters, its text results parsed straight into the destinations. The client-side
+// transactions pipeline their statements with pgconn batches (one round trip per batch, BEGIN and COMMIT
+// included); a procedure call is one ExecPrepared. This keeps the driver's own CPU per transaction small, so
+// that on a shared machine it takes as little as possible from the database under test.
 
-func (s *pgSession) rawCall(ctx context.Context, o *op) error {
-	pc := s.conn.PgConn()
+// stmt returns the prepared statement of a name, preparing it on first use.
+func (s *pgSession) stmt(ctx context.Context, name string) (*pgconn.StatementDescription, error) {
+	if sd, ok := s.prepared[name]; ok {
+		return sd, nil
+	}
 	if s.prepared == nil {
-		s.prepared = map[string]bool{}
+		s.prepared = map[string]*pgconn.StatementDescription{}
 	}
-	if !s.prepared[o.name] {
-		if _, err := pc.Prepare(ctx, o.name, s.sql(o.name), nil); err != nil {
-			return fmt.Errorf("prepare %s: %w", o.name, err)
-		}
-		s.prepared[o.name] = true
+	q := map[string]string{"begin": "BEGIN", "commit": "COMMIT"}[name]
+	if q == "" {
+		q = s.sql(name)
 	}
+	sd, err := s.conn.PgConn().Prepare(ctx, name, q, nil)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %s: %w", name, err)
+	}
+	s.prepared[name] = sd
+	return sd, nil
+}
+
+// encode writes an op's arguments as text parameters. The slices stay valid until the next encode.
+func (s *pgSession) encode(name string, args []any) ([][]byte, error) {
 	params := s.params[:0]
 	buf := s.buf[:0]
 	offs := s.offs[:0]
-	for _, a := range o.args {
+	for _, a := range args {
 		start := len(buf)
 		switch v := a.(type) {
 		case int:
@@ -36,6 +52,8 @@ func (s *pgSession) rawCall(ctx context.Context, o *op) error {
 			buf = strconv.AppendBool(buf, v)
 		case string:
 			buf = append(buf, v...)
+		case time.Time:
+			buf = v.AppendFormat(buf, "2006-01-02 15:04:05.999999")
 		case []int32:
 			buf = append(buf, '{')
 			for i, x := range v {
@@ -46,7 +64,7 @@ func (s *pgSession) rawCall(ctx context.Context, o *op) error {
 			}
 			buf = append(buf, '}')
 		default:
-			return fmt.Errorf("%s: cannot send a %T", o.name, a)
+			return nil, fmt.Errorf("%s: cannot send a %T", name, a)
 		}
 		offs = append(offs, [2]int{start, len(buf)})
 	}
@@ -54,12 +72,17 @@ func (s *pgSession) rawCall(ctx context.Context, o *op) error {
 		params = append(params, buf[r[0]:r[1]])
 	}
 	s.params, s.buf, s.offs = params, buf, offs
-	rr := pc.ExecPrepared(ctx, o.name, params, nil, nil)
+	return params, nil
+}
+
+// result reads one statement's result: the first row into o.dest, errNotFound (or *o.found = false) when a
+// query returns no row.
+func result1(rr *pgconn.ResultReader, o *op) error {
 	rows := 0
 	var scanErr error
 	for rr.NextRow() {
 		rows++
-		if rows == 1 && scanErr == nil {
+		if rows == 1 && o.dest != nil {
 			scanErr = scanText(rr.Values(), o.dest)
 		}
 	}
@@ -69,12 +92,109 @@ func (s *pgSession) rawCall(ctx context.Context, o *op) error {
 	if scanErr != nil {
 		return fmt.Errorf("%s: %w", o.name, scanErr)
 	}
+	if o.dest == nil {
+		return nil
+	}
+	if o.found != nil {
+		*o.found = rows > 0
+		return nil
+	}
 	if rows == 0 {
 		return fmt.Errorf("%s: %w", o.name, errNotFound)
 	}
 	return nil
 }
 
+// call runs one statement on its own (no transaction control in the same round trip).
+func (s *pgSession) call(ctx context.Context, o *op) error {
+	sd, err := s.stmt(ctx, o.name)
+	if err != nil {
+		return err
+	}
+	params, err := s.encode(o.name, o.args)
+	if err != nil {
+		return err
+	}
+	return result1(s.conn.PgConn().ExecPrepared(ctx, sd.Name, params, nil, nil), o)
+}
+
+var (
+	opBegin  = op{name: "begin"}
+	opCommit = op{name: "commit"}
+)
+
+// pipeline runs ops in one round trip, after BEGIN when the transaction has not started and followed by COMMIT
+// when commit is set. The statements after a failed one are skipped by the server; the error names the first.
+func (s *pgSession) pipeline(ctx context.Context, commit bool, ops []op) error {
+	all := s.batchOps[:0]
+	if s.pending {
+		all = append(all, opBegin)
+	}
+	for i := range ops {
+		all = append(all, ops[i])
+	}
+	if commit {
+		all = append(all, opCommit)
+	}
+	s.batchOps = all
+	b := &s.b
+	*b = pgconn.Batch{}
+	for i := range all {
+		o := &all[i]
+		sd, err := s.stmt(ctx, o.name)
+		if err != nil {
+			return err
+		}
+		params, err := s.encode(o.name, o.args)
+		if err != nil {
+			return err
+		}
+		b.ExecStatement(sd, params, nil, nil)
+	}
+	s.pending = false
+	mrr := s.conn.PgConn().ExecBatch(ctx, b)
+	var first error
+	for i := 0; mrr.NextResult(); i++ {
+		if err := result1(mrr.ResultReader(), &all[i]); err != nil && first == nil {
+			first = err
+		}
+	}
+	if err := mrr.Close(); err != nil && first == nil {
+		first = err
+	}
+	return first
+}
+
+// rows runs a query and calls each for every row, after scanning it into dest.
+func (s *pgSession) rows(ctx context.Context, name string, args []any, dest []any, each func() error) error {
+	sd, err := s.stmt(ctx, name)
+	if err != nil {
+		return err
+	}
+	params, err := s.encode(name, args)
+	if err != nil {
+		return err
+	}
+	rr := s.conn.PgConn().ExecPrepared(ctx, sd.Name, params, nil, nil)
+	var cbErr error
+	for rr.NextRow() {
+		if cbErr != nil {
+			continue
+		}
+		if cbErr = scanText(rr.Values(), dest); cbErr == nil {
+			cbErr = each()
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if cbErr != nil {
+		return fmt.Errorf("%s: %w", name, cbErr)
+	}
+	return nil
+}
+
+// scanText parses text-format values into destinations.
 func scanText(vals [][]byte, dest []any) error {
 	if len(vals) != len(dest) {
 		return fmt.Errorf("%d columns for %d destinations", len(vals), len(dest))
@@ -88,13 +208,27 @@ func scanText(vals [][]byte, dest []any) error {
 				*p = 0
 				continue
 			}
-			*p, err = strconv.Atoi(string(v))
+			*p, err = atoi(v)
+		case *int64:
+			if v == nil {
+				*p = 0
+				continue
+			}
+			*p, err = strconv.ParseInt(string(v), 10, 64)
 		case *float64:
 			if v == nil {
 				*p = 0
 				continue
 			}
 			*p, err = strconv.ParseFloat(string(v), 64)
+		case *string:
+			*p = string(v)
+		case *any:
+			if v == nil {
+				*p = nil
+			} else {
+				*p = string(v)
+			}
 		default:
 			return fmt.Errorf("cannot scan into %T", d)
 		}
@@ -103,4 +237,26 @@ func scanText(vals [][]byte, dest []any) error {
 		}
 	}
 	return nil
+}
+
+// atoi parses a decimal integer without converting the bytes to a string.
+func atoi(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, errors.New("empty integer")
+	}
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("invalid integer %q", b)
+		}
+		n = n*10 + int(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/go-sql-driver/mysql"
@@ -48,11 +49,16 @@ type pgSession struct {
 	set  sqlfile.Set
 	// pending: BEGIN not sent yet. It travels in front of the transaction's first batch, saving a round trip.
 	pending bool
-	// rawCall's state
-	prepared map[string]bool
+	// calm's state: the context watched and how to stop watching it
+	watched   context.Context
+	stopWatch func() bool
+	// statements and buffers of pgraw.go
+	prepared map[string]*pgconn.StatementDescription
 	params   [][]byte
 	buf      []byte
 	offs     [][2]int
+	b        pgconn.Batch
+	batchOps []op
 }
 
 func (s *pgSession) sql(name string) string {
@@ -63,17 +69,37 @@ func (s *pgSession) sql(name string) string {
 	return st.SQL
 }
 
+// calm returns the context to give pgx. For a cancellable context pgx starts a goroutine per call to watch it,
+// and ends it after the call: two goroutine switches per round trip, a large part of the driver's CPU on a
+// small machine. So pgx gets a context that is never cancelled, and the session watches the run's context once:
+// when it ends, the socket's deadline is moved to the past, which ends a call in flight as cancelling it would.
+func (s *pgSession) calm(ctx context.Context) context.Context {
+	if ctx.Done() == nil {
+		return ctx
+	}
+	if ctx != s.watched {
+		if s.stopWatch != nil {
+			s.stopWatch()
+		}
+		nc := s.conn.PgConn().Conn()
+		s.watched = ctx
+		s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	}
+	return context.Background()
+}
+
 func (s *pgSession) begin(ctx context.Context, readOnly bool) error {
 	s.pending = true
 	return nil
 }
 func (s *pgSession) commit(ctx context.Context) error {
+	ctx = s.calm(ctx)
 	if s.pending {
 		s.pending = false
 		return nil
 	}
-	_, err := s.conn.Exec(ctx, "COMMIT")
-	return err
+	o := opCommit
+	return s.call(ctx, &o)
 }
 func (s *pgSession) rollback(ctx context.Context) error {
 	if s.pending {
@@ -83,7 +109,7 @@ func (s *pgSession) rollback(ctx context.Context) error {
 	if s.conn.IsClosed() {
 		return nil
 	}
-	_, err := s.conn.Exec(ctx, "ROLLBACK")
+	_, err := s.conn.Exec(s.calm(ctx), "ROLLBACK")
 	return err
 }
 
@@ -92,40 +118,15 @@ func (s *pgSession) batch(ctx context.Context, ops ...op) error { return s.send(
 func (s *pgSession) batchCommit(ctx context.Context, ops ...op) error { return s.send(ctx, true, ops) }
 
 func (s *pgSession) send(ctx context.Context, commit bool, ops []op) error {
+	ctx = s.calm(ctx)
 	if len(ops) == 1 && !commit && !s.pending {
-		return s.one(ctx, ops[0])
+		return s.call(ctx, &ops[0])
 	}
-	b := &pgx.Batch{}
-	if s.pending {
-		b.Queue("BEGIN")
-		s.pending = false
-	}
-	for i := range ops {
-		o := &ops[i]
-		q := b.Queue(s.sql(o.name), o.args...)
-		if o.dest != nil {
-			q.QueryRow(func(row pgx.Row) error { return scanRow(o, row.Scan(o.dest...)) })
-		}
-	}
-	if commit {
-		b.Queue("COMMIT")
-	}
-	return s.conn.SendBatch(ctx, b).Close()
-}
-
-func (s *pgSession) one(ctx context.Context, o op) error {
-	if strings.HasPrefix(o.name, "proc_") {
-		return s.rawCall(ctx, &o)
-	}
-	if o.dest == nil {
-		_, err := s.conn.Exec(ctx, s.sql(o.name), o.args...)
-		return err
-	}
-	return scanRow(&o, s.conn.QueryRow(ctx, s.sql(o.name), o.args...).Scan(o.dest...))
+	return s.pipeline(ctx, commit, ops)
 }
 
 func scanRow(o *op, err error) error {
-	if errors.Is(err, pgx.ErrNoRows) || errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, sql.ErrNoRows) {
 		if o.found != nil {
 			*o.found = false
 			return nil
@@ -142,29 +143,23 @@ func scanRow(o *op, err error) error {
 }
 
 func (s *pgSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
+	ctx = s.calm(ctx)
 	if s.pending {
-		if _, err := s.conn.Exec(ctx, "BEGIN"); err != nil {
+		o := opBegin
+		if err := s.call(ctx, &o); err != nil {
 			return err
 		}
 		s.pending = false
 	}
-	rows, err := s.conn.Query(ctx, s.sql(name), args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return err
-		}
-		if err := each(); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return s.rows(ctx, name, args, dest, each)
 }
 
-func (s *pgSession) close() { s.conn.Close(context.Background()) }
+func (s *pgSession) close() {
+	if s.stopWatch != nil {
+		s.stopWatch()
+	}
+	s.conn.Close(context.Background())
+}
 
 // --- SQLite and MySQL through database/sql, statements prepared on one pinned connection ---
 
