@@ -13,7 +13,8 @@ import (
 // PostgreSQL statements take the shortest path pgx offers: each statement prepared once per connection, executed
 // with text-encoded parameters, its text results parsed straight into the destinations. The client-side
 // transactions pipeline their statements with pgconn batches (one round trip per batch, BEGIN and COMMIT
-// included); a procedure call is one ExecPrepared. This keeps the driver's own CPU per transaction small, so
+// included); a procedure call is one execution of its prepared statement, without a Describe (its row
+// description is known from the Prepare). This keeps the driver's own CPU per transaction small, so
 // that on a shared machine it takes as little as possible from the database under test.
 
 // stmt returns the prepared statement of a name, preparing it on first use.
@@ -115,7 +116,7 @@ func (s *pgSession) call(ctx context.Context, o *op) error {
 	if err != nil {
 		return err
 	}
-	return result1(s.conn.PgConn().ExecPrepared(ctx, sd.Name, params, nil, nil), o)
+	return result1(s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil), o)
 }
 
 var (
@@ -175,7 +176,7 @@ func (s *pgSession) rows(ctx context.Context, name string, args []any, dest []an
 	if err != nil {
 		return err
 	}
-	rr := s.conn.PgConn().ExecPrepared(ctx, sd.Name, params, nil, nil)
+	rr := s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil)
 	var cbErr error
 	for rr.NextRow() {
 		if cbErr != nil {
