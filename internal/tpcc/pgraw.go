@@ -106,13 +106,19 @@ func result1(rr *pgconn.ResultReader, o *op) error {
 	return nil
 }
 
+// bind returns a statement's prepared description and its arguments as text parameters.
+func (s *pgSession) bind(ctx context.Context, name string, args []any) (*pgconn.StatementDescription, [][]byte, error) {
+	sd, err := s.stmt(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	params, err := s.encode(name, args)
+	return sd, params, err
+}
+
 // call runs one statement on its own (no transaction control in the same round trip).
 func (s *pgSession) call(ctx context.Context, o *op) error {
-	sd, err := s.stmt(ctx, o.name)
-	if err != nil {
-		return err
-	}
-	params, err := s.encode(o.name, o.args)
+	sd, params, err := s.bind(ctx, o.name, o.args)
 	if err != nil {
 		return err
 	}
@@ -141,12 +147,7 @@ func (s *pgSession) pipeline(ctx context.Context, commit bool, ops []op) error {
 	b := &s.b
 	*b = pgconn.Batch{}
 	for i := range all {
-		o := &all[i]
-		sd, err := s.stmt(ctx, o.name)
-		if err != nil {
-			return err
-		}
-		params, err := s.encode(o.name, o.args)
+		sd, params, err := s.bind(ctx, all[i].name, all[i].args)
 		if err != nil {
 			return err
 		}
@@ -168,11 +169,7 @@ func (s *pgSession) pipeline(ctx context.Context, commit bool, ops []op) error {
 
 // rows runs a query and calls each for every row, after scanning it into dest.
 func (s *pgSession) rows(ctx context.Context, name string, args []any, dest []any, each func() error) error {
-	sd, err := s.stmt(ctx, name)
-	if err != nil {
-		return err
-	}
-	params, err := s.encode(name, args)
+	sd, params, err := s.bind(ctx, name, args)
 	if err != nil {
 		return err
 	}
