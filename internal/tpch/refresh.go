@@ -199,6 +199,7 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 	p := result.RefreshPair{Pair: pair, UpdateSet: set, Status: result.StatusOK}
 	if err != nil {
 		failPair(ctx, &p, fmt.Errorf("recording update set %d: %w", set, err))
+		p.UpdateSet = 0 // not recorded: RF2 must not touch the data either
 		return p
 	}
 	var rows int64
