@@ -25,8 +25,8 @@ func (s *pgSession) stmt(ctx context.Context, name string) (*pgconn.StatementDes
 	if s.prepared == nil {
 		s.prepared = map[string]*pgconn.StatementDescription{}
 	}
-	q := map[string]string{"begin": "BEGIN", "commit": "COMMIT"}[name]
-	if q == "" {
+	q, ok := txControl[name]
+	if !ok {
 		q = s.sql(name)
 	}
 	sd, err := s.conn.PgConn().Prepare(ctx, name, q, nil)
@@ -125,9 +125,11 @@ func (s *pgSession) call(ctx context.Context, o *op) error {
 	return result1(s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil), o)
 }
 
+// BEGIN and COMMIT travel in pipelines as prepared statements too.
 var (
-	opBegin  = op{name: "begin"}
-	opCommit = op{name: "commit"}
+	opBegin   = op{name: "begin"}
+	opCommit  = op{name: "commit"}
+	txControl = map[string]string{"begin": "BEGIN", "commit": "COMMIT"}
 )
 
 // pipeline runs ops in one round trip, after BEGIN when the transaction has not started and followed by COMMIT
@@ -137,9 +139,7 @@ func (s *pgSession) pipeline(ctx context.Context, commit bool, ops []op) error {
 	if s.pending {
 		all = append(all, opBegin)
 	}
-	for i := range ops {
-		all = append(all, ops[i])
-	}
+	all = append(all, ops...)
 	if commit {
 		all = append(all, opCommit)
 	}

@@ -23,6 +23,7 @@ type DB struct {
 	db      *sql.DB
 	queries sqlfile.Set
 	admin   sqlfile.Set // admin.sql: table_exists, server_version, meta_*
+	refresh sqlfile.Set // refresh.sql: RF1, RF2 and restoring the loaded data
 }
 
 // Engines that run the workload.
@@ -55,6 +56,10 @@ func Open(ctx context.Context, t *target.Target) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	refresh, err := sqlfile.Load(sqlFS, "sql/"+string(t.Engine)+"/refresh.sql", placeholder(t.Engine))
+	if err != nil {
+		return nil, err
+	}
 	var db *sql.DB
 	if t.Engine == target.Postgres {
 		cfg, err := t.PgConfig()
@@ -76,7 +81,7 @@ func Open(ctx context.Context, t *target.Target) (*DB, error) {
 	if t.Engine == target.SQLite {
 		db.SetMaxOpenConns(1)
 	}
-	return &DB{T: t, db: db, queries: qs, admin: admin}, nil
+	return &DB{T: t, db: db, queries: qs, admin: admin, refresh: refresh}, nil
 }
 
 // Close releases the connections.

@@ -289,6 +289,22 @@ var dayTime = func() []time.Time {
 	return out
 }()
 
+// execRows returns a valueRow that executes a prepared INSERT for every row, with decimals as float64 and dates
+// as text (what every database/sql driver takes); bind, when set, orders the values as the statement wants them.
+func execRows(ctx context.Context, stmt *sql.Stmt, scaleCol int, bind func([]any) []any) *valueRow {
+	return &valueRow{scaleCol: scaleCol, decFloat: true, emit: func(vals []driver.Value) error {
+		args := make([]any, len(vals))
+		for i, x := range vals {
+			args[i] = x
+		}
+		if bind != nil {
+			args = bind(args)
+		}
+		_, err := stmt.ExecContext(ctx, args...)
+		return err
+	}}
+}
+
 // valueRow collects a row as driver values: decimals as hundredths (int64), dates as time.Time.
 type valueRow struct {
 	vals     []driver.Value
@@ -375,14 +391,7 @@ func (l *sqliteLoader) load(ctx context.Context, c chunk, sf float64, rows *atom
 		return err
 	}
 	defer stmt.Close()
-	v := &valueRow{scaleCol: scaleColumn(c.t), decFloat: true, emit: func(vals []driver.Value) error {
-		args := make([]any, len(vals))
-		for i, x := range vals {
-			args[i] = x
-		}
-		_, err := stmt.ExecContext(ctx, args...)
-		return err
-	}}
+	v := execRows(ctx, stmt, scaleColumn(c.t), nil)
 	err = dbgen.Generate(c.t, sf, c.start, c.count, v)
 	rows.Add(v.n)
 	if err != nil {

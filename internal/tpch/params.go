@@ -79,14 +79,10 @@ type ParamGen struct {
 	g *dbgen.QGen
 }
 
-// QgenSeed is the qgen seed (`qgen -r`) of stream `stream` of a run with seed `seed`.
-func QgenSeed(seed uint64, stream int) int64 {
-	return int64((seed + uint64(stream)) % (1 << 62))
-}
-
-// NewParamGen returns the generator of query stream `stream` for a run seed.
+// NewParamGen returns the generator of query stream `stream` for a run seed: qgen's for seed+stream (kept below
+// 2^62, so positive as qgen's seeds are).
 func NewParamGen(seed uint64, stream int, sf float64) *ParamGen {
-	return &ParamGen{g: dbgen.NewQGen(QgenSeed(seed, stream), sf)}
+	return &ParamGen{g: dbgen.NewQGen(int64((seed+uint64(stream))%(1<<62)), sf)}
 }
 
 // Query draws the parameters of query q, in the order its statement declares them.

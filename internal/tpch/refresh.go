@@ -3,7 +3,6 @@ package tpch
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"strconv"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
@@ -40,12 +38,6 @@ func SetsString(lo, hi int) string {
 // build loaded, so the validation answers do not hold.
 var ErrRefreshed = errors.New("the refresh functions' update sets are applied")
 
-// AppliedSets returns the update sets applied to the data and not undone (0, 0 when none).
-func (d *DB) AppliedSets(ctx context.Context) (lo, hi int, err error) {
-	s, err := d.appliedSets(ctx)
-	return s.lo, s.hi, err
-}
-
 func (d *DB) appliedSets(ctx context.Context) (setRange, error) {
 	var v string
 	err := d.row(ctx, "meta_get", []any{metaRefreshSets}, &v)
@@ -67,8 +59,8 @@ func (d *DB) appliedSets(ctx context.Context) (setRange, error) {
 	return s, nil
 }
 
-// Restore undoes the update sets applied (see AppliedSets): deletes the orders and lines of their key range and
-// loads the build's rows of that range again. It returns the sets undone (0, 0 when there was nothing to do).
+// Restore undoes the update sets applied (by a run with --no-restore or an interrupted one): see undo. It
+// returns the sets undone (0, 0 when there was nothing to do).
 func (d *DB) Restore(ctx context.Context) (lo, hi int, err error) {
 	s, err := d.appliedSets(ctx)
 	if err != nil || s.lo == 0 {
@@ -78,32 +70,34 @@ func (d *DB) Restore(ctx context.Context) (lo, hi int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	rs, err := sqlfile.Load(sqlFS, "sql/"+string(d.T.Engine)+"/refresh.sql", placeholder(d.T.Engine))
-	if err != nil {
-		return 0, 0, err
-	}
-	r := dbgen.RestoreSets(sf, s.lo, s.hi)
-	tx, err := d.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer tx.Rollback()
-	for _, name := range []string{"restore_lineitem", "restore_orders"} {
-		st := rs[name]
-		if _, err := tx.ExecContext(ctx, st.SQL, st.Args([]any{r.KeyLo, r.KeyHi})...); err != nil {
-			return 0, 0, fmt.Errorf("undoing %s: %s: %w", s, name, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, 0, fmt.Errorf("undoing %s: %w", s, err)
-	}
-	if err := d.loadAgain(ctx, sf, r); err != nil {
-		return 0, 0, fmt.Errorf("loading the rows of %s again: %w", s, err)
-	}
-	if err := d.execAdmin(ctx, "meta_delete", metaRefreshSets); err != nil {
+	if err := d.undo(ctx, sf, s); err != nil {
 		return 0, 0, err
 	}
 	return s.lo, s.hi, nil
+}
+
+// undo deletes the orders and lines of the applied sets' key range, loads the build's rows of that range again
+// and clears the record of applied sets.
+func (d *DB) undo(ctx context.Context, sf float64, s setRange) error {
+	r := dbgen.RestoreSets(sf, s.lo, s.hi)
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, name := range []string{"restore_lineitem", "restore_orders"} {
+		st := d.refresh[name]
+		if _, err := tx.ExecContext(ctx, st.SQL, st.Args([]any{r.KeyLo, r.KeyHi})...); err != nil {
+			return fmt.Errorf("undoing %s: %s: %w", s, name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("undoing %s: %w", s, err)
+	}
+	if err := d.loadAgain(ctx, sf, r); err != nil {
+		return fmt.Errorf("loading the rows of %s again: %w", s, err)
+	}
+	return d.execAdmin(ctx, "meta_delete", metaRefreshSets)
 }
 
 // loadAgain loads the build's orders and lines of a restore range, through the build's loader (whose connection
@@ -136,7 +130,7 @@ func (r *runner) startRefresh(ctx context.Context) error {
 		return nil
 	}
 	t0 := time.Now()
-	if _, _, err := r.d.Restore(ctx); err != nil {
+	if err := r.d.undo(ctx, r.sf, s); err != nil {
 		return fmt.Errorf("undoing %s left by an earlier run: %w", s, err)
 	}
 	r.say("undid %s left by an earlier run (%.1fs)\n", s, time.Since(t0).Seconds())
@@ -159,7 +153,7 @@ func (r *runner) endRefresh(ctx context.Context) string {
 		return note + "; the run was interrupted before the loaded data was restored"
 	}
 	t0 := time.Now()
-	if _, _, err := r.d.Restore(ctx); err != nil {
+	if err := r.d.undo(ctx, r.sf, s); err != nil {
 		r.say("restoring the loaded data failed: %v; `dbdyno tpch restore` tries again\n", err)
 		return note + "; restoring the loaded data failed: " + err.Error()
 	}
@@ -212,19 +206,12 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 		defer tx.Rollback()
 		for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
 			name := map[dbgen.Table]string{dbgen.Orders: "rf1_orders", dbgen.LineItem: "rf1_lineitem"}[t]
-			st := r.refresh[name]
+			st := r.d.refresh[name]
 			stmt, err := tx.PrepareContext(ctx, st.SQL)
 			if err != nil {
 				return err
 			}
-			v := &valueRow{scaleCol: -1, decFloat: true, emit: func(vals []driver.Value) error {
-				args := make([]any, len(vals))
-				for i, x := range vals {
-					args[i] = x
-				}
-				_, err := stmt.ExecContext(ctx, st.Args(args)...)
-				return err
-			}}
+			v := execRows(ctx, stmt, -1, st.Args)
 			err = dbgen.GenerateUpdate(t, r.sf, set, v)
 			stmt.Close()
 			if t == dbgen.Orders {
@@ -260,12 +247,12 @@ func (r *runner) rf2(ctx context.Context, p *result.RefreshPair) {
 		defer tx.Rollback()
 		var stmts [2]*sql.Stmt
 		for i, name := range []string{"rf2_lineitem", "rf2_orders"} {
-			if stmts[i], err = tx.PrepareContext(ctx, r.refresh[name].SQL); err != nil {
+			if stmts[i], err = tx.PrepareContext(ctx, r.d.refresh[name].SQL); err != nil {
 				return fmt.Errorf("%s: %w", name, err)
 			}
 			defer stmts[i].Close()
 		}
-		args := func(k int64) []any { return r.refresh["rf2_orders"].Args([]any{k}) }
+		args := func(k int64) []any { return r.d.refresh["rf2_orders"].Args([]any{k}) }
 		for _, k := range keys {
 			if _, err := stmts[0].ExecContext(ctx, args(k)...); err != nil {
 				return fmt.Errorf("rf2_lineitem: %w", err)

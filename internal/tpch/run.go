@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/result"
 	runpkg "github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
@@ -60,13 +59,12 @@ func MinStreams(sf float64) int {
 }
 
 type runner struct {
-	d       *DB
-	opts    RunOptions
-	sf      float64
-	refresh sqlfile.Set
-	pair    int
-	sets    setRange   // update sets applied: RF1 of set sets.hi+1 comes next
-	mu      sync.Mutex // progress lines, pair and set numbers
+	d    *DB
+	opts RunOptions
+	sf   float64
+	pair int
+	sets setRange   // update sets applied: RF1 of set sets.hi+1 comes next
+	mu   sync.Mutex // progress lines, pair and set numbers
 }
 
 // Run executes the tests and returns what they measured; the error tells why the run did not complete (the
@@ -84,11 +82,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 			opts.Queries = append(opts.Queries, q)
 		}
 	}
-	rs, err := sqlfile.Load(sqlFS, "sql/"+string(d.T.Engine)+"/refresh.sql", placeholder(d.T.Engine))
-	if err != nil {
-		return nil, err
-	}
-	r := &runner{d: d, opts: opts, sf: sf, refresh: rs}
+	r := &runner{d: d, opts: opts, sf: sf}
 	started := time.Now()
 	a := &result.Analytic{Scale: sf, Seed: strconv.FormatUint(opts.Seed, 10), Refresh: opts.Refresh, Queries: opts.Queries,
 		TimeoutS: opts.Timeout.Seconds(), Tests: []result.AnalyticTest{},
