@@ -137,6 +137,3 @@ func NationNames() []NationInfo {
 	}
 	return out
 }
-
-// ColorNames lists the 92 colors of P_NAME.
-func ColorNames() []string { return distColors.values }

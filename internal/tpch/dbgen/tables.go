@@ -323,11 +323,9 @@ const (
 
 func inPast(day int32) bool { return day <= currentDay }
 
-// OrderKey is O_ORDERKEY of the index-th order: keys are sparse, 8 used of every 32 (clause 4.2.3).
-func OrderKey(index int64) int64 { return sparseKey(index, 0) }
-
-// sparseKey is dbgen's mk_sparse: the index's low 3 bits stay, 2 bits above them hold seq (0 for the loaded
-// orders, 1 + set/1000 for update set orders), the rest of the index goes above those.
+// sparseKey is dbgen's mk_sparse, O_ORDERKEY of the index-th order: keys are sparse, 8 used of every 32 (clause
+// 4.2.3). The index's low 3 bits stay, 2 bits above them hold seq (0 for the loaded orders, 1 + set/1000 for
+// update set orders), the rest of the index goes above those.
 func sparseKey(index, seq int64) int64 {
 	return ((index>>3)<<2+seq)<<3 + index&7
 }

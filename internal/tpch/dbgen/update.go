@@ -24,8 +24,8 @@ func UpdateOrders(sf float64) int64 {
 // updateSeq is the key sequence of update set k's orders (dbgen: 1 + k/1000).
 func updateSeq(set int) int64 { return 1 + int64(set)/1000 }
 
-// UpdateIndexes returns the order indexes [first, first+count) that update set k (1-based) inserts and deletes.
-func UpdateIndexes(sf float64, set int) (first, count int64) {
+// updateIndexes returns the order indexes [first, first+count) that update set k (1-based) inserts and deletes.
+func updateIndexes(sf float64, set int) (first, count int64) {
 	n := UpdateOrders(sf)
 	return int64(set-1)*n + 1, n
 }
@@ -35,7 +35,7 @@ func GenerateUpdate(t Table, sf float64, set int, w Writer) error {
 	if set < 1 {
 		return fmt.Errorf("update set %d: sets are numbered from 1", set)
 	}
-	first, n := UpdateIndexes(sf, set)
+	first, n := updateIndexes(sf, set)
 	o := orderRange{start: BaseRows(Orders, sf) + first - 1, first: first, count: n, seq: updateSeq(set)}
 	switch t {
 	case Orders:
@@ -48,7 +48,7 @@ func GenerateUpdate(t Table, sf float64, set int, w Writer) error {
 
 // DeleteKeys returns update set k's delete set: the keys of the loaded orders RF2 deletes (dbgen's delete.<k>).
 func DeleteKeys(sf float64, set int) []int64 {
-	first, n := UpdateIndexes(sf, set)
+	first, n := updateIndexes(sf, set)
 	keys := make([]int64, n)
 	for i := range keys {
 		keys[i] = sparseKey(first+int64(i), int64(set)/1000)
@@ -67,8 +67,8 @@ type Restore struct {
 
 // RestoreSets returns how to undo update sets lo..hi (1-based, lo <= hi).
 func RestoreSets(sf float64, lo, hi int) Restore {
-	first, _ := UpdateIndexes(sf, lo)
-	f2, n := UpdateIndexes(sf, hi)
+	first, _ := updateIndexes(sf, lo)
+	f2, n := updateIndexes(sf, hi)
 	last := f2 + n - 1
 	gFirst, gLast := first&^7, last|7
 	r := Restore{KeyLo: sparseKey(gFirst, 0), KeyHi: sparseKey(gLast, 3)}
