@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/rawconn"
 	"io"
 	"log"
 	"net"
@@ -202,6 +203,7 @@ func (t *Target) PgConfig() (*pgx.ConnConfig, error) {
 	cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database = t.Host, uint16(t.Port), t.User, t.password, t.Database
 	cfg.ConnectTimeout = 10 * time.Second
 	cfg.RuntimeParams["application_name"] = "dbdyno"
+	cfg.DialFunc = rawconn.NewDialer(5 * time.Minute).DialContext
 	if sm := t.Params.Get("sslmode"); sm == "" || sm == "disable" {
 		cfg.TLSConfig = nil
 		cfg.Fallbacks = nil
@@ -223,6 +225,7 @@ func (t *Target) MySQLConfig() *mysql.Config {
 	c.ParseTime = true
 	c.Timeout = 10 * time.Second
 	c.AllowNativePasswords = true
+	c.DialFunc = rawconn.NewDialer(0).DialContext
 	c.Params = map[string]string{}
 	return c
 }
