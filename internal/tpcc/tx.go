@@ -157,11 +157,17 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	var sum float64
 	for i, l := range in.lines {
 		q := sQty[i]
+		if i > 0 && in.lines[i-1].iID == l.iID && in.lines[i-1].supplyWID == l.supplyWID {
+			// A line that repeats the previous line's item (the lines are sorted) sees that line's update, as
+			// when the lines are processed one after the other.
+			q = sQty[i-1]
+		}
 		if q >= l.quantity+10 {
 			q -= l.quantity
 		} else {
 			q = q - l.quantity + 91
 		}
+		sQty[i] = q
 		remote := 0
 		if l.supplyWID != in.wID {
 			remote = 1

@@ -5,7 +5,8 @@ CREATE OR REPLACE FUNCTION dbdyno_new_order(p_w_id int, p_d_id int, p_c_id int, 
 #variable_conflict use_column
 DECLARE
   v_w_tax numeric; v_d_tax numeric; v_o_id int; v_discount numeric; v_last varchar; v_credit char(2);
-  v_price numeric; v_name varchar; v_idata varchar; v_sdata varchar; v_dist char(24); v_sum numeric := 0;
+  v_prices numeric[]; v_names varchar[]; v_idata varchar[]; v_found int; v_distinct int; v_sum numeric;
+  v_sdata varchar; v_dist char(24);
 BEGIN
   SELECT w_tax INTO v_w_tax FROM warehouse WHERE w_id = p_w_id;
   UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w_id AND d_id = p_d_id
@@ -15,23 +16,45 @@ BEGIN
   INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
     VALUES (v_o_id, p_d_id, p_w_id, p_c_id, localtimestamp(0), NULL, p_ol_cnt, p_all_local);
   INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d_id, p_w_id);
-  FOR i IN 1 .. p_ol_cnt LOOP
-    SELECT i_price, i_name, i_data INTO v_price, v_name, v_idata FROM item WHERE i_id = p_items[i];
-    IF NOT FOUND THEN
-      -- the 1% of New-Orders with an unused item number: the whole transaction rolls back
-      RAISE EXCEPTION 'dbdyno: item % not found', p_items[i] USING ERRCODE = 'DY001';
-    END IF;
-    UPDATE stock SET s_quantity = CASE WHEN s_quantity >= p_qty[i] + 10 THEN s_quantity - p_qty[i] ELSE s_quantity - p_qty[i] + 91 END,
-           s_ytd = s_ytd + p_qty[i], s_order_cnt = s_order_cnt + 1,
-           s_remote_cnt = s_remote_cnt + CASE WHEN p_supply[i] <> p_w_id THEN 1 ELSE 0 END
-     WHERE s_w_id = p_supply[i] AND s_i_id = p_items[i]
-     RETURNING s_data, CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
-               WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
-               WHEN 9 THEN s_dist_09 ELSE s_dist_10 END INTO v_sdata, v_dist;
+  -- The items of all lines in one query: price, name and data in line order, how many exist, how many lines
+  -- are distinct (supply warehouse, item) pairs, and the order's sum of quantity x price.
+  SELECT array_agg(i_price ORDER BY u.n), array_agg(i_name ORDER BY u.n), array_agg(i_data ORDER BY u.n),
+         count(i_id), count(DISTINCT (u.sw, u.id)), sum(u.qty * i_price)
+    INTO v_prices, v_names, v_idata, v_found, v_distinct, v_sum
+    FROM unnest(p_items, p_supply, p_qty) WITH ORDINALITY AS u(id, sw, qty, n) LEFT JOIN item ON i_id = u.id;
+  IF v_found < p_ol_cnt THEN
+    -- the 1% of New-Orders with an unused item number: the whole transaction rolls back
+    RAISE EXCEPTION 'dbdyno: item not found among %', p_items USING ERRCODE = 'DY001';
+  END IF;
+  IF v_distinct = p_ol_cnt THEN
+    -- Every line its own stock row: update them and insert the order lines in one statement. The rows are
+    -- locked in line order (the client sorts the lines by supply warehouse and item), as line by line.
+    WITH s AS (
+      UPDATE stock SET s_quantity = CASE WHEN s_quantity >= u.qty + 10 THEN s_quantity - u.qty ELSE s_quantity - u.qty + 91 END,
+             s_ytd = s_ytd + u.qty, s_order_cnt = s_order_cnt + 1,
+             s_remote_cnt = s_remote_cnt + CASE WHEN u.sw <> p_w_id THEN 1 ELSE 0 END
+        FROM unnest(p_items, p_supply, p_qty) WITH ORDINALITY AS u(id, sw, qty, n)
+       WHERE s_w_id = u.sw AND s_i_id = u.id
+      RETURNING u.n, u.id, u.sw, u.qty, s_data, CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03
+                WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                WHEN 9 THEN s_dist_09 ELSE s_dist_10 END AS dist)
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
-      VALUES (v_o_id, p_d_id, p_w_id, i, p_items[i], p_supply[i], NULL, p_qty[i], p_qty[i] * v_price, v_dist);
-    v_sum := v_sum + p_qty[i] * v_price;
-  END LOOP;
+      SELECT v_o_id, p_d_id, p_w_id, s.n, s.id, s.sw, NULL, s.qty, s.qty * v_prices[s.n], s.dist FROM s;
+  ELSE
+    -- Lines that repeat an item update its stock row once each, one after the other (an UPDATE ... FROM would
+    -- apply only one of them).
+    FOR i IN 1 .. p_ol_cnt LOOP
+      UPDATE stock SET s_quantity = CASE WHEN s_quantity >= p_qty[i] + 10 THEN s_quantity - p_qty[i] ELSE s_quantity - p_qty[i] + 91 END,
+             s_ytd = s_ytd + p_qty[i], s_order_cnt = s_order_cnt + 1,
+             s_remote_cnt = s_remote_cnt + CASE WHEN p_supply[i] <> p_w_id THEN 1 ELSE 0 END
+       WHERE s_w_id = p_supply[i] AND s_i_id = p_items[i]
+       RETURNING s_data, CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END INTO v_sdata, v_dist;
+      INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+        VALUES (v_o_id, p_d_id, p_w_id, i, p_items[i], p_supply[i], NULL, p_qty[i], p_qty[i] * v_prices[i], v_dist);
+    END LOOP;
+  END IF;
   out_total := v_sum * (1 - v_discount) * (1 + v_w_tax + v_d_tax);
   out_rolled_back := 0;
 END $$ LANGUAGE plpgsql;
