@@ -301,8 +301,11 @@ func lostConnectionRun(t *testing.T, url string, kill func() (int, error)) {
 	}
 	res, _ := readResult(t, file)
 	m := res.Measurement
-	if res.Status != result.StatusOK || m.Reconnects < 3 || m.Errors < 1 {
-		t.Fatalf("status %s reconnects %d errors %d", res.Status, m.Reconnects, m.Errors)
+	// The terminated sessions include the run's own administrative connections (replaced without a reconnect
+	// being counted), so not every one of them is a virtual user's: at least one virtual user must have lost its
+	// connection, counted the error and reconnected.
+	if res.Status != result.StatusOK || m.Reconnects < 1 || m.Errors < 1 {
+		t.Fatalf("status %s reconnects %d errors %d (%d sessions terminated)", res.Status, m.Reconnects, m.Errors, n)
 	}
 	last := m.Intervals[len(m.Intervals)-2]
 	if last.Transactions["new_order"].Count == 0 {
