@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
 // proxy forwards TCP connections to a server until stop, which closes the listener and every connection: to
@@ -61,7 +62,7 @@ func (p *proxy) stop() {
 // A server that goes away for good: the virtual users retry for --reconnect-timeout, then the run ends
 // `failed`, exits non-zero with one line saying why, and keeps the figures measured before.
 func TestServerGoneForGoodEndsFailed(t *testing.T) {
-	direct := serverTarget(t, "DBDYNO_TEST_PG")
+	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
 	mustCLI(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
 	u, err := url.Parse(direct)
 	if err != nil {

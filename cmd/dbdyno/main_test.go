@@ -14,6 +14,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/testsrv"
 	_ "modernc.org/sqlite"
 )
 
@@ -28,20 +29,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// Server-backed tests read their targets from DBDYNO_TEST_PG and DBDYNO_TEST_MYSQL (.ci/services starts the
-// servers and sets them). In CI they must be set: a missing server fails the test instead of skipping it.
-func serverTarget(t *testing.T, env string) string {
-	t.Helper()
-	v := os.Getenv(env)
-	if v == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: in CI the server-backed tests must run (source .ci/services)", env)
-		}
-		t.Skipf("%s not set; run `source .ci/services` to start the servers", env)
-	}
-	return v
-}
-
 type engineCase struct {
 	name, url string
 	modes     []string
@@ -51,7 +38,7 @@ func engines(t *testing.T) []engineCase {
 	out := []engineCase{{"sqlite", "sqlite://" + filepath.Join(t.TempDir(), "t.db"), []string{"sql"}}}
 	for _, e := range []struct{ name, env string }{{"postgres", "DBDYNO_TEST_PG"}, {"mysql", "DBDYNO_TEST_MYSQL"}} {
 		if os.Getenv(e.env) != "" || os.Getenv("CI") == "true" {
-			out = append(out, engineCase{e.name, serverTarget(t, e.env), []string{"sql", "procedures"}})
+			out = append(out, engineCase{e.name, testsrv.URL(t, e.env), []string{"sql", "procedures"}})
 		}
 	}
 	return out
@@ -314,7 +301,7 @@ func lostConnectionRun(t *testing.T, url string, kill func() (int, error)) {
 }
 
 func TestLostConnectionPostgres(t *testing.T) {
-	url := serverTarget(t, "DBDYNO_TEST_PG")
+	url := testsrv.URL(t, "DBDYNO_TEST_PG")
 	lostConnectionRun(t, url, func() (int, error) {
 		tg, _ := target.Parse(url)
 		c, err := tg.ConnectPg(context.Background())
@@ -330,7 +317,7 @@ func TestLostConnectionPostgres(t *testing.T) {
 }
 
 func TestLostConnectionMySQL(t *testing.T) {
-	url := serverTarget(t, "DBDYNO_TEST_MYSQL")
+	url := testsrv.URL(t, "DBDYNO_TEST_MYSQL")
 	lostConnectionRun(t, url, func() (int, error) {
 		tg, _ := target.Parse(url)
 		db, err := tg.OpenDB(context.Background())
@@ -360,7 +347,7 @@ func TestLostConnectionMySQL(t *testing.T) {
 
 // MySQL 8 refuses LOAD DATA LOCAL INFILE by default: the build falls back to multi-row INSERTs.
 func TestMySQLBuildWithoutLocalInfile(t *testing.T) {
-	url := serverTarget(t, "DBDYNO_TEST_MYSQL")
+	url := testsrv.URL(t, "DBDYNO_TEST_MYSQL")
 	tg, _ := target.Parse(url)
 	db, err := tg.OpenDB(context.Background())
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
 // answersDir is ../shared/tpch/answers/sfX beside the project (never copied into it).
@@ -32,7 +33,7 @@ func tpchEngines(t *testing.T) []engineCase {
 	}
 	for _, e := range []struct{ name, env string }{{"postgres", "DBDYNO_TEST_PG"}, {"mysql", "DBDYNO_TEST_MYSQL"}} {
 		if os.Getenv(e.env) != "" || os.Getenv("CI") == "true" {
-			out = append(out, engineCase{e.name, tpchDatabase(t, serverTarget(t, e.env)), nil})
+			out = append(out, engineCase{e.name, tpchDatabase(t, testsrv.URL(t, e.env)), nil})
 		}
 	}
 	return out
@@ -40,39 +41,7 @@ func tpchEngines(t *testing.T) []engineCase {
 
 // tpchDatabase returns the URL of a database beside the test database, created if missing: TPC-H and TPC-C
 // share table names (customer, orders), so each gets its own database.
-func tpchDatabase(t *testing.T, url string) string {
-	t.Helper()
-	tg, err := target.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const name = "dbdyno_tpch"
-	switch tg.Engine {
-	case target.Postgres:
-		c, err := tg.ConnectPg(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close(context.Background())
-		var n int
-		c.QueryRow(context.Background(), "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n)
-		if n == 0 {
-			if _, err := c.Exec(context.Background(), "CREATE DATABASE "+name); err != nil {
-				t.Fatal(err)
-			}
-		}
-	case target.MySQL:
-		db, err := tg.OpenDB(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.Exec("CREATE DATABASE IF NOT EXISTS " + name); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return strings.TrimSuffix(url, "/"+tg.Database) + "/" + name
-}
+func tpchDatabase(t *testing.T, url string) string { return testsrv.Beside(t, url, "dbdyno_tpch") }
 
 func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
 	answers := answersDir(t, "0.01")
@@ -243,7 +212,7 @@ func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
 // A server that drops every connection mid-run (pg_terminate_backend, as a restart does): the failed queries are
 // recorded as failures, the streams reconnect and go on, and the run ends failed with its partial figures.
 func TestTPCHConnectionsLostMidRun(t *testing.T) {
-	url := tpchDatabase(t, serverTarget(t, "DBDYNO_TEST_PG"))
+	url := tpchDatabase(t, testsrv.URL(t, "DBDYNO_TEST_PG"))
 	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
 	file := filepath.Join(t.TempDir(), "k.json")
 	done := make(chan cliResult)

@@ -5,56 +5,28 @@ import (
 	"database/sql"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/testsrv"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // txTarget returns a target for the New-Order tests: SQLite in a temporary file, or a database beside the server
-// test database (created if missing) so that these tests never meet the command tests' TPC-C tables.
+// test database so that these tests never meet the command tests' TPC-C tables.
 func txTarget(t *testing.T, engine string) *target.Target {
 	t.Helper()
 	var url string
 	switch engine {
 	case "sqlite":
 		url = "sqlite://" + filepath.Join(t.TempDir(), "tx.db")
-	default:
-		env := map[string]string{"postgres": "DBDYNO_TEST_PG", "mysql": "DBDYNO_TEST_MYSQL"}[engine]
-		base := os.Getenv(env)
-		if base == "" {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s is not set: in CI the server-backed tests must run (source .ci/services)", env)
-			}
-			t.Skipf("%s not set; run `source .ci/services` to start the servers", env)
-		}
-		tg, err := target.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const name = "dbdyno_tpcc_tx"
-		db, err := sqlHandle(t, tg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var n int
-		if tg.Engine == target.Postgres {
-			db.QueryRow("SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n)
-			if n == 0 {
-				_, err = db.Exec("CREATE DATABASE " + name)
-			}
-		} else {
-			_, err = db.Exec("CREATE DATABASE IF NOT EXISTS " + name)
-		}
-		db.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		url = strings.TrimSuffix(base, "/"+tg.Database) + "/" + name
+	case "postgres":
+		url = testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_tpcc_tx")
+	case "mysql":
+		url = testsrv.Beside(t, testsrv.URL(t, testsrv.MySQLEnv), "dbdyno_tpcc_tx")
 	}
 	tg, err := target.Parse(url)
 	if err != nil {

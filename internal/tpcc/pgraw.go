@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -76,8 +77,8 @@ func (s *pgSession) encode(name string, args []any) ([][]byte, error) {
 	return params, nil
 }
 
-// result reads one statement's result: the first row into o.dest, errNotFound (or *o.found = false) when a
-// query returns no row.
+// result reads one statement's result: the first row into o.dest; no row is errNotFound (or *o.found = false),
+// by the same rule as the database/sql sessions (scanRow).
 func result1(rr *pgconn.ResultReader, o *op) error {
 	rows := 0
 	var scanErr error
@@ -90,20 +91,13 @@ func result1(rr *pgconn.ResultReader, o *op) error {
 	if _, err := rr.Close(); err != nil {
 		return fmt.Errorf("%s: %w", o.name, err)
 	}
-	if scanErr != nil {
-		return fmt.Errorf("%s: %w", o.name, scanErr)
-	}
 	if o.dest == nil {
 		return nil
 	}
-	if o.found != nil {
-		*o.found = rows > 0
-		return nil
+	if scanErr == nil && rows == 0 {
+		scanErr = sql.ErrNoRows
 	}
-	if rows == 0 {
-		return fmt.Errorf("%s: %w", o.name, errNotFound)
-	}
-	return nil
+	return scanRow(o, scanErr)
 }
 
 // bind returns a statement's prepared description and its arguments as text parameters.

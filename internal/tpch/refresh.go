@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
@@ -204,8 +205,11 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 			return err
 		}
 		defer tx.Rollback()
-		for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
-			name := map[dbgen.Table]string{dbgen.Orders: "rf1_orders", dbgen.LineItem: "rf1_lineitem"}[t]
+		for _, step := range []struct {
+			t    dbgen.Table
+			name string
+		}{{dbgen.Orders, "rf1_orders"}, {dbgen.LineItem, "rf1_lineitem"}} {
+			t, name := step.t, step.name
 			st := r.d.refresh[name]
 			stmt, err := tx.PrepareContext(ctx, st.SQL)
 			if err != nil {
@@ -245,19 +249,20 @@ func (r *runner) rf2(ctx context.Context, p *result.RefreshPair) {
 			return err
 		}
 		defer tx.Rollback()
+		lines, orders := r.d.refresh["rf2_lineitem"], r.d.refresh["rf2_orders"]
 		var stmts [2]*sql.Stmt
-		for i, name := range []string{"rf2_lineitem", "rf2_orders"} {
-			if stmts[i], err = tx.PrepareContext(ctx, r.d.refresh[name].SQL); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+		for i, st := range []*sqlfile.Statement{lines, orders} {
+			if stmts[i], err = tx.PrepareContext(ctx, st.SQL); err != nil {
+				return fmt.Errorf("%s: %w", st.Name, err)
 			}
 			defer stmts[i].Close()
 		}
-		args := func(k int64) []any { return r.d.refresh["rf2_orders"].Args([]any{k}) }
 		for _, k := range keys {
-			if _, err := stmts[0].ExecContext(ctx, args(k)...); err != nil {
+			key := []any{k}
+			if _, err := stmts[0].ExecContext(ctx, lines.Args(key)...); err != nil {
 				return fmt.Errorf("rf2_lineitem: %w", err)
 			}
-			res, err := stmts[1].ExecContext(ctx, args(k)...)
+			res, err := stmts[1].ExecContext(ctx, orders.Args(key)...)
 			if err != nil {
 				return fmt.Errorf("rf2_orders: %w", err)
 			}

@@ -86,6 +86,7 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	for _, t := range tables {
 		total += ExpectedRows(t, opts.Scale)
 	}
+	total += int64(opts.Updates) * dbgen.UpdateOrders(opts.Scale) * 5 // each set's orders and about 4 lines per order
 	var rows atomic.Int64
 	defer progress.Start(opts.Progress, "gen", &rows, total)()
 	dbgen.TextPool()
