@@ -125,10 +125,11 @@ func TestBuildRunCheckOnEveryEngine(t *testing.T) {
 					if no.Count == 0 || m.Transactions["payment"].Count == 0 || m.Errors != 0 {
 						t.Fatalf("new orders %d, payments %d, errors %d: %v", no.Count, m.Transactions["payment"].Count, m.Errors, m.ErrorSamples)
 					}
-					// NOPM counted by the client agrees with the database's d_next_o_id (transactions in flight at
-					// the window's edges may differ by at most one per VU)
+					// NOPM counted by the client agrees with the database's d_next_o_id: a transaction in flight
+					// when the window opens or closes can fall on either side of the database's reading, so the
+					// two may differ by at most one per VU at each edge (2 VUs, 2 edges)
 					dbNew := res.Figures["new_orders_db"].(float64)
-					if diff := dbNew - float64(no.Count); diff < -2 || diff > 2 {
+					if diff := dbNew - float64(no.Count); diff < -4 || diff > 4 {
 						t.Fatalf("client counted %d new orders, the database %v", no.Count, dbNew)
 					}
 					if m.ClientCPU.MicrosPerTx <= 0 || no.Latency.P99 < no.Latency.P50 || no.Latency.Max < no.Latency.P99 {
