@@ -13,8 +13,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/spf13/cobra"
 )
 
@@ -48,11 +48,11 @@ func (a *app) run(ctx context.Context, args []string) int {
 	}
 	msg := err.Error()
 	for _, a := range args { // never echo a password, whatever produced the message
-		if t, perr := target.Parse(strings.TrimPrefix(a, "--target=")); perr == nil {
+		if t, perr := engine.Parse(strings.TrimPrefix(a, "--target=")); perr == nil {
 			msg = t.Scrub(msg)
 		}
 	}
-	if p := os.Getenv(target.PasswordEnv); len(p) >= 3 {
+	if p := os.Getenv(engine.PasswordEnv); len(p) >= 3 {
 		msg = strings.ReplaceAll(msg, p, "xxxxx")
 	}
 	msg = strings.ReplaceAll(msg, "\n", " ")

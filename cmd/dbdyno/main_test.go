@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 	_ "modernc.org/sqlite"
 )
@@ -60,7 +60,7 @@ func mustCLI(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	r := cli(context.Background(), args...)
 	if r.code != 0 {
-		t.Fatalf("dbdyno %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(target.RedactArgs(args), " "), r.code, r.stdout, r.stderr)
+		t.Fatalf("dbdyno %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(engine.RedactArgs(args), " "), r.code, r.stdout, r.stderr)
 	}
 	return r
 }
@@ -214,10 +214,10 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		r := cli(context.Background(), c.args...)
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 		if r.code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "dbdyno: ") || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", target.RedactArgs(c.args), r.code, r.stderr, c.want)
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", engine.RedactArgs(c.args), r.code, r.stderr, c.want)
 		}
 		if strings.Contains(r.stderr+r.stdout, "topsecret") || strings.Contains(r.stderr, "goroutine") {
-			t.Errorf("%v: password or stack trace in output: %s", target.RedactArgs(c.args), r.stderr)
+			t.Errorf("%v: password or stack trace in output: %s", engine.RedactArgs(c.args), r.stderr)
 		}
 	}
 }
@@ -304,14 +304,14 @@ func lostConnectionRun(t *testing.T, url string, kill func() (int, error)) {
 func TestLostConnectionPostgres(t *testing.T) {
 	url := testsrv.URL(t, "DBDYNO_TEST_PG")
 	lostConnectionRun(t, url, func() (int, error) {
-		tg, _ := target.Parse(url)
-		c, err := tg.ConnectPg(context.Background())
+		tg, _ := engine.Parse(url)
+		c, err := tg.Open(context.Background())
 		if err != nil {
 			return 0, err
 		}
-		defer c.Close(context.Background())
+		defer c.Close()
 		var n int
-		err = c.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		err = c.QueryRowContext(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database()`).Scan(&n)
 		return n, err
 	})
@@ -320,8 +320,8 @@ func TestLostConnectionPostgres(t *testing.T) {
 func TestLostConnectionMySQL(t *testing.T) {
 	url := testsrv.URL(t, "DBDYNO_TEST_MYSQL")
 	lostConnectionRun(t, url, func() (int, error) {
-		tg, _ := target.Parse(url)
-		db, err := tg.OpenDB(context.Background())
+		tg, _ := engine.Parse(url)
+		db, err := tg.Open(context.Background())
 		if err != nil {
 			return 0, err
 		}
@@ -349,8 +349,8 @@ func TestLostConnectionMySQL(t *testing.T) {
 // MySQL 8 refuses LOAD DATA LOCAL INFILE by default: the build falls back to multi-row INSERTs.
 func TestMySQLBuildWithoutLocalInfile(t *testing.T) {
 	url := testsrv.URL(t, "DBDYNO_TEST_MYSQL")
-	tg, _ := target.Parse(url)
-	db, err := tg.OpenDB(context.Background())
+	tg, _ := engine.Parse(url)
+	db, err := tg.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/envinfo"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/sysmetrics"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/spf13/cobra"
 )
 
@@ -88,26 +88,26 @@ func newID(prefix string) string {
 
 // context of one run: fingerprint, counters and system metrics around it.
 type measured struct {
-	t       *target.Target
+	t       *engine.Target
 	db      *sql.DB
 	env     *result.Environment
 	c0      map[string]float64
 	sampler *sysmetrics.Sampler
 }
 
-func startMeasured(ctx context.Context, t *target.Target, engineVersion string, interval time.Duration) *measured {
+func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, interval time.Duration) *measured {
 	m := &measured{t: t}
-	if t.Engine == target.Postgres || t.Engine == target.MySQL {
-		m.db, _ = envinfo.Open(ctx, t) // best effort: the run reports its own connection errors
+	if !t.Engine.Embedded {
+		m.db, _ = t.Open(ctx) // best effort: the run reports its own connection errors
 	}
 	m.env = envinfo.Collect(ctx, t, m.db, engineVersion)
-	if m.env != nil && m.db == nil && (t.Engine == target.SQLite || t.Engine == target.DuckDB) {
-		if db, err := t.OpenDB(ctx); err == nil {
-			m.env.Settings = envinfo.Settings(ctx, db, t.Engine)
+	if m.env != nil && m.db == nil && t.Engine.Embedded {
+		if db, err := t.Open(ctx); err == nil {
+			m.env.Settings = t.Engine.Settings(ctx, db)
 			db.Close()
 		}
 	}
-	m.c0 = envinfo.Counters(ctx, m.db, t.Engine)
+	m.c0 = t.Engine.ReadCounters(ctx, m.db)
 	m.sampler = sysmetrics.Start(ctx, interval, envinfo.Scope(t))
 	return m
 }
@@ -116,7 +116,7 @@ func (m *measured) finish(ctx context.Context, r *result.Result) {
 	r.System = m.sampler.Stop()
 	r.Environment = m.env
 	if m.db != nil {
-		r.DBCounters = envinfo.Delta(m.c0, envinfo.Counters(context.WithoutCancel(ctx), m.db, m.t.Engine))
+		r.DBCounters = envinfo.Delta(m.c0, m.t.Engine.ReadCounters(context.WithoutCancel(ctx), m.db))
 		m.db.Close()
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/plan"
 	"github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/spf13/cobra"
 )
 
@@ -75,14 +75,14 @@ func (a *app) stepCommands(p *plan.Plan, st plan.Step) [][]string {
 
 func (a *app) runPlan(ctx context.Context, p *plan.Plan) error {
 	for _, raw := range p.Targets {
-		if _, err := target.Parse(raw); err != nil {
+		if _, err := engine.Parse(raw); err != nil {
 			return fmt.Errorf("plan %s: %w", p.Name, err)
 		}
 	}
 	fmt.Fprintf(a.stdout, "plan %s: %d step(s) on %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
 	for i, st := range p.Steps {
 		for _, args := range a.stepCommands(p, st) {
-			fmt.Fprintf(a.stdout, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, strings.Join(target.RedactArgs(args), " "))
+			fmt.Fprintf(a.stdout, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(args), " "))
 			sub := &app{stdout: a.stdout, stderr: a.stderr, args: append([]string{"dbdyno"}, args...)}
 			root := sub.rootCmd()
 			root.SetArgs(args)

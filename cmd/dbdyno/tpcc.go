@@ -14,10 +14,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/runner"
 	"github.com/dbdyno/dbdyno/internal/store"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/tpcc"
 	"github.com/spf13/cobra"
 )
@@ -34,12 +34,12 @@ func (a *app) tpccCmd() *cobra.Command {
 }
 
 func addTarget(c *cobra.Command, dst *string) {
-	c.Flags().StringVar(dst, "target", target.DefaultSQLite,
-		"database URL: sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from "+target.PasswordEnv+")")
+	c.Flags().StringVar(dst, "target", tpcc.DefaultTarget,
+		"database URL: sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from "+engine.PasswordEnv+")")
 }
 
 func openTPCC(ctx context.Context, raw string) (*tpcc.DB, error) {
-	t, err := target.Parse(raw)
+	t, err := engine.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +130,8 @@ func (a *app) tpccRunCmd() *cobra.Command {
 			return a.runTPCCMethod(cmd.Context(), f)
 		},
 	}
-	c.Flags().StringArrayVar(&f.targets, "target", []string{target.DefaultSQLite},
-		"database URL: sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from "+target.PasswordEnv+"); give it more than once to run every target at the same time")
+	c.Flags().StringArrayVar(&f.targets, "target", []string{tpcc.DefaultTarget},
+		"database URL: sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from "+engine.PasswordEnv+"); give it more than once to run every target at the same time")
 	c.Flags().StringVar(&f.vusList, "vus", "1", "virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them")
 	c.Flags().DurationVar(&f.warmup, "warmup", 0, "a warm-up run of this length before the measured runs (recorded, not measured)")
 	addMethodFlags(c, &f.method)
@@ -174,7 +174,7 @@ func (a *app) runTPCCMethod(ctx context.Context, f runFlags) error {
 		return fmt.Errorf("--warmup %s is too short: give at least 1s, or 0 for none", f.warmup)
 	}
 	for _, raw := range f.targets {
-		if _, err := target.Parse(raw); err != nil {
+		if _, err := engine.Parse(raw); err != nil {
 			return err
 		}
 	}
@@ -249,14 +249,14 @@ func (a *app) tpccOnce(ctx context.Context, f runFlags, out io.Writer, metricsIn
 	if f.warehouses < 0 {
 		return nil, fmt.Errorf("--warehouses must be at least 1 (got %d)", f.warehouses)
 	}
-	t, err := target.Parse(f.target)
+	t, err := engine.Parse(f.target)
 	if err != nil {
 		return nil, err
 	}
 	switch f.mode {
 	case "":
 		f.mode = "sql"
-		if tpcc.HasProcedures(t.Engine) {
+		if t.Engine.Procedures {
 			f.mode = "procedures"
 		}
 	case "sql", "procedures":
@@ -284,8 +284,8 @@ func (a *app) tpccOnce(ctx context.Context, f runFlags, out io.Writer, metricsIn
 		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
 		Workload:      "tpcc",
 		RunID:         newID("r"),
-		Command:       target.RedactArgs(a.args),
-		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: serverVersion},
+		Command:       engine.RedactArgs(a.args),
+		Target:        result.Target{URL: t.String(), Engine: t.Engine.Name, ServerVersion: serverVersion},
 		StartedAt:     started,
 		Options: map[string]any{
 			"vus": f.vus, "rampup_s": f.rampup.Seconds(), "duration_s": f.duration.Seconds(), "interval_s": f.interval.Seconds(),
@@ -345,8 +345,8 @@ func (a *app) tpccOnce(ctx context.Context, f runFlags, out io.Writer, metricsIn
 // for work, CPU that a database on the same machine would otherwise have. One P per 16 VUs is ample (one P
 // drives several thousand transactions per second). An embedded engine runs inside this process and gets every
 // CPU. GOMAXPROCS in the environment overrides both.
-func driverProcs(e target.Engine, vus int) int {
-	if v := os.Getenv("GOMAXPROCS"); v != "" || e == target.SQLite {
+func driverProcs(e *engine.Engine, vus int) int {
+	if v := os.Getenv("GOMAXPROCS"); v != "" || e.Embedded {
 		return runtime.GOMAXPROCS(0)
 	}
 	return max(1, min(runtime.NumCPU(), (vus+15)/16))
@@ -446,7 +446,7 @@ func (a *app) tpccCheckCmd() *cobra.Command {
 }
 
 func (a *app) tpccDropCmd() *cobra.Command {
-	return a.dropCmd("TPC-C", "remove dbdyno's TPC-C tables and procedures (and nothing else)", target.DefaultSQLite,
+	return a.dropCmd("TPC-C", "remove dbdyno's TPC-C tables and procedures (and nothing else)", tpcc.DefaultTarget,
 		func(ctx context.Context, raw string) (bool, string, error) {
 			db, err := openTPCC(ctx, raw)
 			if err != nil {
@@ -531,7 +531,7 @@ func (a *app) quickstartCmd() *cobra.Command {
 				method: methodFlags{repeat: 1, storePath: storePath, metricsInterval: time.Second, resultFile: resultFile}})
 		},
 	}
-	c.Flags().StringVar(&tgt, "target", target.DefaultSQLite, "database URL")
+	c.Flags().StringVar(&tgt, "target", tpcc.DefaultTarget, "database URL")
 	c.Flags().StringVar(&resultFile, "result", "dbdyno-quickstart.json", "result JSON file")
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file); \"\" to keep the result out of it")
 	return c

@@ -12,9 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/tpch"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 	"github.com/spf13/cobra"
@@ -32,12 +32,12 @@ func (a *app) tpchCmd() *cobra.Command {
 }
 
 func addTPCHTarget(c *cobra.Command, dst *string) {
-	c.Flags().StringVar(dst, "target", target.DefaultDuckDB,
+	c.Flags().StringVar(dst, "target", tpch.DefaultTarget,
 		"database URL: duckdb://FILE, sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB")
 }
 
 func openTPCH(ctx context.Context, raw string) (*tpch.DB, error) {
-	t, err := target.Parse(raw)
+	t, err := engine.Parse(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (a *app) tpchRestoreCmd() *cobra.Command {
 }
 
 func (a *app) tpchDropCmd() *cobra.Command {
-	return a.dropCmd("TPC-H", "remove dbdyno's TPC-H tables (and nothing else)", target.DefaultDuckDB,
+	return a.dropCmd("TPC-H", "remove dbdyno's TPC-H tables (and nothing else)", tpch.DefaultTarget,
 		func(ctx context.Context, raw string) (bool, string, error) {
 			db, err := openTPCH(ctx, raw)
 			if err != nil {
@@ -253,7 +253,7 @@ func (a *app) tpchRunCmd() *cobra.Command {
 			return a.runTPCHMethod(cmd.Context(), f)
 		},
 	}
-	c.Flags().StringArrayVar(&f.targets, "target", []string{target.DefaultDuckDB},
+	c.Flags().StringArrayVar(&f.targets, "target", []string{tpch.DefaultTarget},
 		"database URL: duckdb://FILE, sqlite://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB; give it more than once to run every target at the same time")
 	addMethodFlags(c, &f.method)
 	c.Flags().StringVar(&f.streams, "streams", "", "stream count N, a sweep 1..N, or a list 1,2,4")
@@ -330,7 +330,7 @@ func (a *app) runTPCHMethod(ctx context.Context, f tpchRunFlags) error {
 		return fmt.Errorf("--timeout cannot be negative")
 	}
 	for _, raw := range f.targets {
-		if _, err := target.Parse(raw); err != nil {
+		if _, err := engine.Parse(raw); err != nil {
 			return err
 		}
 	}
@@ -408,7 +408,7 @@ func (a *app) tpchOnce(ctx context.Context, f tpchRunFlags, out io.Writer) (*res
 			return nil, err
 		}
 	}
-	t, err := target.Parse(f.target)
+	t, err := engine.Parse(f.target)
 	if err != nil {
 		return nil, err
 	}
@@ -436,8 +436,8 @@ func (a *app) tpchOnce(ctx context.Context, f tpchRunFlags, out io.Writer) (*res
 		Tool:          result.Tool{Name: "dbdyno", Version: version, GoVersion: runtime.Version()},
 		Workload:      "tpch",
 		RunID:         newID("r"),
-		Command:       target.RedactArgs(a.args),
-		Target:        result.Target{URL: t.String(), Engine: string(t.Engine), ServerVersion: serverVersion},
+		Command:       engine.RedactArgs(a.args),
+		Target:        result.Target{URL: t.String(), Engine: t.Engine.Name, ServerVersion: serverVersion},
 		StartedAt:     started,
 		Options: map[string]any{"power": opts.Power, "throughput": opts.Throughput, "streams": opts.Streams, "refresh": opts.Refresh,
 			"queries": f.queries, "timeout_s": f.timeout.Seconds(), "seed": fmt.Sprint(f.seed), "warmup": opts.Warmup},

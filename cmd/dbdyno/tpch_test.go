@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/target"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
@@ -220,12 +220,12 @@ func TestTPCHConnectionsLostMidRun(t *testing.T) {
 		done <- cli(context.Background(), "tpch", "run", "--target", url, "--streams", "2", "--repeat", "1", "--queries", "9,18,21,13",
 			"--no-warmup", "--result", file)
 	}()
-	tg, _ := target.Parse(url)
-	admin, err := tg.ConnectPg(context.Background())
+	tg, _ := engine.Parse(url)
+	admin, err := tg.Open(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer admin.Close(context.Background())
+	defer admin.Close()
 	killed := 0
 	deadline := time.Now().Add(20 * time.Second)
 	var r cliResult
@@ -237,7 +237,7 @@ wait:
 		default:
 		}
 		var n int
-		admin.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		admin.QueryRowContext(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database() AND state = 'active'
 			  AND (query ILIKE '%o_orderkey%' OR query ILIKE '%c_custkey%')`).Scan(&n)
 		killed += n

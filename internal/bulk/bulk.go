@@ -1,87 +1,125 @@
-// Package bulk streams generated rows into a database through its bulk-load path while they are generated:
-// PostgreSQL COPY FROM STDIN and MySQL/MariaDB LOAD DATA LOCAL INFILE, both reading from a pipe, so no file
-// and no whole table is ever held.
 package bulk
 
 import (
 	"bufio"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"fmt"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/duckdb/duckdb-go/v2"
 	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5"
 )
 
-// Fill writes rows as tab-separated text (\N for NULL) into w.
-type Fill func(w io.Writer) error
-
-// stream runs load (which reads from r) while fill writes into the other end of a pipe.
-func stream(load func(r io.Reader) error, fill Fill) error {
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := load(pr)
-		pr.CloseWithError(fmt.Errorf("bulk load stopped"))
-		done <- err
-	}()
-	ferr := fill(pw)
-	pw.CloseWithError(ferr)
-	lerr := <-done
-	if lerr != nil {
-		return lerr
+// OpenSink returns a sink on a connection of its own from db, readied for loading (the engine's load settings),
+// through the engine's bulk path.
+func OpenSink(ctx context.Context, t *engine.Target, db *sql.DB) (Sink, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, t.ConnectError(err)
 	}
-	return ferr
+	t.Engine.PrepareLoad(ctx, conn)
+	switch t.Engine.Bulk {
+	case engine.BulkCopy:
+		return newStream(conn, func(table string, cols []string, r io.Reader) error { return pgCopy(ctx, conn, table, cols, r) }), nil
+	case engine.BulkLoadData:
+		if !localInfile(ctx, conn) {
+			return newStream(conn, func(table string, cols []string, r io.Reader) error { return insertTSV(ctx, conn, table, cols, r) }), nil
+		}
+		return newStream(conn, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
+	case engine.BulkAppender:
+		return &appenderSink{ctx: ctx, conn: conn}, nil
+	default:
+		return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder}, nil
+	}
 }
 
-// PgCopy loads rows into a PostgreSQL table with COPY ... FROM STDIN (text format).
-func PgCopy(ctx context.Context, conn *pgx.Conn, table string, cols []string, fill Fill) error {
+// streamSink feeds a load that reads text from a pipe (COPY, LOAD DATA) while the generator writes into it.
+type streamSink struct {
+	conn *sql.Conn
+	load func(table string, cols []string, r io.Reader) error
+	row  *Text
+	pw   *io.PipeWriter
+	done chan error
+}
+
+func newStream(conn *sql.Conn, load func(table string, cols []string, r io.Reader) error) *streamSink {
+	return &streamSink{conn: conn, load: load}
+}
+
+func (s *streamSink) Begin(table string, cols []string) (Row, error) {
+	pr, pw := io.Pipe()
+	s.pw, s.done = pw, make(chan error, 1)
+	go func() {
+		err := s.load(table, cols, pr)
+		pr.CloseWithError(fmt.Errorf("bulk load of %s stopped", table))
+		s.done <- err
+	}()
+	s.row = TSV(pw)
+	return s.row, nil
+}
+
+func (s *streamSink) End() (int64, error) {
+	ferr := s.row.Flush()
+	s.pw.CloseWithError(ferr)
+	if err := <-s.done; err != nil {
+		return s.row.Rows, err
+	}
+	return s.row.Rows, ferr
+}
+
+func (s *streamSink) Close() { s.conn.Close() }
+
+// pgCopy loads text rows into a PostgreSQL table with COPY ... FROM STDIN.
+func pgCopy(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
+	pc, err := engine.Pgx(conn)
+	if err != nil {
+		return err
+	}
 	q := fmt.Sprintf("COPY %s (%s) FROM STDIN", table, strings.Join(cols, ", "))
-	return stream(func(r io.Reader) error {
-		if _, err := conn.PgConn().CopyFrom(ctx, r, q); err != nil {
-			return fmt.Errorf("COPY %s: %w", table, err)
-		}
-		return nil
-	}, fill)
+	if _, err := pc.PgConn().CopyFrom(ctx, r, q); err != nil {
+		return fmt.Errorf("COPY %s: %w", table, err)
+	}
+	return nil
 }
 
 var readerSeq atomic.Int64
 
-// LocalInfile reports whether a MySQL/MariaDB server accepts LOAD DATA LOCAL INFILE.
-func LocalInfile(ctx context.Context, conn *sql.Conn) bool {
+// localInfile reports whether a MySQL/MariaDB server accepts LOAD DATA LOCAL INFILE (MySQL 8 refuses it by
+// default; then rows go in as multi-row INSERTs, about half as fast).
+func localInfile(ctx context.Context, conn *sql.Conn) bool {
 	var on int
 	return conn.QueryRowContext(ctx, "SELECT @@local_infile").Scan(&on) == nil && on == 1
 }
 
-// MySQLLoad loads rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory, or, when the server
-// refuses local files (MySQL 8's default), with multi-row INSERTs of 500 rows.
-func MySQLLoad(ctx context.Context, conn *sql.Conn, table string, cols []string, fill Fill) error {
-	if !LocalInfile(ctx, conn) {
-		return MySQLInsert(ctx, conn, table, cols, fill)
-	}
-	return stream(func(r io.Reader) error {
-		name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
-		mysql.RegisterReaderHandler(name, func() io.Reader { return r })
-		defer mysql.DeregisterReaderHandler(name)
-		q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)", name, table, strings.Join(cols, ", "))
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
-				return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
-			}
-			return fmt.Errorf("LOAD DATA into %s: %w", table, err)
+// loadData loads text rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory.
+func loadData(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
+	name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
+	mysql.RegisterReaderHandler(name, func() io.Reader { return r })
+	defer mysql.DeregisterReaderHandler(name)
+	q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)", name, table, strings.Join(cols, ", "))
+	if _, err := conn.ExecContext(ctx, q); err != nil {
+		if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
+			return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
 		}
-		return nil
-	}, fill)
+		return fmt.Errorf("LOAD DATA into %s: %w", table, err)
+	}
+	return nil
 }
 
 const insertRows = 500
 
-// MySQLInsert loads rows with prepared multi-row INSERT statements, reading the same tab-separated text the
-// bulk paths read (\N is NULL), one transaction per statement.
-func MySQLInsert(ctx context.Context, conn *sql.Conn, table string, cols []string, fill Fill) error {
+// insertTSV loads text rows with prepared multi-row INSERT statements of 500 rows (\N is NULL), one
+// transaction per statement.
+func insertTSV(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
 	stmtFor := map[int]*sql.Stmt{}
 	defer func() {
@@ -105,31 +143,204 @@ func MySQLInsert(ctx context.Context, conn *sql.Conn, table string, cols []strin
 		}
 		return nil
 	}
-	return stream(func(r io.Reader) error {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		args := make([]any, 0, insertRows*len(cols))
-		for sc.Scan() {
-			for _, f := range strings.Split(sc.Text(), "\t") {
-				if f == `\N` {
-					args = append(args, nil)
-				} else {
-					args = append(args, f)
-				}
-			}
-			if len(args) == cap(args) {
-				if err := exec(args); err != nil {
-					return err
-				}
-				args = args[:0]
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	args := make([]any, 0, insertRows*len(cols))
+	for sc.Scan() {
+		for _, f := range strings.Split(sc.Text(), "\t") {
+			if f == `\N` {
+				args = append(args, nil)
+			} else {
+				args = append(args, f)
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if len(args) == cap(args) {
+			if err := exec(args); err != nil {
+				return err
+			}
+			args = args[:0]
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return exec(args)
+	}
+	return nil
+}
+
+// insertSink inserts rows with one prepared INSERT per table inside transactions of 50,000 rows.
+type insertSink struct {
+	ctx  context.Context
+	conn *sql.Conn
+	ph   sqlfile.Placeholder
+	q    string
+	tx   *sql.Tx
+	stmt *sql.Stmt
+	vals Values
+	n    int
+}
+
+const insertTx = 50000
+
+func (s *insertSink) Begin(table string, cols []string) (Row, error) {
+	marks := make([]string, len(cols))
+	for i := range marks {
+		marks[i] = "?"
+		if s.ph == sqlfile.Dollar {
+			marks[i] = "$" + strconv.Itoa(i+1)
+		}
+	}
+	s.q = fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", table, strings.Join(cols, ", "), strings.Join(marks, ", "))
+	if err := s.begin(); err != nil {
+		return nil, fmt.Errorf("insert into %s: %w", table, err)
+	}
+	s.n = 0
+	s.vals = Values{Emit: s.emit}
+	return &s.vals, nil
+}
+
+func (s *insertSink) begin() error {
+	tx, err := s.conn.BeginTx(s.ctx, nil)
+	if err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(s.ctx, s.q)
+	if err != nil {
+		tx.Rollback()
+		return err
+	}
+	s.tx, s.stmt = tx, stmt
+	return nil
+}
+
+func (s *insertSink) commit() error {
+	s.stmt.Close()
+	err := s.tx.Commit()
+	s.tx, s.stmt = nil, nil
+	return err
+}
+
+func (s *insertSink) emit(vals []any) error {
+	if _, err := s.stmt.ExecContext(s.ctx, vals...); err != nil {
+		return err
+	}
+	if s.n++; s.n%insertTx == 0 {
+		if err := s.commit(); err != nil {
 			return err
 		}
-		if len(args) > 0 {
-			return exec(args)
+		return s.begin()
+	}
+	return nil
+}
+
+func (s *insertSink) End() (int64, error) {
+	if s.tx == nil {
+		return s.vals.Rows, nil
+	}
+	return s.vals.Rows, s.commit()
+}
+
+func (s *insertSink) Close() {
+	if s.tx != nil {
+		s.stmt.Close()
+		s.tx.Rollback()
+	}
+	s.conn.Close()
+}
+
+// appenderSink appends through DuckDB's appender. DECIMAL columns take their stored integer (units of the
+// column's scale), so each value is scaled to its column's type, read from the catalog at Begin.
+type appenderSink struct {
+	ctx    context.Context
+	conn   *sql.Conn
+	app    *duckdb.Appender
+	scales []int // per column: the DECIMAL scale, or -1
+	vals   []driver.Value
+	col    int
+	rows   int64
+}
+
+var decimalRe = regexp.MustCompile(`^DECIMAL\(\d+,\s*(\d+)\)$`)
+
+func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
+	rows, err := s.conn.QueryContext(s.ctx, "SELECT data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", table)
+	if err != nil {
+		return nil, err
+	}
+	s.scales = s.scales[:0]
+	for rows.Next() {
+		var typ string
+		if err := rows.Scan(&typ); err != nil {
+			rows.Close()
+			return nil, err
 		}
-		return nil
-	}, fill)
+		sc := -1
+		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
+			sc, _ = strconv.Atoi(m[1])
+		}
+		s.scales = append(s.scales, sc)
+	}
+	rows.Close()
+	if len(s.scales) != len(cols) {
+		return nil, fmt.Errorf("append to %s: the table has %d columns, the rows %d", table, len(s.scales), len(cols))
+	}
+	err = s.conn.Raw(func(dc any) error {
+		var err error
+		s.app, err = duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("append to %s: %w", table, err)
+	}
+	s.vals, s.col, s.rows = s.vals[:0], 0, 0
+	return s, nil
+}
+
+func (s *appenderSink) add(v driver.Value) { s.vals = append(s.vals, v); s.col++ }
+
+func (s *appenderSink) Int(v int64) {
+	if sc := s.scales[s.col]; sc > 0 {
+		v *= pow10[sc]
+	}
+	s.add(v)
+}
+
+func (s *appenderSink) Dec(units int64, scale int) {
+	sc := s.scales[s.col]
+	switch {
+	case sc < 0:
+		s.add(float64(units) / float64(pow10[scale]))
+	case sc >= scale:
+		s.add(units * pow10[sc-scale])
+	default:
+		s.add(units / pow10[scale-sc])
+	}
+}
+
+func (s *appenderSink) Str(v string)     { s.add(v) }
+func (s *appenderSink) Bytes(b []byte)   { s.add(string(b)) }
+func (s *appenderSink) Date(days int32)  { s.add(DayTime(days)) }
+func (s *appenderSink) Time(t time.Time) { s.add(t) }
+func (s *appenderSink) Null()            { s.add(nil) }
+
+func (s *appenderSink) EndRow() error {
+	err := s.app.AppendRow(s.vals...)
+	s.vals, s.col = s.vals[:0], 0
+	s.rows++
+	return err
+}
+
+func (s *appenderSink) End() (int64, error) {
+	err := s.app.Close()
+	s.app = nil
+	return s.rows, err
+}
+
+func (s *appenderSink) Close() {
+	if s.app != nil {
+		s.app.Close()
+	}
+	s.conn.Close()
 }

@@ -13,11 +13,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// SchemaVersion is the version of the result format this build writes.
-const SchemaVersion = 1
+// SchemaVersion is the version of the result format this build writes. Version 1 documents (written before
+// results carried their metrics) are read and brought up to version 2 in memory (Upgrade).
+const SchemaVersion = 2
 
 // Status of a run.
 const (
@@ -28,6 +30,9 @@ const (
 
 //go:embed schema/result-v1.json
 var schemaV1 []byte
+
+//go:embed schema/result-v2.json
+var schemaV2 []byte
 
 // Result is one run's document.
 type Result struct {
@@ -45,6 +50,8 @@ type Result struct {
 	Figures       map[string]any `json:"figures,omitempty"`
 	Checks        []Check        `json:"checks,omitempty"`
 	Analytic      *Analytic      `json:"analytic,omitempty"`
+	Metrics       []Metric       `json:"metrics,omitempty"`
+	Parts         []Part         `json:"parts,omitempty"`
 	RunID         string         `json:"run_id,omitempty"`
 	Labels        map[string]any `json:"labels,omitempty"`
 	Group         *Group         `json:"group,omitempty"`
@@ -62,28 +69,75 @@ type Group struct {
 	Median  bool    `json:"median"`            // this run is the median of its repeats (by the headline metric)
 	Sweep   string  `json:"sweep,omitempty"`   // the swept setting (vus, streams)
 	Value   float64 `json:"value,omitempty"`   // its value for this run
-	Target  int     `json:"target,omitempty"`  // 1-based index among concurrent targets
+	Target  int     `json:"target,omitempty"`  // 1-based index among concurrent targets (0 in their aggregate)
 	Targets int     `json:"targets,omitempty"` // targets run at the same time
+	// Aggregate marks the result that adds up the targets run at the same time (its Parts name them).
+	Aggregate bool `json:"aggregate,omitempty"`
+}
+
+// Metric is one comparable figure of a run, with what compare and report need to treat it: its unit, which
+// way is better, whether it is the run's headline, whether it is normalised per database core and per price,
+// and how the targets of a multi-target run combine it.
+type Metric struct {
+	Name      string  `json:"name"`
+	Unit      string  `json:"unit,omitempty"`
+	Better    Better  `json:"better"`
+	Value     float64 `json:"value"`
+	Headline  bool    `json:"headline,omitempty"`
+	PerCore   bool    `json:"per_core,omitempty"`
+	PerPrice  bool    `json:"per_price,omitempty"`
+	Aggregate string  `json:"aggregate,omitempty"` // "sum" (rates), "max" (times to complete), "" (not combined)
+}
+
+// Better says which way a metric is better.
+type Better string
+
+const (
+	Higher Better = "higher" // rates
+	Lower  Better = "lower"  // times and latencies
+)
+
+// Headline is the run's headline metric, if it has one.
+func (r *Result) Headline() (Metric, bool) {
+	for _, m := range r.Metrics {
+		if m.Headline {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
+
+// Part is one target of a multi-target run, as its aggregate names it.
+type Part struct {
+	RunID    string  `json:"run_id"`
+	Target   string  `json:"target"`
+	Engine   string  `json:"engine"`
+	Status   string  `json:"status"`
+	Headline float64 `json:"headline,omitempty"`
 }
 
 // Environment is the fingerprint of the machine dbdyno ran on and of the database.
 type Environment struct {
-	Host           string            `json:"host"`
-	OS             string            `json:"os"`
-	Platform       string            `json:"platform"`
-	Kernel         string            `json:"kernel"`
-	Virtualization string            `json:"virtualization"`
-	CPUModel       string            `json:"cpu_model"`
-	Sockets        int               `json:"sockets"`
-	Cores          int               `json:"cores"`
-	Threads        int               `json:"threads"`
-	NUMANodes      int               `json:"numa_nodes"`
-	MemoryBytes    uint64            `json:"memory_bytes"`
-	DatabaseLocal  bool              `json:"database_local"`
-	Storage        *Storage          `json:"storage,omitempty"`
-	Engine         string            `json:"engine"`
-	EngineVersion  string            `json:"engine_version"`
-	Settings       map[string]string `json:"settings"`
+	Host           string `json:"host"`
+	OS             string `json:"os"`
+	Platform       string `json:"platform"`
+	Kernel         string `json:"kernel"`
+	Virtualization string `json:"virtualization"`
+	CPUModel       string `json:"cpu_model"`
+	Sockets        int    `json:"sockets"`
+	Cores          int    `json:"cores"`
+	Threads        int    `json:"threads"`
+	NUMANodes      int    `json:"numa_nodes"`
+	MemoryBytes    uint64 `json:"memory_bytes"`
+	DatabaseLocal  bool   `json:"database_local"`
+	// DBHostCores are the physical cores of the machine the database runs on, and DBHostCoresSource where
+	// that figure came from; 0 when unknown (per-core figures are then left out).
+	DBHostCores       int               `json:"db_host_cores,omitempty"`
+	DBHostCoresSource string            `json:"db_host_cores_source,omitempty"`
+	Storage           *Storage          `json:"storage,omitempty"`
+	Engine            string            `json:"engine"`
+	EngineVersion     string            `json:"engine_version"`
+	Settings          map[string]string `json:"settings"`
 }
 
 // Storage is the filesystem and device under an embedded database's file.
@@ -230,6 +284,9 @@ type Measurement struct {
 	Transactions   map[string]TxStats `json:"transactions"`
 	Intervals      []Interval         `json:"intervals"`
 	ErrorSamples   []string           `json:"error_samples,omitempty"`
+	// KeyTx is the transaction whose rate is the workload's key figure, shown as KeyLabel (new_order, NOPM).
+	KeyTx    string `json:"key_transaction,omitempty"`
+	KeyLabel string `json:"key_label,omitempty"`
 }
 
 // ClientCPU is the driver process's own CPU time over the measured window (getrusage).
@@ -334,11 +391,31 @@ func WriteAtomic(path string, data []byte) error {
 
 var (
 	compileOnce sync.Once
-	compiled    *jsonschema.Schema
+	compiled    map[int]*jsonschema.Schema
 	compileErr  error
 )
 
-// Validate checks a result document against the schema of its version.
+func compile() {
+	compiled = map[int]*jsonschema.Schema{}
+	for v, text := range map[int][]byte{1: schemaV1, 2: schemaV2} {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
+		if err != nil {
+			compileErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		name := fmt.Sprintf("result-v%d.json", v)
+		if compileErr = c.AddResource(name, doc); compileErr != nil {
+			return
+		}
+		if compiled[v], compileErr = c.Compile(name); compileErr != nil {
+			return
+		}
+	}
+}
+
+// Validate checks a result document against the schema of its version (1 or 2), and that its engine is one
+// dbdyno knows.
 func Validate(doc []byte) error {
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
@@ -348,29 +425,58 @@ func Validate(doc []byte) error {
 	if !ok {
 		return fmt.Errorf("a result is a JSON object")
 	}
-	if ver, _ := m["schema_version"].(float64); ver != SchemaVersion {
-		return fmt.Errorf("result schema version %v is not supported by this dbdyno (it reads version %d)", m["schema_version"], SchemaVersion)
-	}
-	compileOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaV1))
-		if err != nil {
-			compileErr = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if compileErr = c.AddResource("result-v1.json", doc); compileErr != nil {
-			return
-		}
-		compiled, compileErr = c.Compile("result-v1.json")
-	})
+	ver, _ := m["schema_version"].(float64)
+	compileOnce.Do(compile)
 	if compileErr != nil {
 		return compileErr
 	}
-	if err := compiled.Validate(v); err != nil {
+	schema, ok := compiled[int(ver)]
+	if !ok || ver != float64(int(ver)) {
+		return fmt.Errorf("result schema version %v is not supported by this dbdyno (it reads versions 1 and %d)", m["schema_version"], SchemaVersion)
+	}
+	if err := schema.Validate(v); err != nil {
 		return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if t, ok := m["target"].(map[string]any); ok {
+		if e, _ := t["engine"].(string); !knownEngine(e) {
+			return fmt.Errorf("result target engine %q is not one dbdyno knows", e)
+		}
 	}
 	return nil
 }
+
+// knownEngine accepts the engines dbdyno drives, "" (a workload without a database) and "several" (an
+// aggregate of targets on different engines).
+func knownEngine(name string) bool {
+	if name == "" || name == Several {
+		return true
+	}
+	e, ok := engine.Lookup(name)
+	return ok && e.Name == name
+}
+
+// Several stands for the engine or version of an aggregate whose targets differ.
+const Several = "several"
+
+// Upgrade brings a version-1 document's result up to version 2: its metrics come from the workload that wrote
+// it (Derive, set by the workload registry) and the database host's cores from where the database ran.
+var Derive func(r *Result) []Metric
+
+func upgrade(r *Result) {
+	if r.SchemaVersion >= SchemaVersion {
+		return
+	}
+	r.SchemaVersion = SchemaVersion
+	if e := r.Environment; e != nil && e.DBHostCores == 0 && e.DatabaseLocal && e.Cores > 0 {
+		e.DBHostCores, e.DBHostCoresSource = e.Cores, LocalCores
+	}
+	if len(r.Metrics) == 0 && Derive != nil {
+		r.Metrics = Derive(r)
+	}
+}
+
+// LocalCores is DBHostCoresSource when the database runs on the machine dbdyno ran on.
+const LocalCores = "this machine (the database runs here)"
 
 // Read loads and validates a result file.
 func Read(path string) (*Result, error) {
@@ -385,7 +491,7 @@ func Read(path string) (*Result, error) {
 	return r, nil
 }
 
-// Parse validates and decodes a result document.
+// Parse validates and decodes a result document, upgrading a version-1 document to version 2.
 func Parse(b []byte) (*Result, error) {
 	if err := Validate(b); err != nil {
 		return nil, err
@@ -394,6 +500,7 @@ func Parse(b []byte) (*Result, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, err
 	}
+	upgrade(&r)
 	return &r, nil
 }
 

@@ -6,11 +6,19 @@
 //
 // The header declares the statement's arguments in the order the code passes them; the body refers to them as
 // :name, as often as it needs. Compile turns the body into the dialect's placeholders ($1 or ?) and records
-// which argument fills each placeholder, so the same call works whatever the dialect.
+// which argument fills each placeholder, so the same call works whatever the dialect. A header without
+// parentheses names a statement that takes no arguments and whose body is sent as written (DDL, procedure
+// bodies): files of such statements are scripts, run in order.
+//
+// Dialects: a workload keeps its statements in sql/generic/FILE and, where an engine needs another text, in
+// sql/ENGINE/FILE, which overrides statements by name (the pattern BenchBase uses). An override with an empty
+// body removes the statement for that engine; a name only the engine's file has is added after the generic
+// statements. Overlay returns the effective statements in the order they run.
 package sqlfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -30,6 +38,8 @@ type Statement struct {
 	Name   string
 	Params []string // declared argument names, in call order
 	SQL    string   // with the dialect's placeholders
+	From   string   // the file it was read from
+	Script bool     // declared without an argument list: sent as written
 	order  []int    // for Question: the argument index of each placeholder
 }
 
@@ -45,44 +55,89 @@ func (s *Statement) Args(args []any) []any {
 	return out
 }
 
+// Header is the statement's header line as its file declares it.
+func (s *Statement) Header() string {
+	if s.Script {
+		return "-- name: " + s.Name
+	}
+	return "-- name: " + s.Name + "(" + strings.Join(s.Params, ", ") + ")"
+}
+
 // Set is the statements of one file, by name.
 type Set map[string]*Statement
 
-var headerRe = regexp.MustCompile(`^--\s*name:\s*([a-z0-9_]+)\s*(?:\(([^)]*)\))?\s*$`)
+// File is a file's effective statements in order.
+type File struct {
+	Name       string
+	Statements []*Statement
+}
+
+// Set indexes the file's statements by name.
+func (f *File) Set() Set {
+	s := Set{}
+	for _, st := range f.Statements {
+		s[st.Name] = st
+	}
+	return s
+}
+
+// SQL lists the statements' texts in order (a script).
+func (f *File) SQL() []string {
+	out := make([]string, len(f.Statements))
+	for i, st := range f.Statements {
+		out[i] = st.SQL
+	}
+	return out
+}
+
+var headerRe = regexp.MustCompile(`^--\s*name:\s*([a-z0-9_]+)\s*(\(([^)]*)\))?\s*$`)
 var paramRe = regexp.MustCompile(`(^|[^:]):([a-z_][a-z0-9_]*)`)
 
-// Load reads and compiles the named statements of a file.
+// Load reads and compiles the named statements of one file.
 func Load(fsys fs.FS, path string, ph Placeholder) (Set, error) {
+	f, err := parse(fsys, path, ph)
+	if err != nil {
+		return nil, err
+	}
+	return f.Set(), nil
+}
+
+// parse reads a file's statements in order; a statement with an empty body is kept (an override that removes).
+func parse(fsys fs.FS, path string, ph Placeholder) (*File, error) {
 	b, err := fs.ReadFile(fsys, path)
 	if err != nil {
 		return nil, err
 	}
-	set := Set{}
+	f := &File{Name: path}
+	seen := map[string]bool{}
 	var cur *Statement
 	var body strings.Builder
 	flush := func() error {
 		if cur == nil {
 			return nil
 		}
-		if err := cur.compile(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body.String()), ";")), ph); err != nil {
+		text := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body.String()), ";"))
+		if err := cur.compile(text, ph); err != nil {
 			return fmt.Errorf("%s: statement %s: %w", path, cur.Name, err)
 		}
-		set[cur.Name] = cur
+		f.Statements = append(f.Statements, cur)
 		body.Reset()
 		return nil
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if m := headerRe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			if err := flush(); err != nil {
 				return nil, err
 			}
-			if _, dup := set[m[1]]; dup {
+			if seen[m[1]] {
 				return nil, fmt.Errorf("%s: statement %s is defined twice", path, m[1])
 			}
-			cur = &Statement{Name: m[1]}
-			for _, p := range strings.Split(m[2], ",") {
+			seen[m[1]] = true
+			cur = &Statement{Name: m[1], From: path, Script: m[2] == ""}
+			for _, p := range strings.Split(m[3], ",") {
 				if p = strings.TrimSpace(p); p != "" {
 					cur.Params = append(cur.Params, p)
 				}
@@ -97,10 +152,61 @@ func Load(fsys fs.FS, path string, ph Placeholder) (Set, error) {
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	return set, nil
+	return f, nil
+}
+
+// Overlay reads sql/generic/name and sql/dialect/name from fsys, either of which may be missing (not both),
+// and returns the effective statements: the generic ones in order, each replaced by the dialect's statement of
+// the same name (removed when that is empty), then the statements only the dialect has.
+func Overlay(fsys fs.FS, dialect, name string, ph Placeholder) (*File, error) {
+	gen, gerr := parse(fsys, "sql/generic/"+name, ph)
+	own, oerr := parse(fsys, "sql/"+dialect+"/"+name, ph)
+	for _, err := range []error{gerr, oerr} {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if gerr != nil && oerr != nil {
+		return nil, fmt.Errorf("sql/generic/%s: %w", name, fs.ErrNotExist)
+	}
+	out := &File{Name: name}
+	byName := map[string]*Statement{}
+	if own != nil {
+		for _, st := range own.Statements {
+			byName[st.Name] = st
+		}
+	}
+	used := map[string]bool{}
+	if gen != nil {
+		for _, st := range gen.Statements {
+			if o, ok := byName[st.Name]; ok {
+				used[st.Name] = true
+				if !o.Script && !st.Script && strings.Join(o.Params, ",") != strings.Join(st.Params, ",") && o.SQL != "" {
+					return nil, fmt.Errorf("%s: statement %s takes (%s) but %s declares (%s)", o.From, o.Name,
+						strings.Join(o.Params, ", "), st.From, strings.Join(st.Params, ", "))
+				}
+				st = o
+			}
+			if st.SQL != "" {
+				out.Statements = append(out.Statements, st)
+			}
+		}
+	}
+	if own != nil {
+		for _, st := range own.Statements {
+			if !used[st.Name] && st.SQL != "" {
+				out.Statements = append(out.Statements, st)
+			}
+		}
+	}
+	return out, nil
 }
 
 func (s *Statement) compile(body string, ph Placeholder) error {
+	if s.Script {
+		s.SQL = body
+		return nil
+	}
 	index := map[string]int{}
 	for i, p := range s.Params {
 		index[p] = i
@@ -125,6 +231,10 @@ func (s *Statement) compile(body string, ph Placeholder) error {
 	if bad != nil {
 		return bad
 	}
+	if body == "" {
+		s.SQL = "" // an override that removes the statement
+		return nil
+	}
 	for i, u := range used {
 		if !u {
 			return fmt.Errorf("declares %s but does not use it", s.Params[i])
@@ -143,44 +253,13 @@ func (s *Statement) compile(body string, ph Placeholder) error {
 	return nil
 }
 
-// Script splits a file of DDL into statements: a statement ends with a line that ends in ";" or, for bodies
-// that contain semicolons (procedures), with a line holding only "$$;" or "//".
-func Script(fsys fs.FS, path string) ([]string, error) {
-	b, err := fs.ReadFile(fsys, path)
-	if err != nil {
-		return nil, err
+// Print writes the files' statements as they run, each under its header and the file it came from.
+func Print(w interface{ Write([]byte) (int, error) }, files []*File) {
+	for _, f := range files {
+		fmt.Fprintf(w, "-- file: %s\n", f.Name)
+		for _, st := range f.Statements {
+			fmt.Fprintf(w, "%s  -- from %s\n%s;\n", st.Header(), st.From, st.SQL)
+		}
+		fmt.Fprintln(w)
 	}
-	var out []string
-	var cur strings.Builder
-	inBody := false
-	for _, line := range strings.Split(string(b), "\n") {
-		t := strings.TrimSpace(line)
-		if cur.Len() == 0 && (t == "" || strings.HasPrefix(t, "--")) {
-			continue
-		}
-		if t == "//" {
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-			inBody = false
-			continue
-		}
-		cur.WriteString(line)
-		cur.WriteByte('\n')
-		if strings.Count(line, "$$")%2 == 1 {
-			inBody = !inBody
-		}
-		if strings.HasPrefix(t, "CREATE PROCEDURE") || strings.HasPrefix(t, "CREATE OR REPLACE PROCEDURE") {
-			if !strings.Contains(cur.String(), "$$") {
-				inBody = true // MySQL procedure: ends at a line "//"
-			}
-		}
-		if !inBody && strings.HasSuffix(t, ";") {
-			out = append(out, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(cur.String()), ";")))
-			cur.Reset()
-		}
-	}
-	if s := strings.TrimSpace(cur.String()); s != "" {
-		out = append(out, s)
-	}
-	return out, nil
 }

@@ -51,17 +51,44 @@ func TestCompileRejectsUndeclaredAndUnused(t *testing.T) {
 	}
 }
 
-func TestScriptSplitsBodies(t *testing.T) {
-	src := "-- c\nCREATE TABLE a (x int);\nCREATE FUNCTION f() RETURNS int AS $$\nBEGIN\n  RETURN 1;\nEND $$ LANGUAGE plpgsql;\n" +
-		"DROP PROCEDURE IF EXISTS p;\nCREATE PROCEDURE p()\nBEGIN\n  SELECT 1;\n  SELECT 2;\nEND\n//\nCREATE INDEX i ON a (x);\n"
-	got, err := Script(fstest.MapFS{"s.sql": {Data: []byte(src)}}, "s.sql")
+// The dialect's file overrides generic statements by name (in the generic order), removes them with an empty
+// body, and adds its own after them; scripts keep their bodies as written.
+func TestOverlayOverridesByName(t *testing.T) {
+	fsys := fstest.MapFS{
+		"sql/generic/s.sql": {Data: []byte("-- name: a\nCREATE TABLE a (x int);\n-- name: b\nCREATE TABLE b (y int);\n" +
+			"-- name: c\nCREATE INDEX c ON a (x);\n-- name: q(k)\nSELECT v FROM a WHERE x = :k\n")},
+		"sql/pg/s.sql": {Data: []byte("-- name: b\nCREATE TABLE b (y int) WITH (fillfactor = 10);\n-- name: c\n" +
+			"-- name: f\nCREATE FUNCTION f() RETURNS int AS $$\nBEGIN\n  RETURN :x;\nEND $$ LANGUAGE plpgsql;\n")},
+		"sql/only/o.sql": {Data: []byte("-- name: z()\nSELECT 1\n")},
+	}
+	f, err := Overlay(fsys, "pg", "s.sql", Dollar)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 5 {
-		t.Fatalf("%d statements: %q", len(got), got)
+	var names []string
+	for _, st := range f.Statements {
+		names = append(names, st.Name+"@"+st.From)
 	}
-	if !strings.HasSuffix(got[1], "LANGUAGE plpgsql") || !strings.HasSuffix(got[3], "END") || got[4] != "CREATE INDEX i ON a (x)" {
-		t.Fatalf("split wrong: %q", got)
+	if got := strings.Join(names, " "); got != "a@sql/generic/s.sql b@sql/pg/s.sql q@sql/generic/s.sql f@sql/pg/s.sql" {
+		t.Fatalf("order and sources: %s", got)
+	}
+	set := f.Set()
+	if !strings.Contains(set["b"].SQL, "fillfactor") || !strings.Contains(set["f"].SQL, "RETURN :x;") || set["q"].SQL != "SELECT v FROM a WHERE x = $1" {
+		t.Fatalf("bodies: %q %q %q", set["b"].SQL, set["f"].SQL, set["q"].SQL)
+	}
+	// a dialect without its own file takes the generic one; a file only a dialect has needs no generic one
+	if g, err := Overlay(fsys, "other", "s.sql", Question); err != nil || len(g.Statements) != 4 {
+		t.Fatalf("generic only: %v", err)
+	}
+	if o, err := Overlay(fsys, "only", "o.sql", Question); err != nil || len(o.Statements) != 1 {
+		t.Fatalf("dialect only: %v", err)
+	}
+	if _, err := Overlay(fsys, "pg", "missing.sql", Dollar); err == nil {
+		t.Fatal("a file neither has must be an error")
+	}
+	// an override must take the arguments the code passes
+	fsys["sql/bad/s.sql"] = &fstest.MapFile{Data: []byte("-- name: q(j)\nSELECT :j\n")}
+	if _, err := Overlay(fsys, "bad", "s.sql", Dollar); err == nil || !strings.Contains(err.Error(), "takes (j)") {
+		t.Fatalf("override with other arguments: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/engine"
 )
 
 // Env names the environment variables that hold the servers' URLs.
@@ -35,38 +35,12 @@ func URL(t testing.TB, env string) string {
 // Beside returns the URL of database name on the server of url, creating the database if it is missing.
 func Beside(t testing.TB, url, name string) string {
 	t.Helper()
-	tg, err := target.Parse(url)
+	tg, err := engine.Parse(url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	switch tg.Engine {
-	case target.Postgres:
-		c, err := tg.ConnectPg(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close(ctx)
-		var n int
-		if err := c.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname = $1", name).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			if _, err := c.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-				t.Fatal(err)
-			}
-		}
-	case target.MySQL:
-		db, err := tg.OpenDB(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.Exec("CREATE DATABASE IF NOT EXISTS " + name); err != nil {
-			t.Fatal(err)
-		}
-	default:
-		t.Fatalf("%s has no server", tg.Engine)
+	if _, err := tg.Beside(context.Background(), name); err != nil {
+		t.Fatal(err)
 	}
 	return strings.TrimSuffix(url, "/"+tg.Database) + "/" + name
 }

@@ -2,304 +2,189 @@ package tpcc
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/bulk"
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
-	"github.com/dbdyno/dbdyno/internal/target"
-	"github.com/jackc/pgx/v5"
 )
 
 //go:embed sql
 var sqlFS embed.FS
 
-// DB is an open TPC-C target: an administrative connection plus what is needed to open one per virtual user.
+// Dataset is the TPC-C tables and the files that make them (sql/generic and sql/ENGINE).
+var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS})
+
+// DefaultTarget is the embedded database the workload uses unless told otherwise.
+const DefaultTarget = "sqlite://dbdyno.db"
+
+// DB is an open TPC-C target: its database handle (one connection per virtual user comes from it) and the
+// statements of its dialect.
 type DB struct {
-	T     *target.Target
-	pg    *pgx.Conn // PostgreSQL admin connection
-	sqldb *sql.DB   // SQLite, MySQL
-	admin session
+	T     *engine.Target
+	data  *bulk.DB
 	stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
 }
 
-func dialectDir(e target.Engine) string { return "sql/" + string(e) }
-
-func placeholder(e target.Engine) sqlfile.Placeholder {
-	if e == target.Postgres {
-		return sqlfile.Dollar
-	}
-	return sqlfile.Question
-}
-
-// Statements loads a dialect's statements (exported for tests and for the docs).
-func Statements(e target.Engine) (sqlfile.Set, error) {
-	set, err := sqlfile.Load(sqlFS, dialectDir(e)+"/tx.sql", placeholder(e))
+// Statements loads a dialect's statements (exported for tests).
+func Statements(e *engine.Engine) (sqlfile.Set, error) {
+	files, err := statementFiles(e)
 	if err != nil {
 		return nil, err
 	}
-	if HasProcedures(e) {
-		calls, err := sqlfile.Load(sqlFS, dialectDir(e)+"/calls.sql", placeholder(e))
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range calls {
+	set := sqlfile.Set{}
+	for _, f := range files {
+		for k, v := range f.Set() {
 			set[k] = v
 		}
 	}
 	return set, nil
 }
 
-// HasProcedures reports whether the engine gets stored procedures.
-func HasProcedures(e target.Engine) bool { return e == target.Postgres || e == target.MySQL }
+func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
+	names := []string{"tx.sql"}
+	if e.Procedures {
+		names = append(names, "calls.sql")
+	}
+	var out []*sqlfile.File
+	for _, n := range names {
+		f, err := sqlfile.Overlay(sqlFS, e.Name, n, e.Placeholder)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Files lists every statement the workload runs on an engine, file by file, as it runs them.
+func Files(e *engine.Engine) ([]*sqlfile.File, error) {
+	build, err := Dataset.Files(e)
+	if err != nil {
+		return nil, err
+	}
+	run, err := statementFiles(e)
+	return append(build, run...), err
+}
+
+// supported says which engines run the workload: those made for transactions.
+func supported(e *engine.Engine) error {
+	if e.OLTP {
+		return nil
+	}
+	var names []string
+	for _, o := range engine.All() {
+		if o.OLTP {
+			names = append(names, o.Name+"://")
+		}
+	}
+	return fmt.Errorf("the tpcc workload runs on %s targets, not %s://", strings.Join(names, ", "), e.Name)
+}
 
 // Open connects to a target.
-func Open(ctx context.Context, t *target.Target) (*DB, error) {
-	if t.Engine != target.SQLite && t.Engine != target.Postgres && t.Engine != target.MySQL {
-		return nil, fmt.Errorf("the tpcc workload runs on sqlite://, postgres:// and mysql:// targets, not %s://", t.Engine)
+func Open(ctx context.Context, t *engine.Target) (*DB, error) {
+	if err := supported(t.Engine); err != nil {
+		return nil, err
 	}
 	set, err := Statements(t.Engine)
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{T: t, stmts: set}
-	if err := db.connectAdmin(ctx); err != nil {
+	data, err := bulk.Open(ctx, Dataset, t)
+	if err != nil {
 		return nil, err
 	}
-	return db, nil
-}
-
-func (db *DB) connectAdmin(ctx context.Context) error {
-	switch db.T.Engine {
-	case target.Postgres:
-		c, err := db.T.ConnectPg(ctx)
-		if err != nil {
-			return err
-		}
-		db.pg = c
-		db.admin = &pgSession{conn: c, set: db.stmts}
-	default:
-		sdb, err := db.T.OpenDB(ctx)
-		if err != nil {
-			return err
-		}
-		if db.T.Engine == target.SQLite {
-			sdb.SetMaxOpenConns(64)
-		}
-		db.sqldb = sdb
-		conn, err := sdb.Conn(ctx)
-		if err != nil {
-			return db.T.ConnectError(err)
-		}
-		db.admin, _ = newSQLSession(ctx, conn, db.stmts, "BEGIN")
+	if t.Engine.Embedded {
+		data.SQL.SetMaxOpenConns(64)
 	}
-	return nil
+	return &DB{T: t, data: data, stmts: set}, nil
 }
 
 // Close releases the connections.
-func (db *DB) Close() {
-	if db.admin != nil {
-		db.admin.close()
-	}
-	if db.sqldb != nil {
-		db.sqldb.Close()
-	}
-}
-
-// exec runs a DDL statement or script line.
-func (db *DB) exec(ctx context.Context, q string) error {
-	var err error
-	if db.pg != nil {
-		_, err = db.pg.Exec(ctx, q)
-	} else {
-		_, err = db.admin.(*sqlSession).conn.ExecContext(ctx, q)
-	}
-	return err
-}
-
-func (db *DB) script(ctx context.Context, name string) error {
-	stmts, err := sqlfile.Script(sqlFS, dialectDir(db.T.Engine)+"/"+name)
-	if err != nil {
-		return err
-	}
-	for _, s := range stmts {
-		if err := db.exec(ctx, s); err != nil {
-			first, _, _ := strings.Cut(s, "\n")
-			return fmt.Errorf("%s: %s: %w", name, first, err)
-		}
-	}
-	return nil
-}
+func (db *DB) Close() { db.data.Close() }
 
 // ServerVersion is the engine's version string.
-func (db *DB) ServerVersion(ctx context.Context) string {
-	var v string
-	if err := db.admin.batch(ctx, op{name: "server_version", dest: []any{&v}}); err != nil {
-		return "unknown"
-	}
-	return v
-}
-
-// existing lists which of dbdyno's tables exist.
-func (db *DB) existing(ctx context.Context) (tables []string, meta bool, err error) {
-	for _, t := range append(append([]string{}, Tables...), metaTable) {
-		var n int
-		if err := db.admin.batch(ctx, op{name: "table_exists", args: []any{t}, dest: []any{&n}}); err != nil {
-			return nil, false, fmt.Errorf("listing tables: %w", err)
-		}
-		if n > 0 {
-			if t == metaTable {
-				meta = true
-			} else {
-				tables = append(tables, t)
-			}
-		}
-	}
-	return tables, meta, nil
-}
-
-const metaTable = "dbdyno_tpcc_meta"
+func (db *DB) ServerVersion(ctx context.Context) string { return db.data.ServerVersion(ctx) }
 
 // Meta is what build records about the database it made.
 type Meta struct {
-	Status     string // "loading" or "ready"
 	Warehouses int
 	Seed       uint64
 	C          Constants
 	Version    string
 }
 
-func (db *DB) putMeta(ctx context.Context, k, v string) error {
-	return db.admin.batch(ctx, op{name: "meta_delete", args: []any{k}}, op{name: "meta_put", args: []any{k, v}})
-}
-
-func (db *DB) getMeta(ctx context.Context, k string) (string, error) {
-	var v string
-	found := false
-	if err := db.admin.batch(ctx, op{name: "meta_get", args: []any{k}, dest: []any{&v}, found: &found}); err != nil {
-		return "", err
-	}
-	if !found {
-		return "", fmt.Errorf("meta %s missing", k)
-	}
-	return v, nil
-}
-
-// ErrNoSchema means the target has no (finished) TPC-C schema.
-var ErrNoSchema = errors.New("no TPC-C schema")
-
 // ReadMeta reads the build record and checks the build finished.
 func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
-	tables, meta, err := db.existing(ctx)
-	if err != nil {
+	if err := db.data.Ready(ctx); err != nil {
 		return nil, err
-	}
-	if !meta {
-		if len(tables) > 0 {
-			return nil, fmt.Errorf("%w: %v", ErrNoSchema, db.foreignTables(ctx, tables))
-		}
-		return nil, fmt.Errorf("%w in %s: run 'dbdyno tpcc build --target ...' first", ErrNoSchema, db.T)
 	}
 	m := &Meta{}
-	var s string
-	if m.Status, err = db.getMeta(ctx, "status"); err != nil {
-		return nil, err
-	}
-	if m.Status != "ready" {
-		return nil, fmt.Errorf("%w: the build of %s did not finish (status %q): rebuild with 'dbdyno tpcc build --drop'", ErrNoSchema, db.T, m.Status)
-	}
-	if len(tables) != len(Tables) {
-		return nil, fmt.Errorf("%w: %s lacks some TPC-C tables: rebuild with 'dbdyno tpcc build --drop'", ErrNoSchema, db.T)
-	}
-	if s, err = db.getMeta(ctx, "warehouses"); err == nil {
+	s, err := db.data.Meta(ctx, "warehouses")
+	if err == nil {
 		_, err = fmt.Sscan(s, &m.Warehouses)
 	}
 	if err == nil {
-		s, err = db.getMeta(ctx, "constants")
-		if err == nil {
+		if s, err = db.data.Meta(ctx, "constants"); err == nil {
 			_, err = fmt.Sscanf(s, "%d %d %d", &m.C.CLast, &m.C.CID, &m.C.OLIID)
 		}
 	}
 	if err == nil {
-		if s, err = db.getMeta(ctx, "seed"); err == nil {
+		if s, err = db.data.Meta(ctx, "seed"); err == nil {
 			_, err = fmt.Sscan(s, &m.Seed)
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading dbdyno's build record: %w: rebuild with 'dbdyno tpcc build --drop'", err)
 	}
-	m.Version, _ = db.getMeta(ctx, "dbdyno_version")
+	m.Version, _ = db.data.Meta(ctx, "dbdyno_version")
 	return m, nil
 }
 
-// foreignTables explains tables with TPC-C's names that are not dbdyno's TPC-C build: often dbdyno's own TPC-H
-// tables (the two share customer and orders).
-func (db *DB) foreignTables(ctx context.Context, tables []string) error {
-	var n int
-	if err := db.admin.batch(ctx, op{name: "table_exists", args: []any{"dbdyno_tpch_meta"}, dest: []any{&n}}); err == nil && n > 0 {
-		return fmt.Errorf("%s holds dbdyno's TPC-H tables, which share names with TPC-C's (%s): build TPC-C into another database", db.T, strings.Join(tables, ", "))
-	}
-	return fmt.Errorf("%s has tables named like TPC-C's (%s) that dbdyno did not create: refusing to touch them; use another database", db.T, strings.Join(tables, ", "))
-}
-
 // Drop removes dbdyno's TPC-C objects, and only them: it refuses when the tables were not made by dbdyno.
-func (db *DB) Drop(ctx context.Context) (bool, error) {
-	tables, meta, err := db.existing(ctx)
-	if err != nil {
-		return false, err
-	}
-	if !meta {
-		if len(tables) > 0 {
-			return false, db.foreignTables(ctx, tables)
-		}
-		return false, nil
-	}
-	return true, db.script(ctx, "drop.sql")
-}
+func (db *DB) Drop(ctx context.Context) (bool, error) { return db.data.Drop(ctx) }
 
-// Newsession opens a virtual user's connection.
+// newSession opens a virtual user's connection: PostgreSQL's is driven through pgconn, the others through
+// database/sql.
 func (db *DB) newSession(ctx context.Context) (session, error) {
-	switch db.T.Engine {
-	case target.Postgres:
-		c, err := db.T.ConnectPg(ctx)
+	conn, err := db.data.SQL.Conn(ctx)
+	if err != nil {
+		return nil, db.T.ConnectError(err)
+	}
+	if err := conn.PingContext(ctx); err != nil {
+		conn.Close()
+		return nil, db.T.ConnectError(err)
+	}
+	if db.T.Engine.Wire == engine.WirePostgres {
+		pc, err := engine.Pgx(conn)
 		if err != nil {
+			conn.Close()
 			return nil, err
 		}
-		return &pgSession{conn: c, set: db.stmts}, nil
-	default:
-		conn, err := db.sqldb.Conn(ctx)
-		if err != nil {
-			return nil, db.T.ConnectError(err)
-		}
-		if err := conn.PingContext(ctx); err != nil {
-			conn.Close()
-			return nil, db.T.ConnectError(err)
-		}
-		begin := "BEGIN"
-		if db.T.Engine == target.SQLite {
-			begin = "BEGIN IMMEDIATE"
-		}
-		return newSQLSession(ctx, conn, db.stmts, begin)
+		return &pgSession{conn: pc, sqlc: conn, set: db.stmts}, nil
 	}
+	return newSQLSession(conn, db.stmts), nil
 }
 
-// SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order. A lost administrative
-// connection is replaced once.
+// SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order. A connection lost on the
+// way is replaced once.
 func (db *DB) SumNextOrderID(ctx context.Context) (int64, error) {
+	st := db.stmts["sum_next_o_id"]
 	var v int64
-	err := db.admin.batch(ctx, op{name: "sum_next_o_id", dest: []any{&v}})
-	if err != nil && isConnLost(err) {
-		db.admin.close()
-		if db.sqldb != nil {
-			db.sqldb.Close()
-		}
-		db.admin, db.pg, db.sqldb = nil, nil, nil
-		if err = db.connectAdmin(ctx); err != nil {
-			return 0, err
-		}
-		err = db.admin.batch(ctx, op{name: "sum_next_o_id", dest: []any{&v}})
+	err := db.data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
+	if err != nil && db.connLost(err) {
+		err = db.data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
 	}
 	return v, err
 }
+
+// connLost reports an error after which the connection cannot be used again.
+func (db *DB) connLost(err error) bool {
+	return err != nil && (errors.Is(err, errClosed) || db.T.Engine.Classify(err) == engine.ConnLost)
+}
+
+// retryable reports a serialization failure, deadlock or lock timeout: the transaction is run again.
+func (db *DB) retryable(err error) bool { return db.T.Engine.Classify(err) == engine.Retryable }

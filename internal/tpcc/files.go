@@ -2,12 +2,48 @@ package tpcc
 
 import (
 	"context"
-	"github.com/dbdyno/dbdyno/internal/progress"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/bulk"
+	"github.com/dbdyno/dbdyno/internal/progress"
 )
+
+// FileSink writes CSV files, one per table and unit, into a directory: DIR/<table>-w<warehouse>.csv.
+type FileSink struct {
+	Dir  string
+	Unit Unit
+	f    *os.File
+	row  *bulk.Text
+}
+
+func (s *FileSink) Begin(table string, _ []string) (bulk.Row, error) {
+	name := table
+	if s.Unit.WID > 0 {
+		name = fmt.Sprintf("%s-w%05d", table, s.Unit.WID)
+	}
+	f, err := os.Create(filepath.Join(s.Dir, name+".csv"))
+	if err != nil {
+		return nil, err
+	}
+	s.f, s.row = f, bulk.CSV(f)
+	return s.row, nil
+}
+
+func (s *FileSink) End() (int64, error) {
+	err := s.row.Flush()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	return s.row.Rows, err
+}
+
+func (s *FileSink) Close() {}
 
 // GenerateFiles writes the initial population of W warehouses as CSV files into dir.
 func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, seed uint64, out io.Writer) (int64, error) {

@@ -2,6 +2,8 @@ package tpcc
 
 import (
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/bulk"
 )
 
 // Table names, in load order.
@@ -45,23 +47,6 @@ const (
 	NewOrdersPerDistrict = 900
 	firstNewOrder        = OrdersPerDistrict - NewOrdersPerDistrict + 1 // 2101
 )
-
-// RowWriter receives one row at a time, value by value. Decimals arrive as integers of 10^-scale units, so
-// no sink has to round a float. A sink may reuse nothing it is given after EndRow returns.
-type RowWriter interface {
-	Int(v int64)
-	Dec(units int64, scale int)
-	Str(s string)
-	Time(t time.Time)
-	Null()
-	EndRow() error
-}
-
-// Sink opens a RowWriter for one table; Close flushes it. A sink is used by one goroutine at a time.
-type Sink interface {
-	Begin(table string) (RowWriter, error)
-	End() error
-}
 
 // Unit is an independent part of the data: the item table, or one kind of table group for one warehouse. Each
 // unit has its own random stream, so the data does not depend on how units are spread over threads.
@@ -122,49 +107,42 @@ func (g *Generator) streamOf(u Unit) uint64 {
 }
 
 // Generate writes one unit's rows to the sink.
-func (g *Generator) Generate(u Unit, s Sink) error {
+func (g *Generator) Generate(u Unit, s bulk.Sink) error {
 	r := NewRand(g.Seed, g.streamOf(u))
 	switch u.Kind {
 	case "item":
-		return g.table(s, TItem, func(w RowWriter) error { return g.items(r, w) })
+		return g.table(s, TItem, func(w bulk.Row) error { return g.items(r, w) })
 	case "warehouse":
-		if err := g.table(s, TWarehouse, func(w RowWriter) error { return g.warehouse(r, w, u.WID) }); err != nil {
+		if err := g.table(s, TWarehouse, func(w bulk.Row) error { return g.warehouse(r, w, u.WID) }); err != nil {
 			return err
 		}
-		return g.table(s, TDistrict, func(w RowWriter) error { return g.districts(r, w, u.WID) })
+		return g.table(s, TDistrict, func(w bulk.Row) error { return g.districts(r, w, u.WID) })
 	case "stock":
-		return g.table(s, TStock, func(w RowWriter) error { return g.stock(r, w, u.WID) })
+		return g.table(s, TStock, func(w bulk.Row) error { return g.stock(r, w, u.WID) })
 	case "customer":
-		if err := g.table(s, TCustomer, func(w RowWriter) error { return g.customers(r, w, u.WID) }); err != nil {
+		if err := g.table(s, TCustomer, func(w bulk.Row) error { return g.customers(r, w, u.WID) }); err != nil {
 			return err
 		}
-		return g.table(s, THistory, func(w RowWriter) error { return g.history(r, w, u.WID) })
+		return g.table(s, THistory, func(w bulk.Row) error { return g.history(r, w, u.WID) })
 	case "orders":
 		olCnt := make([]int8, DistrictsPerWH*OrdersPerDistrict)
-		if err := g.table(s, TOrders, func(w RowWriter) error { return g.orders(r, w, u.WID, olCnt) }); err != nil {
+		if err := g.table(s, TOrders, func(w bulk.Row) error { return g.orders(r, w, u.WID, olCnt) }); err != nil {
 			return err
 		}
-		if err := g.table(s, TOrderLine, func(w RowWriter) error { return g.orderLines(r, w, u.WID, olCnt) }); err != nil {
+		if err := g.table(s, TOrderLine, func(w bulk.Row) error { return g.orderLines(r, w, u.WID, olCnt) }); err != nil {
 			return err
 		}
-		return g.table(s, TNewOrder, func(w RowWriter) error { return g.newOrders(w, u.WID) })
+		return g.table(s, TNewOrder, func(w bulk.Row) error { return g.newOrders(w, u.WID) })
 	}
 	return nil
 }
 
-func (g *Generator) table(s Sink, name string, fill func(RowWriter) error) error {
-	w, err := s.Begin(name)
-	if err != nil {
-		return err
-	}
-	if err := fill(w); err != nil {
-		s.End()
-		return err
-	}
-	return s.End()
+func (g *Generator) table(s bulk.Sink, name string, fill func(bulk.Row) error) error {
+	_, err := bulk.Table(s, name, Columns[name], fill)
+	return err
 }
 
-func (g *Generator) end(w RowWriter, n *int64) error {
+func (g *Generator) end(w bulk.Row, n *int64) error {
 	*n++
 	if *n%1024 == 0 && g.Count != nil {
 		g.Count(1024)
@@ -178,7 +156,7 @@ func (g *Generator) flushCount(n int64) {
 	}
 }
 
-func (g *Generator) items(r *Rand, w RowWriter) error {
+func (g *Generator) items(r *Rand, w bulk.Row) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for i := 1; i <= Items; i++ {
@@ -194,7 +172,7 @@ func (g *Generator) items(r *Rand, w RowWriter) error {
 	return nil
 }
 
-func (g *Generator) address(r *Rand, w RowWriter) {
+func (g *Generator) address(r *Rand, w bulk.Row) {
 	w.Str(r.AString(10, 20))
 	w.Str(r.AString(10, 20))
 	w.Str(r.AString(10, 20))
@@ -202,7 +180,7 @@ func (g *Generator) address(r *Rand, w RowWriter) {
 	w.Str(r.Zip())
 }
 
-func (g *Generator) warehouse(r *Rand, w RowWriter, wid int) error {
+func (g *Generator) warehouse(r *Rand, w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	w.Int(int64(wid))
@@ -213,7 +191,7 @@ func (g *Generator) warehouse(r *Rand, w RowWriter, wid int) error {
 	return g.end(w, &n)
 }
 
-func (g *Generator) districts(r *Rand, w RowWriter, wid int) error {
+func (g *Generator) districts(r *Rand, w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {
@@ -231,7 +209,7 @@ func (g *Generator) districts(r *Rand, w RowWriter, wid int) error {
 	return nil
 }
 
-func (g *Generator) stock(r *Rand, w RowWriter, wid int) error {
+func (g *Generator) stock(r *Rand, w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for i := 1; i <= Items; i++ {
@@ -261,7 +239,7 @@ func CustomerLast(r *Rand, cid, cLoad int) string {
 	return LastName(r.NURand(255, 0, 999, cLoad))
 }
 
-func (g *Generator) customers(r *Rand, w RowWriter, wid int) error {
+func (g *Generator) customers(r *Rand, w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {
@@ -295,7 +273,7 @@ func (g *Generator) customers(r *Rand, w RowWriter, wid int) error {
 	return nil
 }
 
-func (g *Generator) history(r *Rand, w RowWriter, wid int) error {
+func (g *Generator) history(r *Rand, w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {
@@ -316,7 +294,7 @@ func (g *Generator) history(r *Rand, w RowWriter, wid int) error {
 	return nil
 }
 
-func (g *Generator) orders(r *Rand, w RowWriter, wid int, olCnt []int8) error {
+func (g *Generator) orders(r *Rand, w bulk.Row, wid int, olCnt []int8) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {
@@ -344,7 +322,7 @@ func (g *Generator) orders(r *Rand, w RowWriter, wid int, olCnt []int8) error {
 	return nil
 }
 
-func (g *Generator) orderLines(r *Rand, w RowWriter, wid int, olCnt []int8) error {
+func (g *Generator) orderLines(r *Rand, w bulk.Row, wid int, olCnt []int8) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {
@@ -378,7 +356,7 @@ func (g *Generator) orderLines(r *Rand, w RowWriter, wid int, olCnt []int8) erro
 	return nil
 }
 
-func (g *Generator) newOrders(w RowWriter, wid int) error {
+func (g *Generator) newOrders(w bulk.Row, wid int) error {
 	var n int64
 	defer func() { g.flushCount(n) }()
 	for d := 1; d <= DistrictsPerWH; d++ {

@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/bulk"
 	"strings"
 	"testing"
 	"time"
@@ -14,14 +15,17 @@ type memSink struct {
 	row    []*string
 }
 
-func (m *memSink) Begin(table string) (RowWriter, error) { m.cur = table; return m, nil }
-func (m *memSink) End() error                            { return nil }
-func (m *memSink) add(s string)                          { m.row = append(m.row, &s) }
-func (m *memSink) Int(v int64)                           { m.add(fmt.Sprint(v)) }
-func (m *memSink) Dec(u int64, scale int)                { m.add(string(appendDec(nil, u, scale))) }
-func (m *memSink) Str(s string)                          { m.add(s) }
-func (m *memSink) Time(t time.Time)                      { m.add(t.Format(time.DateTime)) }
-func (m *memSink) Null()                                 { m.row = append(m.row, nil) }
+func (m *memSink) Begin(table string, _ []string) (bulk.Row, error) { m.cur = table; return m, nil }
+func (m *memSink) End() (int64, error)                              { return 0, nil }
+func (m *memSink) Close()                                           {}
+func (m *memSink) Bytes(b []byte)                                   { m.add(string(b)) }
+func (m *memSink) Date(d int32)                                     { m.add(string(bulk.AppendDate(nil, d))) }
+func (m *memSink) add(s string)                                     { m.row = append(m.row, &s) }
+func (m *memSink) Int(v int64)                                      { m.add(fmt.Sprint(v)) }
+func (m *memSink) Dec(u int64, scale int)                           { m.add(string(bulk.AppendDec(nil, u, scale))) }
+func (m *memSink) Str(s string)                                     { m.add(s) }
+func (m *memSink) Time(t time.Time)                                 { m.add(t.Format(time.DateTime)) }
+func (m *memSink) Null()                                            { m.row = append(m.row, nil) }
 func (m *memSink) EndRow() error {
 	if len(m.row) != len(Columns[m.cur]) {
 		return fmt.Errorf("%s row has %d values, want %d", m.cur, len(m.row), len(Columns[m.cur]))
@@ -190,18 +194,6 @@ func TestPopulationIsRepeatable(t *testing.T) {
 					t.Fatalf("%s row %d differs between two generations with one seed", table, i)
 				}
 			}
-		}
-	}
-}
-
-func TestAppendDec(t *testing.T) {
-	for _, c := range []struct {
-		u     int64
-		scale int
-		want  string
-	}{{-1000, 2, "-10.00"}, {5, 2, "0.05"}, {2000, 4, "0.2000"}, {30000000, 2, "300000.00"}, {7, 0, "7"}} {
-		if got := string(appendDec(nil, c.u, c.scale)); got != c.want {
-			t.Errorf("appendDec(%d, %d) = %s, want %s", c.u, c.scale, got, c.want)
 		}
 	}
 }

@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // txTarget returns a target for the New-Order tests: SQLite in a temporary file, or a database beside the server
 // test database so that these tests never meet the command tests' TPC-C tables.
-func txTarget(t *testing.T, engine string) *target.Target {
+func txTarget(t *testing.T, name string) *engine.Target {
 	t.Helper()
 	var url string
-	switch engine {
+	switch name {
 	case "sqlite":
 		url = "sqlite://" + filepath.Join(t.TempDir(), "tx.db")
 	case "postgres":
@@ -28,24 +28,17 @@ func txTarget(t *testing.T, engine string) *target.Target {
 	case "mysql":
 		url = testsrv.Beside(t, testsrv.URL(t, testsrv.MySQLEnv), "dbdyno_tpcc_tx")
 	}
-	tg, err := target.Parse(url)
+	tg, err := engine.Parse(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tg
 }
 
-// sqlHandle opens a database/sql handle on any engine (pgx's stdlib driver for PostgreSQL) for the checks.
-func sqlHandle(t *testing.T, tg *target.Target) (*sql.DB, error) {
+// sqlHandle opens a database/sql handle on the target for the checks.
+func sqlHandle(t *testing.T, tg *engine.Target) (*sql.DB, error) {
 	t.Helper()
-	if tg.Engine != target.Postgres {
-		return tg.OpenDB(context.Background())
-	}
-	cfg, err := tg.PgConfig()
-	if err != nil {
-		return nil, err
-	}
-	return stdlib.OpenDB(*cfg), nil
+	return tg.Open(context.Background())
 }
 
 // stockRow is the part of a stock row New-Order changes.
@@ -61,10 +54,10 @@ type lineRow struct {
 // (quantity rule of clause 2.4.2.2 applied line after line, also when a line repeats an item), its order,
 // new-order and order-line rows, and its total; the 1% with an unused item leave everything as it was.
 func TestNewOrderEffectsInEveryMode(t *testing.T) {
-	for _, engine := range []string{"sqlite", "postgres", "mysql"} {
-		t.Run(engine, func(t *testing.T) {
+	for _, name := range []string{"sqlite", "postgres", "mysql"} {
+		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			tg := txTarget(t, engine)
+			tg := txTarget(t, name)
 			db, err := Open(ctx, tg)
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +73,7 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 			}
 			defer h.Close()
 			q := func(query string) string { return query }
-			if tg.Engine == target.Postgres {
+			if tg.Engine.Placeholder == sqlfile.Dollar {
 				q = dollarParams
 			}
 
@@ -91,7 +84,7 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 				{wID: 2, dID: 7, cID: 2999, allLocal: 1, lines: []orderLine{{9, 2, 2}, {9, 2, 9}, {9, 2, 10}, {321, 2, 5}, {99999, 2, 7}}},
 			}
 			modes := []bool{false}
-			if HasProcedures(tg.Engine) {
+			if tg.Engine.Procedures {
 				modes = append(modes, true)
 			}
 			for _, procs := range modes {

@@ -26,11 +26,7 @@ func (s *pgSession) stmt(ctx context.Context, name string) (*pgconn.StatementDes
 	if s.prepared == nil {
 		s.prepared = map[string]*pgconn.StatementDescription{}
 	}
-	q, ok := txControl[name]
-	if !ok {
-		q = s.sql(name)
-	}
-	sd, err := s.conn.PgConn().Prepare(ctx, name, q, nil)
+	sd, err := s.conn.PgConn().Prepare(ctx, name, s.sql(name), nil)
 	if err != nil {
 		return nil, fmt.Errorf("prepare %s: %w", name, err)
 	}
@@ -119,11 +115,10 @@ func (s *pgSession) call(ctx context.Context, o *op) error {
 	return result1(s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil), o)
 }
 
-// BEGIN and COMMIT travel in pipelines as prepared statements too.
+// BEGIN and COMMIT (tx.sql's begin_write and commit) travel in pipelines as prepared statements too.
 var (
-	opBegin   = op{name: "begin"}
-	opCommit  = op{name: "commit"}
-	txControl = map[string]string{"begin": "BEGIN", "commit": "COMMIT"}
+	opBegin  = op{name: "begin_write"}
+	opCommit = op{name: "commit"}
 )
 
 // pipeline runs ops in one round trip, after BEGIN when the transaction has not started and followed by COMMIT

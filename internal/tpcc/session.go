@@ -5,17 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"net"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
-	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"modernc.org/sqlite"
 )
 
 // op is one statement of a batch: an exec when dest is nil, otherwise a single-row query. A query whose row
@@ -46,6 +40,7 @@ var errNotFound = errors.New("no row")
 
 type pgSession struct {
 	conn *pgx.Conn
+	sqlc *sql.Conn // the database/sql connection conn belongs to
 	set  sqlfile.Set
 	// pending: BEGIN not sent yet. It travels in front of the transaction's first batch, saving a round trip.
 	pending bool
@@ -109,7 +104,7 @@ func (s *pgSession) rollback(ctx context.Context) error {
 	if s.conn.IsClosed() {
 		return nil
 	}
-	_, err := s.conn.Exec(s.calm(ctx), "ROLLBACK")
+	_, err := s.conn.Exec(s.calm(ctx), s.sql("rollback"))
 	return err
 }
 
@@ -159,20 +154,19 @@ func (s *pgSession) close() {
 		s.stopWatch()
 	}
 	s.conn.Close(context.Background())
+	s.sqlc.Close() // database/sql finds the connection closed and discards it
 }
 
 // --- SQLite and MySQL through database/sql, statements prepared on one pinned connection ---
 
 type sqlSession struct {
-	conn   *sql.Conn
-	set    sqlfile.Set
-	stmts  map[string]*sql.Stmt
-	begin_ string // BEGIN IMMEDIATE on SQLite: writers queue for the lock instead of deadlocking
+	conn  *sql.Conn
+	set   sqlfile.Set
+	stmts map[string]*sql.Stmt
 }
 
-func newSQLSession(ctx context.Context, conn *sql.Conn, set sqlfile.Set, beginSQL string) (*sqlSession, error) {
-	s := &sqlSession{conn: conn, set: set, stmts: map[string]*sql.Stmt{}, begin_: beginSQL}
-	return s, nil
+func newSQLSession(conn *sql.Conn, set sqlfile.Set) *sqlSession {
+	return &sqlSession{conn: conn, set: set, stmts: map[string]*sql.Stmt{}}
 }
 
 func (s *sqlSession) stmt(ctx context.Context, name string) (*sql.Stmt, *sqlfile.Statement, error) {
@@ -191,20 +185,22 @@ func (s *sqlSession) stmt(ctx context.Context, name string) (*sql.Stmt, *sqlfile
 	return p, st, nil
 }
 
+// begin starts a transaction with the dialect's statement (BEGIN IMMEDIATE on SQLite for writers, so they
+// queue for the lock instead of deadlocking).
 func (s *sqlSession) begin(ctx context.Context, readOnly bool) error {
-	q := s.begin_
+	q := s.set["begin_write"].SQL
 	if readOnly {
-		q = "BEGIN"
+		q = s.set["begin_read"].SQL
 	}
 	_, err := s.conn.ExecContext(ctx, q)
 	return err
 }
 func (s *sqlSession) commit(ctx context.Context) error {
-	_, err := s.conn.ExecContext(ctx, "COMMIT")
+	_, err := s.conn.ExecContext(ctx, s.set["commit"].SQL)
 	return err
 }
 func (s *sqlSession) rollback(ctx context.Context) error {
-	_, err := s.conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	_, err := s.conn.ExecContext(context.WithoutCancel(ctx), s.set["rollback"].SQL)
 	return err
 }
 
@@ -261,52 +257,4 @@ func (s *sqlSession) close() {
 		p.Close()
 	}
 	s.conn.Close()
-}
-
-// --- error classes ---
-
-// isRetryable reports a serialization failure, deadlock or lock timeout: the transaction is retried.
-func isRetryable(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return pgErr.Code == "40001" || pgErr.Code == "40P01" || pgErr.Code == "55P03"
-	}
-	var myErr *mysql.MySQLError
-	if errors.As(err, &myErr) {
-		return myErr.Number == 1213 || myErr.Number == 1205
-	}
-	var sqErr *sqlite.Error
-	if errors.As(err, &sqErr) {
-		c := sqErr.Code() & 0xff
-		return c == 5 || c == 6 // SQLITE_BUSY, SQLITE_LOCKED
-	}
-	return false
-}
-
-// isConnLost reports an error after which the connection cannot be used again.
-func isConnLost(err error) bool {
-	if err == nil {
-		return false
-	}
-	if errors.Is(err, errClosed) {
-		return true
-	}
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		// admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now, connection exceptions
-		return pgErr.Code == "57P01" || pgErr.Code == "57P02" || pgErr.Code == "57P03" || strings.HasPrefix(pgErr.Code, "08")
-	}
-	var myErr *mysql.MySQLError
-	if errors.As(err, &myErr) {
-		return myErr.Number == 1927 || myErr.Number == 1053 || myErr.Number == 2006 || myErr.Number == 2013 || myErr.Number == 4031
-	}
-	var netErr net.Error
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, mysql.ErrInvalidConn) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.As(err, &netErr) || errors.Is(err, sql.ErrConnDone) {
-		return true
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "conn closed") || strings.Contains(msg, "bad connection") ||
-		strings.Contains(msg, "connection reset") || strings.Contains(msg, "broken pipe") || pgconn.Timeout(err)
 }

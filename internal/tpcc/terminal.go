@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/dbdyno/dbdyno/internal/target"
-	"github.com/go-sql-driver/mysql"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // RunOptions are `tpcc run`'s settings.
@@ -45,7 +43,7 @@ func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, erro
 	if opts.Warehouses > meta.Warehouses {
 		return nil, fmt.Errorf("--warehouses %d is more than the %d built: rebuild with 'dbdyno tpcc build --warehouses %d --drop'", opts.Warehouses, meta.Warehouses, opts.Warehouses)
 	}
-	if opts.Procedures && !HasProcedures(db.T.Engine) {
+	if opts.Procedures && !db.T.Engine.Procedures {
 		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", db.T.Engine)
 	}
 	if opts.MaxRetries <= 0 {
@@ -72,7 +70,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	}
 	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
 	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
-		listsAsText: w.db.T.Engine == target.MySQL}
+		listsAsText: !w.db.T.Engine.Arrays}
 	t.home = vu%w.opts.Warehouses + 1
 	t.cur = t.home
 	t.did = (vu/w.opts.Warehouses)%DistrictsPerWH + 1
@@ -145,17 +143,17 @@ func (t *Terminal) Do(ctx context.Context, tx int) runner.Outcome {
 		if err == nil {
 			return out
 		}
-		if !isConnLost(err) {
+		if !t.w.db.connLost(err) {
 			t.s.rollback(ctx) // harmless when a procedure already ended the transaction
 		}
 		switch {
 		case errors.Is(err, errRollback):
 			out.RolledBack = true
 			return out
-		case isConnLost(err):
+		case t.w.db.connLost(err):
 			out.Err, out.ConnLost = fmt.Errorf("%s: connection lost: %w", TxNames[tx], err), true
 			return out
-		case isRetryable(err) && out.Retries < t.w.opts.MaxRetries && ctx.Err() == nil:
+		case t.w.db.retryable(err) && out.Retries < t.w.opts.MaxRetries && ctx.Err() == nil:
 			out.Retries++
 			continue
 		default:
@@ -165,13 +163,10 @@ func (t *Terminal) Do(ctx context.Context, tx int) runner.Outcome {
 	}
 }
 
-func isItemNotFound(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return pgErr.Code == "DY001"
-	}
-	var myErr *mysql.MySQLError
-	return errors.As(err, &myErr) && myErr.Number == 1644 && myErr.Message == "dbdyno: item not found"
+// isItemNotFound reports the error dbdyno's New-Order procedure raises for the 1% of orders with an unused item.
+func (t *Terminal) isItemNotFound(err error) bool {
+	msg, ok := t.w.db.T.Engine.Raised(err)
+	return ok && strings.HasPrefix(msg, "dbdyno: item not found")
 }
 
 // Reconnect implements runner.Worker.

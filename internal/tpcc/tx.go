@@ -99,7 +99,7 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		}
 		err := s.batch(ctx, op{name: "proc_new_order", args: args, dest: []any{&total, &rolledBack}})
 		if err != nil {
-			if isItemNotFound(err) {
+			if t.isItemNotFound(err) {
 				return 0, errRollback
 			}
 			return 0, err

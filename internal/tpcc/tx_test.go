@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/target"
+	"github.com/dbdyno/dbdyno/internal/engine"
 )
 
 func testTerminal(warehouses int) *Terminal {
@@ -127,17 +127,19 @@ func TestPaymentAndOrderStatusInputs(t *testing.T) {
 }
 
 func TestEveryDialectHasEveryStatement(t *testing.T) {
-	pg, err := Statements(target.Postgres)
+	pgEngine, _ := engine.Lookup("postgres")
+	pg, err := Statements(pgEngine)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []target.Engine{target.MySQL, target.SQLite} {
+	for _, name := range []string{"mysql", "sqlite"} {
+		e, _ := engine.Lookup(name)
 		set, err := Statements(e)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for name, st := range pg {
-			if len(name) > 5 && name[:5] == "proc_" && !HasProcedures(e) {
+			if len(name) > 5 && name[:5] == "proc_" && !e.Procedures {
 				continue
 			}
 			other, ok := set[name]

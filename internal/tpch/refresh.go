@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
@@ -40,9 +41,8 @@ func SetsString(lo, hi int) string {
 var ErrRefreshed = errors.New("the refresh functions' update sets are applied")
 
 func (d *DB) appliedSets(ctx context.Context) (setRange, error) {
-	var v string
-	err := d.row(ctx, "meta_get", []any{metaRefreshSets}, &v)
-	if errors.Is(err, sql.ErrNoRows) {
+	v, err := d.data.Meta(ctx, metaRefreshSets)
+	if errors.Is(err, bulk.ErrNoMeta) {
 		return setRange{}, nil
 	}
 	if err != nil {
@@ -98,24 +98,15 @@ func (d *DB) undo(ctx context.Context, sf float64, s setRange) error {
 	if err := d.loadAgain(ctx, sf, r); err != nil {
 		return fmt.Errorf("loading the rows of %s again: %w", s, err)
 	}
-	return d.execAdmin(ctx, "meta_delete", metaRefreshSets)
+	return d.data.DeleteMeta(ctx, metaRefreshSets)
 }
 
-// loadAgain loads the build's orders and lines of a restore range, through the build's loader (whose connection
-// is closed before returning: an embedded database may allow only one).
+// loadAgain loads the build's orders and lines of a restore range, through the build's bulk path on one
+// connection (closed before returning: an embedded database may allow only one).
 func (d *DB) loadAgain(ctx context.Context, sf float64, r dbgen.Restore) error {
-	l, err := d.newLoader(ctx)
-	if err != nil {
-		return err
-	}
-	defer l.close()
 	var rows atomic.Int64
-	for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
-		if err := l.load(ctx, chunk{t, r.First - 1, r.Count}, sf, &rows); err != nil {
-			return fmt.Errorf("%s: %w", t, err)
-		}
-	}
-	return nil
+	cs := []chunk{{dbgen.Orders, r.First - 1, r.Count}, {dbgen.LineItem, r.First - 1, r.Count}}
+	return d.data.Load(ctx, 1, work(cs, sf, &rows), &rows, 0, nil)
 }
 
 // startRefresh decides which update set comes first: set 1 on the loaded data, after undoing what an earlier
@@ -174,7 +165,7 @@ func (r *runner) nextSet(ctx context.Context) (pair, set int, err error) {
 	}
 	pair, s := r.pair, r.sets
 	r.mu.Unlock()
-	err = r.d.putMeta(ctx, metaRefreshSets, fmt.Sprintf("%d-%d", s.lo, s.hi))
+	err = r.d.data.PutMeta(ctx, metaRefreshSets, fmt.Sprintf("%d-%d", s.lo, s.hi))
 	return pair, s.hi, err
 }
 
@@ -215,11 +206,11 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 			if err != nil {
 				return err
 			}
-			v := execRows(ctx, stmt, -1, st.Args)
+			v := &bulk.Values{Emit: func(vals []any) error { _, err := stmt.ExecContext(ctx, st.Args(vals)...); return err }}
 			err = dbgen.GenerateUpdate(t, r.sf, set, v)
 			stmt.Close()
 			if t == dbgen.Orders {
-				rows = v.n
+				rows = v.Rows
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", name, err)

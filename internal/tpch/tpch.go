@@ -16,21 +16,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
-// Columns of each table, in dbgen's order.
-var Columns = map[dbgen.Table][]string{
-	dbgen.Region:   {"r_regionkey", "r_name", "r_comment"},
-	dbgen.Nation:   {"n_nationkey", "n_name", "n_regionkey", "n_comment"},
-	dbgen.Supplier: {"s_suppkey", "s_name", "s_address", "s_nationkey", "s_phone", "s_acctbal", "s_comment"},
-	dbgen.Customer: {"c_custkey", "c_name", "c_address", "c_nationkey", "c_phone", "c_acctbal", "c_mktsegment", "c_comment"},
-	dbgen.Part:     {"p_partkey", "p_name", "p_mfgr", "p_brand", "p_type", "p_size", "p_container", "p_retailprice", "p_comment"},
-	dbgen.PartSupp: {"ps_partkey", "ps_suppkey", "ps_availqty", "ps_supplycost", "ps_comment"},
-	dbgen.Orders: {"o_orderkey", "o_custkey", "o_orderstatus", "o_totalprice", "o_orderdate", "o_orderpriority", "o_clerk",
-		"o_shippriority", "o_comment"},
-	dbgen.LineItem: {"l_orderkey", "l_partkey", "l_suppkey", "l_linenumber", "l_quantity", "l_extendedprice", "l_discount",
-		"l_tax", "l_returnflag", "l_linestatus", "l_shipdate", "l_commitdate", "l_receiptdate", "l_shipinstruct", "l_shipmode",
-		"l_comment"},
-}
-
 // ValidateScale checks a scale factor.
 func ValidateScale(sf float64) error {
 	if !(sf >= 0.001 && sf <= 100000) {

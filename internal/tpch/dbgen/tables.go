@@ -25,15 +25,19 @@ var tableNames = []string{"region", "nation", "supplier", "customer", "part", "p
 
 func (t Table) String() string { return tableNames[t] }
 
-// Writer receives rows value by value. Decimals are integers of hundredths; dates are days since 1992-01-01.
+// Writer receives rows value by value. Decimals are integers of 10^-scale units (dbgen's are hundredths);
+// dates are days since 1970-01-01. Every bulk.Row is a Writer.
 type Writer interface {
 	Int(v int64)
-	Dec(hundredths int64)
+	Dec(units int64, scale int)
 	Str(s string)
 	Bytes(b []byte)
-	Date(day int32)
+	Date(days int32)
 	EndRow() error
 }
+
+// EpochDay is the generator's day 0, 1992-01-01, in days since 1970-01-01.
+const EpochDay = 8035
 
 const (
 	supplierBase = 10000
@@ -172,7 +176,7 @@ func genSupplier(p []byte, sf float64, start, count int64, w Writer) error {
 		w.Int(nk)
 		buf = phone.appendNext(buf[:0], nk)
 		w.Bytes(buf)
-		w.Dec(int64(balance.next()))
+		w.Dec(int64(balance.next()), 2)
 		w.Bytes(text)
 		for _, f := range []interface{ rowFinished() }{&address, &nation, &phone, &balance, &comment, &bbbComment, &bbbJunk, &bbbOffset, &bbbType} {
 			f.rowFinished()
@@ -209,7 +213,7 @@ func genCustomer(p []byte, sf float64, start, count int64, w Writer) error {
 		w.Int(nk)
 		buf = phone.appendNext(buf[:0], nk)
 		w.Bytes(buf)
-		w.Dec(int64(balance.next()))
+		w.Dec(int64(balance.next()), 2)
 		w.Str(segment.next())
 		w.Bytes(comment.next())
 		for _, f := range all {
@@ -267,7 +271,7 @@ func genPart(p []byte, start, count int64, w Writer) error {
 		w.Str(ptype.next())
 		w.Int(int64(size.next()))
 		w.Str(container.next())
-		w.Dec(PartPrice(key))
+		w.Dec(PartPrice(key), 2)
 		w.Bytes(comment.next())
 		name.rowFinished()
 		for _, f := range others {
@@ -298,7 +302,7 @@ func genPartSupp(p []byte, sf float64, start, count int64, w Writer) error {
 			w.Int(part)
 			w.Int(PartSupplier(part, n, sf))
 			w.Int(int64(qty.next()))
-			w.Dec(int64(cost.next()))
+			w.Dec(int64(cost.next()), 2)
 			w.Bytes(comment.next())
 			if err := w.EndRow(); err != nil {
 				return err
@@ -399,8 +403,8 @@ func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
 		w.Int(sparseKey(index, o.seq))
 		w.Int(ck)
 		w.Str(status)
-		w.Dec(total)
-		w.Date(date)
+		w.Dec(total, 2)
+		w.Date(date + EpochDay)
 		w.Str(prio.next())
 		buf = appendPadded(append(buf[:0], "Clerk#"...), int64(clerk.next()), 9)
 		w.Bytes(buf)
@@ -458,14 +462,14 @@ func genLineItem(p []byte, sf float64, o orderRange, w Writer) error {
 			w.Int(sk)
 			w.Int(int64(l))
 			w.Int(q)
-			w.Dec(PartPrice(pk) * q)
-			w.Dec(d)
-			w.Dec(t)
+			w.Dec(PartPrice(pk)*q, 2)
+			w.Dec(d, 2)
+			w.Dec(t, 2)
 			w.Str(flag)
 			w.Str(status)
-			w.Date(ship)
-			w.Date(com)
-			w.Date(rec)
+			w.Date(ship + EpochDay)
+			w.Date(com + EpochDay)
+			w.Date(rec + EpochDay)
 			w.Str(instruct.next())
 			w.Str(mode.next())
 			w.Bytes(comment.next())

@@ -16,24 +16,36 @@ type TBL struct {
 
 func (t *TBL) Int(v int64) { t.Buf = append(strconv.AppendInt(t.Buf, v, 10), '|') }
 
-func (t *TBL) Dec(h int64) {
-	t.Buf = append(AppendDec(t.Buf, h), '|')
+func (t *TBL) Dec(units int64, scale int) {
+	t.Buf = append(appendDec(t.Buf, units, scale), '|')
 }
 
-// AppendDec appends hundredths as a decimal with two places ("-0.05", "1234.50").
-func AppendDec(b []byte, h int64) []byte {
-	if h < 0 {
+// appendDec appends units x 10^-scale as a decimal ("-0.05", "1234.50" for hundredths).
+func appendDec(b []byte, units int64, scale int) []byte {
+	if units < 0 {
 		b = append(b, '-')
-		h = -h
+		units = -units
 	}
-	b = strconv.AppendInt(b, h/100, 10)
-	f := h % 100
-	return append(b, '.', byte('0'+f/10), byte('0'+f%10))
+	if scale == 2 {
+		b = strconv.AppendInt(b, units/100, 10)
+		f := units % 100
+		return append(b, '.', byte('0'+f/10), byte('0'+f%10))
+	}
+	p := int64(1)
+	for i := 0; i < scale; i++ {
+		p *= 10
+	}
+	b = strconv.AppendInt(b, units/p, 10)
+	if scale == 0 {
+		return b
+	}
+	frac := strconv.AppendInt(nil, units%p+p, 10) // the leading 1 keeps the zeros
+	return append(append(b, '.'), frac[1:]...)
 }
 
 func (t *TBL) Str(s string)   { t.Buf = append(append(t.Buf, s...), '|') }
 func (t *TBL) Bytes(b []byte) { t.Buf = append(append(t.Buf, b...), '|') }
-func (t *TBL) Date(d int32)   { t.Buf = append(append(t.Buf, dateText[d][:]...), '|') }
+func (t *TBL) Date(d int32)   { t.Buf = append(append(t.Buf, dateText[d-EpochDay][:]...), '|') }
 func (t *TBL) EndRow() error {
 	t.Buf = append(t.Buf, '\n')
 	t.Rows++
@@ -173,8 +185,8 @@ func (c *CSV) sep() {
 	c.first = true
 }
 
-func (c *CSV) Int(v int64) { c.sep(); c.Buf = strconv.AppendInt(c.Buf, v, 10) }
-func (c *CSV) Dec(h int64) { c.sep(); c.Buf = AppendDec(c.Buf, h) }
+func (c *CSV) Int(v int64)                { c.sep(); c.Buf = strconv.AppendInt(c.Buf, v, 10) }
+func (c *CSV) Dec(units int64, scale int) { c.sep(); c.Buf = appendDec(c.Buf, units, scale) }
 func (c *CSV) Str(s string) {
 	c.sep()
 	c.Buf = appendCSV(c.Buf, s)
@@ -183,7 +195,7 @@ func (c *CSV) Bytes(b []byte) {
 	c.sep()
 	c.Buf = appendCSV(c.Buf, b)
 }
-func (c *CSV) Date(d int32) { c.sep(); c.Buf = append(c.Buf, dateText[d][:]...) }
+func (c *CSV) Date(d int32) { c.sep(); c.Buf = append(c.Buf, dateText[d-EpochDay][:]...) }
 func (c *CSV) EndRow() error {
 	c.Buf = append(c.Buf, '\n')
 	c.first = false

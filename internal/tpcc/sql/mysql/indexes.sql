@@ -1,3 +1,9 @@
--- Secondary indexes, created after the load.
-CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first);
-CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+-- MySQL/MariaDB: the primary keys are declared with the tables (schema.sql): InnoDB clusters rows on them.
+-- name: warehouse_pk
+-- name: district_pk
+-- name: customer_pk
+-- name: new_order_pk
+-- name: orders_pk
+-- name: order_line_pk
+-- name: item_pk
+-- name: stock_pk

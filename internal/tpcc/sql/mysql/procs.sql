@@ -1,6 +1,9 @@
 -- dbdyno TPC-C-derived transactions as MySQL/MariaDB stored procedures (--mode procedures): one CALL per
--- transaction. Item lists arrive as comma-separated numbers. A procedure body ends at a line holding "//".
+-- transaction. Item lists arrive as comma-separated numbers.
+-- Each procedure is dropped first, so a build can install it again.
+-- name: drop_dbdyno_new_order
 DROP PROCEDURE IF EXISTS dbdyno_new_order;
+-- name: dbdyno_new_order
 CREATE PROCEDURE dbdyno_new_order(p_w_id INT, p_d_id INT, p_c_id INT, p_ol_cnt INT, p_all_local INT,
     p_items VARCHAR(255), p_supply VARCHAR(255), p_qty VARCHAR(64))
 proc: BEGIN
@@ -51,9 +54,10 @@ proc: BEGIN
   END WHILE;
   COMMIT;
   SELECT v_sum * (1 - v_discount) * (1 + v_w_tax + v_d_tax) AS total, 0 AS rolled_back;
-END
-//
+END;
+-- name: drop_dbdyno_payment
 DROP PROCEDURE IF EXISTS dbdyno_payment;
+-- name: dbdyno_payment
 CREATE PROCEDURE dbdyno_payment(p_w_id INT, p_d_id INT, p_c_w_id INT, p_c_d_id INT, p_c_id INT,
     p_byname BOOLEAN, p_c_last VARCHAR(16), p_amount DECIMAL(6,2))
 BEGIN
@@ -94,9 +98,10 @@ BEGIN
     VALUES (v_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, NOW(), p_amount, CONCAT(v_w_name, '    ', v_d_name));
   COMMIT;
   SELECT v_c_id AS c_id, v_balance AS balance;
-END
-//
+END;
+-- name: drop_dbdyno_order_status
 DROP PROCEDURE IF EXISTS dbdyno_order_status;
+-- name: dbdyno_order_status
 CREATE PROCEDURE dbdyno_order_status(p_w_id INT, p_d_id INT, p_c_id INT, p_byname BOOLEAN, p_c_last VARCHAR(16))
 BEGIN
   DECLARE v_c_id, v_n, v_off, v_o_id, v_lines INT;
@@ -127,9 +132,10 @@ BEGIN
    WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id) AS ol;
   COMMIT;
   SELECT v_c_id AS c_id, v_lines AS line_count;
-END
-//
+END;
+-- name: drop_dbdyno_delivery
 DROP PROCEDURE IF EXISTS dbdyno_delivery;
+-- name: dbdyno_delivery
 CREATE PROCEDURE dbdyno_delivery(p_w_id INT, p_carrier_id INT)
 BEGIN
   DECLARE v_d, v_o_id, v_c_id, v_delivered INT DEFAULT 0;
@@ -154,9 +160,10 @@ BEGIN
   END WHILE;
   COMMIT;
   SELECT v_delivered AS delivered;
-END
-//
+END;
+-- name: drop_dbdyno_stock_level
 DROP PROCEDURE IF EXISTS dbdyno_stock_level;
+-- name: dbdyno_stock_level
 CREATE PROCEDURE dbdyno_stock_level(p_w_id INT, p_d_id INT, p_threshold INT)
 BEGIN
   DECLARE v_next, v_low INT;
@@ -165,5 +172,4 @@ BEGIN
    WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id < v_next AND ol_o_id >= v_next - 20
      AND s_w_id = p_w_id AND s_i_id = ol_i_id AND s_quantity < p_threshold;
   SELECT v_low AS low_stock;
-END
-//
+END;

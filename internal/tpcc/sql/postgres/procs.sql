@@ -1,5 +1,6 @@
 -- dbdyno TPC-C-derived transactions as PL/pgSQL functions (--mode procedures): one call per transaction.
 -- Installed by `dbdyno tpcc build`; dropped by `dbdyno tpcc drop`.
+-- name: dbdyno_new_order
 CREATE OR REPLACE FUNCTION dbdyno_new_order(p_w_id int, p_d_id int, p_c_id int, p_ol_cnt int, p_all_local int,
     p_items int[], p_supply int[], p_qty int[], OUT out_total numeric, OUT out_rolled_back int) AS $$
 #variable_conflict use_column
@@ -58,7 +59,7 @@ BEGIN
   out_total := v_sum * (1 - v_discount) * (1 + v_w_tax + v_d_tax);
   out_rolled_back := 0;
 END $$ LANGUAGE plpgsql;
-
+-- name: dbdyno_customer_by_name
 CREATE OR REPLACE FUNCTION dbdyno_customer_by_name(p_w_id int, p_d_id int, p_c_last varchar) RETURNS int AS $$
 DECLARE v_n int; v_c_id int;
 BEGIN
@@ -71,7 +72,7 @@ BEGIN
     ORDER BY c_first OFFSET (v_n + 1) / 2 - 1 LIMIT 1;
   RETURN v_c_id;
 END $$ LANGUAGE plpgsql;
-
+-- name: dbdyno_payment
 CREATE OR REPLACE FUNCTION dbdyno_payment(p_w_id int, p_d_id int, p_c_w_id int, p_c_d_id int, p_c_id int,
     p_byname boolean, p_c_last varchar, p_amount numeric, OUT out_c_id int, OUT out_balance numeric) AS $$
 #variable_conflict use_column
@@ -96,7 +97,7 @@ BEGIN
   INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     VALUES (out_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, localtimestamp(0), p_amount, v_w_name || '    ' || v_d_name);
 END $$ LANGUAGE plpgsql;
-
+-- name: dbdyno_order_status
 CREATE OR REPLACE FUNCTION dbdyno_order_status(p_w_id int, p_d_id int, p_c_id int, p_byname boolean, p_c_last varchar,
     OUT out_c_id int, OUT out_lines int) AS $$
 #variable_conflict use_column
@@ -117,7 +118,7 @@ BEGIN
     out_lines := out_lines + 1;
   END LOOP;
 END $$ LANGUAGE plpgsql;
-
+-- name: dbdyno_delivery
 CREATE OR REPLACE FUNCTION dbdyno_delivery(p_w_id int, p_carrier_id int, OUT out_delivered int) AS $$
 #variable_conflict use_column
 DECLARE v_o_id int; v_c_id int; v_amount numeric;
@@ -135,7 +136,7 @@ BEGIN
     out_delivered := out_delivered + 1;
   END LOOP;
 END $$ LANGUAGE plpgsql;
-
+-- name: dbdyno_stock_level
 CREATE OR REPLACE FUNCTION dbdyno_stock_level(p_w_id int, p_d_id int, p_threshold int, OUT out_low_stock int) AS $$
 #variable_conflict use_column
 DECLARE v_next int;

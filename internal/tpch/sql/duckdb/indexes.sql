@@ -1,1 +1,17 @@
 -- DuckDB answers these queries from its columnar storage and zone maps: no indexes.
+-- name: region_pk
+-- name: nation_pk
+-- name: supplier_pk
+-- name: customer_pk
+-- name: part_pk
+-- name: partsupp_pk
+-- name: orders_pk
+-- name: lineitem_pk
+-- name: nation_region
+-- name: supplier_nation
+-- name: customer_nation
+-- name: partsupp_supp
+-- name: orders_cust
+-- name: orders_date
+-- name: lineitem_part_supp
+-- name: lineitem_ship

@@ -1,6 +1,4 @@
--- The 22 TPC-H queries (clause 2.4) for SQL Server (written for reference: the driver for SQL Server is not wired yet). Substitution parameters are bound (:name), never spliced
--- into the text; Q15's view is written as a WITH clause so a query stream runs no DDL.
-
+-- SQL Server (written for reference: the driver for SQL Server is not wired yet): TOP instead of LIMIT, DATEADD.
 -- name: q1(delta)
 select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty, sum(l_extendedprice) as sum_base_price,
        sum(l_extendedprice * (1 - l_discount)) as sum_disc_price,
@@ -10,7 +8,6 @@ from lineitem
 where l_shipdate <= dateadd(day, -cast(:delta as integer), cast('1998-12-01' as date))
 group by l_returnflag, l_linestatus
 order by l_returnflag, l_linestatus;
-
 -- name: q2(size, type, region)
 select top 100 s_acctbal, s_name, n_name, p_partkey, p_mfgr, s_address, s_phone, s_comment
 from part, supplier, partsupp, nation, region
@@ -21,7 +18,6 @@ where p_partkey = ps_partkey and s_suppkey = ps_suppkey and p_size = :size and p
     where p_partkey = ps_partkey and s_suppkey = ps_suppkey and s_nationkey = n_nationkey
       and n_regionkey = r_regionkey and r_name = :region)
 order by s_acctbal desc, n_name, s_name, p_partkey;
-
 -- name: q3(segment, date)
 select top 10 l_orderkey, sum(l_extendedprice * (1 - l_discount)) as revenue, o_orderdate, o_shippriority
 from customer, orders, lineitem
@@ -29,7 +25,6 @@ where c_mktsegment = :segment and c_custkey = o_custkey and l_orderkey = o_order
   and o_orderdate < cast(:date as date) and l_shipdate > cast(:date as date)
 group by l_orderkey, o_orderdate, o_shippriority
 order by revenue desc, o_orderdate;
-
 -- name: q4(date)
 select o_orderpriority, count(*) as order_count
 from orders
@@ -37,7 +32,6 @@ where o_orderdate >= cast(:date as date) and o_orderdate < dateadd(month, 3, cas
   and exists (select * from lineitem where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)
 group by o_orderpriority
 order by o_orderpriority;
-
 -- name: q5(region, date)
 select n_name, sum(l_extendedprice * (1 - l_discount)) as revenue
 from customer, orders, lineitem, supplier, nation, region
@@ -46,14 +40,12 @@ where c_custkey = o_custkey and l_orderkey = o_orderkey and l_suppkey = s_suppke
   and o_orderdate >= cast(:date as date) and o_orderdate < dateadd(year, 1, cast(:date as date))
 group by n_name
 order by revenue desc;
-
 -- name: q6(date, discount, quantity)
 select sum(l_extendedprice * l_discount) as revenue
 from lineitem
 where l_shipdate >= cast(:date as date) and l_shipdate < dateadd(year, 1, cast(:date as date))
   and l_discount between cast(:discount as decimal(15,2)) - 0.01 and cast(:discount as decimal(15,2)) + 0.01
   and l_quantity < :quantity;
-
 -- name: q7(nation1, nation2)
 select supp_nation, cust_nation, l_year, sum(volume) as revenue
 from (
@@ -66,7 +58,6 @@ from (
     and l_shipdate between cast('1995-01-01' as date) and cast('1996-12-31' as date)) as shipping
 group by supp_nation, cust_nation, l_year
 order by supp_nation, cust_nation, l_year;
-
 -- name: q8(nation, region, type)
 select o_year, sum(case when nation = :nation then volume else 0 end) / sum(volume) as mkt_share
 from (
@@ -78,7 +69,6 @@ from (
     and p_type = :type) as all_nations
 group by o_year
 order by o_year;
-
 -- name: q9(color)
 select nation, o_year, sum(amount) as sum_profit
 from (
@@ -89,7 +79,6 @@ from (
     and o_orderkey = l_orderkey and s_nationkey = n_nationkey and p_name like '%' + :color + '%') as profit
 group by nation, o_year
 order by nation, o_year desc;
-
 -- name: q10(date)
 select top 20 c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) as revenue, c_acctbal, n_name, c_address, c_phone, c_comment
 from customer, orders, lineitem, nation
@@ -98,18 +87,6 @@ where c_custkey = o_custkey and l_orderkey = o_orderkey
   and l_returnflag = 'R' and c_nationkey = n_nationkey
 group by c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment
 order by revenue desc;
-
--- name: q11(nation, fraction)
-select ps_partkey, sum(ps_supplycost * ps_availqty) as value
-from partsupp, supplier, nation
-where ps_suppkey = s_suppkey and s_nationkey = n_nationkey and n_name = :nation
-group by ps_partkey
-having sum(ps_supplycost * ps_availqty) > (
-  select sum(ps_supplycost * ps_availqty) * cast(:fraction as decimal(20,10))
-  from partsupp, supplier, nation
-  where ps_suppkey = s_suppkey and s_nationkey = n_nationkey and n_name = :nation)
-order by value desc;
-
 -- name: q12(shipmode1, shipmode2, date)
 select l_shipmode,
        sum(case when o_orderpriority = '1-URGENT' or o_orderpriority = '2-HIGH' then 1 else 0 end) as high_line_count,
@@ -120,7 +97,6 @@ where o_orderkey = l_orderkey and l_shipmode in (:shipmode1, :shipmode2) and l_c
   and l_receiptdate < dateadd(year, 1, cast(:date as date))
 group by l_shipmode
 order by l_shipmode;
-
 -- name: q13(word1, word2)
 select c_count, count(*) as custdist
 from (
@@ -129,13 +105,11 @@ from (
   group by c_custkey) as c_orders
 group by c_count
 order by custdist desc, c_count desc;
-
 -- name: q14(date)
 select 100.00 * sum(case when p_type like 'PROMO%' then l_extendedprice * (1 - l_discount) else 0 end)
        / sum(l_extendedprice * (1 - l_discount)) as promo_revenue
 from lineitem, part
 where l_partkey = p_partkey and l_shipdate >= cast(:date as date) and l_shipdate < dateadd(month, 1, cast(:date as date));
-
 -- name: q15(date)
 with revenue0 (supplier_no, total_revenue) as (
   select l_suppkey, sum(l_extendedprice * (1 - l_discount))
@@ -146,7 +120,6 @@ select s_suppkey, s_name, s_address, s_phone, total_revenue
 from supplier, revenue0
 where s_suppkey = supplier_no and total_revenue = (select max(total_revenue) from revenue0)
 order by s_suppkey;
-
 -- name: q16(brand, type, size1, size2, size3, size4, size5, size6, size7, size8)
 select p_brand, p_type, p_size, count(distinct ps_suppkey) as supplier_cnt
 from partsupp, part
@@ -155,13 +128,6 @@ where p_partkey = ps_partkey and p_brand <> :brand and p_type not like :type + '
   and ps_suppkey not in (select s_suppkey from supplier where s_comment like '%Customer%Complaints%')
 group by p_brand, p_type, p_size
 order by supplier_cnt desc, p_brand, p_type, p_size;
-
--- name: q17(brand, container)
-select sum(l_extendedprice) / 7.0 as avg_yearly
-from lineitem, part
-where p_partkey = l_partkey and p_brand = :brand and p_container = :container
-  and l_quantity < (select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey);
-
 -- name: q18(quantity)
 select top 100 c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity)
 from customer, orders, lineitem
@@ -169,20 +135,6 @@ where o_orderkey in (select l_orderkey from lineitem group by l_orderkey having 
   and c_custkey = o_custkey and o_orderkey = l_orderkey
 group by c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
 order by o_totalprice desc, o_orderdate;
-
--- name: q19(quantity1, quantity2, quantity3, brand1, brand2, brand3)
-select sum(l_extendedprice * (1 - l_discount)) as revenue
-from lineitem, part
-where (p_partkey = l_partkey and p_brand = :brand1 and p_container in ('SM CASE', 'SM BOX', 'SM PACK', 'SM PKG')
-       and l_quantity >= :quantity1 and l_quantity <= :quantity1 + 10 and p_size between 1 and 5
-       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON')
-   or (p_partkey = l_partkey and p_brand = :brand2 and p_container in ('MED BAG', 'MED BOX', 'MED PKG', 'MED PACK')
-       and l_quantity >= :quantity2 and l_quantity <= :quantity2 + 10 and p_size between 1 and 10
-       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON')
-   or (p_partkey = l_partkey and p_brand = :brand3 and p_container in ('LG CASE', 'LG BOX', 'LG PACK', 'LG PKG')
-       and l_quantity >= :quantity3 and l_quantity <= :quantity3 + 10 and p_size between 1 and 15
-       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON');
-
 -- name: q20(color, date, nation)
 select s_name, s_address
 from supplier, nation
@@ -195,7 +147,6 @@ where s_suppkey in (
           and l_shipdate >= cast(:date as date) and l_shipdate < dateadd(year, 1, cast(:date as date))))
   and s_nationkey = n_nationkey and n_name = :nation
 order by s_name;
-
 -- name: q21(nation)
 select top 100 s_name, count(*) as numwait
 from supplier, lineitem l1, orders, nation
@@ -208,7 +159,6 @@ where s_suppkey = l1.l_suppkey and o_orderkey = l1.l_orderkey and o_orderstatus 
   and s_nationkey = n_nationkey and n_name = :nation
 group by s_name
 order by numwait desc, s_name;
-
 -- name: q22(code1, code2, code3, code4, code5, code6, code7)
 select cntrycode, count(*) as numcust, sum(c_acctbal) as totacctbal
 from (

@@ -1,0 +1,379 @@
+package bulk
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/progress"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+)
+
+// Dataset is a workload's tables and the statement files that make and remove them, in its FS:
+// sql/generic/FILE with sql/ENGINE/FILE overriding by name (sqlfile.Overlay). The files are schema.sql (the
+// build record's table dbdyno_WORKLOAD_meta among them), indexes.sql, procs.sql (engines with stored
+// procedures; optional), drop.sql, and admin.sql with the build record's meta_get(k), meta_put(k, v) and
+// meta_delete(k).
+type Dataset struct {
+	Workload string // "tpcc": the build record is dbdyno_tpcc_meta; messages name 'dbdyno tpcc build'
+	Title    string // "TPC-C"
+	Tables   []string
+	FS       fs.FS
+}
+
+var datasets []*Dataset
+
+// Register makes a dataset known, so that another workload's build can tell its tables from a user's.
+func Register(d *Dataset) *Dataset {
+	datasets = append(datasets, d)
+	return d
+}
+
+func (d *Dataset) metaTable() string { return "dbdyno_" + d.Workload + "_meta" }
+
+// Files is the dataset's statement files as they run on an engine, for `dbdyno sql`.
+func (d *Dataset) Files(e *engine.Engine) ([]*sqlfile.File, error) {
+	var out []*sqlfile.File
+	for _, name := range []string{"schema.sql", "indexes.sql", "procs.sql", "drop.sql", "admin.sql"} {
+		if name == "procs.sql" && !e.Procedures {
+			continue
+		}
+		f, err := sqlfile.Overlay(d.FS, e.Name, name, e.Placeholder)
+		if errors.Is(err, fs.ErrNotExist) && name == "procs.sql" {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// DB is a dataset's target, open.
+type DB struct {
+	D   *Dataset
+	T   *engine.Target
+	SQL *sql.DB
+	set sqlfile.Set // admin.sql
+}
+
+// Open opens a dataset's target.
+func Open(ctx context.Context, d *Dataset, t *engine.Target) (*DB, error) {
+	admin, err := sqlfile.Overlay(d.FS, t.Engine.Name, "admin.sql", t.Engine.Placeholder)
+	if err != nil {
+		return nil, err
+	}
+	db, err := t.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{D: d, T: t, SQL: db, set: admin.Set()}, nil
+}
+
+// Close closes the target.
+func (db *DB) Close() { db.SQL.Close() }
+
+// ServerVersion is the engine's version string.
+func (db *DB) ServerVersion(ctx context.Context) string {
+	return db.T.Engine.ServerVersion(ctx, db.SQL)
+}
+
+// Script runs a statement file's statements in order.
+func (db *DB) Script(ctx context.Context, q engine.Queryer, name string) error {
+	f, err := sqlfile.Overlay(db.D.FS, db.T.Engine.Name, name, db.T.Engine.Placeholder)
+	if err != nil {
+		return err
+	}
+	for _, st := range f.Statements {
+		if _, err := q.ExecContext(ctx, st.SQL); err != nil {
+			first, _, _ := strings.Cut(st.SQL, "\n")
+			return fmt.Errorf("%s: %s: %w", name, first, err)
+		}
+	}
+	return nil
+}
+
+// existing lists which of the dataset's tables exist, and whether its build record does.
+func (db *DB) existing(ctx context.Context) (tables []string, meta bool, err error) {
+	for _, t := range db.D.Tables {
+		ok, err := db.T.Engine.TableExists(ctx, db.SQL, t)
+		if err != nil {
+			return nil, false, fmt.Errorf("listing tables: %w", err)
+		}
+		if ok {
+			tables = append(tables, t)
+		}
+	}
+	meta, err = db.T.Engine.TableExists(ctx, db.SQL, db.D.metaTable())
+	return tables, meta, err
+}
+
+// foreign explains tables with the dataset's names that are not its build: another dbdyno workload's (TPC-C
+// and TPC-H share customer and orders), or a user's.
+func (db *DB) foreign(ctx context.Context, tables []string) error {
+	for _, o := range datasets {
+		if o == db.D {
+			continue
+		}
+		if ok, _ := db.T.Engine.TableExists(ctx, db.SQL, o.metaTable()); ok {
+			return fmt.Errorf("%s holds dbdyno's %s tables, which share names with %s's (%s): build %s into another database",
+				db.T, o.Title, db.D.Title, strings.Join(tables, ", "), db.D.Title)
+		}
+	}
+	return fmt.Errorf("%s has tables named like %s's (%s) that dbdyno did not create: refusing to touch them; use another database",
+		db.T, db.D.Title, strings.Join(tables, ", "))
+}
+
+// PutMeta records a key of the build record.
+func (db *DB) PutMeta(ctx context.Context, k, v string) error {
+	del, put := db.set["meta_delete"], db.set["meta_put"]
+	if _, err := db.SQL.ExecContext(ctx, del.SQL, del.Args([]any{k})...); err != nil {
+		return err
+	}
+	_, err := db.SQL.ExecContext(ctx, put.SQL, put.Args([]any{k, v})...)
+	return err
+}
+
+// DeleteMeta removes a key of the build record.
+func (db *DB) DeleteMeta(ctx context.Context, k string) error {
+	del := db.set["meta_delete"]
+	_, err := db.SQL.ExecContext(ctx, del.SQL, del.Args([]any{k})...)
+	return err
+}
+
+// ErrNoMeta means a key is missing from the build record.
+var ErrNoMeta = errors.New("missing from the build record")
+
+// Meta reads a key of the build record.
+func (db *DB) Meta(ctx context.Context, k string) (string, error) {
+	get := db.set["meta_get"]
+	var v string
+	err := db.SQL.QueryRowContext(ctx, get.SQL, get.Args([]any{k})...).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("%s %w", k, ErrNoMeta)
+	}
+	return v, err
+}
+
+// NoSchemaError means the target has no finished build of the dataset; it says what to run.
+type NoSchemaError struct{ msg string }
+
+func (e *NoSchemaError) Error() string { return e.msg }
+
+func noSchema(format string, args ...any) error { return &NoSchemaError{fmt.Sprintf(format, args...)} }
+
+// Ready checks that the target holds a finished build of the dataset: every table and the build record with
+// status "ready". The error says what to run.
+func (db *DB) Ready(ctx context.Context) error {
+	tables, meta, err := db.existing(ctx)
+	if err != nil {
+		return err
+	}
+	build := fmt.Sprintf("'dbdyno %s build", db.D.Workload)
+	if !meta {
+		if len(tables) > 0 {
+			return noSchema("no %s schema: %v", db.D.Title, db.foreign(ctx, tables))
+		}
+		return noSchema("no %s schema in %s: run %s --target ...' first", db.D.Title, db.T, build)
+	}
+	status, err := db.Meta(ctx, "status")
+	if err != nil {
+		return fmt.Errorf("reading dbdyno's build record: %w: rebuild with %s --drop'", err, build)
+	}
+	if status != "ready" {
+		return noSchema("no %s schema: the build of %s did not finish (status %q): rebuild with %s --drop'", db.D.Title, db.T, status, build)
+	}
+	if len(tables) != len(db.D.Tables) {
+		return noSchema("no %s schema: %s lacks some %s tables: rebuild with %s --drop'", db.D.Title, db.T, db.D.Title, build)
+	}
+	return nil
+}
+
+// Drop removes the dataset's objects, and only them: it refuses when the tables were not made by dbdyno.
+func (db *DB) Drop(ctx context.Context) (bool, error) {
+	tables, meta, err := db.existing(ctx)
+	if err != nil {
+		return false, err
+	}
+	if !meta {
+		if len(tables) > 0 {
+			return false, db.foreign(ctx, tables)
+		}
+		return false, nil
+	}
+	return true, db.Script(ctx, db.SQL, "drop.sql")
+}
+
+// Work is one independent part of the data, generated into a sink (a table or part of one).
+type Work struct {
+	Name string // for errors: "stock of warehouse 3"
+	Do   func(ctx context.Context, s Sink) error
+}
+
+// Build is what a build loads and records.
+type Build struct {
+	Threads  int
+	Drop     bool
+	Version  string        // dbdyno's, recorded
+	Record   [][2]string   // further keys of the build record, written before loading
+	Work     []Work        // spread over Threads connections
+	Rows     *atomic.Int64 // the rows written so far, which Work adds to; read for progress
+	Total    int64         // the rows expected, for progress (0: unknown)
+	Progress io.Writer
+}
+
+// Report tells what the build did and how long each step took.
+type Report struct {
+	Rows                                    int64
+	Load, Index, Procedures, Analyze, Total time.Duration
+}
+
+// Build creates the schema, records the build, loads the work in parallel, adds keys and indexes, installs
+// the stored procedures where the engine has them, gathers statistics and marks the build ready. It refuses
+// to touch existing tables unless b.Drop is set, and never drops tables dbdyno did not create.
+func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
+	if b.Threads < 1 || db.T.Engine.SingleWriter {
+		b.Threads = 1
+	}
+	if b.Progress == nil {
+		b.Progress = io.Discard
+	}
+	if b.Rows == nil {
+		b.Rows = &atomic.Int64{}
+	}
+	t0 := time.Now()
+	tables, meta, err := db.existing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(tables) > 0 && !meta {
+		return nil, db.foreign(ctx, tables)
+	}
+	if len(tables) > 0 || meta {
+		if !b.Drop {
+			if meta {
+				tables = append(tables, db.D.metaTable())
+			}
+			return nil, fmt.Errorf("%s already has %s tables (%s): add --drop to replace them, or run 'dbdyno %s drop'", db.T, db.D.Title, strings.Join(tables, ", "), db.D.Workload)
+		}
+		if _, err := db.Drop(ctx); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(b.Progress, "dropped dbdyno's previous %s tables\n", db.D.Title)
+	}
+	if err := db.Script(ctx, db.SQL, "schema.sql"); err != nil {
+		return nil, fmt.Errorf("creating the schema: %w", err)
+	}
+	record := append([][2]string{{"status", "loading"}, {"dbdyno_version", b.Version}, {"built_at", time.Now().UTC().Format(time.RFC3339)}}, b.Record...)
+	for _, kv := range record {
+		if err := db.PutMeta(ctx, kv[0], kv[1]); err != nil {
+			return nil, fmt.Errorf("recording the build: %w", err)
+		}
+	}
+	rep := &Report{}
+	tl := time.Now()
+	if err := db.Load(ctx, b.Threads, b.Work, b.Rows, b.Total, b.Progress); err != nil {
+		return nil, fmt.Errorf("loading: %w", err)
+	}
+	rep.Rows, rep.Load = b.Rows.Load(), time.Since(tl)
+	ti := time.Now()
+	fmt.Fprintln(b.Progress, "creating keys and indexes")
+	if err := db.Script(ctx, db.SQL, "indexes.sql"); err != nil {
+		return nil, fmt.Errorf("creating indexes: %w", err)
+	}
+	rep.Index = time.Since(ti)
+	if db.T.Engine.Procedures {
+		tp := time.Now()
+		if err := db.Script(ctx, db.SQL, "procs.sql"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("installing stored procedures: %w", err)
+		}
+		rep.Procedures = time.Since(tp)
+	}
+	ta := time.Now()
+	fmt.Fprintln(b.Progress, "gathering statistics")
+	if err := db.T.Engine.Analyze(ctx, db.SQL, db.D.Tables); err != nil {
+		return nil, fmt.Errorf("gathering statistics: %w", err)
+	}
+	rep.Analyze = time.Since(ta)
+	if err := db.PutMeta(ctx, "status", "ready"); err != nil {
+		return nil, err
+	}
+	rep.Total = time.Since(t0)
+	return rep, nil
+}
+
+// Load spreads the work over threads connections, each loading through its own sink, and prints progress
+// (rows, rows/s, ETA) while it goes.
+func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.Int64, total int64, out io.Writer) error {
+	if threads < 1 || db.T.Engine.SingleWriter {
+		threads = 1
+	}
+	if out == nil {
+		out = io.Discard
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	queue := make(chan Work)
+	errs := make(chan error, threads)
+	var wg sync.WaitGroup
+	for i := 0; i < threads; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sink, err := OpenSink(ctx, db.T, db.SQL)
+			if err != nil {
+				errs <- err
+				cancel()
+				return
+			}
+			defer sink.Close()
+			for w := range queue {
+				if err := w.Do(ctx, sink); err != nil {
+					errs <- fmt.Errorf("%s: %w", w.Name, err)
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	stop := progress.Start(out, "load", rows, total)
+	go func() {
+		defer close(queue)
+		for _, w := range work {
+			select {
+			case queue <- w:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	stop()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// Table generates one table (or part of it) into a sink: Begin, fill, End; it returns the rows written.
+func Table(s Sink, table string, cols []string, fill func(Row) error) (int64, error) {
+	r, err := s.Begin(table, cols)
+	if err != nil {
+		return 0, err
+	}
+	if err := fill(r); err != nil {
+		s.End()
+		return 0, err
+	}
+	return s.End()
+}

@@ -1,0 +1,518 @@
+// Package engine holds every fact about the database engines dbdyno drives: their URL schemes and how a
+// target URL is read, the one way each is opened, its placeholder style, its capabilities, how its driver's
+// errors are classified, and its catalog, settings and counter SQL (in sql/ENGINE/*.sql). Each engine is one
+// file here (postgres.go, mysql.go, sqlite.go, duckdb.go) that registers an *Engine; code elsewhere asks the
+// engine what it can do and never compares engine names. Passwords never leave this package in printable form.
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+)
+
+//go:embed sql
+var sqlFS embed.FS
+
+// Class is what a driver error means to the code that got it.
+type Class int
+
+const (
+	Other      Class = iota
+	ConnLost         // the connection is gone: replace it
+	Retryable        // deadlock, serialization failure, lock timeout: run the transaction again
+	NotFound         // the object asked for does not exist
+	AuthFailed       // the server refused the user or password
+	NoDatabase       // the database named in the URL does not exist
+)
+
+// BulkPath is an engine's fastest way to load generated rows.
+type BulkPath int
+
+const (
+	BulkInsert   BulkPath = iota // prepared INSERTs in large transactions
+	BulkCopy                     // PostgreSQL COPY FROM STDIN
+	BulkLoadData                 // MySQL/MariaDB LOAD DATA LOCAL INFILE (multi-row INSERTs when the server refuses it)
+	BulkAppender                 // DuckDB's appender
+)
+
+// Wire says which wire protocol a connection speaks, for the workloads that drive it below database/sql.
+type Wire int
+
+const (
+	WireSQL      Wire = iota // database/sql only
+	WirePostgres             // the PostgreSQL protocol through pgconn (see Pgx)
+)
+
+// Engine is one database engine family.
+type Engine struct {
+	Name        string   // the canonical URL scheme and the sql/NAME/ directory of every workload
+	Title       string   // for people: "PostgreSQL"
+	Schemes     []string // URL schemes that name it
+	DefaultPort int      // servers
+	DefaultUser string
+	Embedded    bool // runs inside dbdyno's process on a local file
+	Placeholder sqlfile.Placeholder
+	OLTP        bool // made for transactions: concurrent writers through row locks or a write lock they queue for
+	Procedures  bool // stored procedures or functions (the OLTP workloads' procedures mode)
+	Arrays      bool // takes array parameters (else lists travel as comma-separated text)
+	// SingleWriter: one connection writes at a time (loads run on one connection; writers queue for the lock).
+	SingleWriter bool
+	Bulk         BulkPath
+	Wire         Wire
+	// Counters names what the engine's counters (sql/NAME/counters.sql) cover, "" when it has none.
+	Counters string
+
+	rank     int    // place in lists and messages: the embedded defaults first
+	denied   string // how the server words a refused login: "authentication failed", "access denied"
+	open     func(ctx context.Context, t *Target) (*sql.DB, error)
+	classify func(err error) Class
+	raised   func(err error) (string, bool)
+
+	catalog, settings, counters, load *sqlfile.File
+}
+
+var registry []*Engine
+
+// register adds an engine; each engine file calls it from init.
+func register(e *Engine) {
+	var err error
+	if e.catalog, err = sqlfile.Overlay(sqlFS, e.Name, "catalog.sql", e.Placeholder); err != nil {
+		panic(err) // the embedded files are part of the build
+	}
+	for _, f := range []struct {
+		name string
+		dst  **sqlfile.File
+	}{{"settings.sql", &e.settings}, {"counters.sql", &e.counters}, {"load.sql", &e.load}} {
+		if *f.dst, err = sqlfile.Overlay(sqlFS, e.Name, f.name, e.Placeholder); err != nil {
+			*f.dst = &sqlfile.File{Name: f.name}
+		}
+	}
+	registry = append(registry, e)
+	sort.SliceStable(registry, func(i, j int) bool { return registry[i].rank < registry[j].rank })
+}
+
+// All lists the engines, the embedded defaults first.
+func All() []*Engine { return append([]*Engine(nil), registry...) }
+
+// Lookup finds an engine by name or URL scheme.
+func Lookup(name string) (*Engine, bool) {
+	name = strings.ToLower(name)
+	for _, e := range registry {
+		for _, s := range e.Schemes {
+			if s == name {
+				return e, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// schemeList is "sqlite://, duckdb://, postgres:// or mysql://" for messages.
+func schemeList() string {
+	var s []string
+	for _, e := range registry {
+		s = append(s, e.Name+"://")
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// String is the engine's name.
+func (e *Engine) String() string { return e.Name }
+
+// Classify says what a driver error means.
+func (e *Engine) Classify(err error) Class {
+	if err == nil {
+		return Other
+	}
+	if c := e.classify(err); c != Other {
+		return c
+	}
+	var netErr net.Error
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &netErr) ||
+		errors.Is(err, sql.ErrConnDone) || errors.Is(err, net.ErrClosed) {
+		return ConnLost
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "conn closed") || strings.Contains(msg, "bad connection") ||
+		strings.Contains(msg, "connection reset") || strings.Contains(msg, "broken pipe") {
+		return ConnLost
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return NotFound
+	}
+	return Other
+}
+
+// Raised returns the message of an error that dbdyno's own SQL raised on purpose (RAISE, SIGNAL).
+func (e *Engine) Raised(err error) (string, bool) {
+	if e.raised == nil || err == nil {
+		return "", false
+	}
+	return e.raised(err)
+}
+
+// Queryer is what the catalog statements run on: a *sql.DB, *sql.Conn or *sql.Tx.
+type Queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+func (e *Engine) stmt(name string) *sqlfile.Statement {
+	st, ok := e.catalog.Set()[name]
+	if !ok {
+		panic(fmt.Sprintf("engine %s: catalog statement %s missing", e.Name, name)) // part of the build
+	}
+	return st
+}
+
+// ServerVersion is the engine's product and version ("PostgreSQL 15.18"), or "unknown".
+func (e *Engine) ServerVersion(ctx context.Context, q Queryer) string {
+	var v string
+	if err := q.QueryRowContext(ctx, e.stmt("server_version").SQL).Scan(&v); err != nil {
+		return "unknown"
+	}
+	return v
+}
+
+// TableExists reports whether a table of that name exists in the target's schema.
+func (e *Engine) TableExists(ctx context.Context, q Queryer, name string) (bool, error) {
+	st := e.stmt("table_exists")
+	var n int
+	if err := q.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
+		return false, err
+	}
+	return n > 0, nil
+}
+
+// ident checks a name that is spliced into SQL as an identifier.
+func ident(name string) string {
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			panic("engine: not an identifier: " + name)
+		}
+	}
+	return name
+}
+
+// Analyze gathers the optimizer's statistics for the tables (the whole database where the engine does it at once).
+func (e *Engine) Analyze(ctx context.Context, q Queryer, tables []string) error {
+	var stmts []string
+	if st, ok := e.catalog.Set()["analyze_table"]; ok {
+		for _, t := range tables {
+			stmts = append(stmts, strings.ReplaceAll(st.SQL, "{table}", ident(t)))
+		}
+	} else {
+		stmts = []string{e.stmt("analyze").SQL}
+	}
+	for _, s := range stmts {
+		rows, err := q.QueryContext(ctx, s) // MySQL's ANALYZE TABLE returns rows
+		if err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return nil
+}
+
+// PrepareLoad readies a connection for a bulk load (sql/NAME/load.sql: settings of that session only).
+func (e *Engine) PrepareLoad(ctx context.Context, q Queryer) {
+	for _, s := range e.load.SQL() {
+		q.ExecContext(ctx, s) // best effort: a load works without them, only slower
+	}
+}
+
+// Settings reads the engine's performance settings; a setting the account may not read is left out.
+func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
+	out := map[string]string{}
+	for _, st := range e.settings.Statements {
+		var v any
+		if err := q.QueryRowContext(ctx, st.SQL).Scan(&v); err == nil {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			out[st.Name] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// ReadCounters reads the database-side counters (name, value rows), or nil where the engine has none.
+func (e *Engine) ReadCounters(ctx context.Context, q Queryer) map[string]float64 {
+	if len(e.counters.Statements) == 0 || q == nil {
+		return nil
+	}
+	rows, err := q.QueryContext(ctx, e.counters.Statements[0].SQL)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	out := map[string]float64{}
+	for rows.Next() {
+		var k string
+		var v any
+		if rows.Scan(&k, &v) != nil {
+			continue
+		}
+		var f float64
+		switch x := v.(type) {
+		case float64:
+			f = x
+		case int64:
+			f = float64(x)
+		case []byte:
+			if f, err = strconv.ParseFloat(string(x), 64); err != nil {
+				continue
+			}
+		case string:
+			if f, err = strconv.ParseFloat(x, 64); err != nil {
+				continue
+			}
+		default:
+			continue
+		}
+		out[strings.ToLower(k)] = f
+	}
+	return out
+}
+
+// Files lists the engine's own SQL files as they run, for `dbdyno sql`.
+func (e *Engine) Files() []*sqlfile.File {
+	var out []*sqlfile.File
+	for _, f := range []*sqlfile.File{e.catalog, e.settings, e.counters, e.load} {
+		if len(f.Statements) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// PasswordEnv is the environment variable that supplies a password missing from the URL.
+const PasswordEnv = "DBDYNO_PASSWORD"
+
+// Target is a parsed --target URL.
+type Target struct {
+	Engine   *Engine
+	Path     string // embedded engines: the database file
+	Host     string
+	Port     int
+	User     string
+	password string
+	Database string
+	Params   url.Values
+}
+
+// Parse reads a target URL: ENGINE://FILE for embedded engines (sqlite://rel.db, duckdb:///abs/file.duckdb),
+// ENGINE://user:pass@host:port/db for servers. A password missing from the URL is taken from DBDYNO_PASSWORD.
+func Parse(raw string) (*Target, error) {
+	if raw == "" {
+		return nil, errors.New("empty --target: give a URL such as sqlite://dbdyno.db or postgres://user@host:5432/db")
+	}
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return nil, fmt.Errorf("target %q is not a URL: use sqlite://FILE, postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/DB", Redact(raw))
+	}
+	e, ok := Lookup(scheme)
+	if !ok {
+		return nil, fmt.Errorf("unknown target scheme %q: use %s", scheme, schemeList())
+	}
+	if e.Embedded {
+		path, query, _ := strings.Cut(rest, "?")
+		if path == "" {
+			return nil, fmt.Errorf("%s target has no file name: use %s://FILE or %s:///abs/path", e.Name, e.Name, e.Name)
+		}
+		q, _ := url.ParseQuery(query)
+		return &Target{Engine: e, Path: path, Params: q}, nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("target URL %q is malformed: %v", Redact(raw), errors.Unwrap(err))
+	}
+	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query()}
+	if t.Host == "" {
+		t.Host = "127.0.0.1"
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 || n > 65535 {
+			return nil, fmt.Errorf("target port %q is not a port number", p)
+		}
+		t.Port = n
+	}
+	if u.User != nil {
+		t.User = u.User.Username()
+		t.password, _ = u.User.Password()
+	}
+	if t.password == "" {
+		t.password = os.Getenv(PasswordEnv)
+	}
+	if t.User == "" {
+		t.User = e.DefaultUser
+	}
+	t.Database = strings.TrimPrefix(u.Path, "/")
+	if t.Database == "" {
+		return nil, fmt.Errorf("%s target has no database name: add it to the URL, e.g. %s://%s@%s:%d/dbdyno", e.Name, e.Name, t.User, t.Host, t.Port)
+	}
+	return t, nil
+}
+
+// String is the URL with the password redacted.
+func (t *Target) String() string {
+	if t.Engine.Embedded {
+		return t.Engine.Name + "://" + t.Path
+	}
+	u := url.URL{Scheme: t.Engine.Name, Host: net.JoinHostPort(t.Host, strconv.Itoa(t.Port)), Path: "/" + t.Database}
+	if t.password != "" {
+		u.User = url.UserPassword(t.User, "xxxxx")
+	} else {
+		u.User = url.User(t.User)
+	}
+	if len(t.Params) > 0 {
+		u.RawQuery = t.Params.Encode()
+	}
+	return u.String()
+}
+
+// Scrub removes the password from a message, in case a driver echoes it.
+func (t *Target) Scrub(s string) string {
+	if t == nil || len(t.password) < 3 {
+		return s
+	}
+	return strings.ReplaceAll(s, t.password, "xxxxx")
+}
+
+// WithDatabase is the same server with another database.
+func (t *Target) WithDatabase(name string) *Target {
+	c := *t
+	c.Database = name
+	return &c
+}
+
+// Local reports whether the database runs on this machine (an embedded engine, or a server on a loopback
+// address or a local socket): then this machine's metrics show the database's load too.
+func (t *Target) Local() bool {
+	if t.Engine.Embedded {
+		return true
+	}
+	h := strings.ToLower(t.Host)
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "/")
+}
+
+// Open opens the target as a database/sql handle and checks that it answers. Every engine is opened this one
+// way; PostgreSQL connections can be driven below database/sql with Pgx.
+func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
+	db, err := t.Engine.open(ctx, t)
+	if err != nil {
+		return nil, t.ConnectError(err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, t.ConnectError(err)
+	}
+	return db, nil
+}
+
+// Beside returns the target of database name on the same server, creating that database when it is missing
+// (side databases for tests and for workloads whose tables would collide). t's own database must exist.
+func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
+	if t.Engine.Embedded {
+		return nil, fmt.Errorf("%s has no server to hold another database", t.Engine.Name)
+	}
+	db, err := t.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	st := t.Engine.stmt("database_exists")
+	var n int
+	if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if _, err := db.ExecContext(ctx, strings.ReplaceAll(t.Engine.stmt("create_database").SQL, "{name}", ident(name))); err != nil {
+			return nil, err
+		}
+	}
+	return t.WithDatabase(name), nil
+}
+
+// ConnectError explains a failed connection attempt in one line with the fix.
+func (t *Target) ConnectError(err error) error {
+	if t.Engine.Embedded {
+		return fmt.Errorf("cannot open %s file %s: %s: check the path and its directory's permissions", t.Engine.Name, t.Path, t.Scrub(err.Error()))
+	}
+	where := fmt.Sprintf("%s at %s:%d", t.Engine.Name, t.Host, t.Port)
+	msg := t.Scrub(err.Error())
+	switch t.Engine.classify(err) {
+	case AuthFailed:
+		return fmt.Errorf("%s: %s for user %q: check the password in --target or %s", where, t.Engine.denied, t.User, PasswordEnv)
+	case NoDatabase:
+		return fmt.Errorf("%s: database %q does not exist: create it (CREATE DATABASE %s) or name another in --target", where, t.Database, t.Database)
+	}
+	switch {
+	case strings.Contains(msg, "connection refused"):
+		return fmt.Errorf("cannot connect to %s: connection refused: is the server running and listening there? check --target", where)
+	case strings.Contains(msg, "no such host"):
+		return fmt.Errorf("cannot connect to %s: unknown host %q: check --target", where, t.Host)
+	case strings.Contains(msg, "timeout"):
+		return fmt.Errorf("cannot connect to %s: timed out: check the host, port and firewall in --target", where)
+	}
+	if i := strings.LastIndex(msg, ": "); i > 0 && len(msg) > 200 {
+		msg = msg[i+2:]
+	}
+	return fmt.Errorf("cannot connect to %s: %s", where, msg)
+}
+
+// Redact returns raw with any URL password replaced; other text is returned unchanged.
+func Redact(raw string) string {
+	if !strings.Contains(raw, "://") || !strings.Contains(raw, "@") {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		// Do not risk printing a secret from a malformed URL.
+		scheme, rest, _ := strings.Cut(raw, "://")
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if colon := strings.Index(rest[:at], ":"); colon >= 0 {
+				return scheme + "://" + rest[:colon] + ":xxxxx" + rest[at:]
+			}
+		}
+		return raw
+	}
+	return u.Redacted()
+}
+
+// RedactArgs redacts every argument that carries a URL password (either "--target=URL" or "URL").
+func RedactArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if k, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(k, "-") {
+			out[i] = k + "=" + Redact(v)
+		} else {
+			out[i] = Redact(a)
+		}
+	}
+	return out
+}

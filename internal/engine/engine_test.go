@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	e := func(name string) *Engine {
+		x, ok := Lookup(name)
+		if !ok {
+			t.Fatalf("no engine %s", name)
+		}
+		return x
+	}
+	for raw, want := range map[string]Target{
+		"sqlite:///tmp/x.db":                  {Engine: e("sqlite"), Path: "/tmp/x.db"},
+		"sqlite://dbdyno.db":                  {Engine: e("sqlite"), Path: "dbdyno.db"},
+		"duckdb://x.duckdb":                   {Engine: e("duckdb"), Path: "x.duckdb"},
+		"postgres://u:p@db.example:6432/tpcc": {Engine: e("postgres"), Host: "db.example", Port: 6432, User: "u", password: "p", Database: "tpcc"},
+		"postgresql://u@h/d":                  {Engine: e("postgres"), Host: "h", Port: 5432, User: "u", Database: "d"},
+		"mysql://root:secret@127.0.0.1/d":     {Engine: e("mysql"), Host: "127.0.0.1", Port: 3306, User: "root", password: "secret", Database: "d"},
+	} {
+		got, err := Parse(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		if got.Engine != want.Engine || got.Path != want.Path || got.Host != want.Host || got.Port != want.Port ||
+			got.User != want.User || got.password != want.password || got.Database != want.Database {
+			t.Errorf("%s: got %+v, want %+v", raw, *got, want)
+		}
+	}
+}
+
+func TestParseErrorsNameTheFix(t *testing.T) {
+	for raw, want := range map[string]string{
+		"oracle://x/y":             "unknown target scheme \"oracle\": use sqlite://, duckdb://, postgres:// or mysql://",
+		"just-a-file.db":           "is not a URL",
+		"postgres://u:p@h:99999/d": "not a port number",
+		"postgres://u:p@h:5432":    "no database name",
+		"sqlite://":                "no file name",
+	} {
+		_, err := Parse(raw)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want it to say %q", raw, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), ":p@") {
+			t.Errorf("%s: error shows the password: %v", raw, err)
+		}
+	}
+}
+
+func TestPasswordFromEnvironmentAndRedaction(t *testing.T) {
+	t.Setenv(PasswordEnv, "from-env-secret")
+	tg, err := Parse("postgres://alice@h:5432/d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tg.password != "from-env-secret" {
+		t.Fatalf("password %q not taken from %s", tg.password, PasswordEnv)
+	}
+	if s := tg.String(); strings.Contains(s, "from-env-secret") || !strings.Contains(s, "alice:xxxxx@h:5432/d") {
+		t.Fatalf("String() = %s", s)
+	}
+	if s := tg.Scrub("failed: from-env-secret rejected"); strings.Contains(s, "from-env-secret") {
+		t.Fatalf("Scrub left the password: %s", s)
+	}
+	args := RedactArgs([]string{"dbdyno", "--target=mysql://u:hunter22@h/d", "--target", "postgres://u:pw123@h/d", "--vus", "4"})
+	joined := strings.Join(args, " ")
+	if strings.Contains(joined, "hunter22") || strings.Contains(joined, "pw123") || !strings.Contains(joined, "--vus 4") {
+		t.Fatalf("RedactArgs: %s", joined)
+	}
+}

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/rawconn"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// PostgreSQL through pgx: database/sql with pgx's stdlib driver, whose connections a workload may drive below
+// database/sql through pgconn (Pgx) for the shortest path per statement.
+func init() {
+	register(&Engine{
+		rank: 3,
+		Name: "postgres", Title: "PostgreSQL", Schemes: []string{"postgres", "postgresql", "pg"},
+		DefaultPort: 5432, DefaultUser: "postgres",
+		Placeholder: sqlfile.Dollar, OLTP: true, Procedures: true, Arrays: true, Bulk: BulkCopy, Wire: WirePostgres,
+		Counters: "pg_stat_database and WAL bytes",
+		denied:   "authentication failed", open: openPostgres, classify: classifyPostgres, raised: raisedPostgres,
+	})
+}
+
+func pgConfig(t *Target) (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig("")
+	if err != nil {
+		return nil, err
+	}
+	cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database = t.Host, uint16(t.Port), t.User, t.password, t.Database
+	cfg.ConnectTimeout = 10 * time.Second
+	cfg.RuntimeParams["application_name"] = "dbdyno"
+	cfg.DialFunc = rawconn.NewDialer(5 * time.Minute).DialContext
+	// Unnamed statements: PostgreSQL plans each query with its actual parameter values.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	if sm := t.Params.Get("sslmode"); sm == "" || sm == "disable" {
+		cfg.TLSConfig = nil
+		cfg.Fallbacks = nil
+	} else {
+		c2, err := pgx.ParseConfig("sslmode=" + sm + " host=" + t.Host)
+		if err != nil {
+			return nil, fmt.Errorf("sslmode %q: %w", sm, err)
+		}
+		cfg.TLSConfig = c2.TLSConfig
+	}
+	return cfg, nil
+}
+
+func openPostgres(_ context.Context, t *Target) (*sql.DB, error) {
+	cfg, err := pgConfig(t)
+	if err != nil {
+		return nil, err
+	}
+	return stdlib.OpenDB(*cfg), nil
+}
+
+// Pgx is the pgx connection under a database/sql connection of a PostgreSQL target. It stays valid while c is
+// held; closing it makes database/sql discard c when c is closed.
+func Pgx(c *sql.Conn) (*pgx.Conn, error) {
+	var pc *pgx.Conn
+	err := c.Raw(func(dc any) error {
+		s, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("not a PostgreSQL connection: %T", dc)
+		}
+		pc = s.Conn()
+		return nil
+	})
+	return pc, err
+}
+
+func classifyPostgres(err error) Class {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch c := pgErr.Code; {
+		case c == "40001" || c == "40P01" || c == "55P03":
+			return Retryable
+		case c == "57P01" || c == "57P02" || c == "57P03" || strings.HasPrefix(c, "08"):
+			return ConnLost // admin_shutdown (pg_terminate_backend), crash_shutdown, cannot_connect_now, connection exceptions
+		case c == "28P01" || c == "28000":
+			return AuthFailed
+		case c == "3D000":
+			return NoDatabase
+		case c == "42P01" || c == "42883":
+			return NotFound
+		}
+		return Other
+	}
+	if pgconn.Timeout(err) {
+		return ConnLost
+	}
+	return Other
+}
+
+// raisedPostgres: dbdyno's functions raise their own SQLSTATEs (class DY) with RAISE ... USING ERRCODE.
+func raisedPostgres(err error) (string, bool) {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && (strings.HasPrefix(pgErr.Code, "DY") || pgErr.Code == "P0001") {
+		return pgErr.Message, true
+	}
+	return "", false
+}

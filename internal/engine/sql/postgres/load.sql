@@ -1,0 +1,3 @@
+-- Settings of a bulk-load connection, for that session only.
+-- name: no_sync_commit
+SET synchronous_commit = off

@@ -1,0 +1,283 @@
+// Package method runs a workload's measured command the way a study needs it: a warm-up run, sweeps over a
+// flag, repeats with medians, several targets at the same time with their aggregate, each run's result
+// assembled (environment, system metrics, database counters, metrics) and kept in result files and the
+// results store. It is the same for every workload.
+package method
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Flags are the settings every measured command shares.
+func Flags() []workload.Flag {
+	return []workload.Flag{
+		{Name: "repeat", Kind: workload.Int, Default: "1", Help: "run each configuration this many times and report the median"},
+		{Name: "label", Kind: workload.Strings, NoPlan: true, Help: "label the results, key=value (repeatable), e.g. system=E16ds_v4, price_per_hour=1.008, db_cores=16"},
+		{Name: "store", Kind: workload.String, Default: store.DefaultPath, NoPlan: true, Help: "results store (SQLite file); \"\" to keep results out of it"},
+		{Name: "metrics-interval", Kind: workload.Duration, Default: "1s", Help: "system metrics sampling interval"},
+		{Name: "result", Kind: workload.String, Help: "write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"},
+	}
+}
+
+// TargetFlag is a command's --target flag.
+func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
+	help := "database URL: sqlite://FILE, duckdb://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from " + engine.PasswordEnv + ")"
+	if use == workload.ManyTargets {
+		return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to run every target at the same time"}
+	}
+	return workload.Flag{Name: "target", Kind: workload.String, Default: m.DefaultTarget, NoPlan: true, Help: help}
+}
+
+// CommandFlags are every flag of a command: its own, --target, and the method's for a measured command.
+func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
+	flags := append([]workload.Flag(nil), c.Flags...)
+	if c.Target != workload.NoTarget {
+		flags = append(flags, TargetFlag(m, c.Target))
+	}
+	if c.Measured != nil {
+		flags = append(flags, Flags()...)
+	}
+	return flags
+}
+
+// Execute runs one of a workload's commands: its targets are parsed first (a bad URL is one line and nothing
+// runs), then a plain command runs, and a measured one goes through Run.
+func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *workload.Values, env *workload.Env) error {
+	var raws []string
+	switch c.Target {
+	case workload.OneTarget:
+		raws = []string{v.String("target")}
+	case workload.ManyTargets:
+		raws = v.Strings("target")
+	}
+	for _, raw := range raws {
+		t, err := engine.Parse(raw)
+		if err != nil {
+			return err
+		}
+		env.Targets = append(env.Targets, t)
+	}
+	if c.Measured == nil {
+		return c.Do(ctx, env, v)
+	}
+	return Run(ctx, m, c.Measured, env, v)
+}
+
+// settings are the method's flags, checked.
+type settings struct {
+	repeat   int
+	labels   map[string]any
+	store    string
+	interval time.Duration
+	result   string
+}
+
+func readSettings(v *workload.Values) (*settings, error) {
+	s := &settings{repeat: v.Int("repeat"), store: v.String("store"), interval: v.Duration("metrics-interval"), result: v.String("result")}
+	if s.repeat < 1 {
+		return nil, fmt.Errorf("--repeat must be at least 1 (got %d)", s.repeat)
+	}
+	if s.interval < 100*time.Millisecond {
+		return nil, fmt.Errorf("--metrics-interval must be at least 100ms (got %s)", s.interval)
+	}
+	var err error
+	if s.labels, err = ParseLabels(v.Strings("label")); err != nil {
+		return nil, err
+	}
+	if s.result != "" {
+		if err := checkWritable(s.result); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// ParseLabels reads key=value pairs; numbers stay numbers (price_per_hour=1.008).
+func ParseLabels(in []string) (map[string]any, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := map[string]any{}
+	for _, l := range in {
+		k, v, ok := strings.Cut(l, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--label %q: use key=value, e.g. system=E16ds_v4", l)
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			out[k] = f
+		} else {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func checkWritable(path string) error {
+	f, err := os.CreateTemp(dirOf(path), ".dbdyno-probe*")
+	if err != nil {
+		return fmt.Errorf("cannot write --result %s: %v: choose a writable directory", path, errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndex(p, "/"); i >= 0 {
+		if i == 0 {
+			return "/"
+		}
+		return p[:i]
+	}
+	return "."
+}
+
+// NewID is a run or group identifier: prefix, UTC time, random suffix.
+func NewID(prefix string) string {
+	b := make([]byte, 3)
+	rand.Read(b)
+	return prefix + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
+}
+
+// Run runs a measured command with the method: the warm-up run, then for each point of a sweep its repeats,
+// each repeat against every target at the same time (with an aggregate result when there are several).
+func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, v *workload.Values) error {
+	s, err := readSettings(v)
+	if err != nil {
+		return err
+	}
+	if err := w.Check(v); err != nil {
+		return err
+	}
+	swept, points, err := v.Swept()
+	if err != nil {
+		return err
+	}
+	if points == nil {
+		points = []int{0} // no sweep
+	}
+	rs, err := newRunSet(ctx, env.Out, s)
+	if err != nil {
+		return err
+	}
+	targets := env.Targets
+	if !m.NeedsDB && len(targets) == 0 {
+		targets = []*engine.Target{nil}
+	}
+	groupID := NewID("g")
+	var runErr error
+	one := func(point, rep int, warm bool) {
+		pv := v
+		if swept.Name != "" {
+			pv = v.Set(swept.Name, []int{point})
+		}
+		res, errs := onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
+			return once(ctx, m, w, env, t, pv, warm, out, s.interval)
+		})
+		var parts []*result.Result
+		for i, r := range res {
+			if errs[i] != nil && runErr == nil {
+				runErr = errs[i]
+			}
+			if r == nil {
+				continue
+			}
+			r.Group = &result.Group{ID: groupID, Repeat: rep, Repeats: s.repeat}
+			if warm {
+				// recorded, but in a group of its own so no median or comparison counts it
+				r.Group = &result.Group{ID: groupID + "-warmup", Repeat: 1, Repeats: 1}
+				r.Labels = map[string]any{"phase": "warmup"}
+			}
+			if swept.Name != "" {
+				r.Group.Sweep, r.Group.Value = swept.Name, float64(point)
+			}
+			if len(targets) > 1 {
+				r.Group.Target, r.Group.Targets = i+1, len(targets)
+			}
+			rs.add(r)
+			parts = append(parts, r)
+		}
+		if len(targets) > 1 && len(parts) > 0 && !warm {
+			agg := aggregate(w, parts, len(targets), env)
+			rs.add(agg)
+			fmt.Fprintln(env.Out, aggregateLine(agg, len(targets)))
+		}
+	}
+	if ok, what := w.Warmup(v); ok {
+		fmt.Fprintf(env.Out, "warm-up run: %s\n", what)
+		one(points[0], 1, true)
+	}
+	for _, p := range points {
+		for rep := 1; rep <= s.repeat && ctx.Err() == nil; rep++ {
+			switch {
+			case swept.Name != "":
+				fmt.Fprintf(env.Out, "\n== %s=%d, run %d of %d\n", swept.Name, p, rep, s.repeat)
+			case s.repeat > 1:
+				fmt.Fprintf(env.Out, "\n== run %d of %d\n", rep, s.repeat)
+			}
+			one(p, rep, false)
+		}
+	}
+	if err := rs.close(ctx); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// once runs one measured run against one target and assembles its result (nil when it could not start).
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, interval time.Duration) (*result.Result, error) {
+	started := time.Now().UTC()
+	run, err := w.Start(ctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
+	if err != nil {
+		return nil, err
+	}
+	defer run.Close()
+	res := &result.Result{
+		SchemaVersion: result.SchemaVersion,
+		Tool:          result.Tool{Name: "dbdyno", Version: env.Version, GoVersion: goVersion()},
+		Workload:      m.Name,
+		RunID:         NewID("r"),
+		Command:       env.Args,
+		StartedAt:     started,
+		Options:       run.Options(),
+		Target:        result.Target{ServerVersion: run.ServerVersion()},
+	}
+	if t != nil {
+		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
+	}
+	ms := startMeasured(ctx, t, res.Target.ServerVersion, interval)
+	measured, runErr := run.Measure(ctx, res)
+	res.EndedAt = time.Now().UTC()
+	ms.finish(ctx, res)
+	if !measured {
+		return nil, runErr
+	}
+	res.Status = result.StatusOK
+	if runErr != nil {
+		res.Status = result.StatusFailed
+		if errors.Is(runErr, workload.ErrAborted) {
+			res.Status = result.StatusAborted
+		}
+		res.Error = t.Scrub(runErr.Error())
+	}
+	if err := run.Finish(ctx, res); err != nil && runErr == nil {
+		runErr = err
+	}
+	res.Metrics = m.Derive(res)
+	return res, runErr
+}

@@ -1,0 +1,331 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// runSet keeps the results of one command: it labels them, marks each configuration's median, writes the
+// result files and records the runs in the store.
+type runSet struct {
+	out     io.Writer
+	s       *settings
+	st      *store.Store
+	results []*result.Result
+	mu      sync.Mutex
+}
+
+func newRunSet(ctx context.Context, out io.Writer, s *settings) (*runSet, error) {
+	rs := &runSet{out: out, s: s}
+	if s.store != "" {
+		st, err := store.Open(ctx, s.store)
+		if err != nil {
+			return nil, err
+		}
+		rs.st = st
+	}
+	return rs, nil
+}
+
+// add keeps a finished run with the command's labels; a db_cores label gives the database host's cores.
+func (rs *runSet) add(r *result.Result) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r.RunID == "" {
+		r.RunID = NewID("r")
+	}
+	if len(rs.s.labels) > 0 {
+		merged := map[string]any{}
+		for k, v := range rs.s.labels {
+			merged[k] = v
+		}
+		for k, v := range r.Labels {
+			merged[k] = v
+		}
+		r.Labels = merged
+	}
+	if c, ok := r.Labels["db_cores"].(float64); ok && c >= 1 && r.Environment != nil {
+		r.Environment.DBHostCores, r.Environment.DBHostCoresSource = int(c), "label db_cores"
+	}
+	rs.results = append(rs.results, r)
+}
+
+// markMedians marks, in each configuration's repeats, the run whose headline is the median.
+func (rs *runSet) markMedians() {
+	byConf := map[string][]*result.Result{}
+	var order []string
+	for _, r := range rs.results {
+		if r.Group == nil {
+			continue
+		}
+		k := fmt.Sprintf("%s/%g/%d", r.Group.ID, r.Group.Value, r.Group.Target)
+		if _, ok := byConf[k]; !ok {
+			order = append(order, k)
+		}
+		byConf[k] = append(byConf[k], r)
+	}
+	for _, k := range order {
+		runs := byConf[k]
+		runs[compare.MedianIndex(runs)].Group.Median = true
+	}
+}
+
+// close writes the result files and the store, and prints what each configuration's median was.
+func (rs *runSet) close(ctx context.Context) error {
+	rs.markMedians()
+	var firstErr error
+	for i, r := range rs.results {
+		if rs.s.result != "" {
+			path := rs.s.result
+			if i > 0 {
+				ext := filepath.Ext(path)
+				path = strings.TrimSuffix(path, ext) + fmt.Sprintf(".%d", i+1) + ext
+			}
+			if err := r.WriteFile(path); err != nil && firstErr == nil {
+				firstErr = err
+			} else if err == nil {
+				fmt.Fprintf(rs.out, "result %s (%s) written to %s\n", r.RunID, r.Status, path)
+			}
+		}
+		if rs.st != nil {
+			h := ""
+			if m, ok := r.Headline(); ok {
+				h = fmt.Sprintf("%s %.1f", m.Name, m.Value)
+			}
+			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	if rs.st != nil {
+		if len(rs.results) > 0 {
+			fmt.Fprintf(rs.out, "%d run(s) recorded in %s\n", len(rs.results), rs.s.store)
+		}
+		rs.st.Close()
+	}
+	rs.printMedians()
+	return firstErr
+}
+
+func (rs *runSet) printMedians() {
+	if len(rs.results) < 2 {
+		return
+	}
+	fmt.Fprintln(rs.out, "\nconfiguration medians:")
+	seen := map[string]bool{}
+	for _, r := range rs.results {
+		g := r.Group
+		if g == nil || !g.Median {
+			continue
+		}
+		k := fmt.Sprintf("%s/%g/%d", g.ID, g.Value, g.Target)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		var runs []*result.Result
+		for _, o := range rs.results {
+			if o.Group != nil && o.Group.ID == g.ID && o.Group.Value == g.Value && o.Group.Target == g.Target {
+				runs = append(runs, o)
+			}
+		}
+		h, ok := r.Headline()
+		if !ok {
+			continue
+		}
+		st := compare.Summarise("", runs).Metrics[h.Name]
+		what := ""
+		if g.Sweep != "" {
+			what = fmt.Sprintf("%s=%g ", g.Sweep, g.Value)
+		}
+		switch {
+		case g.Aggregate:
+			what += fmt.Sprintf("aggregate of %d targets ", g.Targets)
+		case g.Targets > 1:
+			what += fmt.Sprintf("target %d ", g.Target)
+		}
+		fmt.Fprintf(rs.out, "  %s%s median %.1f (min %.1f, max %.1f) over %d run(s); median run %s\n", what, h.Name, st.Median, st.Min, st.Max, len(runs), r.RunID)
+	}
+}
+
+// aggregate is the result of the targets run at the same time: their rates added up (the metrics marked
+// "sum"), the longest of their times ("max"), or what the workload computes over them; the parts are named.
+func aggregate(w workload.Measured, parts []*result.Result, targets int, env *workload.Env) *result.Result {
+	p0 := parts[0]
+	agg := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: NewID("r"),
+		Command: p0.Command, Options: p0.Options, Status: result.StatusOK, StartedAt: p0.StartedAt, EndedAt: p0.EndedAt}
+	g := *p0.Group
+	g.Target, g.Aggregate = 0, true
+	agg.Group = &g
+	engines, versions := map[string]bool{}, map[string]bool{}
+	for _, p := range parts {
+		engines[p.Target.Engine], versions[p.Target.ServerVersion] = true, true
+		if p.StartedAt.Before(agg.StartedAt) {
+			agg.StartedAt = p.StartedAt
+		}
+		if p.EndedAt.After(agg.EndedAt) {
+			agg.EndedAt = p.EndedAt
+		}
+		switch {
+		case p.Status == result.StatusAborted:
+			agg.Status = result.StatusAborted
+		case p.Status == result.StatusFailed && agg.Status == result.StatusOK:
+			agg.Status = result.StatusFailed
+		}
+		part := result.Part{RunID: p.RunID, Target: p.Target.URL, Engine: p.Target.Engine, Status: p.Status}
+		if h, ok := p.Headline(); ok {
+			part.Headline = h.Value
+		}
+		agg.Parts = append(agg.Parts, part)
+	}
+	if len(parts) < targets && agg.Status == result.StatusOK {
+		agg.Status, agg.Error = result.StatusFailed, fmt.Sprintf("%d of %d targets did not run", targets-len(parts), targets)
+	}
+	agg.Target = result.Target{URL: fmt.Sprintf("%d targets", targets), Engine: only(engines), ServerVersion: only(versions)}
+	if a, ok := w.(workload.Aggregator); ok {
+		agg.Metrics = a.Aggregate(parts)
+	} else {
+		agg.Metrics = combine(parts)
+	}
+	if p0.Environment != nil {
+		e := *p0.Environment
+		e.Settings, e.Storage = nil, nil
+		e.DBHostCores, e.DBHostCoresSource = hostCores(parts)
+		agg.Environment = &e
+	}
+	return agg
+}
+
+// only is the one key of a set, or "several".
+func only(set map[string]bool) string {
+	if len(set) == 1 {
+		for k := range set {
+			return k
+		}
+	}
+	return result.Several
+}
+
+// combine adds up the parts' metrics marked "sum" and takes the largest of those marked "max"; a metric some
+// part lacks is left out.
+func combine(parts []*result.Result) []result.Metric {
+	var out []result.Metric
+	for _, m := range parts[0].Metrics {
+		if m.Aggregate == "" {
+			continue
+		}
+		v, all := m.Value, true
+		for _, p := range parts[1:] {
+			found := false
+			for _, o := range p.Metrics {
+				if o.Name == m.Name {
+					found = true
+					if m.Aggregate == "sum" {
+						v += o.Value
+					} else if o.Value > v {
+						v = o.Value
+					}
+				}
+			}
+			all = all && found
+		}
+		if all {
+			m.Value = v
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// hostCores are the database cores of the targets together: the machine's own when every database runs on
+// it, else the sum over the distinct database hosts when each is known.
+func hostCores(parts []*result.Result) (int, string) {
+	local, hosts := true, map[string]int{}
+	for _, p := range parts {
+		e := p.Environment
+		if e == nil || e.DBHostCores == 0 {
+			return 0, ""
+		}
+		local = local && e.DBHostCoresSource == result.LocalCores
+		host := p.Target.URL
+		if u, err := url.Parse(p.Target.URL); err == nil && u.Host != "" {
+			host = u.Hostname()
+		}
+		hosts[host] = e.DBHostCores
+	}
+	if local {
+		return parts[0].Environment.DBHostCores, result.LocalCores
+	}
+	n := 0
+	for _, c := range hosts {
+		n += c
+	}
+	return n, fmt.Sprintf("sum over %d database hosts", len(hosts))
+}
+
+func aggregateLine(agg *result.Result, targets int) string {
+	h, ok := agg.Headline()
+	if !ok {
+		return fmt.Sprintf("aggregate of %d targets: %s", targets, agg.Status)
+	}
+	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, compare.Format(h.Value))
+}
+
+// prefixWriter prefixes each line, so concurrent targets' progress stays readable.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	mu     *sync.Mutex
+	buf    bytes.Buffer
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.buf.Write(b)
+	for {
+		line, err := p.buf.ReadBytes('\n')
+		if err != nil {
+			p.buf.Write(line)
+			break
+		}
+		p.mu.Lock()
+		io.WriteString(p.w, p.prefix)
+		p.w.Write(line)
+		p.mu.Unlock()
+	}
+	return len(b), nil
+}
+
+// onTargets runs fn against every target at the same time (each with its own line prefix when there are
+// several) and returns the results and errors in target order.
+func onTargets(out io.Writer, targets []*engine.Target, fn func(t *engine.Target, out io.Writer) (*result.Result, error)) ([]*result.Result, []error) {
+	n := len(targets)
+	res := make([]*result.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, t := range targets {
+		wg.Add(1)
+		go func(i int, t *engine.Target) {
+			defer wg.Done()
+			w := out
+			if n > 1 {
+				w = &prefixWriter{w: out, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
+			}
+			res[i], errs[i] = fn(t, w)
+		}(i, t)
+	}
+	wg.Wait()
+	return res, errs
+}

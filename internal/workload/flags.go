@@ -1,0 +1,225 @@
+package workload
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// Kind is a flag's type of value.
+type Kind int
+
+const (
+	Int      Kind = iota
+	Uint          // seeds
+	Float         // scale factors
+	Bool          // switches
+	Duration      // 30s, 5m
+	String
+	Strings // repeatable: --label a=1 --label b=2
+	Counts  // a count, a range 1..N or a list 1,2,4: a sweep when it holds more than one
+)
+
+// Flag is one option of a command, declared once: the CLI flag, the plan key and sweeps derive from it.
+type Flag struct {
+	Name    string // --name on the command line; name with "_" for "-" in plans
+	Kind    Kind
+	Default string // as it would be typed; "" for none
+	Help    string
+	NoPlan  bool // not settable from a plan (set by the plan itself, or a debugging aid)
+	Hidden  bool
+	// SweepTitle words a sweep of a Counts flag in reports: "N concurrent streams" (default "by NAME").
+	SweepTitle string
+}
+
+// PlanKey is the flag's key in a plan's step.
+func (f Flag) PlanKey() string { return strings.ReplaceAll(f.Name, "-", "_") }
+
+// Title words a sweep over the flag for reports.
+func (f Flag) Title() string {
+	if f.SweepTitle != "" {
+		return f.SweepTitle
+	}
+	return "by " + f.Name
+}
+
+// Values are a command's flags as given.
+type Values struct {
+	flags   []Flag
+	vals    map[string]any
+	changed map[string]bool
+}
+
+// Define adds flags to a flag set; the returned function reads them back after parsing.
+func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
+	ptrs := map[string]any{}
+	for _, f := range flags {
+		switch f.Kind {
+		case Int:
+			d, _ := strconv.Atoi(orZero(f.Default))
+			ptrs[f.Name] = fs.Int(f.Name, d, f.Help)
+		case Uint:
+			d, _ := strconv.ParseUint(orZero(f.Default), 10, 64)
+			ptrs[f.Name] = fs.Uint64(f.Name, d, f.Help)
+		case Float:
+			d, _ := strconv.ParseFloat(orZero(f.Default), 64)
+			ptrs[f.Name] = fs.Float64(f.Name, d, f.Help)
+		case Bool:
+			ptrs[f.Name] = fs.Bool(f.Name, f.Default == "true", f.Help)
+		case Duration:
+			d, _ := time.ParseDuration(orZero(f.Default))
+			ptrs[f.Name] = fs.Duration(f.Name, d, f.Help)
+		case String, Counts:
+			ptrs[f.Name] = fs.String(f.Name, f.Default, f.Help)
+		case Strings:
+			var d []string
+			if f.Default != "" {
+				d = []string{f.Default}
+			}
+			ptrs[f.Name] = fs.StringArray(f.Name, d, f.Help)
+		}
+		if f.Hidden {
+			fs.MarkHidden(f.Name)
+		}
+	}
+	return func() (*Values, error) {
+		v := &Values{flags: flags, vals: map[string]any{}, changed: map[string]bool{}}
+		for _, f := range flags {
+			v.changed[f.Name] = fs.Changed(f.Name)
+			switch p := ptrs[f.Name].(type) {
+			case *int:
+				v.vals[f.Name] = *p
+			case *uint64:
+				v.vals[f.Name] = *p
+			case *float64:
+				v.vals[f.Name] = *p
+			case *bool:
+				v.vals[f.Name] = *p
+			case *time.Duration:
+				v.vals[f.Name] = *p
+			case *[]string:
+				v.vals[f.Name] = append([]string(nil), *p...)
+			case *string:
+				if f.Kind != Counts {
+					v.vals[f.Name] = *p
+					continue
+				}
+				counts, err := ParseCounts("--"+f.Name, *p)
+				if err != nil {
+					return nil, err
+				}
+				v.vals[f.Name] = counts
+			}
+		}
+		return v, nil
+	}
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+// ParseCounts reads "4", "1..4" or "1,2,4" for a flag ("" is no value).
+func ParseCounts(flag, s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n < 1 {
+		return nil, fmt.Errorf("%s must be at least 1 (got %d)", flag, n)
+	}
+	bad := fmt.Errorf("%s %q is not a count of at least 1, a range 1..N or a list 1,2,4", flag, s)
+	var out []int
+	if lo, hi, ok := strings.Cut(s, ".."); ok {
+		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > 1000 {
+			return nil, bad
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+		return out, nil
+	}
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 1000 {
+			return nil, bad
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (v *Values) get(name string) any {
+	x, ok := v.vals[name]
+	if !ok {
+		panic("workload: no flag " + name) // a programming error: flags are declared with the command
+	}
+	return x
+}
+
+func (v *Values) Int(name string) int                { return v.get(name).(int) }
+func (v *Values) Uint(name string) uint64            { return v.get(name).(uint64) }
+func (v *Values) Float(name string) float64          { return v.get(name).(float64) }
+func (v *Values) Bool(name string) bool              { return v.get(name).(bool) }
+func (v *Values) Duration(name string) time.Duration { return v.get(name).(time.Duration) }
+func (v *Values) String(name string) string          { return v.get(name).(string) }
+func (v *Values) Strings(name string) []string       { return v.get(name).([]string) }
+
+// Counts is a Counts flag's values: one (or none) unless it is swept.
+func (v *Values) Counts(name string) []int { return v.get(name).([]int) }
+
+// Count is a Counts flag's single value (in a run, the swept flag holds the run's point), 0 when not given.
+func (v *Values) Count(name string) int {
+	c := v.Counts(name)
+	if len(c) == 0 {
+		return 0
+	}
+	return c[0]
+}
+
+// Changed reports whether the flag was given.
+func (v *Values) Changed(name string) bool { return v.changed[name] }
+
+// Set returns a copy with one value replaced (a sweep's point, a seed drawn from the clock).
+func (v *Values) Set(name string, val any) *Values {
+	c := &Values{flags: v.flags, vals: map[string]any{}, changed: v.changed}
+	for k, x := range v.vals {
+		c.vals[k] = x
+	}
+	c.vals[name] = val
+	return c
+}
+
+// Swept is the Counts flag given more than one value, if any; more than one such flag is an error.
+func (v *Values) Swept() (Flag, []int, error) {
+	var found []Flag
+	for _, f := range v.flags {
+		if f.Kind == Counts && len(v.Counts(f.Name)) > 1 {
+			found = append(found, f)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Flag{}, nil, nil
+	case 1:
+		return found[0], v.Counts(found[0].Name), nil
+	}
+	return Flag{}, nil, fmt.Errorf("--%s and --%s are both lists: sweep one setting at a time", found[0].Name, found[1].Name)
+}
+
+// Flag returns a declared flag.
+func (v *Values) Flag(name string) (Flag, bool) {
+	for _, f := range v.flags {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Flag{}, false
+}

@@ -1,0 +1,211 @@
+// Package workload is the seam every benchmark plugs into. A workload is one package that describes itself
+// (Meta), declares its commands with their flags once (the CLI, plans and sweeps derive from them), its
+// metric descriptors, and, for its measured command, how one run starts, measures and finishes; the method
+// (internal/method) does the rest: repeats, warm-up, sweeps, several targets, the result and the store. A
+// workload registers itself from init; internal/workload/all lists the packages, one line each.
+//
+// The shape follows cockroachdb's pkg/workload (Meta, Flags with metadata, a registry the CLI is built from),
+// written for dbdyno's method and result.
+package workload
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sort"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+)
+
+// Meta describes a workload.
+type Meta struct {
+	Name  string // the command: dbdyno NAME ...
+	Short string
+	Long  string
+	// DefaultTarget is the --target a command gets unless told otherwise ("" for a workload without a
+	// database, such as a storage probe).
+	DefaultTarget string
+	NeedsDB       bool
+	Metrics       []MetricDesc
+	Commands      []*Command
+	// SQL lists the statements the workload runs on an engine, file by file, as they run (dbdyno sql).
+	SQL func(e *engine.Engine) ([]*sqlfile.File, error)
+	// Derive computes a result's metrics from its own sections: the workload's runs, and results written before
+	// results carried their metrics.
+	Derive func(r *result.Result) []result.Metric
+}
+
+// Command is one verb of a workload: `dbdyno NAME VERB`, or `dbdyno NAME` when its Name is "".
+type Command struct {
+	Name  string
+	Short string
+	Long  string
+	Flags []Flag
+	// Target: whether it takes --target, and how many.
+	Target TargetUse
+	// Do runs a plain command (build, check, drop, gen, ...).
+	Do func(ctx context.Context, env *Env, v *Values) error
+	// Measured is set for the command whose runs go through the method (repeats, sweeps, targets, results).
+	Measured Measured
+}
+
+// TargetUse says whether a command takes --target.
+type TargetUse int
+
+const (
+	NoTarget    TargetUse = iota
+	OneTarget             // --target URL
+	ManyTargets           // --target URL, repeatable: run against every target at the same time
+)
+
+// Env is what a command gets besides its flags.
+type Env struct {
+	Out     io.Writer // progress and results
+	Targets []*engine.Target
+	Version string   // dbdyno's
+	Args    []string // the command line, passwords redacted
+}
+
+// Target is the command's one target.
+func (e *Env) Target() *engine.Target {
+	if len(e.Targets) == 0 {
+		return nil
+	}
+	return e.Targets[0]
+}
+
+// Measured is a workload's measured command.
+type Measured interface {
+	// Check validates the flags before anything runs.
+	Check(v *Values) error
+	// Warmup says whether the method runs one warm-up run (on every target) before the measured ones, and
+	// what it is, for the progress line ("30s", "one stream").
+	Warmup(v *Values) (bool, string)
+	// Start opens the target and prepares one run (one repeat of one sweep point on one target).
+	Start(ctx context.Context, s Spec) (Run, error)
+}
+
+// Spec is one run's setting.
+type Spec struct {
+	Target *engine.Target // nil for a workload without a database
+	Values *Values        // the swept flag holds this run's value
+	Warmup bool           // the warm-up run
+	Out    io.Writer      // its progress lines
+}
+
+// Run is one prepared run.
+type Run interface {
+	// ServerVersion and Options are known before measuring starts; the result records them.
+	ServerVersion() string
+	Options() map[string]any
+	// Measure runs the measured part and fills the result's sections (measurement, analytic, figures); the
+	// error says why it did not complete. measured is false when nothing was measured (no result then).
+	Measure(ctx context.Context, res *result.Result) (measured bool, err error)
+	// Finish runs after measuring stopped and the result's status is set: the summary, checks.
+	Finish(ctx context.Context, res *result.Result) error
+	Close()
+}
+
+// Aggregator is a Measured that combines the targets of a multi-target run itself; otherwise the metrics
+// marked "sum" are added up and those marked "max" take the largest.
+type Aggregator interface {
+	Aggregate(parts []*result.Result) []result.Metric
+}
+
+// ErrAborted is returned (wrapped) when a run was stopped by its context, e.g. by Ctrl-C.
+var ErrAborted = errors.New("run aborted")
+
+// MetricDesc describes one of a workload's metrics.
+type MetricDesc struct {
+	Name      string
+	Unit      string
+	Better    result.Better
+	Headline  bool
+	PerCore   bool   // normalised per physical core of the database host
+	PerPrice  bool   // normalised per price_per_hour label
+	Aggregate string // how targets run at once combine: "sum", "max" or ""
+}
+
+// Value is the metric with a value.
+func (d MetricDesc) Value(v float64) result.Metric {
+	return result.Metric{Name: d.Name, Unit: d.Unit, Better: d.Better, Value: v, Headline: d.Headline, PerCore: d.PerCore,
+		PerPrice: d.PerPrice, Aggregate: d.Aggregate}
+}
+
+// Named is the descriptor under another name (a family of metrics: "power test: time to complete").
+func (d MetricDesc) Named(name string) MetricDesc { d.Name = name; return d }
+
+var registry = map[string]*Meta{}
+
+// Register adds a workload; each workload package calls it from init.
+func Register(m *Meta) {
+	if _, dup := registry[m.Name]; dup {
+		panic("workload " + m.Name + " registered twice")
+	}
+	for _, c := range m.Commands {
+		if c.Measured != nil && c.Target == NoTarget && m.NeedsDB {
+			panic("workload " + m.Name + ": a measured command of a database workload takes targets")
+		}
+	}
+	registry[m.Name] = m
+}
+
+// Lookup finds a workload by name.
+func Lookup(name string) (*Meta, bool) {
+	m, ok := registry[name]
+	return m, ok
+}
+
+// All lists the workloads by name.
+func All() []*Meta {
+	out := make([]*Meta, 0, len(registry))
+	for _, m := range registry {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names lists the workloads' names, for messages.
+func Names() []string {
+	var out []string
+	for _, m := range All() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// Command finds one of the workload's commands.
+func (m *Meta) Command(name string) (*Command, bool) {
+	for _, c := range m.Commands {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// Metrics of a result, from its workload (nil for an unknown workload).
+func Metrics(r *result.Result) []result.Metric {
+	if m, ok := registry[r.Workload]; ok && m.Derive != nil {
+		return m.Derive(r)
+	}
+	return nil
+}
+
+func init() { result.Derive = Metrics }
+
+// Headline marks the first metric named in order as the headline (the first of them the result has).
+func Headline(ms []result.Metric, order ...string) []result.Metric {
+	for _, name := range order {
+		for i := range ms {
+			if ms[i].Name == name {
+				ms[i].Headline = true
+				return ms
+			}
+		}
+	}
+	return ms
+}
