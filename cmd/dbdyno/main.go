@@ -1,28 +1,26 @@
 // Command dbdyno is a database dynamometer: it puts a database on the dyno and reports numbers a DBA can
-// trust, repeat and compare. This package only wires flags to the packages that do the work.
+// trust, repeat and compare. This package only wires: it builds the commands from the registries (workloads,
+// shortcuts) and calls the packages that do the work.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/runner"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/workload"
+	_ "github.com/dbdyno/dbdyno/internal/workload/all" // every workload registers itself
 	"github.com/spf13/cobra"
 )
 
 // version is the tool version recorded in every result.
 var version = "0.1.0-dev"
-
-// exitAborted is the exit status of a run stopped by Ctrl-C (128 + SIGINT).
-const exitAborted = 130
 
 type app struct {
 	stdout, stderr io.Writer
@@ -42,25 +40,11 @@ func (a *app) run(ctx context.Context, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return 0
+	code, line := method.ExitStatus(root.ExecuteContext(ctx), args)
+	if code != 0 {
+		fmt.Fprintln(a.stderr, line)
 	}
-	msg := err.Error()
-	for _, a := range args { // never echo a password, whatever produced the message
-		if t, perr := engine.Parse(strings.TrimPrefix(a, "--target=")); perr == nil {
-			msg = t.Scrub(msg)
-		}
-	}
-	if p := os.Getenv(engine.PasswordEnv); len(p) >= 3 {
-		msg = strings.ReplaceAll(msg, p, "xxxxx")
-	}
-	msg = strings.ReplaceAll(msg, "\n", " ")
-	fmt.Fprintf(a.stderr, "dbdyno: %s\n", msg)
-	if errors.Is(err, runner.ErrAborted) {
-		return exitAborted
-	}
-	return 1
+	return code
 }
 
 func (a *app) rootCmd() *cobra.Command {
@@ -71,6 +55,69 @@ func (a *app) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(a.tpccCmd(), a.tpchCmd(), a.quickstartCmd(), a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd())
+	for _, m := range workload.All() {
+		root.AddCommand(a.workloadCmd(m))
+	}
+	for _, s := range workload.Shortcuts() {
+		root.AddCommand(a.shortcutCmd(s))
+	}
+	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd())
 	return root
+}
+
+func (a *app) env() *workload.Env {
+	return &workload.Env{Out: a.stdout, Version: version, Args: engine.RedactArgs(a.args)}
+}
+
+// workloadCmd is `dbdyno NAME` with a subcommand per command the workload declares; a command without a name
+// is the workload's own (dbdyno ping).
+func (a *app) workloadCmd(m *workload.Meta) *cobra.Command {
+	c := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long}
+	for _, wc := range m.Commands {
+		if wc.Name == "" {
+			a.bind(c, m, wc)
+			continue
+		}
+		sub := &cobra.Command{Use: wc.Name, Short: wc.Short, Long: wc.Long}
+		a.bind(sub, m, wc)
+		c.AddCommand(sub)
+	}
+	return c
+}
+
+// bind gives a cobra command a workload command's flags and runs it through the method.
+func (a *app) bind(c *cobra.Command, m *workload.Meta, wc *workload.Command) {
+	read := workload.Define(c.Flags(), method.CommandFlags(m, wc))
+	c.Args = cobra.NoArgs
+	c.RunE = func(cmd *cobra.Command, _ []string) error {
+		v, err := read()
+		if err != nil {
+			return err
+		}
+		return method.Execute(cmd.Context(), m, wc, v, a.env())
+	}
+}
+
+// shortcutCmd runs a shortcut's command lines in turn (dbdyno quickstart).
+func (a *app) shortcutCmd(s *workload.Shortcut) *cobra.Command {
+	c := &cobra.Command{Use: s.Name, Short: s.Short, Args: cobra.NoArgs}
+	read := workload.Define(c.Flags(), s.Flags())
+	c.RunE = func(cmd *cobra.Command, _ []string) error {
+		v, err := read()
+		if err != nil {
+			return err
+		}
+		for _, step := range s.Steps(v) {
+			if err := a.invoke(cmd.Context(), step); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c
+}
+
+// invoke runs a workload command line (a plan's step, a shortcut's) as its own command.
+func (a *app) invoke(ctx context.Context, args []string) error {
+	return method.Invoke(ctx, args, a.stdout, version)
 }

@@ -1,26 +1,13 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
-	"os"
-	"strings"
-	"text/tabwriter"
 
-	"github.com/dbdyno/dbdyno/internal/compare"
-	"github.com/dbdyno/dbdyno/internal/report"
-	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/plan"
 	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/spf13/cobra"
 )
-
-func (a *app) openStore(cmd *cobra.Command, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no results store at %s: run a benchmark first, or point --store at one", path)
-	}
-	return store.Open(cmd.Context(), path)
-}
 
 func (a *app) resultsCmd() *cobra.Command {
 	var storePath string
@@ -32,24 +19,10 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "one line per stored run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := a.openStore(cmd, storePath)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			entries, err := st.List(cmd.Context(), f)
-			if err != nil {
-				return err
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "#\trun\tworkload\tengine\tstatus\tstarted\tgroup\tlabels\theadline")
-			for _, e := range entries {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.RunID, e.Workload, e.Engine, e.Status, e.StartedAt, e.GroupID, e.Labels, e.Headline)
-			}
-			return tw.Flush()
+			return method.List(cmd.Context(), a.stdout, storePath, f)
 		},
 	}
-	list.Flags().StringVar(&f.Workload, "workload", "", "only this workload (tpcc, tpch)")
+	list.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
 	list.Flags().StringVar(&f.Group, "group", "", "only the runs of this group")
 	list.Flags().StringVar(&f.Label, "label", "", "only runs with this label, key=value")
 	show := &cobra.Command{
@@ -57,23 +30,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "print a stored run's result JSON (RUN: run ID or prefix, store number, or group ID)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := a.openStore(cmd, storePath)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			rs, err := st.Get(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			for _, r := range rs {
-				b, err := r.Marshal()
-				if err != nil {
-					return err
-				}
-				a.stdout.Write(b)
-			}
-			return nil
+			return method.Show(cmd.Context(), a.stdout, storePath, args[0])
 		},
 	}
 	var format, out string
@@ -81,57 +38,9 @@ func (a *app) resultsCmd() *cobra.Command {
 		Use:   "export [RUN...]",
 		Short: "export runs (all, or those named) as CSV (one row per run and metric) or JSON (an array of results)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "csv" && format != "json" {
-				return fmt.Errorf("--format %q is not known: use csv or json", format)
-			}
-			st, err := a.openStore(cmd, storePath)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			runs, err := a.loadRuns(cmd, st, args, f)
-			if err != nil {
-				return err
-			}
-			w := a.stdout
-			var file *os.File
-			if out != "" {
-				if file, err = os.CreateTemp(dirOf(out), ".dbdyno-export*"); err != nil {
-					return fmt.Errorf("cannot write %s: %w", out, err)
-				}
-				w = file
-			}
-			if format == "json" {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				err = enc.Encode(runs)
-			} else {
-				cw := csv.NewWriter(w)
-				cw.Write([]string{"run_id", "workload", "engine", "server_version", "status", "started_at", "group", "repeat", "median", "labels", "metric", "unit", "value"})
-				for _, r := range runs {
-					group, repeat, median := "", "", ""
-					if g := r.Group; g != nil {
-						group, repeat, median = g.ID, fmt.Sprint(g.Repeat), fmt.Sprint(g.Median)
-					}
-					labels, _ := json.Marshal(r.Labels)
-					for _, m := range compare.Metrics(r) {
-						cw.Write([]string{r.RunID, r.Workload, r.Target.Engine, r.Target.ServerVersion, r.Status, r.StartedAt.Format("2006-01-02T15:04:05Z"),
-							group, repeat, median, string(labels), m.Name, m.Unit, fmt.Sprint(m.Value)})
-					}
-				}
-				cw.Flush()
-				err = cw.Error()
-			}
-			if file != nil {
-				file.Close()
-				if err == nil {
-					err = os.Rename(file.Name(), out)
-				}
-				if err != nil {
-					os.Remove(file.Name())
-					return err
-				}
-				fmt.Fprintf(a.stderr, "exported %d run(s) to %s\n", len(runs), out)
+			n, err := method.Export(cmd.Context(), a.stdout, storePath, args, f, format, out)
+			if err == nil && out != "" {
+				fmt.Fprintf(a.stderr, "exported %d run(s) to %s\n", n, out)
 			}
 			return err
 		},
@@ -144,46 +53,6 @@ func (a *app) resultsCmd() *cobra.Command {
 	return c
 }
 
-// loadRuns resolves run references (IDs, prefixes, store numbers, group IDs, or result files); none means every
-// stored run matching the filter.
-func (a *app) loadRuns(cmd *cobra.Command, st *store.Store, refs []string, f store.Filter) ([]*result.Result, error) {
-	var runs []*result.Result
-	if len(refs) == 0 {
-		if st == nil {
-			return nil, fmt.Errorf("name the runs (run IDs, group IDs or result files)")
-		}
-		entries, err := st.List(cmd.Context(), f)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range entries {
-			refs = append(refs, e.RunID)
-		}
-		if len(refs) == 0 {
-			return nil, fmt.Errorf("the results store has no matching runs")
-		}
-	}
-	for _, ref := range refs {
-		if strings.HasSuffix(ref, ".json") {
-			r, err := result.Read(ref)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, r)
-			continue
-		}
-		if st == nil {
-			return nil, fmt.Errorf("%q is not a result file and there is no results store to look it up in", ref)
-		}
-		rs, err := st.Get(cmd.Context(), ref)
-		if err != nil {
-			return nil, err
-		}
-		runs = append(runs, rs...)
-	}
-	return runs, nil
-}
-
 func (a *app) reportCmd() *cobra.Command {
 	var storePath, out, title string
 	var f store.Filter
@@ -191,29 +60,11 @@ func (a *app) reportCmd() *cobra.Command {
 		Use:   "report [RUN|GROUP|FILE.json ...] -o report.html",
 		Short: "write a self-contained HTML report (tables and inline SVG charts) of runs",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return fmt.Errorf("-o FILE.html is required")
+			n, err := method.Report(cmd.Context(), storePath, args, f, title, out)
+			if err == nil {
+				fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", n, out)
 			}
-			var st *store.Store
-			if _, err := os.Stat(storePath); err == nil {
-				if st, err = store.Open(cmd.Context(), storePath); err != nil {
-					return err
-				}
-				defer st.Close()
-			}
-			runs, err := a.loadRuns(cmd, st, args, f)
-			if err != nil {
-				return err
-			}
-			var b strings.Builder
-			if err := report.Write(&b, title, runs); err != nil {
-				return err
-			}
-			if err := result.WriteAtomic(out, []byte(b.String())); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", len(runs), out)
-			return nil
+			return err
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
@@ -231,56 +82,37 @@ func (a *app) compareCmd() *cobra.Command {
 		Short: "compare runs metric by metric: \"B is 32.14% faster than A\" (medians of repeats; per core and per price when known)",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var st *store.Store
-			if _, err := os.Stat(storePath); err == nil {
-				if st, err = store.Open(cmd.Context(), storePath); err != nil {
-					return err
-				}
-				defer st.Close()
-			}
-			var sums []compare.Summary
-			for _, ref := range args {
-				runs, err := a.loadRuns(cmd, st, []string{ref}, store.Filter{})
-				if err != nil {
-					return err
-				}
-				name := ref
-				if len(runs) > 0 {
-					name = report.Name(runs[0])
-					for _, s := range sums {
-						if s.Name == name {
-							name = ref
-						}
-					}
-				}
-				sums = append(sums, compare.Summarise(name, runs))
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprint(tw, "metric")
-			for _, s := range sums {
-				fmt.Fprintf(tw, "\t%s (%d run%s)", s.Name, s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
-			}
-			fmt.Fprintln(tw, "\tdifference")
-			for _, r := range compare.Table(sums) {
-				name := r.Metric
-				if r.Unit != "" {
-					name += " (" + r.Unit + ")"
-				}
-				fmt.Fprint(tw, name)
-				for _, v := range r.Values {
-					fmt.Fprintf(tw, "\t%s", compare.Format(v))
-				}
-				var words []string
-				for _, w := range r.Words {
-					if w != "" {
-						words = append(words, w)
-					}
-				}
-				fmt.Fprintf(tw, "\t%s\n", strings.Join(words, "; "))
-			}
-			return tw.Flush()
+			return method.Compare(cmd.Context(), a.stdout, storePath, args)
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	return c
+}
+
+func (a *app) planCmd() *cobra.Command {
+	c := &cobra.Command{Use: "plan", Short: "run a whole study from a YAML plan: targets, builds, warm-ups, sweeps, repeats, labels"}
+	c.AddCommand(&cobra.Command{
+		Use:   "check FILE.yaml",
+		Short: "check a plan without running it",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := plan.Load(args[0])
+			if err == nil {
+				p.Check(a.stdout)
+			}
+			return err
+		},
+	}, &cobra.Command{
+		Use:   "run FILE.yaml",
+		Short: "check a plan, then run its steps in order",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := plan.Load(args[0])
+			if err != nil {
+				return err
+			}
+			return p.Run(cmd.Context(), a.stdout, func(step []string) error { return a.invoke(cmd.Context(), step) })
+		},
+	})
 	return c
 }

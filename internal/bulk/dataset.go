@@ -15,6 +15,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/progress"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Dataset is a workload's tables and the statement files that make and remove them, in its FS:
@@ -376,4 +377,36 @@ func Table(s Sink, table string, cols []string, fill func(Row) error) (int64, er
 		return 0, err
 	}
 	return s.End()
+}
+
+// Summary words a build's report for the command line.
+func (r *Report) Summary() string {
+	procs := ""
+	if r.Procedures > 0 {
+		procs = fmt.Sprintf(", procedures %.1fs", r.Procedures.Seconds())
+	}
+	return fmt.Sprintf("built %d rows in %.1fs (load %.1fs, keys/indexes %.1fs%s, statistics %.1fs)",
+		r.Rows, r.Total.Seconds(), r.Load.Seconds(), r.Index.Seconds(), procs, r.Analyze.Seconds())
+}
+
+// Interrupted turns a build error after Ctrl-C into an aborted one that says how to go on.
+func Interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: build interrupted; the partial schema is marked unfinished: rebuild with --drop", workload.ErrAborted)
+	}
+	return err
+}
+
+// DropCommand drops the dataset as `dbdyno WORKLOAD drop` does, saying what it did.
+func (db *DB) DropCommand(ctx context.Context, out io.Writer) error {
+	dropped, err := db.Drop(ctx)
+	if err != nil {
+		return err
+	}
+	if dropped {
+		fmt.Fprintf(out, "dropped dbdyno's %s tables from %s\n", db.D.Title, db.T)
+	} else {
+		fmt.Fprintf(out, "%s has no dbdyno %s tables: nothing to drop\n", db.T, db.D.Title)
+	}
+	return nil
 }

@@ -1,122 +1,44 @@
-// Package compare turns results into comparable metrics and states their differences the way performance
-// reports do ("B is 32.14% faster than A"), for times (less is better) and rates (more is better) alike,
-// using the median of repeated runs, and normalised per physical core and per price when those are known.
+// Package compare states the differences between runs the way performance reports do ("B is 32.14% faster
+// than A"), for times (less is better) and rates (more is better) alike, using the median of repeated runs,
+// and normalised per physical core of the database host and per price where the metric asks for it. It
+// knows no workload: every figure comes from the metrics a result carries, with their descriptors.
 package compare
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/dbdyno/dbdyno/internal/result"
 )
 
 // Direction says which way is better.
-type Direction int
+type Direction = result.Better
 
 const (
-	HigherIsBetter Direction = iota // rates: NOPM, TPM, QphH
-	LowerIsBetter                   // times and latencies
+	HigherIsBetter = result.Higher // rates
+	LowerIsBetter  = result.Lower  // times and latencies
 )
 
 // Metric is one comparable figure of a run.
-type Metric struct {
-	Name   string
-	Unit   string
-	Value  float64
-	Better Direction
-}
+type Metric = result.Metric
 
-// Metrics lists a result's comparable figures, in a stable order.
+// Metrics lists a result's comparable figures, in the order the result gives them.
 func Metrics(r *result.Result) []Metric {
 	var out []Metric
-	add := func(name, unit string, v float64, d Direction) {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			out = append(out, Metric{name, unit, v, d})
-		}
-	}
-	if r.Measurement != nil && r.Measurement.MeasuredSecs > 0 {
-		m := r.Measurement
-		if v, ok := num(r.Figures["nopm"]); ok {
-			add("NOPM", "new orders/min", v, HigherIsBetter)
-		}
-		add("TPM", "transactions/min", m.PerMinute, HigherIsBetter)
-		for _, tx := range sortedKeys(m.Transactions) {
-			if m.Transactions[tx].Count > 0 {
-				add(tx+" p95 latency", "ms", float64(m.Transactions[tx].Latency.P95)/1000, LowerIsBetter)
-			}
-		}
-		add("client CPU per transaction", "µs", m.ClientCPU.MicrosPerTx, LowerIsBetter)
-	}
-	if a := r.Analytic; a != nil {
-		for _, t := range a.Tests {
-			if t.Status != result.StatusOK || t.Kind == "warmup" {
-				continue
-			}
-			label := fmt.Sprintf("%s test", t.Kind)
-			if t.Kind == "streams" {
-				label = fmt.Sprintf("%d stream(s)", t.Streams)
-			}
-			if t.Kind == "throughput" {
-				label = fmt.Sprintf("throughput test (%d streams)", t.Streams)
-			}
-			add(label+": time to complete", "s", t.Seconds, LowerIsBetter)
-			if t.GeomeanSeconds != nil {
-				add(label+": geometric mean query time", "s", *t.GeomeanSeconds, LowerIsBetter)
-			}
-			if t.PowerAtSize != nil {
-				add("Power@Size", "", *t.PowerAtSize, HigherIsBetter)
-			}
-			if t.ThroughputAtSize != nil {
-				add("Throughput@Size", "", *t.ThroughputAtSize, HigherIsBetter)
-			}
-		}
-		if a.QphH != nil {
-			add("QphH@Size", "", *a.QphH, HigherIsBetter)
+	for _, m := range r.Metrics {
+		if !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+			out = append(out, m)
 		}
 	}
 	return out
 }
 
-func num(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	}
-	return 0, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
-}
-
-// Headline is a result's main figure: NOPM, QphH@Size, or the time to complete its last stream set.
-func Headline(r *result.Result) (Metric, bool) {
-	ms := Metrics(r)
-	for _, want := range []string{"NOPM", "QphH@Size", "Power@Size", "Throughput@Size"} {
-		for _, m := range ms {
-			if m.Name == want {
-				return m, true
-			}
-		}
-	}
-	for i := len(ms) - 1; i >= 0; i-- {
-		if strings.HasSuffix(ms[i].Name, "time to complete") {
-			return ms[i], true
-		}
-	}
-	return Metric{}, false
-}
+// Headline is a result's main figure.
+func Headline(r *result.Result) (Metric, bool) { return r.Headline() }
 
 // Faster states how much better b is than a: for rates b/a - 1, for times a/b - 1, as a percentage. A positive
 // value means b is better; a negative one means a is better by the opposite ratio (so "74 s vs 56 s" is
@@ -175,7 +97,7 @@ func MedianIndex(runs []*result.Result) int {
 	}
 	var vs []iv
 	for i, r := range runs {
-		if h, ok := Headline(r); ok {
+		if h, ok := r.Headline(); ok {
 			vs = append(vs, iv{i, h.Value})
 		}
 	}
@@ -192,18 +114,27 @@ type Summary struct {
 	Runs    int
 	Metrics map[string]Stat
 	Order   []string
-	Dir     map[string]Direction
-	Unit    map[string]string
-	Cores   int     // physical cores of the machine, when recorded
-	Price   float64 // the price_per_hour label, when given
+	Desc    map[string]Metric // each metric's descriptor (its value is the last run's)
+	Cores   int               // physical cores of the database host, when known
+	Price   float64           // the price_per_hour label, when given
 }
 
 // Stat is a metric's median, min and max over repeats.
 type Stat struct{ Median, Min, Max float64 }
 
-// Summarise folds the repeats of one configuration.
+// Summarise folds the repeats of one configuration. The runs of a multi-target run are summarised by their
+// aggregates when any are among them.
 func Summarise(name string, runs []*result.Result) Summary {
-	s := Summary{Name: name, Runs: len(runs), Metrics: map[string]Stat{}, Dir: map[string]Direction{}, Unit: map[string]string{}}
+	var aggs []*result.Result
+	for _, r := range runs {
+		if r.Group != nil && r.Group.Aggregate {
+			aggs = append(aggs, r)
+		}
+	}
+	if len(aggs) > 0 {
+		runs = aggs
+	}
+	s := Summary{Name: name, Runs: len(runs), Metrics: map[string]Stat{}, Desc: map[string]Metric{}}
 	vals := map[string][]float64{}
 	for _, r := range runs {
 		for _, m := range Metrics(r) {
@@ -211,10 +142,10 @@ func Summarise(name string, runs []*result.Result) Summary {
 				s.Order = append(s.Order, m.Name)
 			}
 			vals[m.Name] = append(vals[m.Name], m.Value)
-			s.Dir[m.Name], s.Unit[m.Name] = m.Better, m.Unit
+			s.Desc[m.Name] = m
 		}
-		if r.Environment != nil && r.Environment.Cores > 0 {
-			s.Cores = r.Environment.Cores
+		if r.Environment != nil && r.Environment.DBHostCores > 0 {
+			s.Cores = r.Environment.DBHostCores
 		}
 		if p, ok := num(r.Labels["price_per_hour"]); ok && p > 0 {
 			s.Price = p
@@ -230,6 +161,18 @@ func Summarise(name string, runs []*result.Result) Summary {
 	return s
 }
 
+func num(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
+}
+
 // Row is one metric across configurations.
 type Row struct {
 	Metric string
@@ -241,19 +184,19 @@ type Row struct {
 }
 
 // Table compares configurations metric by metric, each against the first, and adds per-core and per-price
-// rows for the rates when every configuration knows its cores or price.
+// rows for the metrics that ask for them when every configuration knows its database cores or its price.
 func Table(sums []Summary) []Row {
 	if len(sums) == 0 {
 		return nil
 	}
 	var order []string
-	seen := map[string]bool{}
+	desc := map[string]Metric{}
 	for _, s := range sums {
 		for _, m := range s.Order {
-			if !seen[m] {
-				seen[m] = true
+			if _, ok := desc[m]; !ok {
 				order = append(order, m)
 			}
+			desc[m] = s.Desc[m]
 		}
 	}
 	var rows []Row
@@ -282,32 +225,60 @@ func Table(sums []Summary) []Row {
 		allCores = allCores && s.Cores > 0
 		allPrice = allPrice && s.Price > 0
 	}
-	for _, m := range order {
-		name := m
-		d := sums[0].Dir[m]
-		for _, s := range sums {
-			if dd, ok := s.Dir[m]; ok {
-				d = dd
-			}
-		}
-		unit := ""
-		for _, s := range sums {
-			if u, ok := s.Unit[m]; ok {
-				unit = u
-			}
-		}
-		mk(name, unit, d, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median, ok })
-		if d == HigherIsBetter && allCores {
-			mk(name+" per physical core", unit, d, func(s Summary) (float64, bool) {
+	for _, name := range order {
+		d := desc[name]
+		mk(name, d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median, ok })
+		if d.PerCore && allCores {
+			mk(name+" per physical core", d.Unit, d.Better, func(s Summary) (float64, bool) {
 				st, ok := s.Metrics[name]
 				return st.Median / float64(s.Cores), ok
 			})
 		}
-		if d == HigherIsBetter && allPrice {
-			mk(name+" per $/hour", unit, d, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median / s.Price, ok })
+		if d.PerPrice && allPrice {
+			mk(name+" per $/hour", d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median / s.Price, ok })
 		}
 	}
 	return rows
+}
+
+// Print writes the comparison as a text table: one column per configuration, then the difference in words.
+func Print(w io.Writer, sums []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "metric")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "\t%s (%d run%s)", s.Name, s.Runs, plural(s.Runs))
+	}
+	fmt.Fprintln(tw, "\tdifference")
+	for _, r := range Table(sums) {
+		name := r.Metric
+		if r.Unit != "" {
+			name += " (" + r.Unit + ")"
+		}
+		fmt.Fprint(tw, name)
+		for _, v := range r.Values {
+			fmt.Fprintf(tw, "\t%s", Format(v))
+		}
+		fmt.Fprintf(tw, "\t%s\n", strings.Join(NonEmpty(r.Words), "; "))
+	}
+	return tw.Flush()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// NonEmpty drops empty strings.
+func NonEmpty(v []string) []string {
+	var out []string
+	for _, s := range v {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Format prints a metric value with sensible precision.

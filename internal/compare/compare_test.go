@@ -38,8 +38,9 @@ func TestMedianAndRepeats(t *testing.T) {
 		t.Fatal("median")
 	}
 	mk := func(nopm float64) *result.Result {
-		return &result.Result{Figures: map[string]any{"nopm": nopm}, Measurement: &result.Measurement{MeasuredSecs: 60, PerMinute: nopm * 2,
-			Transactions: map[string]result.TxStats{}}}
+		return &result.Result{Metrics: []result.Metric{
+			{Name: "NOPM", Better: result.Higher, Value: nopm, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"},
+			{Name: "TPM", Better: result.Higher, Value: nopm * 2, PerCore: true, PerPrice: true, Aggregate: "sum"}}}
 	}
 	runs := []*result.Result{mk(100), mk(300), mk(200)}
 	if i := MedianIndex(runs); i != 2 {
@@ -66,5 +67,36 @@ func TestMedianAndRepeats(t *testing.T) {
 	}
 	if r := byName["NOPM per $/hour"]; r.Values[0] != 200 || r.Values[1] != 125 || r.Words[1] != "A is 60.00% higher than B" {
 		t.Fatalf("per price %+v", r)
+	}
+}
+
+// Configurations that would read alike get what tells them apart: the labels they differ in, else the target,
+// else the group; a multi-target run is named by its aggregate.
+func TestNamesTellConfigurationsApart(t *testing.T) {
+	mk := func(url, group string, labels map[string]any) []*result.Result {
+		return []*result.Result{{RunID: "r-" + group, Target: result.Target{URL: url, Engine: "sqlite", ServerVersion: "SQLite 3.54.1"},
+			Labels: labels, Group: &result.Group{ID: group, Repeats: 1}}}
+	}
+	got := Names([][]*result.Result{
+		mk("sqlite:///d/a.db", "g1", map[string]any{"cache": "1GB", "disk": "ssd"}),
+		mk("sqlite:///d/a.db", "g2", map[string]any{"cache": "4GB", "disk": "ssd"}),
+		mk("sqlite:///d/b.db", "g3", nil),
+		mk("sqlite:///d/c.db", "g4", nil),
+		mk("sqlite:///d/c.db", "g5", nil),
+		mk("postgres://u:xxxxx@db1:5432/tpcc", "g6", map[string]any{"system": "E16ds_v5"}),
+	})
+	want := []string{"SQLite 3.54.1 (cache=1GB, disk=ssd)", "SQLite 3.54.1 (cache=4GB, disk=ssd)", "SQLite 3.54.1 (b.db)", "SQLite 3.54.1 (c.db) (group g4)",
+		"SQLite 3.54.1 (c.db) (group g5)", "E16ds_v5"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("name %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	agg := mk("2 targets", "g7", nil)
+	agg[0].Group.Aggregate, agg[0].Group.Targets = true, 2
+	part := mk("sqlite:///d/a.db", "g7", nil)
+	part[0].Group.Target, part[0].Group.Targets = 1, 2
+	if n := Names([][]*result.Result{append(part, agg...)}); n[0] != "SQLite 3.54.1 aggregate of 2 targets" {
+		t.Errorf("a multi-target run is named by its aggregate: %q", n[0])
 	}
 }

@@ -420,6 +420,25 @@ func (t *Target) Local() bool {
 	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "/")
 }
 
+// LocalCores says a host core count is this machine's: the database runs here.
+const LocalCores = "this machine (the database runs here)"
+
+// HostCores are the physical cores of the machine the database runs on and where that figure came from, when
+// it can be told: this machine's (machineCores) when the database runs here, else the engine's own answer
+// where its catalog has one (a host_cores statement); 0 when neither can tell.
+func (t *Target) HostCores(ctx context.Context, q Queryer, machineCores int) (int, string) {
+	if t.Local() && machineCores > 0 {
+		return machineCores, LocalCores
+	}
+	if st, ok := t.Engine.catalog.Set()["host_cores"]; ok && q != nil {
+		var n int
+		if err := q.QueryRowContext(ctx, st.SQL).Scan(&n); err == nil && n > 0 {
+			return n, t.Engine.Title + " (" + st.Name + ")"
+		}
+	}
+	return 0, ""
+}
+
 // Open opens the target as a database/sql handle and checks that it answers. Every engine is opened this one
 // way; PostgreSQL connections can be driven below database/sql with Pgx.
 func (t *Target) Open(ctx context.Context) (*sql.DB, error) {

@@ -1,8 +1,15 @@
 package engine
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 func TestParse(t *testing.T) {
@@ -69,5 +76,42 @@ func TestPasswordFromEnvironmentAndRedaction(t *testing.T) {
 	joined := strings.Join(args, " ")
 	if strings.Contains(joined, "hunter22") || strings.Contains(joined, "pw123") || !strings.Contains(joined, "--vus 4") {
 		t.Fatalf("RedactArgs: %s", joined)
+	}
+}
+
+// Each engine file classifies its driver's errors; what no engine knows, the network's errors, are classified
+// alike for all.
+func TestErrorClasses(t *testing.T) {
+	e := func(name string) *Engine { x, _ := Lookup(name); return x }
+	for _, c := range []struct {
+		engine string
+		err    error
+		want   Class
+	}{
+		{"postgres", &pgconn.PgError{Code: "40001"}, Retryable},
+		{"postgres", &pgconn.PgError{Code: "40P01"}, Retryable},
+		{"postgres", &pgconn.PgError{Code: "57P01"}, ConnLost},
+		{"postgres", &pgconn.PgError{Code: "08006"}, ConnLost},
+		{"postgres", &pgconn.PgError{Code: "28P01"}, AuthFailed},
+		{"postgres", &pgconn.PgError{Code: "3D000"}, NoDatabase},
+		{"postgres", &pgconn.PgError{Code: "23505"}, Other},
+		{"mysql", &mysql.MySQLError{Number: 1213}, Retryable},
+		{"mysql", &mysql.MySQLError{Number: 2013}, ConnLost},
+		{"mysql", &mysql.MySQLError{Number: 1045}, AuthFailed},
+		{"mysql", &mysql.MySQLError{Number: 1049}, NoDatabase},
+		{"mysql", mysql.ErrInvalidConn, ConnLost},
+		{"sqlite", io.ErrUnexpectedEOF, ConnLost},
+		{"duckdb", fmt.Errorf("wrapped: %w", syscall.ECONNRESET), ConnLost},
+		{"duckdb", errors.New("syntax error"), Other},
+	} {
+		if got := e(c.engine).Classify(c.err); got != c.want {
+			t.Errorf("%s: %v is class %d, want %d", c.engine, c.err, got, c.want)
+		}
+	}
+	if msg, ok := e("postgres").Raised(&pgconn.PgError{Code: "DY001", Message: "dbdyno: item not found among {1}"}); !ok || msg != "dbdyno: item not found among {1}" {
+		t.Errorf("raised %q %v", msg, ok)
+	}
+	if _, ok := e("postgres").Raised(&pgconn.PgError{Code: "23505"}); ok {
+		t.Error("a constraint violation is not dbdyno's own error")
 	}
 }

@@ -20,8 +20,11 @@ func init() {
 	})
 }
 
+// SQLiteDriver is the database/sql driver of SQLite files, dbdyno's results store among them.
+const SQLiteDriver = "sqlite"
+
 func openSQLite(_ context.Context, t *Target) (*sql.DB, error) {
-	return sql.Open("sqlite", "file:"+t.Path+"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_txlock=immediate")
+	return sql.Open(SQLiteDriver, "file:"+t.Path+"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_txlock=immediate")
 }
 
 func classifySQLite(err error) Class {

@@ -41,9 +41,11 @@ func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, 
 			db.Close()
 		}
 	}
-	if t.Local() && m.env.Cores > 0 {
-		m.env.DBHostCores, m.env.DBHostCoresSource = m.env.Cores, result.LocalCores
+	var q engine.Queryer
+	if m.db != nil {
+		q = m.db
 	}
+	m.env.DBHostCores, m.env.DBHostCoresSource = t.HostCores(ctx, q, m.env.Cores)
 	m.c0 = t.Engine.ReadCounters(ctx, m.db)
 	m.sampler = sysmetrics.Start(ctx, interval, envinfo.Scope(t))
 	return m

@@ -161,7 +161,7 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err != nil {
 		return err
 	}
-	if err := w.Check(v); err != nil {
+	if v, err = w.Prepare(v); err != nil {
 		return err
 	}
 	swept, points, err := v.Swept()

@@ -102,7 +102,7 @@ func (rs *runSet) close(ctx context.Context) error {
 		if rs.st != nil {
 			h := ""
 			if m, ok := r.Headline(); ok {
-				h = fmt.Sprintf("%s %.1f", m.Name, m.Value)
+				h = m.Name + " " + compare.Format(m.Value)
 			}
 			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil && firstErr == nil {
 				firstErr = err
@@ -152,11 +152,12 @@ func (rs *runSet) printMedians() {
 		}
 		switch {
 		case g.Aggregate:
-			what += fmt.Sprintf("aggregate of %d targets ", g.Targets)
+			what += fmt.Sprintf("%d targets together: ", g.Targets)
 		case g.Targets > 1:
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
-		fmt.Fprintf(rs.out, "  %s%s median %.1f (min %.1f, max %.1f) over %d run(s); median run %s\n", what, h.Name, st.Median, st.Min, st.Max, len(runs), r.RunID)
+		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d run(s); median run %s\n", what, h.Name,
+			compare.Format(st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
 }
 

@@ -1,17 +1,23 @@
 // Package plan reads a study plan: targets, labels, and steps (builds, warm-ups, runs with sweeps and
 // repeats) to run one after the other. A plan is checked whole before anything runs; every problem names its
-// line and the fix.
+// line and the fix. A step is any command of a registered workload; its options are that command's flags,
+// as the workload declares them (method.CommandFlags), under their plan keys.
 package plan
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,31 +33,10 @@ type Plan struct {
 // Step is one command of the study, with its options as command-line arguments.
 type Step struct {
 	Line     int
-	Action   string // build, run, drop
-	Workload string // tpcc, tpch
+	Action   string // the workload's command: build, run, drop, ...
+	Workload string
 	Args     []string
-}
-
-// kinds of option values
-const (
-	kInt = iota
-	kBool
-	kDuration
-	kString
-	kCounts // "4", "1..4", "1,2,4" or a YAML list
-	kFloat
-)
-
-var options = map[string]map[string]int{
-	"tpcc build": {"warehouses": kInt, "threads": kInt, "drop": kBool, "seed": kInt},
-	"tpch build": {"scale": kFloat, "threads": kInt, "drop": kBool},
-	"tpcc run": {"vus": kCounts, "rampup": kDuration, "duration": kDuration, "interval": kDuration, "warehouses": kInt,
-		"all_warehouses": kBool, "keying_thinking": kBool, "mode": kString, "seed": kInt, "check": kBool, "repeat": kInt,
-		"warmup": kDuration, "reconnect_timeout": kDuration},
-	"tpch run": {"streams": kCounts, "power": kBool, "throughput": kBool, "refresh": kBool, "queries": kCounts, "timeout": kDuration,
-		"seed": kInt, "no_warmup": kBool, "repeat": kInt},
-	"tpcc drop": {},
-	"tpch drop": {},
+	command  *workload.Command
 }
 
 // Error is a problem at a line of the plan.
@@ -146,15 +131,23 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 		return &Error{File: file, Line: node.Line, Msg: fmt.Sprintf("step %d: ", n) + fmt.Sprintf(format, args...)}
 	}
 	if sn.Kind != yaml.MappingNode || len(sn.Content) != 2 {
-		return Step{}, fail(sn, "a step is one of build:, run: or drop: with its options")
+		return Step{}, fail(sn, "a step is a command (build:, run:, drop: ...) with its options")
 	}
 	key, body := sn.Content[0], sn.Content[1]
 	st := Step{Line: key.Line, Action: key.Value}
-	if st.Action != "build" && st.Action != "run" && st.Action != "drop" {
-		return Step{}, fail(key, "unknown step %q: use build, run or drop", key.Value)
+	known := map[string]bool{}
+	for _, m := range workload.All() {
+		for _, c := range m.Commands {
+			if c.Name != "" {
+				known[c.Name] = true
+			}
+		}
+	}
+	if !known[st.Action] {
+		return Step{}, fail(key, "unknown step %q: use %s", key.Value, strings.Join(sortedKeys(known), ", "))
 	}
 	if body.Kind != yaml.MappingNode {
-		return Step{}, fail(body, "%s: give its options as a mapping, starting with workload: tpcc or tpch", st.Action)
+		return Step{}, fail(body, "%s: give its options as a mapping, starting with workload: %s", st.Action, strings.Join(workload.Names(), " or "))
 	}
 	vals := map[string]*yaml.Node{}
 	for j := 0; j+1 < len(body.Content); j += 2 {
@@ -164,19 +157,37 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 		}
 	}
 	if st.Workload == "" {
-		return Step{}, fail(body, "%s: add workload: tpcc or tpch", st.Action)
+		return Step{}, fail(body, "%s: add workload: %s", st.Action, strings.Join(workload.Names(), " or "))
 	}
-	allowed, ok := options[st.Workload+" "+st.Action]
+	m, ok := workload.Lookup(st.Workload)
 	if !ok {
-		return Step{}, fail(vals["workload"], "unknown workload %q: use tpcc or tpch", st.Workload)
+		return Step{}, fail(vals["workload"], "unknown workload %q: use %s", st.Workload, strings.Join(workload.Names(), " or "))
 	}
-	st.Args = []string{st.Workload, st.Action}
+	c, ok := m.Command(st.Action)
+	if !ok && st.Action == "run" { // a workload that is its own measured command (dbdyno ping)
+		c, ok = m.Command("")
+		ok = ok && c.Measured != nil
+	}
+	if !ok {
+		return Step{}, fail(key, "%s has no step %q", st.Workload, st.Action)
+	}
+	st.command = c
+	allowed := map[string]workload.Flag{}
+	for _, f := range method.CommandFlags(m, c) {
+		if !f.NoPlan && !f.Hidden {
+			allowed[f.PlanKey()] = f
+		}
+	}
+	st.Args = []string{st.Workload}
+	if c.Name != "" {
+		st.Args = append(st.Args, c.Name)
+	}
 	for j := 0; j+1 < len(body.Content); j += 2 {
 		k, v := body.Content[j], body.Content[j+1]
 		if k.Value == "workload" {
 			continue
 		}
-		kind, ok := allowed[k.Value]
+		f, ok := allowed[k.Value]
 		if !ok {
 			known := make([]string, 0, len(allowed))
 			for o := range allowed {
@@ -185,12 +196,12 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 			sort.Strings(known)
 			return Step{}, fail(k, "%s %s has no option %q; it takes: %s", st.Workload, st.Action, k.Value, strings.Join(known, ", "))
 		}
-		val, err := value(kind, v)
+		val, err := value(f.Kind, v)
 		if err != nil {
 			return Step{}, fail(v, "%s: %v", k.Value, err)
 		}
-		flag := "--" + strings.ReplaceAll(k.Value, "_", "-")
-		if kind == kBool {
+		flag := "--" + f.Name
+		if f.Kind == workload.Bool {
 			if val == "true" {
 				st.Args = append(st.Args, flag)
 			}
@@ -201,8 +212,17 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 	return st, nil
 }
 
-func value(kind int, v *yaml.Node) (string, error) {
-	if kind == kCounts && v.Kind == yaml.SequenceNode {
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func value(kind workload.Kind, v *yaml.Node) (string, error) {
+	if (kind == workload.Counts || kind == workload.String) && v.Kind == yaml.SequenceNode {
 		var parts []string
 		for _, c := range v.Content {
 			if _, err := strconv.Atoi(c.Value); err != nil {
@@ -217,23 +237,23 @@ func value(kind int, v *yaml.Node) (string, error) {
 	}
 	s := v.Value
 	switch kind {
-	case kInt:
+	case workload.Int, workload.Uint:
 		if _, err := strconv.ParseUint(s, 10, 64); err != nil {
 			return "", fmt.Errorf("%q is not a whole number", s)
 		}
-	case kFloat:
+	case workload.Float:
 		if _, err := strconv.ParseFloat(s, 64); err != nil {
 			return "", fmt.Errorf("%q is not a number", s)
 		}
-	case kBool:
+	case workload.Bool:
 		if s != "true" && s != "false" {
 			return "", fmt.Errorf("%q is not true or false", s)
 		}
-	case kDuration:
+	case workload.Duration:
 		if _, err := time.ParseDuration(s); err != nil {
 			return "", fmt.Errorf("%q is not a duration: use e.g. 30s, 5m, 1h", s)
 		}
-	case kCounts:
+	case workload.Counts:
 		for _, part := range strings.FieldsFunc(strings.ReplaceAll(s, "..", ","), func(r rune) bool { return r == ',' }) {
 			if _, err := strconv.Atoi(strings.TrimSpace(part)); err != nil {
 				return "", fmt.Errorf("%q is not a count, a range 1..N or a list 1,2,4", s)
@@ -241,4 +261,68 @@ func value(kind int, v *yaml.Node) (string, error) {
 		}
 	}
 	return s, nil
+}
+
+// Commands turns a step into dbdyno command lines: a command that takes several targets runs once with every
+// target of the plan (at the same time) and the plan's labels and store; one that takes a target runs once
+// per target; one without a target runs once.
+func (p *Plan) Commands(st Step) [][]string {
+	switch st.command.Target {
+	case workload.NoTarget:
+		return [][]string{append([]string{}, st.Args...)}
+	case workload.OneTarget:
+		var out [][]string
+		for _, t := range p.Targets {
+			out = append(out, append(append([]string{}, st.Args...), "--target", t))
+		}
+		return out
+	}
+	args := append([]string{}, st.Args...)
+	for _, t := range p.Targets {
+		args = append(args, "--target", t)
+	}
+	keys := make([]string, 0, len(p.Labels))
+	for k := range p.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	args = append(args, "--label", "plan="+p.Name)
+	for _, k := range keys {
+		args = append(args, "--label", k+"="+p.Labels[k])
+	}
+	if p.Store != "" {
+		args = append(args, "--store", p.Store)
+	}
+	return [][]string{args}
+}
+
+// Check prints each step's first command line and that the plan is valid.
+func (p *Plan) Check(out io.Writer) {
+	for i, st := range p.Steps {
+		fmt.Fprintf(out, "step %d (line %d): %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(p.Commands(st)[0]), " "))
+	}
+	fmt.Fprintf(out, "plan %s is valid: %d step(s), %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
+}
+
+// Run runs the plan's steps in order through invoke (a command line each); the first that fails stops it.
+func (p *Plan) Run(ctx context.Context, out io.Writer, invoke func(args []string) error) error {
+	for _, raw := range p.Targets {
+		if _, err := engine.Parse(raw); err != nil {
+			return fmt.Errorf("plan %s: %w", p.Name, err)
+		}
+	}
+	fmt.Fprintf(out, "plan %s: %d step(s) on %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
+	for i, st := range p.Steps {
+		for _, args := range p.Commands(st) {
+			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(args), " "))
+			if err := invoke(args); err != nil {
+				if ctx.Err() != nil {
+					return fmt.Errorf("%w: plan %s stopped at step %d", workload.ErrAborted, p.Name, i+1)
+				}
+				return fmt.Errorf("plan %s: step %d (line %d) failed: %w", p.Name, i+1, st.Line, err)
+			}
+		}
+	}
+	fmt.Fprintf(out, "\nplan %s done: 'dbdyno report --label plan=%s -o %s.html' writes its report\n", p.Name, p.Name, p.Name)
+	return nil
 }

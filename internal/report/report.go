@@ -1,6 +1,8 @@
 // Package report writes a self-contained HTML report of one or more results: a summary table, comparisons,
-// throughput over time, latency percentiles, query and stream times, scaling for sweeps, system metrics and
-// the environment fingerprint. Charts are inline SVG; the page loads nothing from anywhere.
+// scaling for sweeps, then each run: its metrics, throughput over time, latency percentiles, query and stream
+// times, system metrics and the environment fingerprint, always in that order. It knows no workload: figures
+// come from the metrics results carry, sections from the result's own parts. Charts are inline SVG; the page
+// loads nothing from anywhere.
 package report
 
 import (
@@ -14,6 +16,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/compare"
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Configuration is a set of runs to be summarised together (the repeats of one setting).
@@ -22,12 +25,13 @@ type Configuration struct {
 	Runs []*result.Result
 }
 
-// Group splits runs into configurations: the repeats of a group (and sweep value and target) form one.
+// Group splits runs into configurations: the repeats of a group (and sweep value and target) form one. Each
+// gets a name no other configuration has (compare.Names).
 func Group(runs []*result.Result) []Configuration {
 	var out []Configuration
 	idx := map[string]int{}
 	for _, r := range runs {
-		key, name := r.RunID, Name(r)
+		key := r.RunID
 		if g := r.Group; g != nil && g.Repeats > 1 {
 			key = fmt.Sprintf("%s/%s=%g/t%d", g.ID, g.Sweep, g.Value, g.Target)
 		}
@@ -36,28 +40,16 @@ func Group(runs []*result.Result) []Configuration {
 			continue
 		}
 		idx[key] = len(out)
-		out = append(out, Configuration{Name: name, Runs: []*result.Result{r}})
+		out = append(out, Configuration{Runs: []*result.Result{r}})
+	}
+	sets := make([][]*result.Result, len(out))
+	for i, c := range out {
+		sets[i] = c.Runs
+	}
+	for i, n := range compare.Names(sets) {
+		out[i].Name = n
 	}
 	return out
-}
-
-// Name labels a run: its "system" label if any, else engine and target, with sweep value and target index.
-func Name(r *result.Result) string {
-	n := r.Target.Engine
-	if s, ok := r.Labels["system"]; ok {
-		n = fmt.Sprint(s)
-	} else if r.Target.ServerVersion != "" {
-		n = r.Target.ServerVersion
-	}
-	if g := r.Group; g != nil {
-		if g.Sweep != "" {
-			n += fmt.Sprintf(" %s=%g", g.Sweep, g.Value)
-		}
-		if g.Targets > 1 {
-			n += fmt.Sprintf(" target %d", g.Target)
-		}
-	}
-	return n
 }
 
 const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1100px}
@@ -72,14 +64,20 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
 		esc(title), len(runs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	summaryTable(&b, runs)
 	confs := Group(runs)
+	names := map[*result.Result]string{}
+	for _, c := range confs {
+		for _, r := range c.Runs {
+			names[r] = c.Name
+		}
+	}
+	summaryTable(&b, runs, names)
 	if len(confs) > 1 {
 		comparison(&b, confs)
 	}
 	scaling(&b, runs)
 	for _, r := range runs {
-		runSection(&b, r)
+		runSection(&b, r, names[r])
 	}
 	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
@@ -88,10 +86,10 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func summaryTable(b *strings.Builder, runs []*result.Result) {
+func summaryTable(b *strings.Builder, runs []*result.Result, names map[*result.Result]string) {
 	b.WriteString("<h2>Summary</h2>\n<table id=\"summary\"><tr><th class=\"l\">run</th><th class=\"l\">workload</th><th class=\"l\">system</th><th class=\"l\">status</th><th class=\"l\">started</th><th class=\"l\">group</th><th>headline</th></tr>\n")
 	for _, r := range runs {
-		h, ok := compare.Headline(r)
+		h, ok := r.Headline()
 		hl := "-"
 		if ok {
 			hl = fmt.Sprintf("%s %s", h.Name, fmtVal(h.Value))
@@ -108,7 +106,7 @@ func summaryTable(b *strings.Builder, runs []*result.Result) {
 			}
 		}
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
-			esc(r.RunID), esc(r.Workload), esc(Name(r)), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(grp), esc(hl))
+			esc(r.RunID), esc(r.Workload), esc(names[r]), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(grp), esc(hl))
 	}
 	b.WriteString("</table>\n")
 }
@@ -130,7 +128,7 @@ func comparison(b *strings.Builder, confs []Configuration) {
 		for _, v := range row.Values {
 			fmt.Fprintf(b, "<td>%s</td>", fmtVal(v))
 		}
-		fmt.Fprintf(b, "<td class=\"l\">%s</td></tr>\n", esc(strings.Join(nonEmpty(row.Words), "; ")))
+		fmt.Fprintf(b, "<td class=\"l\">%s</td></tr>\n", esc(strings.Join(compare.NonEmpty(row.Words), "; ")))
 	}
 	b.WriteString("</table>\n")
 	// headline chart
@@ -138,7 +136,7 @@ func comparison(b *strings.Builder, confs []Configuration) {
 	var vals []float64
 	var metric string
 	for i, c := range confs {
-		if h, ok := compare.Headline(c.Runs[0]); ok && (metric == "" || h.Name == metric) {
+		if h, ok := c.Runs[0].Headline(); ok && (metric == "" || h.Name == metric) {
 			metric = h.Name
 			cats = append(cats, c.Name)
 			vals = append(vals, sums[i].Metrics[h.Name].Median)
@@ -156,38 +154,34 @@ func unit(u string) string {
 	return " (" + esc(u) + ")"
 }
 
-func nonEmpty(v []string) []string {
-	var out []string
-	for _, s := range v {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// scaling charts the headline metric against a swept setting (median over repeats).
+// scaling charts the headline metric against a swept setting (median over repeats), one section per sweep in
+// the order the runs came.
 func scaling(b *strings.Builder, runs []*result.Result) {
 	type key struct{ group, sweep string }
 	pts := map[key]map[float64][]float64{}
 	names := map[key]string{}
+	title := map[key]string{}
+	var order []key
 	for _, r := range runs {
 		g := r.Group
-		if g == nil || g.Sweep == "" {
+		if g == nil || g.Sweep == "" || (g.Targets > 1 && !g.Aggregate) {
 			continue
 		}
-		h, ok := compare.Headline(r)
+		h, ok := r.Headline()
 		if !ok {
 			continue
 		}
 		k := key{g.ID, g.Sweep}
 		if pts[k] == nil {
 			pts[k] = map[float64][]float64{}
+			order = append(order, k)
+			title[k] = sweepTitle(r.Workload, g.Sweep)
 		}
 		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
 		names[k] = h.Name
 	}
-	for k, m := range pts {
+	for _, k := range order {
+		m := pts[k]
 		var xs []float64
 		for x := range m {
 			xs = append(xs, x)
@@ -205,18 +199,43 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 			fmt.Fprintf(b, "<tr><td>%g</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", x, fmtVal(med), len(m[x]), fmtVal(med/first)+"x")
 		}
 		b.WriteString("</table>\n")
-		b.WriteString(LineChart(names[k]+" by "+k.sweep, k.sweep, names[k], []Series{s}))
+		b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
 	}
 }
 
-func runSection(b *strings.Builder, r *result.Result) {
-	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(Name(r)))
+// sweepTitle words a sweep over a workload's flag ("N concurrent streams", "by vus"), from the flag's metadata.
+func sweepTitle(w, flag string) string {
+	if m, ok := workload.Lookup(w); ok {
+		for _, c := range m.Commands {
+			for _, f := range c.Flags {
+				if f.Name == flag {
+					return f.Title()
+				}
+			}
+		}
+	}
+	return "by " + flag
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func runSection(b *strings.Builder, r *result.Result, name string) {
+	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(name))
 	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(r.Target.URL))
 	if r.Error != "" {
 		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
 	}
+	metrics(b, r)
+	if len(r.Parts) > 0 {
+		parts(b, r)
+	}
 	if m := r.Measurement; m != nil {
-		oltp(b, r, m)
+		oltp(b, m)
 	}
 	if a := r.Analytic; a != nil {
 		analytic(b, a)
@@ -229,20 +248,41 @@ func runSection(b *strings.Builder, r *result.Result) {
 	}
 }
 
-func oltp(b *strings.Builder, r *result.Result, m *result.Measurement) {
-	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
-	for _, k := range []string{"nopm", "tpm", "nopm_db"} {
-		if v, ok := r.Figures[k]; ok {
-			fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%v</td></tr>", strings.ToUpper(k), v)
-		}
+// metrics lists the run's metrics with their units, the headline first in bold.
+func metrics(b *strings.Builder, r *result.Result) {
+	if len(r.Metrics) == 0 {
+		return
 	}
+	b.WriteString("<table class=\"metrics\"><tr><th class=\"l\">metric</th><th>value</th><th class=\"l\">unit</th></tr>")
+	for _, m := range r.Metrics {
+		v := fmtVal(m.Value)
+		if m.Headline {
+			v = "<b>" + v + "</b>"
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td></tr>", esc(m.Name), v, esc(m.Unit))
+	}
+	b.WriteString("</table>\n")
+}
+
+// parts names the targets an aggregate adds up.
+func parts(b *strings.Builder, r *result.Result) {
+	b.WriteString("<table class=\"parts\"><tr><th class=\"l\">target</th><th class=\"l\">run</th><th class=\"l\">status</th><th>headline</th></tr>")
+	for _, p := range r.Parts {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\"><a href=\"#run-%s\">%s</a></td><td class=\"l\">%s</td><td>%s</td></tr>",
+			esc(p.Target), esc(p.RunID), esc(p.RunID), esc(p.Status), fmtVal(p.Headline))
+	}
+	b.WriteString("</table>\n")
+}
+
+func oltp(b *strings.Builder, m *result.Measurement) {
+	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
 	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
 		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.ClientCPU.MicrosPerTx)
-	var tpm, key Series
-	tpm.Name, key.Name = "TPM", "NOPM"
+	var all, key Series
+	all.Name, key.Name = "all transactions", m.KeyLabel
 	for _, iv := range m.Intervals {
-		tpm.X, tpm.Y = append(tpm.X, iv.ElapsedSeconds), append(tpm.Y, iv.PerMinute)
-		if no, ok := iv.Transactions["new_order"]; ok && len(m.Intervals) > 0 {
+		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, iv.PerMinute)
+		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
 			span := iv.ElapsedSeconds
 			if n := len(key.X); n > 0 {
 				span = iv.ElapsedSeconds - key.X[n-1]
@@ -250,7 +290,7 @@ func oltp(b *strings.Builder, r *result.Result, m *result.Measurement) {
 			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
 		}
 	}
-	series := []Series{tpm}
+	series := []Series{all}
 	if len(key.X) > 0 {
 		series = append(series, key)
 	}
@@ -284,44 +324,38 @@ func analytic(b *strings.Builder, a *result.Analytic) {
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td class=\"l\">%s</td><td>%.3f</td><td>%s</td><td class=\"l\">%s</td></tr>", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
 	}
 	b.WriteString("</table>\n")
-	if a.QphH != nil {
-		fmt.Fprintf(b, "<p>QphH@Size <b>%.1f</b></p>\n", *a.QphH)
-	}
-	// a sweep of stream sets: time to complete against the number of streams
-	var sweep Series
-	sweep.Name = "time to complete"
-	for _, t := range a.Tests {
-		if t.Kind == "streams" && t.Status == result.StatusOK {
-			sweep.X, sweep.Y = append(sweep.X, float64(t.Streams)), append(sweep.Y, t.Seconds)
-		}
-	}
-	if len(sweep.X) > 1 {
-		b.WriteString("<h3>Scaling: time to complete by streams</h3><table class=\"scaling\"><tr><th>streams</th><th>time to complete (s)</th><th>queries per hour</th></tr>")
-		for i := range sweep.X {
-			fmt.Fprintf(b, "<tr><td>%g</td><td>%.3f</td><td>%s</td></tr>", sweep.X[i], sweep.Y[i], fmtVal(sweep.X[i]*float64(len(a.Queries))*3600/sweep.Y[i]))
-		}
-		b.WriteString("</table>\n")
-		b.WriteString(LineChart("Time to complete N concurrent streams", "streams", "seconds", []Series{sweep}))
-	}
 	for _, t := range a.Tests {
 		if t.Kind == "warmup" {
 			continue
 		}
-		// per-query times: one series per stream
-		var series []Series
+		// per-query times: one series per stream, the queries in number order
+		var qs []int
+		seen := map[int]bool{}
+		for _, s := range t.QueryStreams {
+			for _, q := range s.Queries {
+				if !seen[q.Query] {
+					seen[q.Query] = true
+					qs = append(qs, q.Query)
+				}
+			}
+		}
+		sort.Ints(qs)
+		pos := map[int]int{}
 		var cats []string
-		for q := 1; q <= 22; q++ {
+		for i, q := range qs {
+			pos[q] = i
 			cats = append(cats, fmt.Sprintf("Q%d", q))
 		}
+		var series []Series
 		var sc []string
 		var sv []float64
 		for _, s := range t.QueryStreams {
-			ser := Series{Name: fmt.Sprintf("stream %d", s.Stream), Y: make([]float64, 22)}
+			ser := Series{Name: fmt.Sprintf("stream %d", s.Stream), Y: make([]float64, len(qs))}
 			for i := range ser.Y {
 				ser.Y[i] = math.NaN()
 			}
 			for _, q := range s.Queries {
-				ser.Y[q.Query-1] = q.Seconds
+				ser.Y[pos[q.Query]] = q.Seconds
 			}
 			series = append(series, ser)
 			sc, sv = append(sc, fmt.Sprintf("stream %d", s.Stream)), append(sv, s.Seconds)

@@ -458,9 +458,9 @@ func knownEngine(name string) bool {
 // Several stands for the engine or version of an aggregate whose targets differ.
 const Several = "several"
 
-// Upgrade brings a version-1 document's result up to version 2: its metrics come from the workload that wrote
-// it (Derive, set by the workload registry) and the database host's cores from where the database ran.
-var Derive func(r *Result) []Metric
+// Upgrade brings a version-1 document's result up to version 2 (its metrics, what its workload records since);
+// the workload registry sets it. The database host's cores come from where the database ran.
+var Upgrade func(r *Result)
 
 func upgrade(r *Result) {
 	if r.SchemaVersion >= SchemaVersion {
@@ -470,13 +470,13 @@ func upgrade(r *Result) {
 	if e := r.Environment; e != nil && e.DBHostCores == 0 && e.DatabaseLocal && e.Cores > 0 {
 		e.DBHostCores, e.DBHostCoresSource = e.Cores, LocalCores
 	}
-	if len(r.Metrics) == 0 && Derive != nil {
-		r.Metrics = Derive(r)
+	if Upgrade != nil {
+		Upgrade(r)
 	}
 }
 
 // LocalCores is DBHostCoresSource when the database runs on the machine dbdyno ran on.
-const LocalCores = "this machine (the database runs here)"
+const LocalCores = engine.LocalCores
 
 // Read loads and validates a result file.
 func Read(path string) (*Result, error) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Worker is one virtual user's view of a workload.
@@ -54,13 +55,15 @@ type Config struct {
 	// KeyTx is a transaction whose committed count per minute the progress lines show as KeyLabel (e.g. NOPM).
 	KeyTx    int
 	KeyLabel string
+	// RateLabel names all transactions per minute in the progress lines (default "TPM").
+	RateLabel string
 	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
 	AtMeasureStart func(ctx context.Context) error
 	AtMeasureEnd   func(ctx context.Context) error
 }
 
-// ErrAborted is returned (wrapped) when the parent context was cancelled, e.g. by Ctrl-C.
-var ErrAborted = errors.New("run aborted")
+// ErrAborted is returned (wrapped) when the parent context was cancelled, e.g. by Ctrl-C: every workload's.
+var ErrAborted = workload.ErrAborted
 
 const maxLatencyUS = 3600_000_000 // one hour
 
@@ -363,7 +366,11 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	if cfg.KeyLabel != "" && minutes > 0 {
 		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, float64(keyCount)/minutes)
 	}
-	fmt.Fprintf(cfg.Progress, "%7.1fs %s TPM %8.0f%s  err %d |%s (p50/p95/p99 ms)\n", elapsed.Seconds(), phase, iv.PerMinute, key, iv.Errors, b.String())
+	rate := cfg.RateLabel
+	if rate == "" {
+		rate = "TPM"
+	}
+	fmt.Fprintf(cfg.Progress, "%7.1fs %s %s %8.0f%s  err %d |%s (p50/p95/p99 ms)\n", elapsed.Seconds(), phase, rate, iv.PerMinute, key, iv.Errors, b.String())
 	return iv
 }
 

@@ -12,8 +12,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
-	_ "modernc.org/sqlite"
 )
 
 // DefaultPath is the store used unless --store says otherwise: $DBDYNO_STORE, or dbdyno-results.db in the
@@ -32,7 +32,7 @@ type Store struct{ db *sql.DB }
 
 // Open opens (creating if needed) the store at path.
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+	db, err := sql.Open(engine.SQLiteDriver, "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,11 @@ package testsrv
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -43,4 +46,44 @@ func Beside(t testing.TB, url, name string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSuffix(url, "/"+tg.Database) + "/" + name
+}
+
+// SharedEnv names the environment variable that points at the shared reference data when it is not at
+// ../shared beside the project.
+const SharedEnv = "DBDYNO_SHARED"
+
+var warnOnce sync.Once
+
+// Shared returns a directory of the shared reference data (shared/tpch/answers, shared/tpch/reference): under
+// $DBDYNO_SHARED when set, else under ../shared beside the project root, as CI lays it out. It is never copied
+// into the project. When the directory is missing the test fails in CI and skips elsewhere, saying where it
+// looked and how to point at the data, in the test's output and once on standard error (so a plain `go test`
+// shows it too).
+func Shared(t testing.TB, parts ...string) string {
+	t.Helper()
+	base := os.Getenv(SharedEnv)
+	if base == "" {
+		dir, err := os.Getwd()
+		for err == nil {
+			if _, serr := os.Stat(filepath.Join(dir, "go.mod")); serr == nil {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				err = os.ErrNotExist
+			}
+			dir = parent
+		}
+		base = filepath.Join(filepath.Dir(dir), "shared")
+	}
+	path := filepath.Join(append([]string{base}, parts...)...)
+	if _, err := os.Stat(path); err != nil {
+		msg := fmt.Sprintf("reference data not found at %s: put the shared data beside the project (../shared) or set %s", path, SharedEnv)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		warnOnce.Do(func() { fmt.Fprintln(os.Stderr, "dbdyno tests: skipping the reference tests: "+msg) })
+		t.Skip(msg)
+	}
+	return path
 }

@@ -11,27 +11,26 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
-	runpkg "github.com/dbdyno/dbdyno/internal/runner"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // RunOptions are `tpch run`'s settings.
 type RunOptions struct {
 	Power      bool
 	Throughput bool
-	Streams    []int // stream counts: of the throughput test, or of plain concurrent stream sets (a sweep)
+	Streams    int // streams of the throughput test, or of a plain set of concurrent streams
 	Refresh    bool
 	Queries    []int // the queries to run (default all 22)
 	Timeout    time.Duration
 	Seed       uint64
-	Warmup     bool
+	Warmup     bool // a warm-up run: one stream, nothing else
 	NoRestore  bool // leave dbgen's update sets applied after the run; the next run goes on with the following sets
 	Progress   io.Writer
 }
 
-// ErrAborted marks a run stopped by its context (Ctrl-C); it is the runner's, so every workload reports an
-// abort the same way.
-var ErrAborted = runpkg.ErrAborted
+// ErrAborted marks a run stopped by its context (Ctrl-C), as every workload reports an abort.
+var ErrAborted = workload.ErrAborted
 
 // MinStreams is the specification's minimum number of throughput streams for a scale factor (clause 5.3.4).
 func MinStreams(sf float64) int {
@@ -101,8 +100,12 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 			firstErr = err
 		}
 	}
-	if opts.Warmup && ctx.Err() == nil {
+	if opts.Warmup {
 		add(r.streamSet(ctx, "warmup", []int{0}, false))
+		if ctx.Err() != nil {
+			return a, fmt.Errorf("%w after %.1fs; the partial figures are kept", ErrAborted, time.Since(started).Seconds())
+		}
+		return a, firstErr
 	}
 	var power, through *float64
 	if opts.Power && ctx.Err() == nil {
@@ -110,10 +113,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 		power = t.PowerAtSize
 		add(t, err)
 	}
-	for _, n := range opts.Streams {
-		if ctx.Err() != nil {
-			break
-		}
+	if n := opts.Streams; n > 0 && ctx.Err() == nil {
 		streams := make([]int, n)
 		for i := range streams {
 			streams[i] = i + 1

@@ -35,6 +35,8 @@ type Meta struct {
 	// Derive computes a result's metrics from its own sections: the workload's runs, and results written before
 	// results carried their metrics.
 	Derive func(r *result.Result) []result.Metric
+	// Upgrade, when set, fills what a version-1 result of the workload lacks besides its metrics.
+	Upgrade func(r *result.Result)
 }
 
 // Command is one verb of a workload: `dbdyno NAME VERB`, or `dbdyno NAME` when its Name is "".
@@ -78,8 +80,9 @@ func (e *Env) Target() *engine.Target {
 
 // Measured is a workload's measured command.
 type Measured interface {
-	// Check validates the flags before anything runs.
-	Check(v *Values) error
+	// Prepare checks the flags before anything runs and settles what the whole command shares (a seed drawn
+	// from the clock once, for every run).
+	Prepare(v *Values) (*Values, error)
 	// Warmup says whether the method runs one warm-up run (on every target) before the measured ones, and
 	// what it is, for the progress line ("30s", "one stream").
 	Warmup(v *Values) (bool, string)
@@ -187,15 +190,37 @@ func (m *Meta) Command(name string) (*Command, bool) {
 	return nil, false
 }
 
-// Metrics of a result, from its workload (nil for an unknown workload).
-func Metrics(r *result.Result) []result.Metric {
-	if m, ok := registry[r.Workload]; ok && m.Derive != nil {
-		return m.Derive(r)
+// upgrade brings an older result of a registered workload up to date.
+func upgrade(r *result.Result) {
+	m, ok := registry[r.Workload]
+	if !ok {
+		return
 	}
-	return nil
+	if m.Upgrade != nil {
+		m.Upgrade(r)
+	}
+	if len(r.Metrics) == 0 && m.Derive != nil {
+		r.Metrics = m.Derive(r)
+	}
 }
 
-func init() { result.Derive = Metrics }
+func init() { result.Upgrade = upgrade }
+
+// Shortcut is a top-level command that runs other commands in turn (dbdyno quickstart).
+type Shortcut struct {
+	Name  string
+	Short string
+	Flags func() []Flag
+	Steps func(v *Values) [][]string // the command lines it runs, in order
+}
+
+var shortcuts []*Shortcut
+
+// RegisterShortcut adds a shortcut; a workload package calls it from init.
+func RegisterShortcut(s *Shortcut) { shortcuts = append(shortcuts, s) }
+
+// Shortcuts lists the shortcuts.
+func Shortcuts() []*Shortcut { return shortcuts }
 
 // Headline marks the first metric named in order as the headline (the first of them the result has).
 func Headline(ms []result.Metric, order ...string) []result.Metric {

@@ -1,6 +1,7 @@
-package main
+package method_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/csv"
@@ -11,9 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/clitest"
+	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
 )
+
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // TestRepeatsSweepStoreCompareReport runs a VU sweep with repeats on SQLite and follows the results through
 // the store, export, compare and the HTML report.
@@ -21,12 +27,12 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
-	mustCLI(t, "tpcc", "build", "--target", url)
+	clitest.Must(t, "tpcc", "build", "--target", url)
 	file := filepath.Join(dir, "r.json")
-	r := mustCLI(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "2s",
+	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "2s",
 		"--interval", "1s", "--label", "system=box-a", "--label", "price_per_hour=1.5", "--store", st, "--result", file)
-	if !strings.Contains(r.stdout, "vus=1 NOPM median") || !strings.Contains(r.stdout, "vus=2 NOPM median") || !strings.Contains(r.stdout, "6 run(s) recorded") {
-		t.Fatalf("method output:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "vus=1 NOPM median") || !strings.Contains(r.Stdout, "vus=2 NOPM median") || !strings.Contains(r.Stdout, "6 run(s) recorded") {
+		t.Fatalf("method output:\n%s", r.Stdout)
 	}
 	var runs []*result.Result
 	for i := 1; i <= 6; i++ {
@@ -34,7 +40,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		if i > 1 {
 			p = filepath.Join(dir, "r."+string(rune('0'+i))+".json")
 		}
-		res, _ := readResult(t, p)
+		res, _ := clitest.ReadResult(t, p)
 		runs = append(runs, res)
 	}
 	medians := map[float64]int{}
@@ -82,28 +88,37 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		}
 	}
 
-	list := mustCLI(t, "results", "list", "--store", st)
-	if strings.Count(list.stdout, "tpcc") != 6 {
-		t.Fatalf("results list:\n%s", list.stdout)
+	ctx := context.Background()
+	var list, show, cmp bytes.Buffer
+	if err := method.List(ctx, &list, st, store.Filter{}); err != nil || strings.Count(list.String(), "tpcc") != 6 {
+		t.Fatalf("results list: %v\n%s", err, list.String())
 	}
-	show := mustCLI(t, "results", "show", runs[0].RunID, "--store", st)
-	if _, err := result.Parse([]byte(show.stdout)); err != nil {
+	if err := method.Show(ctx, &show, st, runs[0].RunID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := result.Parse(show.Bytes()); err != nil {
 		t.Fatalf("results show does not give a valid result: %v", err)
 	}
 	csvFile := filepath.Join(dir, "e.csv")
-	mustCLI(t, "results", "export", "--store", st, "--format", "csv", "-o", csvFile)
+	if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, "csv", csvFile); err != nil {
+		t.Fatal(err)
+	}
 	f, _ := os.Open(csvFile)
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
 	if err != nil || len(recs) < 1+6*3 || recs[0][10] != "metric" {
 		t.Fatalf("export: %v, %d records", err, len(recs))
 	}
-	cmp := mustCLI(t, "compare", runs[0].RunID, runs[3].RunID, "--store", st)
-	if !strings.Contains(cmp.stdout, "NOPM") || !strings.Contains(cmp.stdout, "higher than") || !strings.Contains(cmp.stdout, "per $/hour") {
-		t.Fatalf("compare:\n%s", cmp.stdout)
+	if err := method.Compare(ctx, &cmp, st, []string{runs[0].RunID, runs[3].RunID}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(cmp.String(), "NOPM") || !strings.Contains(cmp.String(), "higher than") || !strings.Contains(cmp.String(), "per $/hour") {
+		t.Fatalf("compare:\n%s", cmp.String())
 	}
 	html := filepath.Join(dir, "report.html")
-	mustCLI(t, "report", "--store", st, "-o", html)
+	if _, err := method.Report(ctx, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
+		t.Fatal(err)
+	}
 	b, _ := os.ReadFile(html)
 	page := string(b)
 	for _, want := range []string{"<svg", "Throughput over time", "Latency percentiles", "Scaling: NOPM by vus", "id=\"comparison\"",
@@ -160,35 +175,67 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "w.db")
 	st := filepath.Join(dir, "results.db")
-	mustCLI(t, "tpcc", "build", "--target", url)
-	r := mustCLI(t, "tpcc", "run", "--target", url, "--warmup", "1s", "--rampup", "0s", "--duration", "1s", "--store", st)
-	if !strings.Contains(r.stdout, "warm-up run: 1s") || strings.Count(r.stdout, "measured: NOPM") != 2 || !strings.Contains(r.stdout, "2 run(s) recorded") {
-		t.Fatalf("warm-up output:\n%s", r.stdout)
+	clitest.Must(t, "tpcc", "build", "--target", url)
+	r := clitest.Must(t, "tpcc", "run", "--target", url, "--warmup", "1s", "--rampup", "0s", "--duration", "1s", "--store", st)
+	if !strings.Contains(r.Stdout, "warm-up run: 1s") || strings.Count(r.Stdout, "measured: NOPM") != 2 || !strings.Contains(r.Stdout, "2 run(s) recorded") {
+		t.Fatalf("warm-up output:\n%s", r.Stdout)
 	}
-	l := mustCLI(t, "results", "list", "--store", st, "--label", "phase=warmup")
-	if strings.Count(l.stdout, "tpcc") != 1 || !strings.Contains(l.stdout, "-warmup") {
-		t.Fatalf("the warm-up run is recorded in a group of its own:\n%s", l.stdout)
+	var l bytes.Buffer
+	if err := method.List(context.Background(), &l, st, store.Filter{Label: "phase=warmup"}); err != nil ||
+		strings.Count(l.String(), "tpcc") != 1 || !strings.Contains(l.String(), "-warmup") {
+		t.Fatalf("the warm-up run is recorded in a group of its own: %v\n%s", err, l.String())
 	}
 }
 
 func TestSeveralTargetsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
-	mustCLI(t, "tpcc", "build", "--target", a)
-	mustCLI(t, "tpcc", "build", "--target", b)
+	clitest.Must(t, "tpcc", "build", "--target", a)
+	clitest.Must(t, "tpcc", "build", "--target", b)
 	file := filepath.Join(dir, "r.json")
-	r := mustCLI(t, "tpcc", "run", "--target", a, "--target", b, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--result", file)
-	if !strings.Contains(r.stdout, "[target 1]") || !strings.Contains(r.stdout, "[target 2]") || !strings.Contains(r.stdout, "aggregate of 2 targets: NOPM") {
-		t.Fatalf("multi-target output:\n%s", r.stdout)
+	r := clitest.Must(t, "tpcc", "run", "--target", a, "--target", b, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--result", file)
+	if !strings.Contains(r.Stdout, "[target 1]") || !strings.Contains(r.Stdout, "[target 2]") || !strings.Contains(r.Stdout, "aggregate of 2 targets: NOPM") {
+		t.Fatalf("multi-target output:\n%s", r.Stdout)
 	}
-	r1, _ := readResult(t, file)
-	r2, _ := readResult(t, filepath.Join(dir, "r.2.json"))
+	r1, _ := clitest.ReadResult(t, file)
+	r2, _ := clitest.ReadResult(t, filepath.Join(dir, "r.2.json"))
 	if r1.Group.Targets != 2 || r2.Group.Targets != 2 || r1.Group.Target == r2.Group.Target || r1.Group.ID != r2.Group.ID {
 		t.Fatalf("groups %+v %+v", r1.Group, r2.Group)
 	}
 	// the two runs overlapped in time
 	if !(r1.Measurement.MeasureStart.Before(r2.Measurement.MeasureEnd) && r2.Measurement.MeasureStart.Before(r1.Measurement.MeasureEnd)) {
 		t.Fatal("the targets did not run at the same time")
+	}
+	// the aggregate is a run of its own: the NOPM of both, the parts named, stored, compared and reported
+	agg, _ := clitest.ReadResult(t, filepath.Join(dir, "r.3.json"))
+	h1, _ := r1.Headline()
+	h2, _ := r2.Headline()
+	h, ok := agg.Headline()
+	if g := agg.Group; g == nil || !g.Aggregate || g.Targets != 2 || g.Target != 0 || g.ID != r1.Group.ID {
+		t.Fatalf("aggregate group %+v", agg.Group)
+	}
+	if !ok || h.Name != "NOPM" || h.Value != h1.Value+h2.Value || len(agg.Parts) != 2 || agg.Parts[0].RunID != r1.RunID || agg.Parts[1].RunID != r2.RunID {
+		t.Fatalf("aggregate NOPM %v of %v + %v, parts %+v", h.Value, h1.Value, h2.Value, agg.Parts)
+	}
+	if agg.Target.Engine != "sqlite" || agg.Environment.DBHostCores != r1.Environment.DBHostCores {
+		t.Fatalf("aggregate target %+v, %d database cores", agg.Target, agg.Environment.DBHostCores)
+	}
+	ctx := context.Background()
+	var list, cmp bytes.Buffer
+	if err := method.List(ctx, &list, store.DefaultPath, store.Filter{Group: r1.Group.ID}); err != nil || strings.Count(list.String(), "tpcc") != 3 {
+		t.Fatalf("stored: %v\n%s", err, list.String())
+	}
+	if err := method.Compare(ctx, &cmp, store.DefaultPath, []string{r1.RunID, r1.Group.ID}); err != nil ||
+		!strings.Contains(cmp.String(), "aggregate of 2 targets") || !strings.Contains(cmp.String(), compare.Format(h.Value)) {
+		t.Fatalf("a group of targets compares by its aggregate: %v\n%s", err, cmp.String())
+	}
+	html := filepath.Join(dir, "r.html")
+	if _, err := method.Report(ctx, store.DefaultPath, []string{r1.Group.ID}, store.Filter{}, "t", html); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(html)
+	if !strings.Contains(string(page), "aggregate of 2 targets") || !strings.Contains(string(page), "class=\"parts\"") {
+		t.Fatal("the report lacks the aggregate and its parts")
 	}
 }
 
@@ -202,14 +249,14 @@ func TestStoreRefusesANewerSchema(t *testing.T) {
 	db, _ := sql.Open("sqlite", path)
 	db.Exec("UPDATE store_meta SET v = '9' WHERE k = 'schema_version'")
 	db.Close()
-	r := cli(context.Background(), "results", "list", "--store", path)
-	if r.code == 0 || !strings.Contains(r.stderr, "store schema version 9 is not supported") {
-		t.Fatalf("exit %d %s", r.code, r.stderr)
+	var out bytes.Buffer
+	if err := method.List(context.Background(), &out, path, store.Filter{}); err == nil || !strings.Contains(err.Error(), "store schema version 9 is not supported") {
+		t.Fatalf("newer store: %v", err)
 	}
-	if r := cli(context.Background(), "results", "list", "--store", filepath.Join(t.TempDir(), "none.db")); r.code == 0 || !strings.Contains(r.stderr, "no results store") {
-		t.Fatalf("missing store: %d %s", r.code, r.stderr)
+	if err := method.List(context.Background(), &out, filepath.Join(t.TempDir(), "none.db"), store.Filter{}); err == nil || !strings.Contains(err.Error(), "no results store") {
+		t.Fatalf("missing store: %v", err)
 	}
-	if r := cli(context.Background(), "tpcc", "run", "--label", "nokey"); r.code == 0 || !strings.Contains(r.stderr, "use key=value") {
-		t.Fatalf("bad label: %d %s", r.code, r.stderr)
+	if r := clitest.Run(context.Background(), "tpcc", "run", "--label", "nokey"); r.Code == 0 || !strings.Contains(r.Stderr, "use key=value") {
+		t.Fatalf("bad label: %d %s", r.Code, r.Stderr)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package tpcc_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/clitest"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
@@ -63,7 +64,7 @@ func (p *proxy) stop() {
 // `failed`, exits non-zero with one line saying why, and keeps the figures measured before.
 func TestServerGoneForGoodEndsFailed(t *testing.T) {
 	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
-	mustCLI(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
+	clitest.Must(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
 	u, err := url.Parse(direct)
 	if err != nil {
 		t.Fatal(err)
@@ -72,23 +73,23 @@ func TestServerGoneForGoodEndsFailed(t *testing.T) {
 	defer p.stop()
 	u.Host = p.ln.Addr().String()
 	file := filepath.Join(t.TempDir(), "r.json")
-	done := make(chan cliResult)
+	done := make(chan clitest.Result)
 	started := time.Now()
 	go func() {
-		done <- cli(context.Background(), "tpcc", "run", "--target", u.String(), "--vus", "2", "--rampup", "1s", "--duration", "60s",
+		done <- clitest.Run(context.Background(), "tpcc", "run", "--target", u.String(), "--vus", "2", "--rampup", "1s", "--duration", "60s",
 			"--interval", "1s", "--reconnect-timeout", "2s", "--result", file)
 	}()
 	time.Sleep(4 * time.Second)
 	p.stop()
 	r := <-done
-	if r.code == 0 || time.Since(started) > 40*time.Second {
-		t.Fatalf("run against a server gone for good: exit %d after %s\n%s", r.code, time.Since(started), r.stderr)
+	if r.Code == 0 || time.Since(started) > 40*time.Second {
+		t.Fatalf("run against a server gone for good: exit %d after %s\n%s", r.Code, time.Since(started), r.Stderr)
 	}
-	if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "not re-established within 2s") {
-		t.Fatalf("want one line naming the failed reconnection, got:\n%s", r.stderr)
+	if lines := strings.Split(strings.TrimSpace(r.Stderr), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "not re-established within 2s") {
+		t.Fatalf("want one line naming the failed reconnection, got:\n%s", r.Stderr)
 	}
-	res, raw := readResult(t, file)
-	assertNoPassword(t, direct, r.stdout, r.stderr, raw)
+	res, raw := clitest.ReadResult(t, file)
+	clitest.NoPassword(t, direct, r.Stdout, r.Stderr, raw)
 	if res.Status != result.StatusFailed || res.Measurement == nil || res.Measurement.Transactions["new_order"].Count == 0 {
 		t.Fatalf("want a failed result with the figures measured before: status %s, measurement %+v", res.Status, res.Measurement)
 	}

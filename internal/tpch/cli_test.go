@@ -1,4 +1,4 @@
-package main
+package tpch_test
 
 import (
 	"context"
@@ -8,32 +8,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/clitest"
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
-// answersDir is ../shared/tpch/answers/sfX beside the project (never copied into it).
-func answersDir(t *testing.T, sf string) string {
-	t.Helper()
-	dir, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tpch", "answers", "sf"+sf))
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("reference answers missing: %v", err)
-		}
-		t.Skipf("reference answers not found: %v", err)
-	}
-	return dir
-}
+func TestMain(m *testing.M) { clitest.Main(m) }
 
-func tpchEngines(t *testing.T) []engineCase {
-	out := []engineCase{
-		{"duckdb", "duckdb://" + filepath.Join(t.TempDir(), "h.duckdb"), nil},
-		{"sqlite", "sqlite://" + filepath.Join(t.TempDir(), "h.db"), nil},
+// answersDir is ../shared/tpch/answers/sfX beside the project (never copied into it).
+func answersDir(t *testing.T, sf string) string { return testsrv.Shared(t, "tpch", "answers", "sf"+sf) }
+
+func tpchEngines(t *testing.T) []clitest.Engine {
+	out := []clitest.Engine{
+		{Name: "duckdb", URL: "duckdb://" + filepath.Join(t.TempDir(), "h.duckdb")},
+		{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "h.db")},
 	}
-	for _, e := range []struct{ name, env string }{{"postgres", "DBDYNO_TEST_PG"}, {"mysql", "DBDYNO_TEST_MYSQL"}} {
+	for _, e := range []struct{ name, env string }{{"postgres", testsrv.PostgresEnv}, {"mysql", testsrv.MySQLEnv}} {
 		if os.Getenv(e.env) != "" || os.Getenv("CI") == "true" {
-			out = append(out, engineCase{e.name, tpchDatabase(t, testsrv.URL(t, e.env)), nil})
+			out = append(out, clitest.Engine{Name: e.name, URL: tpchDatabase(t, testsrv.URL(t, e.env))})
 		}
 	}
 	return out
@@ -46,22 +40,22 @@ func tpchDatabase(t *testing.T, url string) string { return testsrv.Beside(t, ur
 func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
 	answers := answersDir(t, "0.01")
 	for _, e := range tpchEngines(t) {
-		t.Run(e.name, func(t *testing.T) {
-			b := mustCLI(t, "tpch", "build", "--target", e.url, "--scale", "0.01", "--drop")
-			if !strings.Contains(b.stdout, "built 86805 rows") {
-				t.Fatalf("build:\n%s", b.stdout)
+		t.Run(e.Name, func(t *testing.T) {
+			b := clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop")
+			if !strings.Contains(b.Stdout, "built 86805 rows") {
+				t.Fatalf("build:\n%s", b.Stdout)
 			}
-			v := mustCLI(t, "tpch", "validate", "--target", e.url, "--answers", answers)
-			if strings.Count(v.stdout, " PASS ") != 22 || !strings.Contains(v.stdout, "22 passed, 0 failed") {
-				t.Fatalf("validate:\n%s", v.stdout)
+			v := clitest.Must(t, "tpch", "validate", "--target", e.URL, "--answers", answers)
+			if strings.Count(v.Stdout, " PASS ") != 22 || !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+				t.Fatalf("validate:\n%s", v.Stdout)
 			}
-			assertNoPassword(t, e.url, b.stdout, v.stdout)
-			powerAndThroughput(t, e.url, answers)
-			updateSetsLeftApplied(t, e.url, answers)
-			if r := cli(context.Background(), "tpch", "build", "--target", e.url, "--scale", "0.01"); r.code == 0 || !strings.Contains(r.stderr, "--drop") {
-				t.Fatalf("build over an existing schema without --drop: %d %s", r.code, r.stderr)
+			clitest.NoPassword(t, e.URL, b.Stdout, v.Stdout)
+			powerAndThroughput(t, e.URL, answers)
+			updateSetsLeftApplied(t, e.URL, answers)
+			if r := clitest.Run(context.Background(), "tpch", "build", "--target", e.URL, "--scale", "0.01"); r.Code == 0 || !strings.Contains(r.Stderr, "--drop") {
+				t.Fatalf("build over an existing schema without --drop: %d %s", r.Code, r.Stderr)
 			}
-			mustCLI(t, "tpch", "drop", "--target", e.url)
+			clitest.Must(t, "tpch", "drop", "--target", e.URL)
 		})
 	}
 }
@@ -71,41 +65,41 @@ func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
 func updateSetsLeftApplied(t *testing.T, url, answers string) {
 	for set := 1; set <= 2; set++ {
 		file := filepath.Join(t.TempDir(), "n.json")
-		r := mustCLI(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore", "--result", file)
-		res, _ := readResult(t, file)
+		r := clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore", "--result", file)
+		res, _ := clitest.ReadResult(t, file)
 		p := res.Analytic.Tests[0].Refresh
-		if len(p) != 1 || p[0].UpdateSet != set || p[0].Status != "ok" || !strings.Contains(r.stdout, "left applied (--no-restore)") {
-			t.Fatalf("run %d with --no-restore: pairs %+v\n%s", set, p, r.stdout)
+		if len(p) != 1 || p[0].UpdateSet != set || p[0].Status != "ok" || !strings.Contains(r.Stdout, "left applied (--no-restore)") {
+			t.Fatalf("run %d with --no-restore: pairs %+v\n%s", set, p, r.Stdout)
 		}
 	}
-	v := cli(context.Background(), "tpch", "validate", "--target", url, "--answers", answers)
-	if v.code == 0 || !strings.Contains(v.stderr, "update sets 1..2") || !strings.Contains(v.stderr, "tpch restore") || strings.Count(v.stderr, "\n") != 1 {
-		t.Fatalf("validate on refreshed data: exit %d\n%s", v.code, v.stderr)
+	v := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", answers)
+	if v.Code == 0 || !strings.Contains(v.Stderr, "update sets 1..2") || !strings.Contains(v.Stderr, "tpch restore") || strings.Count(v.Stderr, "\n") != 1 {
+		t.Fatalf("validate on refreshed data: exit %d\n%s", v.Code, v.Stderr)
 	}
-	r := mustCLI(t, "tpch", "restore", "--target", url)
-	if !strings.Contains(r.stdout, "undid update sets 1..2") {
-		t.Fatalf("restore: %s", r.stdout)
+	r := clitest.Must(t, "tpch", "restore", "--target", url)
+	if !strings.Contains(r.Stdout, "undid update sets 1..2") {
+		t.Fatalf("restore: %s", r.Stdout)
 	}
-	if r := mustCLI(t, "tpch", "restore", "--target", url); !strings.Contains(r.stdout, "no update set is applied") {
-		t.Fatalf("second restore: %s", r.stdout)
+	if r := clitest.Must(t, "tpch", "restore", "--target", url); !strings.Contains(r.Stdout, "no update set is applied") {
+		t.Fatalf("second restore: %s", r.Stdout)
 	}
 	// a run finds a set left applied (as an interrupted run leaves it): it undoes it first and starts again at set 1
-	mustCLI(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore")
+	clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore")
 	file := filepath.Join(t.TempDir(), "d.json")
-	r = mustCLI(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--result", file)
-	res, _ := readResult(t, file)
-	if p := res.Analytic.Tests[0].Refresh; len(p) != 1 || p[0].UpdateSet != 1 || !strings.Contains(r.stdout, "undid update set 1 left by an earlier run") ||
-		!strings.Contains(r.stdout, "restored the loaded data") || !strings.Contains(res.Analytic.Note, "restored after the run") {
-		t.Fatalf("run after a set was left applied: %+v\n%s", p, r.stdout)
+	r = clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	if p := res.Analytic.Tests[0].Refresh; len(p) != 1 || p[0].UpdateSet != 1 || !strings.Contains(r.Stdout, "undid update set 1 left by an earlier run") ||
+		!strings.Contains(r.Stdout, "restored the loaded data") || !strings.Contains(res.Analytic.Note, "restored after the run") {
+		t.Fatalf("run after a set was left applied: %+v\n%s", p, r.Stdout)
 	}
-	mustCLI(t, "tpch", "validate", "--target", url, "--answers", answers)
+	clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
 }
 
 func powerAndThroughput(t *testing.T, url, answers string) {
 	file := filepath.Join(t.TempDir(), "h.json")
-	r := mustCLI(t, "tpch", "run", "--target", url, "--power", "--throughput", "--streams", "2", "--refresh", "--seed", "3", "--result", file)
-	res, raw := readResult(t, file)
-	assertNoPassword(t, url, r.stdout, raw)
+	r := clitest.Must(t, "tpch", "run", "--target", url, "--power", "--throughput", "--streams", "2", "--refresh", "--seed", "3", "--result", file)
+	res, raw := clitest.ReadResult(t, file)
+	clitest.NoPassword(t, url, r.Stdout, raw)
 	an := res.Analytic
 	if res.Status != result.StatusOK || res.Workload != "tpch" || an == nil || len(an.Tests) != 2 || an.QphH == nil || *an.QphH <= 0 {
 		t.Fatalf("status %s, analytic %+v", res.Status, an)
@@ -137,14 +131,14 @@ func powerAndThroughput(t *testing.T, url, answers string) {
 		t.Fatalf("Throughput@Size %v, want %v", *through.ThroughputAtSize, want)
 	}
 	// the refresh functions left the data as it was
-	mustCLI(t, "tpch", "validate", "--target", url, "--answers", answers)
+	clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
 
 	// a query that times out is a failure, never dropped from an aggregate
 	file2 := filepath.Join(t.TempDir(), "t.json")
-	r2 := cli(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "1,9", "--timeout", "1ns", "--result", file2)
-	res2, _ := readResult(t, file2)
-	if r2.code == 0 || res2.Status != result.StatusFailed || res2.Analytic.Tests[0].GeomeanSeconds != nil {
-		t.Fatalf("timeouts: exit %d status %s test %+v", r2.code, res2.Status, res2.Analytic.Tests[0])
+	r2 := clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "1,9", "--timeout", "1ns", "--result", file2)
+	res2, _ := clitest.ReadResult(t, file2)
+	if r2.Code == 0 || res2.Status != result.StatusFailed || res2.Analytic.Tests[0].GeomeanSeconds != nil {
+		t.Fatalf("timeouts: exit %d status %s test %+v", r2.Code, res2.Status, res2.Analytic.Tests[0])
 	}
 	if q := res2.Analytic.Tests[0].QueryStreams[0].Queries; len(q) != 2 || q[0].Status != "timeout" {
 		t.Fatalf("timed-out queries %+v", q)
@@ -153,11 +147,18 @@ func powerAndThroughput(t *testing.T, url, answers string) {
 
 func TestTPCHSweepAndSubset(t *testing.T) {
 	url := "duckdb://" + filepath.Join(t.TempDir(), "s.duckdb")
-	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
 	file := filepath.Join(t.TempDir(), "s.json")
-	mustCLI(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file)
-	res, _ := readResult(t, file)
-	tests := res.Analytic.Tests
+	clitest.Must(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file)
+	// the method sweeps --streams: a warm-up run, then one run per point
+	var tests []result.AnalyticTest
+	for i := 1; i <= 4; i++ {
+		res, _ := clitest.ReadResult(t, clitest.ResultFile(file, i))
+		tests = append(tests, res.Analytic.Tests...)
+		if g := res.Group; i > 1 && (g.Sweep != "streams" || g.Value != float64(i-1)) {
+			t.Fatalf("run %d: group %+v, want the sweep's point streams=%d", i, g, i-1)
+		}
+	}
 	if len(tests) != 4 || tests[0].Kind != "warmup" || tests[3].Streams != 3 || len(tests[3].QueryStreams) != 3 {
 		t.Fatalf("sweep tests: %+v", tests)
 	}
@@ -184,28 +185,35 @@ func TestTPCHBadInput(t *testing.T) {
 		{[]string{"tpch", "run", "--target", empty, "--queries", "1,23"}, "not a query number"},
 		{[]string{"tpcc", "run", "--target", empty}, "tpcc workload runs on"},
 	} {
-		r := cli(context.Background(), c.args...)
-		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-		if r.code == 0 || len(lines) != 1 || !strings.Contains(r.stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.code, r.stderr, c.want)
+		r := clitest.Run(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+		if r.Code == 0 || len(lines) != 1 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
 		}
 	}
 }
 
 func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
 	url := "duckdb://" + filepath.Join(t.TempDir(), "c.duckdb")
-	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
 	file := filepath.Join(t.TempDir(), "c.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(1500*time.Millisecond, cancel)
-	r := cli(ctx, "tpch", "run", "--target", url, "--streams", "1..40", "--result", file)
-	if r.code != exitAborted || !strings.Contains(r.stderr, "run aborted") {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	r := clitest.Run(ctx, "tpch", "run", "--target", url, "--streams", "1..40", "--result", file)
+	if r.Code != method.ExitAborted || !strings.Contains(r.Stderr, "run aborted") {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
-	res, _ := readResult(t, file)
+	// the sweep's runs each wrote their result; the last one is the interrupted one
+	n := 1
+	for ; ; n++ {
+		if _, err := os.Stat(clitest.ResultFile(file, n+1)); err != nil {
+			break
+		}
+	}
+	res, _ := clitest.ReadResult(t, clitest.ResultFile(file, n))
 	last := res.Analytic.Tests[len(res.Analytic.Tests)-1]
-	if res.Status != result.StatusAborted || len(res.Analytic.Tests) < 2 || last.Status != result.StatusAborted || last.GeomeanSeconds != nil {
-		t.Fatalf("status %s, %d tests, last %+v", res.Status, len(res.Analytic.Tests), last)
+	if res.Status != result.StatusAborted || n < 2 || last.Status != result.StatusAborted || last.GeomeanSeconds != nil {
+		t.Fatalf("status %s, %d results, last test %+v", res.Status, n, last)
 	}
 }
 
@@ -213,11 +221,11 @@ func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
 // recorded as failures, the streams reconnect and go on, and the run ends failed with its partial figures.
 func TestTPCHConnectionsLostMidRun(t *testing.T) {
 	url := tpchDatabase(t, testsrv.URL(t, "DBDYNO_TEST_PG"))
-	mustCLI(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
 	file := filepath.Join(t.TempDir(), "k.json")
-	done := make(chan cliResult)
+	done := make(chan clitest.Result)
 	go func() {
-		done <- cli(context.Background(), "tpch", "run", "--target", url, "--streams", "2", "--repeat", "1", "--queries", "9,18,21,13",
+		done <- clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "2", "--repeat", "1", "--queries", "9,18,21,13",
 			"--no-warmup", "--result", file)
 	}()
 	tg, _ := engine.Parse(url)
@@ -228,7 +236,7 @@ func TestTPCHConnectionsLostMidRun(t *testing.T) {
 	defer admin.Close()
 	killed := 0
 	deadline := time.Now().Add(20 * time.Second)
-	var r cliResult
+	var r clitest.Result
 wait:
 	for {
 		select {
@@ -251,11 +259,11 @@ wait:
 		t.Fatal("no query was running when the connections were terminated")
 	}
 	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("no result written (exit %d): %s", r.code, r.stderr)
+		t.Fatalf("no result written (exit %d): %s", r.Code, r.Stderr)
 	}
-	res, _ := readResult(t, file)
-	if r.code == 0 || res.Status != result.StatusFailed {
-		t.Fatalf("exit %d status %s after %d terminated queries", r.code, res.Status, killed)
+	res, _ := clitest.ReadResult(t, file)
+	if r.Code == 0 || res.Status != result.StatusFailed {
+		t.Fatalf("exit %d status %s after %d terminated queries", r.Code, res.Status, killed)
 	}
 	failed, ok := 0, 0
 	for _, s := range res.Analytic.Tests[0].QueryStreams {

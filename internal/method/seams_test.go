@@ -1,0 +1,171 @@
+package method_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/clitest"
+	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Result files and stores written before results carried their metrics (schema version 1, e2f9aba) load in
+// results, compare and report: their metrics come from the workload that wrote them, the database host's cores
+// from where the database ran. testdata/v1 holds files that version wrote (a two-target TPC-C run, a TPC-H
+// power and throughput test, a TPC-H stream sweep inside one result).
+func TestResultsOfVersion1Load(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "v1", "*.json"))
+	if len(files) != 4 {
+		t.Fatalf("fixtures: %v", files)
+	}
+	byName := map[string]*result.Result{}
+	for _, f := range files {
+		r, err := result.Read(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if r.SchemaVersion != result.SchemaVersion || len(r.Metrics) == 0 {
+			t.Fatalf("%s: version %d, %d metrics", f, r.SchemaVersion, len(r.Metrics))
+		}
+		if e := r.Environment; e.DBHostCores != e.Cores || e.DBHostCoresSource != result.LocalCores {
+			t.Fatalf("%s: database host cores %d (%s), machine cores %d", f, e.DBHostCores, e.DBHostCoresSource, e.Cores)
+		}
+		byName[filepath.Base(f)] = r
+	}
+	if h, ok := byName["tpcc.json"].Headline(); !ok || h.Name != "NOPM" || h.Value != byName["tpcc.json"].Figures["nopm"] {
+		t.Fatalf("tpcc headline %+v", h)
+	}
+	if m := byName["tpcc.json"].Measurement; m.KeyTx != "new_order" || m.KeyLabel != "NOPM" {
+		t.Fatalf("tpcc key transaction %q %q", m.KeyTx, m.KeyLabel)
+	}
+	if h, ok := byName["tpch.json"].Headline(); !ok || h.Name != "QphH@Size" || h.Value != *byName["tpch.json"].Analytic.QphH {
+		t.Fatalf("tpch headline %+v", h)
+	}
+	names := map[string]bool{}
+	for _, m := range byName["tpchsweep.json"].Metrics {
+		names[m.Name] = true
+	}
+	if !names["1 stream(s): time to complete"] || !names["2 stream(s): time to complete"] {
+		t.Fatalf("the sweep inside one result keeps its points apart: %v", names)
+	}
+
+	// the same documents in a store written by that version (the store's own schema did not change)
+	path := filepath.Join(t.TempDir(), "v1.db")
+	st, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	db, _ := sql.Open("sqlite", path)
+	for _, f := range files {
+		doc, _ := os.ReadFile(f)
+		var raw map[string]any
+		json.Unmarshal(doc, &raw)
+		if _, err := db.Exec(`INSERT INTO results (run_id, workload, engine, target, status, started_at, document) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			raw["run_id"], raw["workload"], raw["target"].(map[string]any)["engine"], raw["target"].(map[string]any)["url"], raw["status"], raw["started_at"], string(doc)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	ctx := context.Background()
+	var list, cmp bytes.Buffer
+	if err := method.List(ctx, &list, path, store.Filter{}); err != nil || strings.Count(list.String(), "\n") != 5 {
+		t.Fatalf("list: %v\n%s", err, list.String())
+	}
+	ids := []string{byName["tpcc.json"].RunID, byName["tpcc-target2.json"].RunID}
+	if err := method.Compare(ctx, &cmp, path, ids); err != nil || !strings.Contains(cmp.String(), "NOPM per $/hour") {
+		t.Fatalf("compare: %v\n%s", err, cmp.String())
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, err := method.Report(ctx, path, nil, store.Filter{}, "v1", html); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(html)
+	for _, want := range []string{"Throughput over time", "QphH@Size", "Power@Size", "v1box target 1", "v1box target 2"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report of version-1 results lacks %q", want)
+		}
+	}
+}
+
+// Per-core figures use the database host's cores: this machine's when the database runs here, a db_cores
+// label's when given, none when neither says (a server elsewhere); the result says which.
+func TestDatabaseHostCores(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "c.db")
+	clitest.Must(t, "tpcc", "build", "--target", url)
+	local, labelled := filepath.Join(dir, "l.json"), filepath.Join(dir, "d.json")
+	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", local)
+	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", labelled, "--label", "db_cores=16")
+	l, _ := clitest.ReadResult(t, local)
+	d, _ := clitest.ReadResult(t, labelled)
+	if l.Environment.DBHostCores != l.Environment.Cores || l.Environment.DBHostCoresSource != result.LocalCores {
+		t.Fatalf("local database: %d cores from %q", l.Environment.DBHostCores, l.Environment.DBHostCoresSource)
+	}
+	if d.Environment.DBHostCores != 16 || d.Environment.DBHostCoresSource != "label db_cores" {
+		t.Fatalf("labelled: %d cores from %q", d.Environment.DBHostCores, d.Environment.DBHostCoresSource)
+	}
+	var out bytes.Buffer
+	if err := method.Compare(context.Background(), &out, "", []string{local, labelled}); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := d.Headline()
+	if !strings.Contains(out.String(), "NOPM per physical core") || !strings.Contains(out.String(), " "+compare.Format(h.Value/16)+" ") {
+		t.Fatalf("per core from the label (NOPM %v / 16):\n%s", h.Value, out.String())
+	}
+	// a result whose database ran elsewhere and that no label tells about has no per-core figure
+	l.Environment.DBHostCores, l.Environment.DatabaseLocal, l.Environment.DBHostCoresSource = 0, false, ""
+	remote := filepath.Join(dir, "remote.json")
+	if err := l.WriteFile(remote); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := method.Compare(context.Background(), &out, "", []string{remote, labelled}); err != nil || strings.Contains(out.String(), "per physical core") {
+		t.Fatalf("no per-core figure without the database host's cores: %v\n%s", err, out.String())
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// dbdyno sql prints exactly what runs; testdata/sql keeps that output for every workload and engine, so a
+// change to any statement shows in review. go test ./internal/method -run TestSQLGolden -update rewrites them.
+func TestSQLGolden(t *testing.T) {
+	for _, m := range workload.All() {
+		if m.SQL == nil {
+			continue
+		}
+		for _, e := range engine.All() {
+			if m.Name == "tpcc" && !e.OLTP {
+				continue
+			}
+			var out bytes.Buffer
+			if err := method.PrintSQL(&out, m.Name, e.Name); err != nil {
+				t.Fatalf("%s on %s: %v", m.Name, e.Name, err)
+			}
+			golden := filepath.Join("testdata", "sql", m.Name+"-"+e.Name+".sql")
+			if *update {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				os.WriteFile(golden, out.Bytes(), 0o644)
+				continue
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to write it)", err)
+			}
+			if out.String() != string(want) {
+				t.Errorf("dbdyno sql --workload %s --engine %s differs from %s (run with -update after checking the change)", m.Name, e.Name, golden)
+			}
+		}
+	}
+}

@@ -1,0 +1,252 @@
+package method
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/dbdyno/dbdyno/internal/compare"
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/report"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// OpenStore opens a results store that must exist.
+func OpenStore(ctx context.Context, path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no results store at %s: run a benchmark first, or point --store at one", path)
+	}
+	return store.Open(ctx, path)
+}
+
+// openIfThere opens the store when it exists (compare and report also take result files).
+func openIfThere(ctx context.Context, path string) (*store.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil
+	}
+	return store.Open(ctx, path)
+}
+
+// Resolve turns references (run IDs or prefixes, store numbers, group IDs, result files) into runs; none means
+// every stored run that matches the filter.
+func Resolve(ctx context.Context, st *store.Store, refs []string, f store.Filter) ([]*result.Result, error) {
+	var runs []*result.Result
+	if len(refs) == 0 {
+		if st == nil {
+			return nil, fmt.Errorf("name the runs (run IDs, group IDs or result files)")
+		}
+		entries, err := st.List(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			refs = append(refs, e.RunID)
+		}
+		if len(refs) == 0 {
+			return nil, fmt.Errorf("the results store has no matching runs")
+		}
+	}
+	for _, ref := range refs {
+		if strings.HasSuffix(ref, ".json") {
+			r, err := result.Read(ref)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+			continue
+		}
+		if st == nil {
+			return nil, fmt.Errorf("%q is not a result file and there is no results store to look it up in", ref)
+		}
+		rs, err := st.Get(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, rs...)
+	}
+	return runs, nil
+}
+
+// List prints one line per stored run.
+func List(ctx context.Context, w io.Writer, storePath string, f store.Filter) error {
+	st, err := OpenStore(ctx, storePath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	entries, err := st.List(ctx, f)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\trun\tworkload\tengine\tstatus\tstarted\tgroup\tlabels\theadline")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Seq, e.RunID, e.Workload, e.Engine, e.Status, e.StartedAt, e.GroupID, e.Labels, e.Headline)
+	}
+	return tw.Flush()
+}
+
+// Show prints the result documents a reference names.
+func Show(ctx context.Context, w io.Writer, storePath, ref string) error {
+	st, err := OpenStore(ctx, storePath)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rs, err := st.Get(ctx, ref)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		b, err := r.Marshal()
+		if err != nil {
+			return err
+		}
+		w.Write(b)
+	}
+	return nil
+}
+
+// Export writes runs (all that match the filter, or those named) as CSV, one row per run and metric, or as a
+// JSON array of results, to out ("" for w).
+func Export(ctx context.Context, w io.Writer, storePath string, refs []string, f store.Filter, format, out string) (int, error) {
+	if format != "csv" && format != "json" {
+		return 0, fmt.Errorf("--format %q is not known: use csv or json", format)
+	}
+	st, err := OpenStore(ctx, storePath)
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	runs, err := Resolve(ctx, st, refs, f)
+	if err != nil {
+		return 0, err
+	}
+	var b bytes.Buffer
+	if format == "json" {
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(runs)
+	} else {
+		cw := csv.NewWriter(&b)
+		cw.Write([]string{"run_id", "workload", "engine", "server_version", "status", "started_at", "group", "repeat", "median", "labels", "metric", "unit", "value"})
+		for _, r := range runs {
+			group, repeat, median := "", "", ""
+			if g := r.Group; g != nil {
+				group, repeat, median = g.ID, fmt.Sprint(g.Repeat), fmt.Sprint(g.Median)
+			}
+			labels, _ := json.Marshal(r.Labels)
+			for _, m := range compare.Metrics(r) {
+				cw.Write([]string{r.RunID, r.Workload, r.Target.Engine, r.Target.ServerVersion, r.Status, r.StartedAt.Format("2006-01-02T15:04:05Z"),
+					group, repeat, median, string(labels), m.Name, m.Unit, fmt.Sprint(m.Value)})
+			}
+		}
+		cw.Flush()
+		err = cw.Error()
+	}
+	if err != nil {
+		return 0, err
+	}
+	if out == "" {
+		_, err = w.Write(b.Bytes())
+		return len(runs), err
+	}
+	return len(runs), result.WriteAtomic(out, b.Bytes())
+}
+
+// Compare prints the runs each reference names (their medians) side by side, each against the first.
+func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) error {
+	st, err := openIfThere(ctx, storePath)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	var sets [][]*result.Result
+	for _, ref := range refs {
+		runs, err := Resolve(ctx, st, []string{ref}, store.Filter{})
+		if err != nil {
+			return err
+		}
+		sets = append(sets, runs)
+	}
+	var sums []compare.Summary
+	for i, name := range compare.Names(sets) {
+		sums = append(sums, compare.Summarise(name, sets[i]))
+	}
+	return compare.Print(w, sums)
+}
+
+// Report writes the HTML report of the runs named (or of the stored runs matching the filter) to out.
+func Report(ctx context.Context, storePath string, refs []string, f store.Filter, title, out string) (int, error) {
+	if out == "" {
+		return 0, fmt.Errorf("-o FILE.html is required")
+	}
+	st, err := openIfThere(ctx, storePath)
+	if err != nil {
+		return 0, err
+	}
+	if st != nil {
+		defer st.Close()
+	}
+	runs, err := Resolve(ctx, st, refs, f)
+	if err != nil {
+		return 0, err
+	}
+	var b strings.Builder
+	if err := report.Write(&b, title, runs); err != nil {
+		return 0, err
+	}
+	return len(runs), result.WriteAtomic(out, []byte(b.String()))
+}
+
+// PrintSQL prints every statement a workload (or, without one, only the engine) runs on an engine, file by
+// file, as it runs them.
+func PrintSQL(w io.Writer, workloadName, engineName string) error {
+	var names []string
+	for _, e := range engine.All() {
+		names = append(names, e.Name)
+	}
+	if engineName == "" {
+		return fmt.Errorf("--engine is required: one of %s", strings.Join(names, ", "))
+	}
+	e, ok := engine.Lookup(engineName)
+	if !ok {
+		return fmt.Errorf("unknown engine %q: use one of %s", engineName, strings.Join(names, ", "))
+	}
+	fmt.Fprintf(w, "-- dbdyno sql: workload %s, engine %s (%s)\n\n", orNone(workloadName), e.Name, e.Title)
+	if workloadName != "" {
+		m, ok := workload.Lookup(workloadName)
+		if !ok {
+			return fmt.Errorf("unknown workload %q: use one of %s", workloadName, strings.Join(workload.Names(), ", "))
+		}
+		if m.SQL == nil {
+			return fmt.Errorf("workload %s runs no SQL", m.Name)
+		}
+		files, err := m.SQL(e)
+		if err != nil {
+			return err
+		}
+		sqlfile.Print(w, files)
+	}
+	fmt.Fprintf(w, "-- %s's own statements (internal/engine/sql)\n\n", e.Title)
+	sqlfile.Print(w, e.Files())
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

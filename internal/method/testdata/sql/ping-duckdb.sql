@@ -1,0 +1,22 @@
+-- dbdyno sql: workload ping, engine duckdb (DuckDB)
+
+-- file: ping.sql
+-- name: ping()  -- from sql/generic/ping.sql
+SELECT 1;
+
+-- DuckDB's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/generic/catalog.sql
+SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1;
+-- name: server_version()  -- from sql/duckdb/catalog.sql
+SELECT 'DuckDB ' || version();
+-- name: analyze  -- from sql/duckdb/catalog.sql
+CHECKPOINT;
+
+-- file: settings.sql
+-- name: threads()  -- from sql/duckdb/settings.sql
+SELECT current_setting('threads');
+-- name: memory_limit()  -- from sql/duckdb/settings.sql
+SELECT current_setting('memory_limit');
+

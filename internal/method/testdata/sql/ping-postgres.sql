@@ -1,0 +1,65 @@
+-- dbdyno sql: workload ping, engine postgres (PostgreSQL)
+
+-- file: ping.sql
+-- name: ping()  -- from sql/generic/ping.sql
+SELECT 1;
+
+-- PostgreSQL's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/postgres/catalog.sql
+SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1;
+-- name: server_version()  -- from sql/postgres/catalog.sql
+SELECT 'PostgreSQL ' || current_setting('server_version');
+-- name: analyze_table  -- from sql/postgres/catalog.sql
+ANALYZE {table};
+-- name: database_exists(name)  -- from sql/postgres/catalog.sql
+SELECT count(*) FROM pg_database WHERE datname = $1;
+-- name: create_database  -- from sql/postgres/catalog.sql
+CREATE DATABASE {name};
+
+-- file: settings.sql
+-- name: shared_buffers()  -- from sql/postgres/settings.sql
+SELECT current_setting('shared_buffers');
+-- name: effective_cache_size()  -- from sql/postgres/settings.sql
+SELECT current_setting('effective_cache_size');
+-- name: work_mem()  -- from sql/postgres/settings.sql
+SELECT current_setting('work_mem');
+-- name: max_parallel_workers_per_gather()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_parallel_workers_per_gather');
+-- name: max_parallel_workers()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_parallel_workers');
+-- name: max_connections()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_connections');
+-- name: synchronous_commit()  -- from sql/postgres/settings.sql
+SELECT current_setting('synchronous_commit');
+-- name: fsync()  -- from sql/postgres/settings.sql
+SELECT current_setting('fsync');
+-- name: wal_level()  -- from sql/postgres/settings.sql
+SELECT current_setting('wal_level');
+-- name: max_wal_size()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_wal_size');
+-- name: checkpoint_timeout()  -- from sql/postgres/settings.sql
+SELECT current_setting('checkpoint_timeout');
+-- name: random_page_cost()  -- from sql/postgres/settings.sql
+SELECT current_setting('random_page_cost');
+-- name: jit()  -- from sql/postgres/settings.sql
+SELECT current_setting('jit');
+
+-- file: counters.sql
+-- name: counters()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('xact_commit', (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('xact_rollback', (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('blks_read', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('blks_hit', (SELECT blks_hit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_inserted', (SELECT tup_inserted FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_updated', (SELECT tup_updated FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_deleted', (SELECT tup_deleted FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('deadlocks', (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('wal_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v);
+
+-- file: load.sql
+-- name: no_sync_commit  -- from sql/postgres/load.sql
+SET synchronous_commit = off;
+

@@ -1,0 +1,436 @@
+-- dbdyno sql: workload tpcc, engine postgres (PostgreSQL)
+
+-- file: schema.sql
+-- name: dbdyno_tpcc_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_tpcc_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: warehouse  -- from sql/postgres/schema.sql
+CREATE TABLE warehouse (
+  w_id int NOT NULL, w_ytd numeric(12,2), w_tax numeric(4,4), w_name varchar(10), w_street_1 varchar(20),
+  w_street_2 varchar(20), w_city varchar(20), w_state char(2), w_zip char(9)
+) WITH (fillfactor = 10);
+-- name: district  -- from sql/postgres/schema.sql
+CREATE TABLE district (
+  d_id smallint NOT NULL, d_w_id int NOT NULL, d_ytd numeric(12,2), d_tax numeric(4,4), d_next_o_id int,
+  d_name varchar(10), d_street_1 varchar(20), d_street_2 varchar(20), d_city varchar(20), d_state char(2), d_zip char(9)
+) WITH (fillfactor = 10);
+-- name: customer  -- from sql/generic/schema.sql
+CREATE TABLE customer (
+  c_id int NOT NULL, c_d_id smallint NOT NULL, c_w_id int NOT NULL, c_first varchar(16), c_middle char(2),
+  c_last varchar(16), c_street_1 varchar(20), c_street_2 varchar(20), c_city varchar(20), c_state char(2),
+  c_zip char(9), c_phone char(16), c_since timestamp, c_credit char(2), c_credit_lim numeric(12,2),
+  c_discount numeric(4,4), c_balance numeric(12,2), c_ytd_payment numeric(12,2), c_payment_cnt int,
+  c_delivery_cnt int, c_data varchar(500)
+);
+-- name: history  -- from sql/generic/schema.sql
+CREATE TABLE history (
+  h_c_id int, h_c_d_id smallint, h_c_w_id int, h_d_id smallint, h_w_id int, h_date timestamp,
+  h_amount numeric(6,2), h_data varchar(24)
+);
+-- name: new_order  -- from sql/generic/schema.sql
+CREATE TABLE new_order (no_o_id int NOT NULL, no_d_id smallint NOT NULL, no_w_id int NOT NULL);
+-- name: orders  -- from sql/generic/schema.sql
+CREATE TABLE orders (
+  o_id int NOT NULL, o_d_id smallint NOT NULL, o_w_id int NOT NULL, o_c_id int, o_entry_d timestamp,
+  o_carrier_id smallint, o_ol_cnt smallint, o_all_local smallint
+);
+-- name: order_line  -- from sql/generic/schema.sql
+CREATE TABLE order_line (
+  ol_o_id int NOT NULL, ol_d_id smallint NOT NULL, ol_w_id int NOT NULL, ol_number smallint NOT NULL, ol_i_id int,
+  ol_supply_w_id int, ol_delivery_d timestamp, ol_quantity smallint, ol_amount numeric(6,2), ol_dist_info char(24)
+);
+-- name: item  -- from sql/generic/schema.sql
+CREATE TABLE item (i_id int NOT NULL, i_im_id int, i_name varchar(24), i_price numeric(5,2), i_data varchar(50));
+-- name: stock  -- from sql/generic/schema.sql
+CREATE TABLE stock (
+  s_i_id int NOT NULL, s_w_id int NOT NULL, s_quantity smallint, s_dist_01 char(24), s_dist_02 char(24),
+  s_dist_03 char(24), s_dist_04 char(24), s_dist_05 char(24), s_dist_06 char(24), s_dist_07 char(24),
+  s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24), s_ytd int, s_order_cnt int, s_remote_cnt int,
+  s_data varchar(50)
+);
+
+-- file: indexes.sql
+-- name: warehouse_pk  -- from sql/generic/indexes.sql
+ALTER TABLE warehouse ADD CONSTRAINT warehouse_pk PRIMARY KEY (w_id);
+-- name: district_pk  -- from sql/generic/indexes.sql
+ALTER TABLE district ADD CONSTRAINT district_pk PRIMARY KEY (d_w_id, d_id);
+-- name: customer_pk  -- from sql/generic/indexes.sql
+ALTER TABLE customer ADD CONSTRAINT customer_pk PRIMARY KEY (c_w_id, c_d_id, c_id);
+-- name: customer_last  -- from sql/generic/indexes.sql
+CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first);
+-- name: new_order_pk  -- from sql/generic/indexes.sql
+ALTER TABLE new_order ADD CONSTRAINT new_order_pk PRIMARY KEY (no_w_id, no_d_id, no_o_id);
+-- name: orders_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (o_w_id, o_d_id, o_id);
+-- name: orders_customer  -- from sql/generic/indexes.sql
+CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+-- name: order_line_pk  -- from sql/generic/indexes.sql
+ALTER TABLE order_line ADD CONSTRAINT order_line_pk PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number);
+-- name: item_pk  -- from sql/generic/indexes.sql
+ALTER TABLE item ADD CONSTRAINT item_pk PRIMARY KEY (i_id);
+-- name: stock_pk  -- from sql/generic/indexes.sql
+ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id);
+
+-- file: procs.sql
+-- name: dbdyno_new_order  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_new_order(p_w_id int, p_d_id int, p_c_id int, p_ol_cnt int, p_all_local int,
+    p_items int[], p_supply int[], p_qty int[], OUT out_total numeric, OUT out_rolled_back int) AS $$
+#variable_conflict use_column
+DECLARE
+  v_w_tax numeric; v_d_tax numeric; v_o_id int; v_discount numeric; v_last varchar; v_credit char(2);
+  v_prices numeric[]; v_names varchar[]; v_idata varchar[]; v_found int; v_distinct int; v_sum numeric;
+  v_sdata varchar; v_dist char(24);
+BEGIN
+  SELECT w_tax INTO v_w_tax FROM warehouse WHERE w_id = p_w_id;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w_id AND d_id = p_d_id
+    RETURNING d_tax, d_next_o_id - 1 INTO v_d_tax, v_o_id;
+  SELECT c_discount, c_last, c_credit INTO v_discount, v_last, v_credit
+    FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = p_c_id;
+  INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+    VALUES (v_o_id, p_d_id, p_w_id, p_c_id, localtimestamp(0), NULL, p_ol_cnt, p_all_local);
+  INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d_id, p_w_id);
+  SELECT array_agg(i_price ORDER BY u.n), array_agg(i_name ORDER BY u.n), array_agg(i_data ORDER BY u.n),
+         count(i_id), count(DISTINCT (u.sw, u.id)), sum(u.qty * i_price)
+    INTO v_prices, v_names, v_idata, v_found, v_distinct, v_sum
+    FROM unnest(p_items, p_supply, p_qty) WITH ORDINALITY AS u(id, sw, qty, n) LEFT JOIN item ON i_id = u.id;
+  IF v_found < p_ol_cnt THEN
+    RAISE EXCEPTION 'dbdyno: item not found among %', p_items USING ERRCODE = 'DY001';
+  END IF;
+  IF v_distinct = p_ol_cnt THEN
+    WITH s AS (
+      UPDATE stock SET s_quantity = CASE WHEN s_quantity >= u.qty + 10 THEN s_quantity - u.qty ELSE s_quantity - u.qty + 91 END,
+             s_ytd = s_ytd + u.qty, s_order_cnt = s_order_cnt + 1,
+             s_remote_cnt = s_remote_cnt + CASE WHEN u.sw <> p_w_id THEN 1 ELSE 0 END
+        FROM unnest(p_items, p_supply, p_qty) WITH ORDINALITY AS u(id, sw, qty, n)
+       WHERE s_w_id = u.sw AND s_i_id = u.id
+      RETURNING u.n, u.id, u.sw, u.qty, s_data, CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03
+                WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                WHEN 9 THEN s_dist_09 ELSE s_dist_10 END AS dist)
+    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+      SELECT v_o_id, p_d_id, p_w_id, s.n, s.id, s.sw, NULL, s.qty, s.qty * v_prices[s.n], s.dist FROM s;
+  ELSE
+    FOR i IN 1 .. p_ol_cnt LOOP
+      UPDATE stock SET s_quantity = CASE WHEN s_quantity >= p_qty[i] + 10 THEN s_quantity - p_qty[i] ELSE s_quantity - p_qty[i] + 91 END,
+             s_ytd = s_ytd + p_qty[i], s_order_cnt = s_order_cnt + 1,
+             s_remote_cnt = s_remote_cnt + CASE WHEN p_supply[i] <> p_w_id THEN 1 ELSE 0 END
+       WHERE s_w_id = p_supply[i] AND s_i_id = p_items[i]
+       RETURNING s_data, CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                 WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                 WHEN 9 THEN s_dist_09 ELSE s_dist_10 END INTO v_sdata, v_dist;
+      INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+        VALUES (v_o_id, p_d_id, p_w_id, i, p_items[i], p_supply[i], NULL, p_qty[i], p_qty[i] * v_prices[i], v_dist);
+    END LOOP;
+  END IF;
+  out_total := v_sum * (1 - v_discount) * (1 + v_w_tax + v_d_tax);
+  out_rolled_back := 0;
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_customer_by_name  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_customer_by_name(p_w_id int, p_d_id int, p_c_last varchar) RETURNS int AS $$
+DECLARE v_n int; v_c_id int;
+BEGIN
+  SELECT count(*) INTO v_n FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last;
+  IF v_n = 0 THEN
+    RAISE EXCEPTION 'dbdyno: no customer named % in warehouse % district %', p_c_last, p_w_id, p_d_id;
+  END IF;
+  SELECT c_id INTO v_c_id FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last
+    ORDER BY c_first OFFSET (v_n + 1) / 2 - 1 LIMIT 1;
+  RETURN v_c_id;
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_payment  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_payment(p_w_id int, p_d_id int, p_c_w_id int, p_c_d_id int, p_c_id int,
+    p_byname boolean, p_c_last varchar, p_amount numeric, OUT out_c_id int, OUT out_balance numeric) AS $$
+#variable_conflict use_column
+DECLARE v_w_name varchar; v_d_name varchar; v_credit char(2);
+BEGIN
+  UPDATE warehouse SET w_ytd = w_ytd + p_amount WHERE w_id = p_w_id RETURNING w_name INTO v_w_name;
+  UPDATE district SET d_ytd = d_ytd + p_amount WHERE d_w_id = p_w_id AND d_id = p_d_id RETURNING d_name INTO v_d_name;
+  IF p_byname THEN
+    out_c_id := dbdyno_customer_by_name(p_c_w_id, p_c_d_id, p_c_last);
+  ELSE
+    out_c_id := p_c_id;
+  END IF;
+  UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
+         c_payment_cnt = c_payment_cnt + 1
+   WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = out_c_id
+   RETURNING c_balance, c_credit INTO out_balance, v_credit;
+  IF v_credit = 'BC' THEN
+    UPDATE customer SET c_data = left(out_c_id || ' ' || p_c_d_id || ' ' || p_c_w_id || ' ' || p_d_id || ' ' || p_w_id || ' '
+           || to_char(p_amount, 'FM99990.00') || '|' || c_data, 500)
+     WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = out_c_id;
+  END IF;
+  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    VALUES (out_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, localtimestamp(0), p_amount, v_w_name || '    ' || v_d_name);
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_order_status  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_order_status(p_w_id int, p_d_id int, p_c_id int, p_byname boolean, p_c_last varchar,
+    OUT out_c_id int, OUT out_lines int) AS $$
+#variable_conflict use_column
+DECLARE v_balance numeric; v_first varchar; v_middle char(2); v_last varchar; v_o_id int; v_entry timestamp; v_carrier int; r record;
+BEGIN
+  IF p_byname THEN
+    out_c_id := dbdyno_customer_by_name(p_w_id, p_d_id, p_c_last);
+  ELSE
+    out_c_id := p_c_id;
+  END IF;
+  SELECT c_balance, c_first, c_middle, c_last INTO v_balance, v_first, v_middle, v_last
+    FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = out_c_id;
+  SELECT o_id, o_entry_d, o_carrier_id INTO v_o_id, v_entry, v_carrier FROM orders
+   WHERE o_w_id = p_w_id AND o_d_id = p_d_id AND o_c_id = out_c_id ORDER BY o_id DESC LIMIT 1;
+  out_lines := 0;
+  FOR r IN SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+            WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id LOOP
+    out_lines := out_lines + 1;
+  END LOOP;
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_delivery  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_delivery(p_w_id int, p_carrier_id int, OUT out_delivered int) AS $$
+#variable_conflict use_column
+DECLARE v_o_id int; v_c_id int; v_amount numeric;
+BEGIN
+  out_delivered := 0;
+  FOR d IN 1 .. 10 LOOP
+    SELECT no_o_id INTO v_o_id FROM new_order WHERE no_w_id = p_w_id AND no_d_id = d ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+    CONTINUE WHEN NOT FOUND;
+    DELETE FROM new_order WHERE no_w_id = p_w_id AND no_d_id = d AND no_o_id = v_o_id;
+    UPDATE orders SET o_carrier_id = p_carrier_id WHERE o_w_id = p_w_id AND o_d_id = d AND o_id = v_o_id RETURNING o_c_id INTO v_c_id;
+    UPDATE order_line SET ol_delivery_d = localtimestamp(0) WHERE ol_w_id = p_w_id AND ol_d_id = d AND ol_o_id = v_o_id;
+    SELECT COALESCE(SUM(ol_amount), 0) INTO v_amount FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = d AND ol_o_id = v_o_id;
+    UPDATE customer SET c_balance = c_balance + v_amount, c_delivery_cnt = c_delivery_cnt + 1
+     WHERE c_w_id = p_w_id AND c_d_id = d AND c_id = v_c_id;
+    out_delivered := out_delivered + 1;
+  END LOOP;
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_stock_level  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_stock_level(p_w_id int, p_d_id int, p_threshold int, OUT out_low_stock int) AS $$
+#variable_conflict use_column
+DECLARE v_next int;
+BEGIN
+  SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+  SELECT COUNT(DISTINCT s_i_id) INTO out_low_stock FROM order_line, stock
+   WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id < v_next AND ol_o_id >= v_next - 20
+     AND s_w_id = p_w_id AND s_i_id = ol_i_id AND s_quantity < p_threshold;
+END $$ LANGUAGE plpgsql;
+
+-- file: drop.sql
+-- name: warehouse  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS warehouse;
+-- name: district  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS district;
+-- name: customer  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customer;
+-- name: history  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS history;
+-- name: new_order  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS new_order;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: order_line  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS order_line;
+-- name: item  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS item;
+-- name: stock  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS stock;
+-- name: dbdyno_tpcc_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_tpcc_meta;
+-- name: drop_dbdyno_new_order  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_new_order(int, int, int, int, int, int[], int[], int[]);
+-- name: drop_dbdyno_payment  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_payment(int, int, int, int, int, boolean, varchar, numeric);
+-- name: drop_dbdyno_order_status  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_order_status(int, int, int, boolean, varchar);
+-- name: drop_dbdyno_delivery  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_delivery(int, int);
+-- name: drop_dbdyno_stock_level  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_stock_level(int, int, int);
+-- name: drop_dbdyno_customer_by_name  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_customer_by_name(int, int, varchar);
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_tpcc_meta WHERE k = $1;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_tpcc_meta WHERE k = $1;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_tpcc_meta (k, v) VALUES ($1, $2);
+
+-- file: tx.sql
+-- name: no_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_tax FROM warehouse WHERE w_id = $1;
+-- name: no_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = $1 AND d_id = $2 FOR UPDATE;
+-- name: no_district_update(w_id, d_id)  -- from sql/generic/tx.sql
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = $1 AND d_id = $2;
+-- name: no_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: no_insert_order(o_id, d_id, w_id, c_id, entry_d, ol_cnt, all_local)  -- from sql/generic/tx.sql
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+VALUES ($1, $2, $3, $4, $5, NULL, $6, $7);
+-- name: no_insert_new_order(o_id, d_id, w_id)  -- from sql/generic/tx.sql
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES ($1, $2, $3);
+-- name: no_item(i_id)  -- from sql/generic/tx.sql
+SELECT i_price, i_name, i_data FROM item WHERE i_id = $1;
+-- name: no_stock(w_id, i_id, d_id)  -- from sql/postgres/tx.sql
+SELECT s_quantity, s_data,
+       CASE CAST($3 AS int) WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                  WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                  WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+FROM stock WHERE s_w_id = $1 AND s_i_id = $2 FOR UPDATE;
+-- name: no_stock_update(quantity, ol_quantity, remote, w_id, i_id)  -- from sql/generic/tx.sql
+UPDATE stock SET s_quantity = $1, s_ytd = s_ytd + $2, s_order_cnt = s_order_cnt + 1,
+       s_remote_cnt = s_remote_cnt + $3
+WHERE s_w_id = $4 AND s_i_id = $5;
+-- name: no_insert_order_line(o_id, d_id, w_id, number, i_id, supply_w_id, quantity, amount, dist_info)  -- from sql/generic/tx.sql
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+VALUES ($1, $2, $3, $4, $5, $6, NULL, $7, $8, $9);
+-- name: pay_warehouse_update(w_id, amount)  -- from sql/generic/tx.sql
+UPDATE warehouse SET w_ytd = w_ytd + $2 WHERE w_id = $1;
+-- name: pay_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = $1;
+-- name: pay_district_update(w_id, d_id, amount)  -- from sql/generic/tx.sql
+UPDATE district SET d_ytd = d_ytd + $3 WHERE d_w_id = $1 AND d_id = $2;
+-- name: pay_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = $1 AND d_id = $2;
+-- name: customers_by_last(w_id, d_id, last)  -- from sql/generic/tx.sql
+SELECT c_id FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_last = $3 ORDER BY c_first;
+-- name: pay_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit,
+       c_credit_lim, c_discount, c_balance
+FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3 FOR UPDATE;
+-- name: pay_customer_data(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_data FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: pay_customer_update(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - $4, c_ytd_payment = c_ytd_payment + $4,
+       c_payment_cnt = c_payment_cnt + 1
+WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: pay_customer_update_bc(w_id, d_id, c_id, amount, data)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - $4, c_ytd_payment = c_ytd_payment + $4,
+       c_payment_cnt = c_payment_cnt + 1, c_data = $5
+WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: pay_insert_history(c_id, c_d_id, c_w_id, d_id, w_id, h_date, amount, data)  -- from sql/generic/tx.sql
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
+-- name: os_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: os_last_order(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT o_id, o_entry_d, o_carrier_id FROM orders
+WHERE o_w_id = $1 AND o_d_id = $2 AND o_c_id = $3 ORDER BY o_id DESC LIMIT 1;
+-- name: os_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3;
+-- name: dl_new_order(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT no_o_id FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+-- name: dl_delete_new_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+DELETE FROM new_order WHERE no_w_id = $1 AND no_d_id = $2 AND no_o_id = $3;
+-- name: dl_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT o_c_id FROM orders WHERE o_w_id = $1 AND o_d_id = $2 AND o_id = $3;
+-- name: dl_update_order(w_id, d_id, o_id, carrier_id)  -- from sql/generic/tx.sql
+UPDATE orders SET o_carrier_id = $4 WHERE o_w_id = $1 AND o_d_id = $2 AND o_id = $3;
+-- name: dl_update_order_lines(w_id, d_id, o_id, delivery_d)  -- from sql/generic/tx.sql
+UPDATE order_line SET ol_delivery_d = $4 WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3;
+-- name: dl_sum_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id = $3;
+-- name: dl_update_customer(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance + $4, c_delivery_cnt = c_delivery_cnt + 1
+WHERE c_w_id = $1 AND c_d_id = $2 AND c_id = $3;
+-- name: sl_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_next_o_id FROM district WHERE d_w_id = $1 AND d_id = $2;
+-- name: sl_count(w_id, d_id, next_o_id, threshold)  -- from sql/generic/tx.sql
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
+WHERE ol_w_id = $1 AND ol_d_id = $2 AND ol_o_id < $3 AND ol_o_id >= $3 - 20
+  AND s_w_id = $1 AND s_i_id = ol_i_id AND s_quantity < $4;
+-- name: check_1()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
+  ON d.d_w_id = w.w_id WHERE ABS(w.w_ytd - d.s) > 0.001;
+-- name: check_2()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id FROM district d
+  LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+  LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
+WHERE o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND n.m <> o.m);
+-- name: check_3()  -- from sql/generic/tx.sql
+SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*);
+-- name: check_4()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id
+WHERE l.c IS NULL OR o.s <> l.c;
+-- name: sum_next_o_id()  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: begin_write  -- from sql/generic/tx.sql
+BEGIN;
+-- name: begin_read  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
+
+-- file: calls.sql
+-- name: proc_new_order(w_id, d_id, c_id, ol_cnt, all_local, items, supply, qty)  -- from sql/postgres/calls.sql
+SELECT out_total, out_rolled_back FROM dbdyno_new_order($1, $2, $3, $4, $5, $6, $7, $8);
+-- name: proc_payment(w_id, d_id, c_w_id, c_d_id, c_id, byname, c_last, amount)  -- from sql/postgres/calls.sql
+SELECT out_c_id, out_balance FROM dbdyno_payment($1, $2, $3, $4, $5, $6, $7, $8);
+-- name: proc_order_status(w_id, d_id, c_id, byname, c_last)  -- from sql/postgres/calls.sql
+SELECT out_c_id, out_lines FROM dbdyno_order_status($1, $2, $3, $4, $5);
+-- name: proc_delivery(w_id, carrier_id)  -- from sql/postgres/calls.sql
+SELECT out_delivered FROM dbdyno_delivery($1, $2);
+-- name: proc_stock_level(w_id, d_id, threshold)  -- from sql/postgres/calls.sql
+SELECT out_low_stock FROM dbdyno_stock_level($1, $2, $3);
+
+-- PostgreSQL's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/postgres/catalog.sql
+SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1;
+-- name: server_version()  -- from sql/postgres/catalog.sql
+SELECT 'PostgreSQL ' || current_setting('server_version');
+-- name: analyze_table  -- from sql/postgres/catalog.sql
+ANALYZE {table};
+-- name: database_exists(name)  -- from sql/postgres/catalog.sql
+SELECT count(*) FROM pg_database WHERE datname = $1;
+-- name: create_database  -- from sql/postgres/catalog.sql
+CREATE DATABASE {name};
+
+-- file: settings.sql
+-- name: shared_buffers()  -- from sql/postgres/settings.sql
+SELECT current_setting('shared_buffers');
+-- name: effective_cache_size()  -- from sql/postgres/settings.sql
+SELECT current_setting('effective_cache_size');
+-- name: work_mem()  -- from sql/postgres/settings.sql
+SELECT current_setting('work_mem');
+-- name: max_parallel_workers_per_gather()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_parallel_workers_per_gather');
+-- name: max_parallel_workers()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_parallel_workers');
+-- name: max_connections()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_connections');
+-- name: synchronous_commit()  -- from sql/postgres/settings.sql
+SELECT current_setting('synchronous_commit');
+-- name: fsync()  -- from sql/postgres/settings.sql
+SELECT current_setting('fsync');
+-- name: wal_level()  -- from sql/postgres/settings.sql
+SELECT current_setting('wal_level');
+-- name: max_wal_size()  -- from sql/postgres/settings.sql
+SELECT current_setting('max_wal_size');
+-- name: checkpoint_timeout()  -- from sql/postgres/settings.sql
+SELECT current_setting('checkpoint_timeout');
+-- name: random_page_cost()  -- from sql/postgres/settings.sql
+SELECT current_setting('random_page_cost');
+-- name: jit()  -- from sql/postgres/settings.sql
+SELECT current_setting('jit');
+
+-- file: counters.sql
+-- name: counters()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('xact_commit', (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('xact_rollback', (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('blks_read', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('blks_hit', (SELECT blks_hit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_inserted', (SELECT tup_inserted FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_updated', (SELECT tup_updated FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('tup_deleted', (SELECT tup_deleted FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('deadlocks', (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('wal_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v);
+
+-- file: load.sql
+-- name: no_sync_commit  -- from sql/postgres/load.sql
+SET synchronous_commit = off;
+

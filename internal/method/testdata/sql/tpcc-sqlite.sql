@@ -1,0 +1,237 @@
+-- dbdyno sql: workload tpcc, engine sqlite (SQLite)
+
+-- file: schema.sql
+-- name: dbdyno_tpcc_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_tpcc_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: warehouse  -- from sql/generic/schema.sql
+CREATE TABLE warehouse (
+  w_id int NOT NULL, w_ytd numeric(12,2), w_tax numeric(4,4), w_name varchar(10), w_street_1 varchar(20),
+  w_street_2 varchar(20), w_city varchar(20), w_state char(2), w_zip char(9)
+);
+-- name: district  -- from sql/generic/schema.sql
+CREATE TABLE district (
+  d_id smallint NOT NULL, d_w_id int NOT NULL, d_ytd numeric(12,2), d_tax numeric(4,4), d_next_o_id int,
+  d_name varchar(10), d_street_1 varchar(20), d_street_2 varchar(20), d_city varchar(20), d_state char(2), d_zip char(9)
+);
+-- name: customer  -- from sql/generic/schema.sql
+CREATE TABLE customer (
+  c_id int NOT NULL, c_d_id smallint NOT NULL, c_w_id int NOT NULL, c_first varchar(16), c_middle char(2),
+  c_last varchar(16), c_street_1 varchar(20), c_street_2 varchar(20), c_city varchar(20), c_state char(2),
+  c_zip char(9), c_phone char(16), c_since timestamp, c_credit char(2), c_credit_lim numeric(12,2),
+  c_discount numeric(4,4), c_balance numeric(12,2), c_ytd_payment numeric(12,2), c_payment_cnt int,
+  c_delivery_cnt int, c_data varchar(500)
+);
+-- name: history  -- from sql/generic/schema.sql
+CREATE TABLE history (
+  h_c_id int, h_c_d_id smallint, h_c_w_id int, h_d_id smallint, h_w_id int, h_date timestamp,
+  h_amount numeric(6,2), h_data varchar(24)
+);
+-- name: new_order  -- from sql/generic/schema.sql
+CREATE TABLE new_order (no_o_id int NOT NULL, no_d_id smallint NOT NULL, no_w_id int NOT NULL);
+-- name: orders  -- from sql/generic/schema.sql
+CREATE TABLE orders (
+  o_id int NOT NULL, o_d_id smallint NOT NULL, o_w_id int NOT NULL, o_c_id int, o_entry_d timestamp,
+  o_carrier_id smallint, o_ol_cnt smallint, o_all_local smallint
+);
+-- name: order_line  -- from sql/generic/schema.sql
+CREATE TABLE order_line (
+  ol_o_id int NOT NULL, ol_d_id smallint NOT NULL, ol_w_id int NOT NULL, ol_number smallint NOT NULL, ol_i_id int,
+  ol_supply_w_id int, ol_delivery_d timestamp, ol_quantity smallint, ol_amount numeric(6,2), ol_dist_info char(24)
+);
+-- name: item  -- from sql/generic/schema.sql
+CREATE TABLE item (i_id int NOT NULL, i_im_id int, i_name varchar(24), i_price numeric(5,2), i_data varchar(50));
+-- name: stock  -- from sql/generic/schema.sql
+CREATE TABLE stock (
+  s_i_id int NOT NULL, s_w_id int NOT NULL, s_quantity smallint, s_dist_01 char(24), s_dist_02 char(24),
+  s_dist_03 char(24), s_dist_04 char(24), s_dist_05 char(24), s_dist_06 char(24), s_dist_07 char(24),
+  s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24), s_ytd int, s_order_cnt int, s_remote_cnt int,
+  s_data varchar(50)
+);
+
+-- file: indexes.sql
+-- name: warehouse_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX warehouse_pk ON warehouse (w_id);
+-- name: district_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX district_pk ON district (d_w_id, d_id);
+-- name: customer_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX customer_pk ON customer (c_w_id, c_d_id, c_id);
+-- name: customer_last  -- from sql/generic/indexes.sql
+CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first);
+-- name: new_order_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX new_order_pk ON new_order (no_w_id, no_d_id, no_o_id);
+-- name: orders_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX orders_pk ON orders (o_w_id, o_d_id, o_id);
+-- name: orders_customer  -- from sql/generic/indexes.sql
+CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+-- name: order_line_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX order_line_pk ON order_line (ol_w_id, ol_d_id, ol_o_id, ol_number);
+-- name: item_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX item_pk ON item (i_id);
+-- name: stock_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX stock_pk ON stock (s_w_id, s_i_id);
+
+-- file: drop.sql
+-- name: warehouse  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS warehouse;
+-- name: district  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS district;
+-- name: customer  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customer;
+-- name: history  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS history;
+-- name: new_order  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS new_order;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: order_line  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS order_line;
+-- name: item  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS item;
+-- name: stock  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS stock;
+-- name: dbdyno_tpcc_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_tpcc_meta;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_tpcc_meta WHERE k = ?;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_tpcc_meta WHERE k = ?;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (?, ?);
+
+-- file: tx.sql
+-- name: no_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_tax FROM warehouse WHERE w_id = ?;
+-- name: no_district(w_id, d_id)  -- from sql/sqlite/tx.sql
+SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: no_district_update(w_id, d_id)  -- from sql/generic/tx.sql
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?;
+-- name: no_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: no_insert_order(o_id, d_id, w_id, c_id, entry_d, ol_cnt, all_local)  -- from sql/generic/tx.sql
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+VALUES (?, ?, ?, ?, ?, NULL, ?, ?);
+-- name: no_insert_new_order(o_id, d_id, w_id)  -- from sql/generic/tx.sql
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- name: no_item(i_id)  -- from sql/generic/tx.sql
+SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
+-- name: no_stock(w_id, i_id, d_id)  -- from sql/sqlite/tx.sql
+SELECT s_quantity, s_data,
+       CASE ? WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                  WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                  WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+FROM stock WHERE s_w_id = ? AND s_i_id = ?;
+-- name: no_stock_update(quantity, ol_quantity, remote, w_id, i_id)  -- from sql/generic/tx.sql
+UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1,
+       s_remote_cnt = s_remote_cnt + ?
+WHERE s_w_id = ? AND s_i_id = ?;
+-- name: no_insert_order_line(o_id, d_id, w_id, number, i_id, supply_w_id, quantity, amount, dist_info)  -- from sql/generic/tx.sql
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?);
+-- name: pay_warehouse_update(w_id, amount)  -- from sql/generic/tx.sql
+UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?;
+-- name: pay_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?;
+-- name: pay_district_update(w_id, d_id, amount)  -- from sql/generic/tx.sql
+UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?;
+-- name: pay_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: customers_by_last(w_id, d_id, last)  -- from sql/generic/tx.sql
+SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
+-- name: pay_customer(w_id, d_id, c_id)  -- from sql/sqlite/tx.sql
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit,
+       c_credit_lim, c_discount, c_balance
+FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_customer_data(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_customer_update(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+       c_payment_cnt = c_payment_cnt + 1
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_customer_update_bc(w_id, d_id, c_id, amount, data)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+       c_payment_cnt = c_payment_cnt + 1, c_data = ?
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_insert_history(c_id, c_d_id, c_w_id, d_id, w_id, h_date, amount, data)  -- from sql/generic/tx.sql
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+-- name: os_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: os_last_order(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT o_id, o_entry_d, o_carrier_id FROM orders
+WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
+-- name: os_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_new_order(w_id, d_id)  -- from sql/sqlite/tx.sql
+SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1;
+-- name: dl_delete_new_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
+-- name: dl_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_update_order(w_id, d_id, o_id, carrier_id)  -- from sql/generic/tx.sql
+UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_update_order_lines(w_id, d_id, o_id, delivery_d)  -- from sql/generic/tx.sql
+UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_sum_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_update_customer(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: sl_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: sl_count(w_id, d_id, next_o_id, threshold)  -- from sql/generic/tx.sql
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
+WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? - 20
+  AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+-- name: check_1()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
+  ON d.d_w_id = w.w_id WHERE ABS(w.w_ytd - d.s) > 0.001;
+-- name: check_2()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id FROM district d
+  LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+  LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
+WHERE o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND n.m <> o.m);
+-- name: check_3()  -- from sql/generic/tx.sql
+SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*);
+-- name: check_4()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id
+WHERE l.c IS NULL OR o.s <> l.c;
+-- name: sum_next_o_id()  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: begin_write  -- from sql/sqlite/tx.sql
+BEGIN IMMEDIATE;
+-- name: begin_read  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
+
+-- SQLite's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/sqlite/catalog.sql
+SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?;
+-- name: server_version()  -- from sql/sqlite/catalog.sql
+SELECT 'SQLite ' || sqlite_version();
+-- name: analyze  -- from sql/sqlite/catalog.sql
+ANALYZE;
+
+-- file: settings.sql
+-- name: journal_mode()  -- from sql/sqlite/settings.sql
+PRAGMA journal_mode;
+-- name: synchronous()  -- from sql/sqlite/settings.sql
+PRAGMA synchronous;
+-- name: page_size()  -- from sql/sqlite/settings.sql
+PRAGMA page_size;
+-- name: cache_size()  -- from sql/sqlite/settings.sql
+PRAGMA cache_size;
+
+-- file: load.sql
+-- name: no_sync  -- from sql/sqlite/load.sql
+PRAGMA synchronous = OFF;
+

@@ -1,0 +1,140 @@
+package plan_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/clitest"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/plan"
+	"github.com/dbdyno/dbdyno/internal/store"
+)
+
+func TestMain(m *testing.M) { clitest.Main(m) }
+
+func TestPlanCheckRejectsBadPlansWithTheLine(t *testing.T) {
+	dir := t.TempDir()
+	cases := map[string]string{
+		"name: x\ntargets: [duckdb://a.duckdb]\nsteps:\n  - run: {workload: tpch, streemz: 2}\n":                 "bad.yaml:4: step 1: tpch run has no option \"streemz\"",
+		"name: x\ntargets: [sqlite://a.db]\nsteps:\n  - run: {workload: tpcc, duration: soon}\n":                 "bad.yaml:4: step 1: duration: \"soon\" is not a duration",
+		"name: x\ntargets: [sqlite://a.db]\nsteps:\n  - build: {workload: tpcd}\n":                               "bad.yaml:4: step 1: unknown workload \"tpcd\"",
+		"name: x\ntargets: [sqlite://a.db]\nsteps:\n  - build: {workload: tpcc}\n  - launch: {workload: tpcc}\n": "bad.yaml:5: step 2: unknown step \"launch\"",
+		"name: x\ntargetz: [sqlite://a.db]\n":                                                                    "bad.yaml:2: unknown key \"targetz\"",
+		"targets: [sqlite://a.db]\nsteps:\n  - build: {workload: tpcc}\n":                                        "bad.yaml:1: the plan has no name",
+		"name: x\ntargets: [sqlite://a.db]\nsteps:\n  - run: {workload: tpcc, vus: [1, two]}\n":                  "bad.yaml:4: step 1: vus: \"two\" is not a whole number",
+		// options derive from the commands' declared flags: the method's are there, the plan's own are not
+		"name: x\ntargets: [sqlite://a.db]\nsteps:\n  - run: {workload: tpcc, label: a=b}\n": "bad.yaml:4: step 1: tpcc run has no option \"label\"",
+	}
+	for text, want := range cases {
+		path := filepath.Join(dir, "bad.yaml")
+		os.WriteFile(path, []byte(text), 0o644)
+		if _, err := plan.Load(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("plan:\n%s\nerror %v; want %q", text, err, want)
+		}
+	}
+}
+
+// Every flag a command declares can be set from a plan under its plan key, the method's included
+// (metrics_interval) and the ones that once could not be (no_restore).
+func TestPlanOptionsComeFromTheFlags(t *testing.T) {
+	text := "name: x\ntargets: [duckdb://a.duckdb]\nsteps:\n  - run: {workload: tpch, streams: 2, no_restore: true, metrics_interval: 2s, repeat: 2}\n" +
+		"  - run: {workload: ping, vus: [1, 2], duration: 1s}\n  - check: {workload: tpcc}\n"
+	p, err := plan.Parse("p.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(p.Commands(p.Steps[0])[0], " ")
+	for _, want := range []string{"tpch run", "--streams 2", "--no-restore", "--metrics-interval 2s", "--repeat 2", "--target duckdb://a.duckdb", "--label plan=x"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("step 1 is %q, lacking %q", got, want)
+		}
+	}
+	if got := strings.Join(p.Commands(p.Steps[1])[0], " "); !strings.HasPrefix(got, "ping --vus 1,2 --duration 1s") {
+		t.Errorf("step 2 is %q", got)
+	}
+	if got := strings.Join(p.Commands(p.Steps[2])[0], " "); got != "tpcc check --target duckdb://a.duckdb" {
+		t.Errorf("step 3 is %q", got)
+	}
+}
+
+// examplePlan copies an example into a scratch directory with its targets moved there.
+func examplePlan(t *testing.T, name, dir string) string {
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.NewReplacer("duckdb://plan-", "duckdb://"+dir+"/plan-", "sqlite://plan-", "sqlite://"+dir+"/plan-").Replace(string(b))
+	path := filepath.Join(dir, name)
+	os.WriteFile(path, []byte(text), 0o644)
+	return path
+}
+
+func runPlan(t *testing.T, path string) string {
+	t.Helper()
+	p, err := plan.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	ctx := context.Background()
+	if err := p.Run(ctx, &out, func(args []string) error { return method.Invoke(ctx, args, &out, "test") }); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+func TestExamplePlans(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.yaml"))
+	if len(files) < 3 {
+		t.Fatalf("examples: %v", files)
+	}
+	for _, f := range files {
+		p, err := plan.Load(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		var out bytes.Buffer
+		if p.Check(&out); !strings.Contains(out.String(), "is valid") {
+			t.Fatalf("%s: %s", f, out.String())
+		}
+	}
+	dir := t.TempDir()
+	before := countStored(t)
+	out := runPlan(t, examplePlan(t, "tpch-streams.yaml", dir))
+	if !strings.Contains(out, "== step 2") || !strings.Contains(out, "configuration medians") {
+		t.Fatalf("plan output:\n%s", out)
+	}
+	// 4 points of the stream sweep, 3 repeats each, after one warm-up run
+	if n := countStored(t) - before; n != 4*3+1 {
+		t.Fatalf("tpch-streams stored %d runs, want 13", n)
+	}
+	html := filepath.Join(dir, "r.html")
+	if _, err := method.Report(context.Background(), store.DefaultPath, nil, store.Filter{Label: "plan=tpch-streams"}, "r", html); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(html)
+	if !strings.Contains(string(page), "Time to complete N concurrent streams") || !strings.Contains(string(page), "local-duckdb") {
+		t.Fatal("the plan's report lacks its stream scaling")
+	}
+	out = runPlan(t, examplePlan(t, "two-target-aggregate.yaml", dir))
+	if strings.Count(out, "aggregate of 2 targets") != 2 {
+		t.Fatalf("two-target plan:\n%s", out)
+	}
+}
+
+func countStored(t *testing.T) int {
+	st, err := store.Open(context.Background(), store.DefaultPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := st.List(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(e)
+}
