@@ -72,7 +72,7 @@ func (a *app) env() *workload.Env {
 // workloadCmd is `dbdyno NAME` with a subcommand per command the workload declares; a command without a name
 // is the workload's own (dbdyno ping).
 func (a *app) workloadCmd(m *workload.Meta) *cobra.Command {
-	c := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Long}
+	c := &cobra.Command{Use: m.Name, Short: m.Short, Long: m.Help()}
 	for _, wc := range m.Commands {
 		if wc.Name == "" {
 			a.bind(c, m, wc)

@@ -37,9 +37,6 @@ func Metrics(r *result.Result) []Metric {
 	return out
 }
 
-// Headline is a result's main figure.
-func Headline(r *result.Result) (Metric, bool) { return r.Headline() }
-
 // Faster states how much better b is than a: for rates b/a - 1, for times a/b - 1, as a percentage. A positive
 // value means b is better; a negative one means a is better by the opposite ratio (so "74 s vs 56 s" is
 // +32.14%: b is 32.14% faster; "56 s vs 74 s" is -32.14%: a is 32.14% faster).

@@ -26,7 +26,7 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 		vals := make([]any, 2) // every check statement returns two columns (see tx.sql)
 		dest := []any{&vals[0], &vals[1]}
 		var bad []string
-		err := db.rows(ctx, c.stmt, dest, func() {
+		err := db.rows(ctx, c.stmt, dest, func() error {
 			if len(bad) < 5 {
 				parts := make([]string, len(vals))
 				for i, v := range vals {
@@ -39,6 +39,7 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 			} else if len(bad) == 5 {
 				bad = append(bad, "...")
 			}
+			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("consistency condition %s: %w", c.name, err)
@@ -53,17 +54,6 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 }
 
 // rows runs an argument-less statement and calls each for every row, after scanning it into dest.
-func (db *DB) rows(ctx context.Context, name string, dest []any, each func()) error {
-	rows, err := db.data.SQL.QueryContext(ctx, db.stmts[name].SQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return err
-		}
-		each()
-	}
-	return rows.Err()
+func (db *DB) rows(ctx context.Context, name string, dest []any, each func() error) error {
+	return eachRow(db.data.SQL.QueryContext(ctx, db.stmts[name].SQL))(dest, each)
 }

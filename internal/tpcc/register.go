@@ -342,7 +342,7 @@ func round(v float64, digits int) float64 {
 var (
 	nopm      = workload.MetricDesc{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
 	tpm       = workload.MetricDesc{Name: "TPM", Unit: "transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
-	txP95     = workload.MetricDesc{Name: "TRANSACTION p95 latency", Unit: "ms", Better: result.Lower}
+	txP95     = workload.MetricDesc{Name: "<transaction> p95 latency", Unit: "ms", Better: result.Lower}
 	clientCPU = workload.MetricDesc{Name: "client CPU per transaction", Unit: "µs", Better: result.Lower}
 )
 

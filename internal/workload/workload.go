@@ -11,8 +11,10 @@ package workload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
@@ -178,6 +180,32 @@ func Names() []string {
 		out = append(out, m.Name)
 	}
 	return out
+}
+
+// Help is the workload's description with its metrics, for `dbdyno NAME --help`.
+func (m *Meta) Help() string {
+	var b strings.Builder
+	b.WriteString(m.Long)
+	if len(m.Metrics) > 0 {
+		b.WriteString("\n\nMetrics:")
+		for _, d := range m.Metrics {
+			fmt.Fprintf(&b, "\n  %s", d.Name)
+			if d.Unit != "" {
+				fmt.Fprintf(&b, " (%s)", d.Unit)
+			}
+			fmt.Fprintf(&b, ": %s is better", d.Better)
+			if d.Headline {
+				b.WriteString("; the headline")
+			}
+			if d.PerCore {
+				b.WriteString("; also per database core")
+			}
+			if d.Aggregate != "" {
+				fmt.Fprintf(&b, "; several targets: the %s", d.Aggregate)
+			}
+		}
+	}
+	return b.String()
 }
 
 // Command finds one of the workload's commands.
