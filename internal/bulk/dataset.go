@@ -292,9 +292,9 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	rep.Index = time.Since(ti)
-	if db.T.Engine.Procedures {
+	if _, err := sqlfile.Overlay(db.D.FS, db.T.Engine.Name, "procs.sql", db.T.Engine.Placeholder); err == nil && db.T.Engine.Procedures {
 		tp := time.Now()
-		if err := db.Script(ctx, db.SQL, "procs.sql"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := db.Script(ctx, db.SQL, "procs.sql"); err != nil {
 			return nil, fmt.Errorf("installing stored procedures: %w", err)
 		}
 		rep.Procedures = time.Since(tp)

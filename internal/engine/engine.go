@@ -132,6 +132,19 @@ func schemeList() string {
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
+// URLForms lists the target URLs of every engine: "sqlite://FILE, ..., postgres://USER[:PASS]@HOST:PORT/DB".
+func URLForms() string {
+	var s []string
+	for _, e := range registry {
+		if e.Embedded {
+			s = append(s, e.Name+"://FILE")
+		} else {
+			s = append(s, e.Name+"://USER[:PASS]@HOST:PORT/DB")
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
 // String is the engine's name.
 func (e *Engine) String() string { return e.Name }
 
@@ -332,7 +345,7 @@ func Parse(raw string) (*Target, error) {
 	}
 	scheme, rest, ok := strings.Cut(raw, "://")
 	if !ok {
-		return nil, fmt.Errorf("target %q is not a URL: use sqlite://FILE, postgres://USER@HOST:PORT/DB or mysql://USER@HOST:PORT/DB", Redact(raw))
+		return nil, fmt.Errorf("target %q is not a URL: use %s", Redact(raw), URLForms())
 	}
 	e, ok := Lookup(scheme)
 	if !ok {

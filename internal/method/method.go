@@ -35,7 +35,7 @@ func Flags() []workload.Flag {
 
 // TargetFlag is a command's --target flag.
 func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
-	help := "database URL: sqlite://FILE, duckdb://FILE, postgres://USER[:PASS]@HOST:PORT/DB, mysql://USER[:PASS]@HOST:PORT/DB (password also from " + engine.PasswordEnv + ")"
+	help := "database URL: " + engine.URLForms() + " (password also from " + engine.PasswordEnv + ")"
 	if use == workload.ManyTargets {
 		return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to run every target at the same time"}
 	}
@@ -278,6 +278,8 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if err := run.Finish(ctx, res); err != nil && runErr == nil {
 		runErr = err
 	}
-	res.Metrics = m.Derive(res)
+	if m.Derive != nil {
+		res.Metrics = m.Derive(res)
+	}
 	return res, runErr
 }

@@ -39,7 +39,8 @@ func newRunSet(ctx context.Context, out io.Writer, s *settings) (*runSet, error)
 	return rs, nil
 }
 
-// add keeps a finished run with the command's labels; a db_cores label gives the database host's cores.
+// add keeps a finished run with the command's labels; a db_cores label gives the database host's cores (an
+// aggregate's come from its parts).
 func (rs *runSet) add(r *result.Result) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
@@ -56,7 +57,7 @@ func (rs *runSet) add(r *result.Result) {
 		}
 		r.Labels = merged
 	}
-	if c, ok := r.Labels["db_cores"].(float64); ok && c >= 1 && r.Environment != nil {
+	if c, ok := r.Labels["db_cores"].(float64); ok && c >= 1 && r.Environment != nil && (r.Group == nil || !r.Group.Aggregate) {
 		r.Environment.DBHostCores, r.Environment.DBHostCoresSource = int(c), "label db_cores"
 	}
 	rs.results = append(rs.results, r)
