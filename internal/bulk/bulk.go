@@ -256,7 +256,8 @@ type appenderSink struct {
 	ctx    context.Context
 	conn   *sql.Conn
 	app    *duckdb.Appender
-	scales []int // per column: the DECIMAL scale, or -1
+	scales []int            // per column: the DECIMAL scale, or -1
+	known  map[string][]int // each table's scales, read once
 	vals   []driver.Value
 	col    int
 	rows   int64
@@ -265,28 +266,14 @@ type appenderSink struct {
 var decimalRe = regexp.MustCompile(`^DECIMAL\(\d+,\s*(\d+)\)$`)
 
 func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
-	rows, err := s.conn.QueryContext(s.ctx, "SELECT data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", table)
-	if err != nil {
+	if err := s.readScales(table); err != nil {
 		return nil, err
 	}
-	s.scales = s.scales[:0]
-	for rows.Next() {
-		var typ string
-		if err := rows.Scan(&typ); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		sc := -1
-		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
-			sc, _ = strconv.Atoi(m[1])
-		}
-		s.scales = append(s.scales, sc)
-	}
-	rows.Close()
+	s.scales = s.known[table]
 	if len(s.scales) != len(cols) {
 		return nil, fmt.Errorf("append to %s: the table has %d columns, the rows %d", table, len(s.scales), len(cols))
 	}
-	err = s.conn.Raw(func(dc any) error {
+	err := s.conn.Raw(func(dc any) error {
 		var err error
 		s.app, err = duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
 		return err
@@ -296,6 +283,35 @@ func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
 	}
 	s.vals, s.col, s.rows = s.vals[:0], 0, 0
 	return s, nil
+}
+
+// readScales reads a table's column types from the catalog, once per table.
+func (s *appenderSink) readScales(table string) error {
+	if _, ok := s.known[table]; ok {
+		return nil
+	}
+	rows, err := s.conn.QueryContext(s.ctx, "SELECT data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", table)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var scales []int
+	for rows.Next() {
+		var typ string
+		if err := rows.Scan(&typ); err != nil {
+			return err
+		}
+		sc := -1
+		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
+			sc, _ = strconv.Atoi(m[1])
+		}
+		scales = append(scales, sc)
+	}
+	if s.known == nil {
+		s.known = map[string][]int{}
+	}
+	s.known[table] = scales
+	return rows.Err()
 }
 
 func (s *appenderSink) add(v driver.Value) { s.vals = append(s.vals, v); s.col++ }
