@@ -122,3 +122,23 @@ func TestSQLCommand(t *testing.T) {
 		t.Fatalf("unknown engine: %d %s", r.code, r.stderr)
 	}
 }
+
+// quickstart replaces TPC-C tables only in its own file; pointed at another database that holds them, it
+// refuses as build does.
+func TestQuickstartRefusesTablesItDidNotBuild(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "mine.db")
+	clitest.Must(t, "tpcc", "build", "--target", url, "--seed", "42")
+	r := cli(context.Background(), "quickstart", "--target", url, "--result", filepath.Join(dir, "q.json"), "--store", "")
+	if r.code == 0 || !strings.Contains(r.stderr, "already has TPC-C tables") || !strings.Contains(r.stderr, "--drop") {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	// the build made with seed 42 is still there
+	if r := clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", filepath.Join(dir, "r.json")); !strings.Contains(r.Stdout, "dbdyno tpcc on") {
+		t.Fatal(r.Stdout)
+	}
+	res, _ := clitest.ReadResult(t, filepath.Join(dir, "r.json"))
+	if res.Options["build_seed"] != "42" {
+		t.Fatalf("the database was rebuilt: build seed %v", res.Options["build_seed"])
+	}
+}

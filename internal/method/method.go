@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -98,11 +97,6 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if s.labels, err = ParseLabels(v.Strings("label")); err != nil {
 		return nil, err
 	}
-	if s.result != "" {
-		if err := checkWritable(s.result); err != nil {
-			return nil, err
-		}
-	}
 	return s, nil
 }
 
@@ -125,26 +119,6 @@ func ParseLabels(in []string) (map[string]any, error) {
 		}
 	}
 	return out, nil
-}
-
-func checkWritable(path string) error {
-	f, err := os.CreateTemp(dirOf(path), ".dbdyno-probe*")
-	if err != nil {
-		return fmt.Errorf("cannot write --result %s: %v: choose a writable directory", path, errors.Unwrap(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
-func dirOf(p string) string {
-	if i := strings.LastIndex(p, "/"); i >= 0 {
-		if i == 0 {
-			return "/"
-		}
-		return p[:i]
-	}
-	return "."
 }
 
 // NewID is a run or group identifier: prefix, UTC time, random suffix.
@@ -171,10 +145,18 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if points == nil {
 		points = []int{0} // no sweep
 	}
+	inputs := targetFiles(env.Targets)
+	if err := CheckStore(s.store, inputs); err != nil {
+		return err
+	}
+	if err := CheckOutput("--result", s.result, ResultJSON, append(inputs, s.store)...); err != nil {
+		return err
+	}
 	rs, err := newRunSet(ctx, env.Out, s)
 	if err != nil {
 		return err
 	}
+	rs.inputs = inputs
 	targets := env.Targets
 	if !m.NeedsDB && len(targets) == 0 {
 		targets = []*engine.Target{nil}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ import (
 type runSet struct {
 	out     io.Writer
 	s       *settings
+	inputs  []string // the targets' database files: no result may replace them
 	st      *store.Store
 	results []*result.Result
 	mu      sync.Mutex
@@ -83,20 +85,29 @@ func (rs *runSet) markMedians() {
 	}
 }
 
-// close writes the result files and the store, and prints what each configuration's median was.
+// close writes the result files and the store, and prints what each configuration's median was. Every failed
+// write is reported and makes the command fail; a run neither written nor stored is kept in a fallback file.
 func (rs *runSet) close(ctx context.Context) error {
 	rs.markMedians()
-	var firstErr error
+	var errs []error
+	stored := 0
 	for i, r := range rs.results {
+		kept := false
 		if rs.s.result != "" {
 			path := rs.s.result
 			if i > 0 {
 				ext := filepath.Ext(path)
 				path = strings.TrimSuffix(path, ext) + fmt.Sprintf(".%d", i+1) + ext
 			}
-			if err := r.WriteFile(path); err != nil && firstErr == nil {
-				firstErr = err
-			} else if err == nil {
+			err := CheckOutput("--result", path, ResultJSON, append(rs.inputs, rs.s.store)...)
+			if err == nil {
+				err = r.WriteFile(path)
+			}
+			if err != nil {
+				errs = append(errs, err)
+				fmt.Fprintf(rs.out, "could not write the result of run %s: %v\n", r.RunID, err)
+			} else {
+				kept = true
 				fmt.Fprintf(rs.out, "result %s (%s) written to %s\n", r.RunID, r.Status, path)
 			}
 		}
@@ -105,19 +116,47 @@ func (rs *runSet) close(ctx context.Context) error {
 			if m, ok := r.Headline(); ok {
 				h = m.Name + " " + compare.Format(m.Value)
 			}
-			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil && firstErr == nil {
-				firstErr = err
+			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil {
+				errs = append(errs, err)
+				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, rs.s.store, err)
+			} else {
+				kept = true
+				stored++
+			}
+		}
+		if !kept && (rs.st != nil || rs.s.result != "") {
+			if path, err := fallback(r); err == nil {
+				fmt.Fprintf(rs.out, "run %s is kept in %s\n", r.RunID, path)
+			} else {
+				fmt.Fprintf(rs.out, "run %s could not be kept anywhere: %v\n", r.RunID, err)
 			}
 		}
 	}
 	if rs.st != nil {
-		if len(rs.results) > 0 {
-			fmt.Fprintf(rs.out, "%d run(s) recorded in %s\n", len(rs.results), rs.s.store)
+		if stored > 0 {
+			fmt.Fprintf(rs.out, "%d run(s) recorded in %s\n", stored, rs.s.store)
 		}
 		rs.st.Close()
 	}
 	rs.printMedians()
-	return firstErr
+	if len(errs) > 0 {
+		return fmt.Errorf("%d result write(s) failed, first: %w", len(errs), errs[0])
+	}
+	return nil
+}
+
+// fallback writes a result that could be kept nowhere else: dbdyno-unsaved-RUN.json in the working
+// directory, else in the temporary directory.
+func fallback(r *result.Result) (string, error) {
+	name := "dbdyno-unsaved-" + r.RunID + ".json"
+	var err error
+	for _, dir := range []string{".", os.TempDir()} {
+		path := filepath.Join(dir, name)
+		if err = r.WriteFile(path); err == nil {
+			return filepath.Abs(path)
+		}
+	}
+	return "", err
 }
 
 func (rs *runSet) printMedians() {

@@ -122,6 +122,13 @@ func Export(ctx context.Context, w io.Writer, storePath string, refs []string, f
 	if format != "csv" && format != "json" {
 		return 0, fmt.Errorf("--format %q is not known: use csv or json", format)
 	}
+	kind := ExportCSV
+	if format == "json" {
+		kind = ExportJSON
+	}
+	if err := CheckOutput("-o", out, kind, storePath); err != nil {
+		return 0, err
+	}
 	st, err := OpenStore(ctx, storePath)
 	if err != nil {
 		return 0, err
@@ -192,6 +199,9 @@ func Report(ctx context.Context, storePath string, refs []string, f store.Filter
 	if out == "" {
 		return 0, fmt.Errorf("-o FILE.html is required")
 	}
+	if err := CheckOutput("-o", out, ReportHTML, append(resultFiles(refs), storePath)...); err != nil {
+		return 0, err
+	}
 	st, err := openIfThere(ctx, storePath)
 	if err != nil {
 		return 0, err
@@ -249,4 +259,15 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// resultFiles are the result files among references.
+func resultFiles(refs []string) []string {
+	var out []string
+	for _, r := range refs {
+		if strings.HasSuffix(r, ".json") {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -61,7 +61,7 @@ svg.chart{display:block;margin:8px 0 20px 0;background:#fff;border:1px solid #ee
 // Write renders the report.
 func Write(w io.Writer, title string, runs []*result.Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
 		esc(title), len(runs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	confs := Group(runs)

@@ -32,7 +32,7 @@ type Store struct{ db *sql.DB }
 
 // Open opens (creating if needed) the store at path.
 func Open(ctx context.Context, path string) (*Store, error) {
-	db, err := sql.Open(engine.SQLiteDriver, "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)")
+	db, err := sql.Open(engine.SQLiteDriver, "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,23 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	return s, nil
 }
 
+// init creates the store's tables when missing, in one immediate transaction so that processes creating one
+// store at the same time queue for it (each then finds the tables and the version the first wrote).
 func (s *Store) init(ctx context.Context) error {
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (see Open)
+	if err != nil {
+		return fmt.Errorf("not a dbdyno results store (%v): choose another --store", err)
+	}
+	defer tx.Rollback()
+	// a file with tables but none of a store's is someone's database: never add tables to it
+	var tables, ours int
+	err = tx.QueryRowContext(ctx, `SELECT count(*), count(CASE WHEN name = 'store_meta' THEN 1 END) FROM sqlite_master WHERE type = 'table'`).Scan(&tables, &ours)
+	if err != nil {
+		return fmt.Errorf("not a dbdyno results store (%v): choose another --store", err)
+	}
+	if tables > 0 && ours == 0 {
+		return fmt.Errorf("not a dbdyno results store (it holds %d other table(s)): choose another --store", tables)
+	}
 	for _, q := range []string{
 		`CREATE TABLE IF NOT EXISTS store_meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)`,
 		`CREATE TABLE IF NOT EXISTS results (
@@ -61,23 +77,20 @@ func (s *Store) init(ctx context.Context) error {
 			headline TEXT NOT NULL DEFAULT '',
 			document TEXT NOT NULL)`,
 		`CREATE INDEX IF NOT EXISTS results_group ON results (group_id)`,
+		`INSERT OR IGNORE INTO store_meta (k, v) VALUES ('schema_version', '` + schemaVersion + `')`,
 	} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
 	var v string
-	err := s.db.QueryRowContext(ctx, `SELECT v FROM store_meta WHERE k = 'schema_version'`).Scan(&v)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		_, err = s.db.ExecContext(ctx, `INSERT INTO store_meta (k, v) VALUES ('schema_version', ?)`, schemaVersion)
+	if err := tx.QueryRowContext(ctx, `SELECT v FROM store_meta WHERE k = 'schema_version'`).Scan(&v); err != nil {
 		return err
-	case err != nil:
-		return err
-	case v != schemaVersion:
+	}
+	if v != schemaVersion {
 		return fmt.Errorf("store schema version %s is not supported by this dbdyno (it reads version %s): use a newer dbdyno or another --store", v, schemaVersion)
 	}
-	return nil
+	return tx.Commit()
 }
 
 // Close closes the store.

@@ -94,21 +94,28 @@ func init() {
 		Short: "build 1 warehouse in the embedded SQLite default, run 2 virtual users for 20 s, check, write the result",
 		Flags: func() []workload.Flag {
 			return []workload.Flag{
-				{Name: "target", Kind: workload.String, Default: DefaultTarget, Help: "database URL"},
+				{Name: "target", Kind: workload.String, Default: quickstartTarget, Help: "database URL (its TPC-C tables are replaced only in the default file, which only quickstart uses)"},
 				{Name: "result", Kind: workload.String, Default: "dbdyno-quickstart.json", Help: "result JSON file"},
 				{Name: "store", Kind: workload.String, Default: store.DefaultPath, Help: "results store (SQLite file); \"\" to keep the result out of it"},
 			}
 		},
 		Steps: func(v *workload.Values) [][]string {
 			t := v.String("target")
+			build := []string{"tpcc", "build", "--target", t, "--warehouses", "1", "--threads", "1", "--seed", "1"}
+			if t == quickstartTarget {
+				build = append(build, "--drop") // its own file: only quickstart builds there
+			}
 			return [][]string{
-				{"tpcc", "build", "--target", t, "--warehouses", "1", "--threads", "1", "--drop", "--seed", "1"},
+				build,
 				{"tpcc", "run", "--target", t, "--vus", "2", "--rampup", "2s", "--duration", "20s", "--interval", "5s", "--check",
 					"--result", v.String("result"), "--store", v.String("store")},
 			}
 		},
 	})
 }
+
+// quickstartTarget is the file only quickstart uses, so that it never replaces tables someone built elsewhere.
+const quickstartTarget = "sqlite://dbdyno-quickstart.db"
 
 var runFlags = []workload.Flag{
 	{Name: "vus", Kind: workload.Counts, Default: "1", Help: "virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"},

@@ -1,0 +1,159 @@
+package method_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/clitest"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/store"
+)
+
+func fileSum(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b[:min(len(b), 4096)]) + string(rune(len(b)))
+}
+
+// An output path that is one of the command's inputs, a directory, or a file of another kind is refused
+// before any work starts, and the file is left as it was.
+func TestOutputPathsNeverReplaceInputs(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "t.db")
+	url := "sqlite://" + dbPath
+	st := filepath.Join(dir, "results.db")
+	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", st)
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("my notes, not a result"), 0o644)
+	os.Mkdir(filepath.Join(dir, "out"), 0o755)
+	before := map[string]string{dbPath: fileSum(t, dbPath), st: fileSum(t, st), notes: fileSum(t, notes)}
+	run := func(extra ...string) clitest.Result {
+		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "30s", "--store", st}, extra...)
+		t0 := time.Now()
+		r := clitest.Run(context.Background(), args...)
+		if time.Since(t0) > 10*time.Second {
+			t.Fatalf("%v: the run went ahead before refusing", extra)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--result", st}, "is also an input of this command"},
+		{[]string{"--result", dbPath}, "is also an input of this command"},
+		{[]string{"--result", notes}, "is not a dbdyno result JSON: refusing to replace it"},
+		{[]string{"--result", filepath.Join(dir, "out")}, "is a directory"},
+		{[]string{"--result", "/nonexistent-dir/r.json"}, "cannot write --result"},
+	} {
+		if r := run(c.args...); r.Code == 0 || !strings.Contains(r.Stderr, c.want) || strings.Count(r.Stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+	if r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--store", dbPath); r.Code == 0 || !strings.Contains(r.Stderr, "is a target's database") {
+		t.Errorf("--store naming the target: %d %q", r.Code, r.Stderr)
+	}
+	if r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--store", notes); r.Code == 0 || !strings.Contains(r.Stderr, "not a dbdyno results store") {
+		t.Errorf("--store naming a text file: %d %q", r.Code, r.Stderr)
+	}
+	other := filepath.Join(dir, "other.db")
+	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+other)
+	otherSum := fileSum(t, other)
+	if r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--store", other, "--duration", "1s"); r.Code == 0 || !strings.Contains(r.Stderr, "not a dbdyno results store") {
+		t.Errorf("--store naming another database: %d %q", r.Code, r.Stderr)
+	}
+	ctx := context.Background()
+	if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+		t.Errorf("report -o the store: %v", err)
+	}
+	if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", notes); err == nil || !strings.Contains(err.Error(), "not a dbdyno HTML report") {
+		t.Errorf("report -o a text file: %v", err)
+	}
+	for _, format := range []string{"csv", "json"} {
+		if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, format, st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+			t.Errorf("export -o the store: %v", err)
+		}
+	}
+	for path, sum := range before {
+		if fileSum(t, path) != sum {
+			t.Errorf("%s was changed", path)
+		}
+	}
+	if fileSum(t, other) != otherSum {
+		t.Error("a database given as --store was changed")
+	}
+	// writing over a report, an export or a result dbdyno wrote is fine
+	html := filepath.Join(dir, "r.html")
+	for i := 0; i < 2; i++ {
+		if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", html); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A result that cannot be written at the end is kept in a fallback file the output names, and the command
+// fails; a failed store write is reported, not counted as recorded.
+func TestFailedWritesAreReportedAndKept(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	url := "sqlite://" + filepath.Join(dir, "t.db")
+	clitest.Must(t, "tpcc", "build", "--target", url)
+	res := filepath.Join(dir, "r.json")
+	st := filepath.Join(dir, "results.db")
+	time.AfterFunc(1500*time.Millisecond, func() {
+		os.Mkdir(res, 0o755) // the result's path turns into a directory during the run
+		db, err := sql.Open("sqlite", st)
+		if err == nil {
+			db.Exec("DROP TABLE results") // and the store loses its table
+			db.Close()
+		}
+	})
+	r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "3s", "--store", st, "--result", res)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "result write(s) failed") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stdout, "run(s) recorded") || !strings.Contains(r.Stdout, "could not record run") || !strings.Contains(r.Stdout, "could not write the result") {
+		t.Fatalf("output:\n%s", r.Stdout)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, "dbdyno-unsaved-*.json"))
+	if len(kept) != 1 || !strings.Contains(r.Stdout, "is kept in "+kept[0]) {
+		t.Fatalf("fallback files %v\n%s", kept, r.Stdout)
+	}
+	if rr, _ := clitest.ReadResult(t, kept[0]); rr.Measurement.Committed == 0 {
+		t.Fatal("the fallback file lacks the run's figures")
+	}
+}
+
+// Processes creating one new store at the same time all succeed.
+func TestStoreCreationIsSafeUnderConcurrency(t *testing.T) {
+	for round := 0; round < 3; round++ {
+		path := filepath.Join(t.TempDir(), "s.db")
+		errs := make(chan error, 10)
+		for i := 0; i < 10; i++ {
+			go func() {
+				st, err := store.Open(context.Background(), path)
+				if err == nil {
+					st.Close()
+				}
+				errs <- err
+			}()
+		}
+		for i := 0; i < 10; i++ {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+	}
+}
