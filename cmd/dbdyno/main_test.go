@@ -49,6 +49,11 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "run", "--target", "mysql://u:topsecret@127.0.0.1:1/d"}, "connection refused: is the server running"},
 		{[]string{"tpcc", "run", "--target", empty, "--result", "/nonexistent-dir/r.json"}, "cannot write --result"},
 		{[]string{"tpcc", "gen", "--warehouses", "1"}, "--out DIR is required"},
+		{[]string{"tpcc", "run", "--target", empty, "--interval", "0s"}, "--interval must be positive"},
+		{[]string{"tpcc", "run", "--target", empty, "--interval", "-1s"}, "--interval must be positive"},
+		{[]string{"tpcc", "run", "--target", empty, "--reconnect-timeout", "-1s"}, "--reconnect-timeout must be positive"},
+		{[]string{"tpcc", "run", "--target", empty, "--target", empty}, "is given twice"},
+		{[]string{"ping", "--target", empty, "--interval", "0s"}, "--interval must be positive"},
 	}
 	if pg := os.Getenv("DBDYNO_TEST_PG"); pg != "" {
 		cases = append(cases, struct {

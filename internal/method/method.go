@@ -68,12 +68,28 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 		if err != nil {
 			return err
 		}
+		for _, o := range env.Targets {
+			if sameTarget(o, t) {
+				return fmt.Errorf("--target %s is given twice: one database would run two workloads and count twice in the aggregate", t)
+			}
+		}
 		env.Targets = append(env.Targets, t)
 	}
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)
 	}
 	return Run(ctx, m, c.Measured, env, v)
+}
+
+// sameTarget reports whether two targets are one database: the same file, or the same server and database.
+func sameTarget(a, b *engine.Target) bool {
+	if a.Engine != b.Engine {
+		return false
+	}
+	if a.Engine.Embedded {
+		return samePath(a.Path, b.Path)
+	}
+	return strings.EqualFold(a.Host, b.Host) && a.Port == b.Port && a.Database == b.Database
 }
 
 // settings are the method's flags, checked.

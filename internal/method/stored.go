@@ -187,6 +187,13 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 		}
 		sets = append(sets, runs)
 	}
+	var all []*result.Result
+	for _, set := range sets {
+		all = append(all, set...)
+	}
+	if err := workload.Comparable(all); err != nil {
+		return err
+	}
 	var sums []compare.Summary
 	for i, name := range compare.Names(sets) {
 		sums = append(sums, compare.Summarise(name, sets[i]))

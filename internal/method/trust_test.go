@@ -1,8 +1,10 @@
 package method_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/clitest"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
 )
 
@@ -155,5 +158,69 @@ func TestStoreCreationIsSafeUnderConcurrency(t *testing.T) {
 				t.Fatalf("round %d: %v", round, err)
 			}
 		}
+	}
+}
+
+// A result whose workload's section was removed is refused when read, never compared as "the same".
+func TestDamagedResultsAreRefused(t *testing.T) {
+	var doc map[string]any
+	b, _ := os.ReadFile(filepath.Join("testdata", "v1", "tpch.json"))
+	json.Unmarshal(b, &doc)
+	delete(doc, "analytic")
+	damaged := filepath.Join(t.TempDir(), "damaged.json")
+	b, _ = json.Marshal(doc)
+	os.WriteFile(damaged, b, 0o644)
+	var out bytes.Buffer
+	err := method.Compare(context.Background(), &out, "", []string{filepath.Join("testdata", "v1", "tpch.json"), damaged})
+	if err == nil || !strings.Contains(err.Error(), "has no analytic section") {
+		t.Fatalf("compare with a damaged result: %v\n%s", err, out.String())
+	}
+}
+
+// compare refuses what cannot be compared: runs of different workloads, runs that did other work, runs that
+// did not end ok, and a prefix that names more than one run.
+func TestCompareRefusesTheIncomparable(t *testing.T) {
+	v1 := func(name string) string { return filepath.Join("testdata", "v1", name) }
+	failed := filepath.Join(t.TempDir(), "failed.json")
+	var doc map[string]any
+	b, _ := os.ReadFile(v1("tpcc-target2.json"))
+	json.Unmarshal(b, &doc)
+	doc["status"], doc["error"] = "failed", "connection lost and not re-established within 2s"
+	b, _ = json.Marshal(doc)
+	os.WriteFile(failed, b, 0o644)
+	ctx := context.Background()
+	for _, c := range []struct {
+		refs []string
+		want string
+	}{
+		{[]string{v1("tpcc.json"), v1("tpch.json")}, "compare runs of one workload"},
+		{[]string{v1("tpch.json"), v1("tpchsweep.json")}, "did other work (scale 0.01, refresh false"},
+		{[]string{v1("tpcc.json"), failed}, "ended failed (connection lost"},
+	} {
+		var out bytes.Buffer
+		if err := method.Compare(ctx, &out, "", c.refs); err == nil || !strings.Contains(err.Error(), c.want) || out.Len() > 0 {
+			t.Errorf("%v: %v, output %q; want an error saying %q", c.refs, err, out.String(), c.want)
+		}
+	}
+	var out bytes.Buffer
+	if err := method.Compare(ctx, &out, "", []string{v1("tpcc.json"), v1("tpcc-target2.json")}); err != nil {
+		t.Fatalf("two runs of the same work: %v", err)
+	}
+	// a prefix of several run IDs in the store
+	path := filepath.Join(t.TempDir(), "s.db")
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"tpcc.json", "tpcc-target2.json"} {
+		r, err := result.Read(v1(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Add(ctx, r, "")
+	}
+	st.Close()
+	if err := method.Compare(ctx, &out, path, []string{"r2026", v1("tpcc.json")}); err == nil || !strings.Contains(err.Error(), "is the start of 2 run IDs") {
+		t.Fatalf("an ambiguous prefix: %v", err)
 	}
 }

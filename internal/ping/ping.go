@@ -40,9 +40,11 @@ func init() {
 		Long:          "Each virtual user sends SELECT 1 (sql/generic/ping.sql) on its own connection, back to back.",
 		DefaultTarget: "sqlite://dbdyno.db",
 		NeedsDB:       true,
+		Sections:      []string{"measurement"},
 		Metrics:       []workload.MetricDesc{p50, p99, pmax, rate},
 		SQL:           files,
 		Derive:        metrics,
+		Work:          func(r *result.Result) string { return fmt.Sprint(r.Options["statement"]) },
 		Commands: []*workload.Command{{
 			Target: workload.ManyTargets,
 			Flags: []workload.Flag{
@@ -64,6 +66,9 @@ func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
 	}
 	if v.Duration("rampup") < 0 {
 		return nil, fmt.Errorf("--rampup cannot be negative")
+	}
+	if d := v.Duration("interval"); d <= 0 {
+		return nil, fmt.Errorf("--interval must be positive (got %s)", d)
 	}
 	return v, nil
 }

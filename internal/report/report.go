@@ -72,9 +72,7 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 		}
 	}
 	summaryTable(&b, runs, names)
-	if len(confs) > 1 {
-		comparison(&b, confs)
-	}
+	comparisons(&b, confs)
 	scaling(&b, runs)
 	for _, r := range runs {
 		runSection(&b, r, names[r])
@@ -113,12 +111,50 @@ func summaryTable(b *strings.Builder, runs []*result.Result, names map[*result.R
 
 func fmtVal(v float64) string { return compare.Format(v) }
 
-func comparison(b *strings.Builder, confs []Configuration) {
+// comparisons compares the configurations that can be compared: those that ended ok, grouped by workload and
+// work (workload.Comparable's rule), each group against its first; what is left out says why.
+func comparisons(b *strings.Builder, confs []Configuration) {
+	buckets := map[string][]Configuration{}
+	var order []string
+	var left []string
+	for _, c := range confs {
+		if err := workload.Comparable(c.Runs); err != nil {
+			left = append(left, fmt.Sprintf("%s: %v", c.Name, err))
+			continue
+		}
+		k := workload.WorkOf(c.Runs[0])
+		if _, ok := buckets[k]; !ok {
+			order = append(order, k)
+		}
+		buckets[k] = append(buckets[k], c)
+	}
+	first := true
+	for _, k := range order {
+		if len(buckets[k]) < 2 {
+			continue
+		}
+		if first {
+			b.WriteString("<h2>Comparison</h2>\n<p class=\"note\">Each configuration against the first of its work; repeated runs are summarised by their median.</p>\n")
+		}
+		fmt.Fprintf(b, "<h3>%s</h3>\n", esc(k))
+		comparison(b, buckets[k], first)
+		first = false
+	}
+	if len(left) > 0 && len(confs) > 1 {
+		fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+	}
+}
+
+func comparison(b *strings.Builder, confs []Configuration, first bool) {
 	var sums []compare.Summary
 	for _, c := range confs {
 		sums = append(sums, compare.Summarise(c.Name, c.Runs))
 	}
-	b.WriteString("<h2>Comparison</h2>\n<p class=\"note\">Each configuration against the first; repeated runs are summarised by their median.</p>\n<table id=\"comparison\"><tr><th class=\"l\">metric</th>")
+	id := ""
+	if first {
+		id = ` id="comparison"`
+	}
+	fmt.Fprintf(b, "<table class=\"comparison\"%s><tr><th class=\"l\">metric</th>", id)
 	for _, s := range sums {
 		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Name), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
 	}
@@ -276,8 +312,8 @@ func parts(b *strings.Builder, r *result.Result) {
 
 func oltp(b *strings.Builder, m *result.Measurement) {
 	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
-	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
-		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.ClientCPU.MicrosPerTx)
+	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
+		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
 	var all, key Series
 	all.Name, key.Name = "all transactions", m.KeyLabel
 	for _, iv := range m.Intervals {

@@ -268,22 +268,25 @@ type Target struct {
 
 // Measurement holds the client-counted figures of a timed run.
 type Measurement struct {
-	VUs            int                `json:"vus"`
-	RampupSeconds  float64            `json:"rampup_s"`
-	PlannedSeconds float64            `json:"planned_duration_s"`
-	MeasuredSecs   float64            `json:"measured_s"`
-	MeasureStart   time.Time          `json:"measure_start"`
-	MeasureEnd     time.Time          `json:"measure_end"`
-	Committed      int64              `json:"committed"`
-	Rollbacks      int64              `json:"rollbacks"`
-	Errors         int64              `json:"errors"`
-	Retries        int64              `json:"retries"`
-	Reconnects     int64              `json:"reconnects"`
-	PerMinute      float64            `json:"per_minute"` // all committed transactions per minute (TPM)
-	ClientCPU      ClientCPU          `json:"client_cpu"`
-	Transactions   map[string]TxStats `json:"transactions"`
-	Intervals      []Interval         `json:"intervals"`
-	ErrorSamples   []string           `json:"error_samples,omitempty"`
+	VUs            int       `json:"vus"`
+	RampupSeconds  float64   `json:"rampup_s"`
+	PlannedSeconds float64   `json:"planned_duration_s"`
+	MeasuredSecs   float64   `json:"measured_s"`
+	MeasureStart   time.Time `json:"measure_start"`
+	MeasureEnd     time.Time `json:"measure_end"`
+	Committed      int64     `json:"committed"`
+	Rollbacks      int64     `json:"rollbacks"`
+	Errors         int64     `json:"errors"`
+	Retries        int64     `json:"retries"`
+	Reconnects     int64     `json:"reconnects"`
+	// DisconnectedSecs is the time virtual users spent without a connection during the measured window, summed
+	// over them: a gap in the load the figures include.
+	DisconnectedSecs float64            `json:"disconnected_s,omitempty"`
+	PerMinute        float64            `json:"per_minute"` // all committed transactions per minute (TPM)
+	ClientCPU        ClientCPU          `json:"client_cpu"`
+	Transactions     map[string]TxStats `json:"transactions"`
+	Intervals        []Interval         `json:"intervals"`
+	ErrorSamples     []string           `json:"error_samples,omitempty"`
 	// KeyTx is the transaction whose rate is the workload's key figure, shown as KeyLabel (new_order, NOPM).
 	KeyTx    string `json:"key_transaction,omitempty"`
 	KeyLabel string `json:"key_label,omitempty"`
@@ -501,8 +504,16 @@ func Parse(b []byte) (*Result, error) {
 		return nil, err
 	}
 	upgrade(&r)
+	if Inspect != nil {
+		if err := Inspect(&r); err != nil {
+			return nil, err
+		}
+	}
 	return &r, nil
 }
+
+// Inspect, set by the workload registry, refuses a result that lacks what its workload's results always hold.
+var Inspect func(r *Result) error
 
 // MetricText is the test's headline metric and geometric mean as text ("Power@Size 5293.1", "0.0055"), for
 // tables in the terminal and in reports.

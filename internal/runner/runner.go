@@ -129,7 +129,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var measuring atomic.Bool
-	var reconnects atomic.Int64
+	var reconnects, disconnected atomic.Int64 // disconnected: nanoseconds virtual users spent without a connection while measuring
 	var failOnce sync.Once
 	var failErr error
 	fail := func(err error) {
@@ -146,7 +146,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		wg.Add(1)
 		go func(vu int, wk Worker) {
 			defer wg.Done()
-			vuLoop(ctx, wk, st, &measuring, &reconnects, cfg, fail)
+			vuLoop(ctx, wk, st, &measuring, &reconnects, &disconnected, cfg, fail)
 		}(i, wk)
 	}
 
@@ -227,6 +227,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		m.Retries += t.retries
 	}
 	m.Reconnects = reconnects.Load()
+	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
 	if minutes > 0 {
 		m.PerMinute = float64(m.Committed) / minutes
 	}
@@ -248,7 +249,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
-func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects *atomic.Int64, cfg Config, fail func(error)) {
+func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, fail func(error)) {
 	for ctx.Err() == nil {
 		tx, keying, think := wk.Next()
 		if !sleep(ctx, keying) {
@@ -262,7 +263,12 @@ func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, r
 		}
 		st.record(tx, elapsed, out, measuring.Load())
 		if out.ConnLost {
-			if !reconnect(ctx, wk, cfg.ReconnectTimeout, reconnects, fail) {
+			lost := time.Now()
+			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, reconnects, fail)
+			if measuring.Load() {
+				disconnected.Add(int64(time.Since(lost)))
+			}
+			if !ok {
 				return
 			}
 		}

@@ -119,6 +119,10 @@ func TestLostConnectionReconnects(t *testing.T) {
 	if m.Reconnects != 1 || m.Errors != 1 || wl.reconnects.Load() != 1 {
 		t.Fatalf("reconnects %d errors %d", m.Reconnects, m.Errors)
 	}
+	// the gap is recorded: the first reconnection attempt waits 100 ms
+	if m.DisconnectedSecs < 0.1 || m.DisconnectedSecs > 0.4 {
+		t.Fatalf("disconnected %.1fs, want the gap of one reconnection", m.DisconnectedSecs)
+	}
 	if m.Committed < 50 {
 		t.Fatalf("the run did not go on after reconnecting: %d committed", m.Committed)
 	}

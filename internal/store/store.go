@@ -184,38 +184,55 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Entry, error) {
 // ErrNotFound means no stored run matches a reference.
 var ErrNotFound = errors.New("no such run in the results store")
 
-// Get returns the results a reference names: a run ID (or a unique prefix of one), a store sequence number,
-// or a group ID (all of its runs).
+// Get returns the results a reference names: a run ID, a store sequence number, a group ID (all of its runs),
+// or a prefix of one run ID. A prefix that more than one run ID starts with is an error naming them.
 func (s *Store) Get(ctx context.Context, ref string) ([]*result.Result, error) {
-	var docs []string
-	rows, err := s.db.QueryContext(ctx, `SELECT document FROM results
-		WHERE run_id = ? OR group_id = ? OR CAST(seq AS TEXT) = ? OR run_id LIKE ? ORDER BY seq`, ref, ref, ref, ref+"%")
+	docs, ids, err := s.docs(ctx, `SELECT document, run_id FROM results WHERE run_id = ? OR group_id = ? OR CAST(seq AS TEXT) = ? ORDER BY seq`, ref, ref, ref)
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var d string
-		if err := rows.Scan(&d); err != nil {
-			rows.Close()
+	if len(docs) == 0 {
+		if docs, ids, err = s.docs(ctx, `SELECT document, run_id FROM results WHERE run_id LIKE ? ESCAPE '\' ORDER BY seq`, likePrefix(ref)); err != nil {
 			return nil, err
 		}
-		docs = append(docs, d)
+		if len(docs) > 1 {
+			shown := ids
+			if len(shown) > 5 {
+				shown = append(shown[:5:5], "...")
+			}
+			return nil, fmt.Errorf("%q is the start of %d run IDs (%s): give more of the one you mean, or a group ID", ref, len(ids), strings.Join(shown, ", "))
+		}
 	}
-	rows.Close()
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("%w: %q (see 'dbdyno results list')", ErrNotFound, ref)
 	}
 	var out []*result.Result
-	seen := map[string]bool{}
-	for _, d := range docs {
+	for i, d := range docs {
 		r, err := result.Parse([]byte(d))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("stored run %s: %w", ids[i], err)
 		}
-		if !seen[r.RunID] {
-			seen[r.RunID] = true
-			out = append(out, r)
-		}
+		out = append(out, r)
 	}
 	return out, nil
+}
+
+func likePrefix(ref string) string {
+	return strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(ref) + "%"
+}
+
+func (s *Store) docs(ctx context.Context, q string, args ...any) (docs, ids []string, err error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var d, id string
+		if err := rows.Scan(&d, &id); err != nil {
+			return nil, nil, err
+		}
+		docs, ids = append(docs, d), append(ids, id)
+	}
+	return docs, ids, rows.Err()
 }

@@ -165,8 +165,8 @@ func lostConnectionRun(t *testing.T, url string, kill func() (int, error)) {
 	// The terminated sessions include the run's own administrative connections (replaced without a reconnect
 	// being counted), so not every one of them is a virtual user's: at least one virtual user must have lost its
 	// connection, counted the error and reconnected.
-	if res.Status != result.StatusOK || m.Reconnects < 1 || m.Errors < 1 {
-		t.Fatalf("status %s reconnects %d errors %d (%d sessions terminated)", res.Status, m.Reconnects, m.Errors, n)
+	if res.Status != result.StatusOK || m.Reconnects < 1 || m.Errors < 1 || m.DisconnectedSecs <= 0 || !strings.Contains(r.Stdout, "without a connection for") {
+		t.Fatalf("status %s reconnects %d errors %d disconnected %.1fs (%d sessions terminated)", res.Status, m.Reconnects, m.Errors, m.DisconnectedSecs, n)
 	}
 	last := m.Intervals[len(m.Intervals)-2]
 	if last.Transactions["new_order"].Count == 0 {

@@ -31,10 +31,15 @@ func init() {
 			"transactions in the 45/43/4/4/4 mix, NOPM and TPM, latency percentiles and consistency checks.",
 		DefaultTarget: DefaultTarget,
 		NeedsDB:       true,
+		Sections:      []string{"measurement"},
 		Metrics:       []workload.MetricDesc{nopm, tpm, txP95, clientCPU},
 		SQL:           Files,
 		Derive:        metrics,
 		Upgrade:       upgrade,
+		Work: func(r *result.Result) string {
+			o := r.Options
+			return fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+		},
 		Commands: []*workload.Command{{
 			Name:   "build",
 			Short:  "create the schema and load the initial population (clause 4.3)",
@@ -186,6 +191,11 @@ func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
 	}
 	if w := v.Duration("warmup"); w > 0 && w < time.Second {
 		return nil, fmt.Errorf("--warmup %s is too short: give at least 1s, or 0 for none", w)
+	}
+	for _, f := range []string{"interval", "reconnect-timeout"} {
+		if d := v.Duration(f); d <= 0 {
+			return nil, fmt.Errorf("--%s must be positive (got %s)", f, d)
+		}
 	}
 	if w := v.Int("warehouses"); w < 0 {
 		return nil, fmt.Errorf("--warehouses must be at least 1 (got %d)", w)
@@ -397,6 +407,9 @@ func printSummary(w io.Writer, res *result.Result) {
 	tw.Flush()
 	fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %.1f µs per transaction; reconnects %d\n",
 		m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, m.ClientCPU.MicrosPerTx, m.Reconnects)
+	if m.DisconnectedSecs > 0 {
+		fmt.Fprintf(w, "WARNING: virtual users were without a connection for %.1fs of the measured window in all: the figures include that gap\n", m.DisconnectedSecs)
+	}
 	for _, e := range m.ErrorSamples {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}

@@ -72,6 +72,11 @@ func updateSetsLeftApplied(t *testing.T, url, answers string) {
 			t.Fatalf("run %d with --no-restore: pairs %+v\n%s", set, p, r.Stdout)
 		}
 	}
+	// a run without the refresh functions refuses the changed data instead of measuring it
+	if r := clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "6"); r.Code == 0 ||
+		!strings.Contains(r.Stderr, "update sets 1..2") || !strings.Contains(r.Stderr, "tpch restore") {
+		t.Fatalf("run without --refresh on refreshed data: exit %d %s", r.Code, r.Stderr)
+	}
 	v := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", answers)
 	if v.Code == 0 || !strings.Contains(v.Stderr, "update sets 1..2") || !strings.Contains(v.Stderr, "tpch restore") || strings.Count(v.Stderr, "\n") != 1 {
 		t.Fatalf("validate on refreshed data: exit %d\n%s", v.Code, v.Stderr)
@@ -114,6 +119,14 @@ func powerAndThroughput(t *testing.T, url, answers string) {
 	for _, s := range append(power.QueryStreams, through.QueryStreams...) {
 		if len(s.Queries) != 22 || s.Status != "ok" {
 			t.Fatalf("stream %d: %d queries, %s", s.Stream, len(s.Queries), s.Status)
+		}
+		// a stream's time to complete is at least the sum of its queries' times
+		sum := 0.0
+		for _, q := range s.Queries {
+			sum += q.Seconds
+		}
+		if s.Seconds < sum || s.Seconds <= 0 {
+			t.Fatalf("stream %d took %vs for queries of %vs", s.Stream, s.Seconds, sum)
 		}
 		if s.Queries[0].Query != map[int]int{0: 14, 1: 21, 2: 6}[s.Stream] {
 			t.Fatalf("stream %d does not follow Appendix A: starts with Q%d", s.Stream, s.Queries[0].Query)

@@ -27,9 +27,17 @@ func init() {
 			"factor, the 22 queries, power and throughput tests.",
 		DefaultTarget: DefaultTarget,
 		NeedsDB:       true,
+		Sections:      []string{"analytic"},
 		Metrics:       []workload.MetricDesc{qphh, power, throughput, toComplete, geomean, qph},
 		SQL:           Files,
 		Derive:        metrics,
+		Work: func(r *result.Result) string {
+			sf := r.Options["scale"] // recorded since results carry metrics; before, in the analytic section
+			if a := r.Analytic; sf == nil && a != nil {
+				sf = a.Scale
+			}
+			return fmt.Sprintf("scale %v, refresh %v, queries %q", sf, r.Options["refresh"], r.Options["queries"])
+		},
 		Commands: []*workload.Command{{
 			Name:  "gen",
 			Short: "write the eight tables as files, byte-identical to dbgen's .tbl output",
@@ -262,6 +270,7 @@ func (measured) Warmup(v *workload.Values) (bool, string) {
 
 type run struct {
 	d             *DB
+	sf            float64
 	opts          RunOptions
 	queries       string
 	serverVersion string
@@ -282,6 +291,16 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 		d.Close()
 		return nil, err
 	}
+	if !opts.Refresh || s.Warmup {
+		// without the refresh functions, queries must run on the loaded data
+		if set, err := d.appliedSets(ctx); err != nil || set.lo != 0 {
+			d.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: %w (%s, by a run with --no-restore or an interrupted one), so the queries would not run on the loaded data: run with --refresh to go on with the following sets, or `dbdyno tpch restore` first", s.Target, ErrRefreshed, set)
+		}
+	}
 	switch {
 	case s.Warmup:
 		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, Progress: s.Out}
@@ -290,7 +309,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 	case opts.Throughput && opts.Streams == 0:
 		opts.Streams = MinStreams(sf)
 	}
-	r := &run{d: d, opts: opts, queries: v.String("queries"), serverVersion: d.ServerVersion(ctx), out: s.Out}
+	r := &run{d: d, opts: opts, sf: sf, queries: v.String("queries"), serverVersion: d.ServerVersion(ctx), out: s.Out}
 	fmt.Fprintf(s.Out, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", r.serverVersion, s.Target, sf, opts.Seed)
 	return r, nil
 }
@@ -303,7 +322,7 @@ func (r *run) Options() map[string]any {
 	if o.Streams > 0 {
 		streams = []int{o.Streams}
 	}
-	return map[string]any{"power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
+	return map[string]any{"scale": r.sf, "power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
 		"queries": r.queries, "timeout_s": o.Timeout.Seconds(), "seed": fmt.Sprint(o.Seed), "warmup": o.Warmup, "no_restore": o.NoRestore}
 }
 

@@ -143,10 +143,10 @@ func (r *runner) say(format string, args ...any) {
 }
 
 // runStream runs one stream's queries in its permutation's order on its own connection.
-func (r *runner) runStream(ctx context.Context, stream int) result.QueryStream {
-	qs := result.QueryStream{Stream: stream, Status: result.StatusOK, Queries: []result.QueryTime{}}
+func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStream) {
+	qs = result.QueryStream{Stream: stream, Status: result.StatusOK, Queries: []result.QueryTime{}}
 	t0 := time.Now()
-	defer func() { qs.Seconds = time.Since(t0).Seconds() }()
+	defer func() { qs.Seconds = time.Since(t0).Seconds() }() // qs is the named result: this sets what returns
 	gen := NewParamGen(r.opts.Seed, stream, r.sf)
 	params := map[int]Params{}
 	for q := 1; q <= 22; q++ { // every stream draws all 22 in order, so a subset keeps the same parameters

@@ -39,6 +39,12 @@ type Meta struct {
 	Derive func(r *result.Result) []result.Metric
 	// Upgrade, when set, fills what a version-1 result of the workload lacks besides its metrics.
 	Upgrade func(r *result.Result)
+	// Work describes the settings of a run that change the work it does (scale, refresh, warehouses, mode):
+	// runs whose work differs are not compared.
+	Work func(r *result.Result) string
+	// Sections are the parts every run's result holds ("measurement", "analytic"): a result without them is
+	// refused when read (an aggregate holds its metrics and parts instead).
+	Sections []string
 }
 
 // Command is one verb of a workload: `dbdyno NAME VERB`, or `dbdyno NAME` when its Name is "".
@@ -232,7 +238,24 @@ func upgrade(r *result.Result) {
 	}
 }
 
-func init() { result.Upgrade = upgrade }
+// check refuses a result of a registered workload that lacks a section its runs always have.
+func check(r *result.Result) error {
+	m, ok := registry[r.Workload]
+	if !ok || r.Group != nil && r.Group.Aggregate {
+		return nil
+	}
+	for _, sec := range m.Sections {
+		if sec == "measurement" && r.Measurement == nil || sec == "analytic" && r.Analytic == nil {
+			return fmt.Errorf("result %s (%s) has no %s section: the document is damaged or not dbdyno's", r.RunID, r.Workload, sec)
+		}
+	}
+	return nil
+}
+
+func init() {
+	result.Upgrade = upgrade
+	result.Inspect = check
+}
 
 // Shortcut is a top-level command that runs other commands in turn (dbdyno quickstart).
 type Shortcut struct {
@@ -261,4 +284,39 @@ func Headline(ms []result.Metric, order ...string) []result.Metric {
 		}
 	}
 	return ms
+}
+
+// WorkOf is a run's workload and work, the key under which runs compare.
+func WorkOf(r *result.Result) string {
+	if m, ok := registry[r.Workload]; ok && m.Work != nil {
+		return r.Workload + ": " + m.Work(r)
+	}
+	return r.Workload
+}
+
+// Comparable says why runs cannot be compared, or nil: every run must have ended ok, be of one workload, and
+// have done the same work (the workload's Work: scale, refresh, warehouses, mode ...).
+func Comparable(runs []*result.Result) error {
+	var first *result.Result
+	firstWork := ""
+	for _, r := range runs {
+		if r.Status != result.StatusOK {
+			return fmt.Errorf("run %s ended %s (%s): compare only runs that ended ok", r.RunID, r.Status, r.Error)
+		}
+		work := ""
+		if m, ok := registry[r.Workload]; ok && m.Work != nil {
+			work = m.Work(r)
+		}
+		if first == nil {
+			first, firstWork = r, work
+			continue
+		}
+		if r.Workload != first.Workload {
+			return fmt.Errorf("run %s is %s and run %s is %s: compare runs of one workload", first.RunID, first.Workload, r.RunID, r.Workload)
+		}
+		if work != firstWork {
+			return fmt.Errorf("run %s did other work (%s) than run %s (%s): compare runs of the same work", r.RunID, work, first.RunID, firstWork)
+		}
+	}
+	return nil
 }
