@@ -298,3 +298,14 @@ wait:
 		t.Fatalf("%d failed, %d ok, geomean %v", failed, ok, res.Analytic.Tests[0].GeomeanSeconds)
 	}
 }
+
+// The 22 queries at scale factor 1 match the TPC's official answers (shared/tpch/answers/sf1), Q17 included.
+func TestTPCHOfficialAnswersAtSF1(t *testing.T) {
+	answers := answersDir(t, "1")
+	url := "duckdb://" + filepath.Join(t.TempDir(), "sf1.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "1")
+	v := clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
+	if !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+		t.Fatalf("validate at SF 1:\n%s", v.Stdout)
+	}
+}
