@@ -8,6 +8,7 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
 	"errors"
 	"fmt"
@@ -19,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 )
@@ -335,6 +337,37 @@ type Target struct {
 	password string
 	Database string
 	Params   url.Values
+	// ConnectTimeout bounds each new connection to a server, handshake and login included (default 10 s).
+	ConnectTimeout time.Duration
+}
+
+// DefaultConnectTimeout is how long a connection to a server may take unless told otherwise.
+const DefaultConnectTimeout = 10 * time.Second
+
+// timeoutConnector gives every new connection ConnectTimeout to be made, whatever the driver's own timeouts
+// cover: a listener that accepts and never answers cannot hang a command.
+type timeoutConnector struct {
+	driver.Connector
+	d time.Duration
+}
+
+func (c timeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.d)
+	defer cancel()
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("no answer within %s (timeout)", c.d)
+	}
+	return conn, err
+}
+
+// openConnector opens a server engine's connector with the target's connect timeout.
+func openConnector(t *Target, c driver.Connector) *sql.DB {
+	d := t.ConnectTimeout
+	if d <= 0 {
+		d = DefaultConnectTimeout
+	}
+	return sql.OpenDB(timeoutConnector{c, d})
 }
 
 // Parse reads a target URL: ENGINE://FILE for embedded engines (sqlite://rel.db, duckdb:///abs/file.duckdb),
@@ -363,7 +396,7 @@ func Parse(raw string) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("target URL %q is malformed: %v", Redact(raw), errors.Unwrap(err))
 	}
-	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query()}
+	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query(), ConnectTimeout: DefaultConnectTimeout}
 	if t.Host == "" {
 		t.Host = "127.0.0.1"
 	}
@@ -509,7 +542,10 @@ func (t *Target) ConnectError(err error) error {
 	case strings.Contains(msg, "no such host"):
 		return fmt.Errorf("cannot connect to %s: unknown host %q: check --target", where, t.Host)
 	case strings.Contains(msg, "timeout"):
-		return fmt.Errorf("cannot connect to %s: timed out: check the host, port and firewall in --target", where)
+		return fmt.Errorf("cannot connect to %s: timed out: check the host, port and firewall in --target (or give --connect-timeout more)", where)
+	case strings.Contains(msg, "unexpected message") || strings.Contains(msg, "unknown message type") || strings.Contains(msg, "%!") || strings.Contains(msg, "malformed packet") ||
+		strings.Contains(msg, "invalid packet") || strings.Contains(msg, "protocol"):
+		return fmt.Errorf("cannot connect to %s: the server there does not answer as %s: is the port another server's? check --target", where, t.Engine.Title)
 	}
 	if i := strings.LastIndex(msg, ": "); i > 0 && len(msg) > 200 {
 		msg = msg[i+2:]

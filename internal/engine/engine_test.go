@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -113,5 +116,57 @@ func TestErrorClasses(t *testing.T) {
 	}
 	if _, ok := e("postgres").Raised(&pgconn.PgError{Code: "23505"}); ok {
 		t.Error("a constraint violation is not dbdyno's own error")
+	}
+}
+
+// listen accepts connections on loopback and hands each to serve (which may do nothing: a server that never
+// answers).
+func listen(t *testing.T, serve func(net.Conn)) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+			go serve(c)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// A server that accepts and never answers cannot hang a command: every engine gives up after the connect
+// timeout, with one line saying so.
+func TestConnectTimeoutOnEveryServerEngine(t *testing.T) {
+	addr := listen(t, func(net.Conn) {})
+	for _, scheme := range []string{"postgres", "mysql"} {
+		tg, err := Parse(scheme + "://u:secret-pw@" + addr + "/d")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tg.ConnectTimeout = time.Second
+		t0 := time.Now()
+		_, err = tg.Open(context.Background())
+		if err == nil || time.Since(t0) > 5*time.Second || !strings.Contains(err.Error(), "timed out") || strings.Contains(err.Error(), "secret-pw") {
+			t.Errorf("%s: after %s: %v", scheme, time.Since(t0), err)
+		}
+	}
+}
+
+// A PostgreSQL URL that reaches another server says so, instead of a driver's garbled message.
+func TestAnotherServersPortIsNamed(t *testing.T) {
+	// a MySQL server's greeting: what a PostgreSQL client meets at port 3306
+	greeting := []byte("\x4a\x00\x00\x00\x0a5.5.5-10.11.6-MariaDB\x00\x08\x00\x00\x00abcdefgh\x00\xfe\xf7\x2d\x02\x00\xff\x81\x15\x00\x00\x00\x00\x00\x00\x1d\x00\x00\x00ijklmnopqrst\x00mysql_native_password\x00")
+	addr := listen(t, func(c net.Conn) { c.Write(greeting); time.Sleep(5 * time.Second) })
+	tg, _ := Parse("postgres://u@" + addr + "/d")
+	tg.ConnectTimeout = 3 * time.Second
+	_, err := tg.Open(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "does not answer as PostgreSQL") || strings.Contains(err.Error(), "%!") {
+		t.Fatalf("%v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"log"
 	"net"
 	"strconv"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/rawconn"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
@@ -34,7 +33,7 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 	c.User, c.Passwd, c.DBName = t.User, t.password, t.Database
 	c.Net, c.Addr = "tcp", net.JoinHostPort(t.Host, strconv.Itoa(t.Port))
 	c.ParseTime = true
-	c.Timeout = 10 * time.Second
+	c.Timeout = t.ConnectTimeout
 	c.AllowNativePasswords = true
 	c.DialFunc = rawconn.NewDialer(0).DialContext
 	c.Params = map[string]string{}
@@ -42,7 +41,7 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(conn), nil
+	return openConnector(t, conn), nil
 }
 
 func classifyMySQL(err error) Class {

@@ -34,7 +34,7 @@ func pgConfig(t *Target) (*pgx.ConnConfig, error) {
 		return nil, err
 	}
 	cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database = t.Host, uint16(t.Port), t.User, t.password, t.Database
-	cfg.ConnectTimeout = 10 * time.Second
+	cfg.ConnectTimeout = t.ConnectTimeout
 	cfg.RuntimeParams["application_name"] = "dbdyno"
 	cfg.DialFunc = rawconn.NewDialer(5 * time.Minute).DialContext
 	// Unnamed statements: PostgreSQL plans each query with its actual parameter values.
@@ -57,7 +57,7 @@ func openPostgres(_ context.Context, t *Target) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stdlib.OpenDB(*cfg), nil
+	return openConnector(t, stdlib.GetConnector(*cfg)), nil
 }
 
 // Pgx is the pgx connection under a database/sql connection of a PostgreSQL target. It stays valid while c is

@@ -45,7 +45,8 @@ func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
 func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	flags := append([]workload.Flag(nil), c.Flags...)
 	if c.Target != workload.NoTarget {
-		flags = append(flags, TargetFlag(m, c.Target))
+		flags = append(flags, TargetFlag(m, c.Target), workload.Flag{Name: "connect-timeout", Kind: workload.Duration,
+			Default: engine.DefaultConnectTimeout.String(), Help: "a connection to a server that is not made within this time fails"})
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
@@ -67,6 +68,9 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 		t, err := engine.Parse(raw)
 		if err != nil {
 			return err
+		}
+		if t.ConnectTimeout = v.Duration("connect-timeout"); t.ConnectTimeout <= 0 {
+			return fmt.Errorf("--connect-timeout must be positive (got %s)", t.ConnectTimeout)
 		}
 		for _, o := range env.Targets {
 			if sameTarget(o, t) {

@@ -263,3 +263,21 @@ func TestCheckReportsABrokenCondition(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// More virtual users than a connection pool would allow do not hang a run on SQLite.
+func TestManyVirtualUsersOnSQLite(t *testing.T) {
+	url := "sqlite://" + filepath.Join(t.TempDir(), "many.db")
+	clitest.Must(t, "tpcc", "build", "--target", url)
+	done := make(chan clitest.Result, 1)
+	go func() {
+		done <- clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--vus", "70", "--rampup", "0s", "--duration", "2s", "--store", "")
+	}()
+	select {
+	case r := <-done:
+		if r.Code != 0 {
+			t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+		}
+	case <-time.After(90 * time.Second):
+		t.Fatal("70 virtual users on SQLite hang")
+	}
+}

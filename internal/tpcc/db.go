@@ -97,9 +97,6 @@ func Open(ctx context.Context, t *engine.Target) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Engine.Embedded {
-		data.SQL.SetMaxOpenConns(64)
-	}
 	return &DB{T: t, data: data, stmts: set}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
@@ -257,4 +258,36 @@ func linesOf(t *testing.T, h *sql.DB, q func(string) string, in newOrderInput, o
 		out = append(out, r)
 	}
 	return out
+}
+
+// A PostgreSQL session that watched a context which ended (a run's) works again under another context (the
+// consistency check after the run): the deadline the ended context left on the socket is cleared.
+func TestSessionOutlivesTheRunsContext(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, txTarget(t, "postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Build(ctx, BuildOptions{Warehouses: 1, Threads: 2, Drop: true, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Drop(ctx)
+	s, err := db.newSession(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	run, end := context.WithCancel(ctx)
+	var v int64
+	if err := s.batch(run, op{name: "sum_next_o_id", dest: []any{&v}}); err != nil {
+		t.Fatal(err)
+	}
+	end()
+	time.Sleep(50 * time.Millisecond) // the watcher has set the deadline by now
+	for _, c := range []context.Context{context.Background(), context.WithoutCancel(run)} {
+		if err := s.batch(c, op{name: "sum_next_o_id", dest: []any{&v}}); err != nil || v == 0 {
+			t.Fatalf("after the run's context ended: %v (sum %d)", err, v)
+		}
+	}
 }

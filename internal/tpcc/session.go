@@ -68,18 +68,25 @@ func (s *pgSession) sql(name string) string {
 // and ends it after the call: two goroutine switches per round trip, a large part of the driver's CPU on a
 // small machine. So pgx gets a context that is never cancelled, and the session watches the run's context once:
 // when it ends, the socket's deadline is moved to the past, which ends a call in flight as cancelling it would.
+//
+// A session that moves on to another context (a check after the run, a reconnect) stops watching the old one,
+// and when that one had already ended, clears the deadline it left on the socket.
 func (s *pgSession) calm(ctx context.Context) context.Context {
+	if ctx == s.watched {
+		return context.Background()
+	}
+	if s.stopWatch != nil {
+		if !s.stopWatch() { // the old context ended: its deadline is on the socket
+			s.conn.PgConn().Conn().SetDeadline(time.Time{})
+		}
+		s.watched, s.stopWatch = nil, nil
+	}
 	if ctx.Done() == nil {
 		return ctx
 	}
-	if ctx != s.watched {
-		if s.stopWatch != nil {
-			s.stopWatch()
-		}
-		nc := s.conn.PgConn().Conn()
-		s.watched = ctx
-		s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	}
+	nc := s.conn.PgConn().Conn()
+	s.watched = ctx
+	s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
 	return context.Background()
 }
 
