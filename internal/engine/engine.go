@@ -77,8 +77,9 @@ type Engine struct {
 	// Counters names what the engine's counters (sql/NAME/counters.sql) cover, "" when it has none.
 	Counters string
 
-	rank     int    // place in lists and messages: the embedded defaults first
-	denied   string // how the server words a refused login: "authentication failed", "access denied"
+	rank     int             // place in lists and messages: the embedded defaults first
+	params   map[string]bool // the URL parameters the engine takes
+	denied   string          // how the server words a refused login: "authentication failed", "access denied"
 	open     func(ctx context.Context, t *Target) (*sql.DB, error)
 	classify func(err error) Class
 	raised   func(err error) (string, bool)
@@ -390,11 +391,18 @@ func Parse(raw string) (*Target, error) {
 			return nil, fmt.Errorf("%s target has no file name: use %s://FILE or %s:///abs/path", e.Name, e.Name, e.Name)
 		}
 		q, _ := url.ParseQuery(query)
+		if err := e.checkParams(q); err != nil {
+			return nil, err
+		}
 		return &Target{Engine: e, Path: path, Params: q}, nil
 	}
 	u, err := url.Parse(raw)
+	if err == nil && u.User == nil && strings.Contains(rest, "@") {
+		err = errors.New("no user before the host")
+	}
 	if err != nil {
-		return nil, fmt.Errorf("target URL %q is malformed: %v", Redact(raw), errors.Unwrap(err))
+		// the parser's own message may quote part of the password: it is not shown
+		return nil, fmt.Errorf("target URL %q is malformed: if its user or password holds # ? / @ or %%, percent-encode them (%%23 %%3F %%2F %%40 %%25) or give the password in %s", Redact(raw), PasswordEnv)
 	}
 	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query(), ConnectTimeout: DefaultConnectTimeout}
 	if t.Host == "" {
@@ -411,8 +419,15 @@ func Parse(raw string) (*Target, error) {
 		t.User = u.User.Username()
 		t.password, _ = u.User.Password()
 	}
+	if p := t.Params.Get("password"); p != "" && t.password == "" {
+		t.password = p // libpq's form; kept out of the parameters passed on and printed
+	}
+	t.Params.Del("password")
 	if t.password == "" {
 		t.password = os.Getenv(PasswordEnv)
+	}
+	if err := e.checkParams(t.Params); err != nil {
+		return nil, err
 	}
 	if t.User == "" {
 		t.User = e.DefaultUser
@@ -436,17 +451,64 @@ func (t *Target) String() string {
 		u.User = url.User(t.User)
 	}
 	if len(t.Params) > 0 {
-		u.RawQuery = t.Params.Encode()
+		u.RawQuery = redactParams(t.Params).Encode()
 	}
 	return u.String()
 }
 
-// Scrub removes the password from a message, in case a driver echoes it.
+// secretParams are URL parameters that carry credentials: their values are never printed.
+var secretParams = map[string]bool{"password": true, "sslpassword": true, "passwd": true, "pwd": true, "token": true,
+	"access_token": true, "secret": true, "client_secret": true}
+
+func redactParams(q url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range q {
+		if secretParams[strings.ToLower(k)] {
+			v = []string{"xxxxx"}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// checkParams refuses URL parameters the engine does not take, so that none is silently ignored (a TLS
+// setting above all).
+func (e *Engine) checkParams(q url.Values) error {
+	for k := range q {
+		if !e.params[k] {
+			var known []string
+			for p := range e.params {
+				known = append(known, p)
+			}
+			sort.Strings(known)
+			if len(known) == 0 {
+				return fmt.Errorf("%s targets take no URL parameters (got %q)", e.Name, k)
+			}
+			return fmt.Errorf("%s targets take no URL parameter %q: use %s", e.Name, k, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Scrub removes the password and every credential parameter's value from a message, in case a driver echoes
+// them.
 func (t *Target) Scrub(s string) string {
-	if t == nil || len(t.password) < 3 {
+	if t == nil {
 		return s
 	}
-	return strings.ReplaceAll(s, t.password, "xxxxx")
+	if len(t.password) >= 3 {
+		s = strings.ReplaceAll(s, t.password, "xxxxx")
+	}
+	for k, vs := range t.Params {
+		if secretParams[strings.ToLower(k)] {
+			for _, v := range vs {
+				if len(v) >= 3 {
+					s = strings.ReplaceAll(s, v, "xxxxx")
+				}
+			}
+		}
+	}
+	return s
 }
 
 // WithDatabase is the same server with another database.
@@ -555,21 +617,24 @@ func (t *Target) ConnectError(err error) error {
 
 // Redact returns raw with any URL password replaced; other text is returned unchanged.
 func Redact(raw string) string {
-	if !strings.Contains(raw, "://") || !strings.Contains(raw, "@") {
+	if !strings.Contains(raw, "://") {
 		return raw
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		// Do not risk printing a secret from a malformed URL.
-		scheme, rest, _ := strings.Cut(raw, "://")
-		if at := strings.LastIndex(rest, "@"); at >= 0 {
-			if colon := strings.Index(rest[:at], ":"); colon >= 0 {
-				return scheme + "://" + rest[:colon] + ":xxxxx" + rest[at:]
-			}
+	scheme, rest, _ := strings.Cut(raw, "://")
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		// whatever the URL's shape, the part before the last @ after the first : is the password
+		if colon := strings.Index(rest[:at], ":"); colon >= 0 {
+			rest = rest[:colon] + ":xxxxx" + rest[at:]
 		}
-		return raw
 	}
-	return u.Redacted()
+	if path, query, ok := strings.Cut(rest, "?"); ok {
+		if q, err := url.ParseQuery(query); err == nil {
+			rest = path + "?" + redactParams(q).Encode()
+		} else {
+			rest = path + "?xxxxx"
+		}
+	}
+	return scheme + "://" + rest
 }
 
 // RedactArgs redacts every argument that carries a URL password (either "--target=URL" or "URL").

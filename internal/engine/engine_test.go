@@ -170,3 +170,45 @@ func TestAnotherServersPortIsNamed(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+// No credential is printed: not the password (wherever the URL puts it, even malformed), not a password=
+// or sslpassword= parameter; parameters an engine does not take are refused rather than ignored.
+func TestCredentialsNeverPrinted(t *testing.T) {
+	for _, raw := range []string{
+		"postgres://u:Sup3rS3cr3t@h:5432/d?sslmode=require&sslpassword=Sup3rS3cr3t",
+		"postgres://u@h:5432/d?password=Sup3rS3cr3t",
+		"mysql://u:Sup3rS3cr3t@h:3306/d?tls=preferred",
+	} {
+		tg, err := Parse(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", Redact(raw), err)
+		}
+		for _, s := range []string{tg.String(), Redact(raw), strings.Join(RedactArgs([]string{"--target=" + raw, raw}), " "), tg.Scrub("error near Sup3rS3cr3t")} {
+			if strings.Contains(s, "Sup3rS3cr3t") {
+				t.Errorf("%q shows the secret", s)
+			}
+		}
+		if tg.password != "Sup3rS3cr3t" {
+			t.Errorf("%s: password %q not taken", Redact(raw), tg.password)
+		}
+	}
+	// an unencoded # ? / in the password makes the URL malformed: the message names the fix, not the password
+	for _, raw := range []string{"postgres://u:Sup#3rS3cr3t@h:5432/d", "postgres://u:Sup?3rS3cr3t@h/d", "mysql://u:Sup/3rS3cr3t@h/d", "postgres://u:12#3456@h/d"} {
+		_, err := Parse(raw)
+		if err == nil || strings.Contains(err.Error(), "3rS3cr3t") || strings.Contains(err.Error(), "3456") || !strings.Contains(err.Error(), "percent-encode") {
+			t.Errorf("%s: %v", Redact(raw), err)
+		}
+		if strings.Contains(Redact(raw), "3rS3cr3t") || strings.Contains(Redact(raw), "3456") {
+			t.Errorf("Redact(%q) = %q", raw, Redact(raw))
+		}
+	}
+	for raw, want := range map[string]string{
+		"postgres://u@h/d?sslmod=require": `take no URL parameter "sslmod": use sslcert, sslkey, sslmode, sslpassword, sslrootcert`,
+		"mysql://u@h/d?ssl=true":          `take no URL parameter "ssl": use ssl-ca, ssl-mode, tls`,
+		"sqlite://x.db?cache=shared":      `sqlite targets take no URL parameters`,
+	} {
+		if _, err := Parse(raw); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", raw, err, want)
+		}
+	}
+}

@@ -2,12 +2,17 @@ package engine
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"database/sql"
 	"errors"
+	"fmt"
 	"io"
 	"log"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/rawconn"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
@@ -24,6 +29,7 @@ func init() {
 		DefaultPort: 3306, DefaultUser: "root",
 		Placeholder: sqlfile.Question, OLTP: true, Procedures: true, Bulk: BulkLoadData,
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
+		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},
 		denied:   "access denied", open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,
 	})
 }
@@ -37,6 +43,9 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 	c.AllowNativePasswords = true
 	c.DialFunc = rawconn.NewDialer(0).DialContext
 	c.Params = map[string]string{}
+	if err := mysqlTLS(c, t); err != nil {
+		return nil, err
+	}
 	conn, err := mysql.NewConnector(c)
 	if err != nil {
 		return nil, err
@@ -74,4 +83,71 @@ func raisedMySQL(err error) (string, bool) {
 		return myErr.Message, true
 	}
 	return "", false
+}
+
+// mysqlTLS sets the connection's TLS from the URL: go-sql-driver's tls=true|skip-verify|preferred|false or the
+// MySQL client's ssl-mode=DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY, with ssl-ca=FILE for the CA
+// certificates. A mode that asks for TLS fails when the server has none; only "preferred" falls back.
+func mysqlTLS(c *mysql.Config, t *Target) error {
+	mode := strings.ToLower(t.Params.Get("ssl-mode"))
+	switch tlsParam := strings.ToLower(t.Params.Get("tls")); {
+	case tlsParam != "" && mode != "":
+		return errors.New("mysql target: give tls or ssl-mode, not both")
+	case tlsParam == "true":
+		mode = "verify_identity"
+	case tlsParam == "skip-verify":
+		mode = "required"
+	case tlsParam == "preferred" || tlsParam == "false":
+		mode = map[string]string{"preferred": "preferred", "false": "disabled"}[tlsParam]
+	case tlsParam != "":
+		return fmt.Errorf("mysql target: tls=%s is not known: use true, skip-verify, preferred or false", tlsParam)
+	}
+	var roots *x509.CertPool
+	if ca := t.Params.Get("ssl-ca"); ca != "" {
+		pem, err := os.ReadFile(ca)
+		if err != nil {
+			return fmt.Errorf("mysql target: ssl-ca: %w", err)
+		}
+		roots = x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("mysql target: ssl-ca %s holds no PEM certificate", ca)
+		}
+	}
+	switch mode {
+	case "", "disabled":
+	case "preferred":
+		c.TLS, c.AllowFallbackToPlaintext = &tls.Config{InsecureSkipVerify: true}, true
+	case "required":
+		c.TLS = &tls.Config{InsecureSkipVerify: true}
+	case "verify_ca":
+		// the chain is checked against the CAs, the host name is not
+		c.TLS = &tls.Config{InsecureSkipVerify: true, VerifyPeerCertificate: func(raw [][]byte, _ [][]*x509.Certificate) error {
+			return verifyChain(raw, roots)
+		}}
+	case "verify_identity":
+		c.TLS = &tls.Config{RootCAs: roots, ServerName: t.Host}
+	default:
+		return fmt.Errorf("mysql target: ssl-mode=%s is not known: use DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY", mode)
+	}
+	return nil
+}
+
+func verifyChain(raw [][]byte, roots *x509.CertPool) error {
+	if len(raw) == 0 {
+		return errors.New("the server sent no certificate")
+	}
+	certs := make([]*x509.Certificate, len(raw))
+	for i, b := range raw {
+		c, err := x509.ParseCertificate(b)
+		if err != nil {
+			return err
+		}
+		certs[i] = c
+	}
+	inter := x509.NewCertPool()
+	for _, c := range certs[1:] {
+		inter.AddCert(c)
+	}
+	_, err := certs[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter})
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,7 @@ func init() {
 		DefaultPort: 5432, DefaultUser: "postgres",
 		Placeholder: sqlfile.Dollar, OLTP: true, Procedures: true, Arrays: true, Bulk: BulkCopy, Wire: WirePostgres,
 		Counters: "pg_stat_database and WAL bytes",
+		params:   map[string]bool{"sslmode": true, "sslrootcert": true, "sslcert": true, "sslkey": true, "sslpassword": true},
 		denied:   "authentication failed", open: openPostgres, classify: classifyPostgres, raised: raisedPostgres,
 	})
 }
@@ -43,13 +45,26 @@ func pgConfig(t *Target) (*pgx.ConnConfig, error) {
 		cfg.TLSConfig = nil
 		cfg.Fallbacks = nil
 	} else {
-		c2, err := pgx.ParseConfig("sslmode=" + sm + " host=" + t.Host)
-		if err != nil {
-			return nil, fmt.Errorf("sslmode %q: %w", sm, err)
+		// libpq's meaning, as pgx reads it: prefer and allow fall back to plaintext when the server has no TLS;
+		// require encrypts without verifying; verify-ca and verify-full check the server's certificate.
+		parts := []string{"host=" + quote(t.Host), "port=" + strconv.Itoa(t.Port)}
+		for _, k := range []string{"sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword"} {
+			if v := t.Params.Get(k); v != "" {
+				parts = append(parts, k+"="+quote(v))
+			}
 		}
-		cfg.TLSConfig = c2.TLSConfig
+		c2, err := pgx.ParseConfig(strings.Join(parts, " "))
+		if err != nil {
+			return nil, fmt.Errorf("sslmode %q: %s", sm, t.Scrub(err.Error()))
+		}
+		cfg.TLSConfig, cfg.Fallbacks = c2.TLSConfig, c2.Fallbacks
 	}
 	return cfg, nil
+}
+
+// quote writes a libpq connection-string value.
+func quote(v string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
 }
 
 func openPostgres(_ context.Context, t *Target) (*sql.DB, error) {

@@ -138,3 +138,17 @@ func countStored(t *testing.T) int {
 	}
 	return len(e)
 }
+
+// plan check prints the steps' command lines without the targets' passwords.
+func TestPlanCheckHidesPasswords(t *testing.T) {
+	p, err := plan.Parse("p.yaml", []byte("name: x\ntargets:\n  - postgres://u:Sup3rS3cr3t@127.0.0.1:5432/d\n  - mysql://u@127.0.0.1:3306/d?password=Sup3rS3cr3t\n"+
+		"steps:\n  - build: {workload: tpcc}\n  - run: {workload: tpcc, duration: 1s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	p.Check(&out)
+	if strings.Contains(out.String(), "Sup3rS3cr3t") || !strings.Contains(out.String(), "u:xxxxx@127.0.0.1") {
+		t.Fatalf("plan check:\n%s", out.String())
+	}
+}
