@@ -54,6 +54,7 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "run", "--target", empty, "--reconnect-timeout", "-1s"}, "--reconnect-timeout must be positive"},
 		{[]string{"tpcc", "run", "--target", empty, "--target", empty}, "is given twice"},
 		{[]string{"ping", "--target", empty, "--interval", "0s"}, "--interval must be positive"},
+		{[]string{"tpcc", "run", "--target", empty, "--label", "system=" + strings.Repeat("x", 100000)}, "a label's key may hold 64 characters and its value 256"},
 	}
 	if pg := os.Getenv("DBDYNO_TEST_PG"); pg != "" {
 		cases = append(cases, struct {

@@ -120,6 +120,16 @@ func readSettings(v *workload.Values) (*settings, error) {
 	return s, nil
 }
 
+// Labels are short: they name systems and settings, and travel in every list, result and report.
+const maxLabelKey, maxLabelValue = 64, 256
+
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
+
 // ParseLabels reads key=value pairs; numbers stay numbers (price_per_hour=1.008).
 func ParseLabels(in []string) (map[string]any, error) {
 	if len(in) == 0 {
@@ -130,7 +140,10 @@ func ParseLabels(in []string) (map[string]any, error) {
 		k, v, ok := strings.Cut(l, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return nil, fmt.Errorf("--label %q: use key=value, e.g. system=E16ds_v4", l)
+			return nil, fmt.Errorf("--label %q: use key=value, e.g. system=E16ds_v4", short(l))
+		}
+		if len(k) > maxLabelKey || len(v) > maxLabelValue {
+			return nil, fmt.Errorf("--label %q: a label's key may hold %d characters and its value %d", short(l), maxLabelKey, maxLabelValue)
 		}
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			out[k] = f

@@ -196,7 +196,11 @@ func (rs *runSet) printMedians() {
 		case g.Targets > 1:
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
-		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d run(s); median run %s\n", what, h.Name,
+		if len(runs) == 1 {
+			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, compare.Format(h.Value), r.RunID)
+			continue
+		}
+		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
 			compare.Format(st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -392,6 +393,8 @@ func WriteAtomic(path string, data []byte) error {
 	return nil
 }
 
+var schemaURL = regexp.MustCompile(`file://\S*?(result-v\d+\.json)`)
+
 var (
 	compileOnce sync.Once
 	compiled    map[int]*jsonschema.Schema
@@ -438,7 +441,9 @@ func Validate(doc []byte) error {
 		return fmt.Errorf("result schema version %v is not supported by this dbdyno (it reads versions 1 and %d)", m["schema_version"], SchemaVersion)
 	}
 	if err := schema.Validate(v); err != nil {
-		return fmt.Errorf("%s", strings.ReplaceAll(err.Error(), "\n", "; "))
+		// the validator names the schema by a file URL under the working directory that does not exist
+		msg := schemaURL.ReplaceAllString(err.Error(), "$1")
+		return fmt.Errorf("%s", strings.ReplaceAll(msg, "\n", "; "))
 	}
 	if t, ok := m["target"].(map[string]any); ok {
 		if e, _ := t["engine"].(string); !knownEngine(e) {
@@ -529,4 +534,12 @@ func (t *AnalyticTest) MetricText() (metric, geomean string) {
 		geomean = fmt.Sprintf("%.4f", *t.GeomeanSeconds)
 	}
 	return metric, geomean
+}
+
+// Ended words how a run that did not end ok ended: "run aborted after 5.9s", "run failed: connection lost ...".
+func Ended(r *Result) string {
+	if strings.HasPrefix(r.Error, "run "+r.Status) {
+		return r.Error
+	}
+	return "run " + r.Status + ": " + r.Error
 }

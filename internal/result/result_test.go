@@ -70,3 +70,14 @@ func TestWriteAtomicKeepsOldFileOnFailure(t *testing.T) {
 		t.Fatalf("content %q", b)
 	}
 }
+
+// A document that fails the schema is named by the schema's own name, not a made-up file URL.
+func TestSchemaErrorNamesTheSchema(t *testing.T) {
+	r := sample()
+	r.Status = "great"
+	b, _ := r.Marshal()
+	err := Validate(b)
+	if err == nil || strings.Contains(err.Error(), "file://") || !strings.Contains(err.Error(), "result-v2.json") {
+		t.Fatalf("%v", err)
+	}
+}

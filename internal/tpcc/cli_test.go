@@ -132,6 +132,9 @@ func TestCtrlCWritesAbortedResult(t *testing.T) {
 	if r.Code != method.ExitAborted {
 		t.Fatalf("exit %d, want %d\n%s%s", r.Code, method.ExitAborted, r.Stdout, r.Stderr)
 	}
+	if strings.Contains(r.Stdout, "run aborted: run aborted") || !strings.Contains(r.Stdout, "run aborted after") {
+		t.Fatalf("the summary words the abort twice or not at all:\n%s", r.Stdout)
+	}
 	res, _ := clitest.ReadResult(t, file)
 	if res.Status != result.StatusAborted || res.Measurement.Committed == 0 || res.Measurement.MeasuredSecs > 5 {
 		t.Fatalf("status %s committed %d measured %.1fs", res.Status, res.Measurement.Committed, res.Measurement.MeasuredSecs)

@@ -414,7 +414,7 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "error: %s\n", e)
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "run %s: %s\n", res.Status, res.Error)
+		fmt.Fprintln(w, result.Ended(res))
 	}
 }
 

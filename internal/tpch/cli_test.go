@@ -309,3 +309,18 @@ func TestTPCHOfficialAnswersAtSF1(t *testing.T) {
 		t.Fatalf("validate at SF 1:\n%s", v.Stdout)
 	}
 }
+
+// --streams N alone is one set of N streams: no warm-up run (that is for sweeps), one result.
+func TestTPCHOneStreamSetHasNoWarmup(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "o.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "o.json")
+	r := clitest.Must(t, "tpch", "run", "--target", url, "--streams", "2", "--queries", "6", "--result", file, "--store", "")
+	res, _ := clitest.ReadResult(t, file)
+	if strings.Contains(r.Stdout, "warm-up") || len(res.Analytic.Tests) != 1 || res.Analytic.Tests[0].Kind != "streams" {
+		t.Fatalf("tests %+v\n%s", res.Analytic.Tests, r.Stdout)
+	}
+	if _, err := os.Stat(clitest.ResultFile(file, 2)); err == nil {
+		t.Fatal("a second result was written")
+	}
+}

@@ -263,9 +263,9 @@ func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
 	return v, nil
 }
 
-// Warmup: a sweep or a set of concurrent streams starts after one warm-up stream, unless --no-warmup.
+// Warmup: a sweep of stream sets starts after one warm-up stream, unless --no-warmup.
 func (measured) Warmup(v *workload.Values) (bool, string) {
-	return !v.Bool("no-warmup") && !v.Bool("throughput") && len(v.Counts("streams")) > 0, "one stream"
+	return !v.Bool("no-warmup") && !v.Bool("throughput") && len(v.Counts("streams")) > 1, "one stream"
 }
 
 type run struct {
@@ -349,7 +349,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 		fmt.Fprintf(w, "QphH@Size %.1f\n", *q)
 	}
 	if res.Error != "" {
-		fmt.Fprintf(w, "run %s: %s\n", res.Status, res.Error)
+		fmt.Fprintln(w, result.Ended(res))
 	}
 	return nil
 }
