@@ -38,7 +38,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Use:   "export [RUN...]",
 		Short: "export runs (all, or those named) as CSV (one row per run and metric) or JSON (an array of results)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := method.Export(cmd.Context(), a.stdout, storePath, args, f, format, out)
+			n, err := method.Export(cmd.Context(), a.stdout, a.stderr, storePath, args, f, format, out)
 			if err == nil && out != "" {
 				fmt.Fprintf(a.stderr, "exported %d run(s) to %s\n", n, out)
 			}
@@ -60,7 +60,7 @@ func (a *app) reportCmd() *cobra.Command {
 		Use:   "report [RUN|GROUP|FILE.json ...] -o report.html",
 		Short: "write a self-contained HTML report (tables and inline SVG charts) of runs",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := method.Report(cmd.Context(), storePath, args, f, title, out)
+			n, err := method.Report(cmd.Context(), a.stderr, storePath, args, f, title, out)
 			if err == nil {
 				fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", n, out)
 			}

@@ -100,7 +100,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		t.Fatalf("results show does not give a valid result: %v", err)
 	}
 	csvFile := filepath.Join(dir, "e.csv")
-	if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, "csv", csvFile); err != nil {
+	if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", csvFile); err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.Open(csvFile)
@@ -116,7 +116,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		t.Fatalf("compare:\n%s", cmp.String())
 	}
 	html := filepath.Join(dir, "report.html")
-	if _, err := method.Report(ctx, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
+	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(html)
@@ -230,7 +230,7 @@ func TestSeveralTargetsAtOnce(t *testing.T) {
 		t.Fatalf("a group of targets compares by its aggregate: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(dir, "r.html")
-	if _, err := method.Report(ctx, store.DefaultPath, []string{r1.Group.ID}, store.Filter{}, "t", html); err != nil {
+	if _, err := method.Report(ctx, os.Stderr, store.DefaultPath, []string{r1.Group.ID}, store.Filter{}, "t", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)

@@ -88,7 +88,7 @@ func TestResultsOfVersion1Load(t *testing.T) {
 		t.Fatalf("compare: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(t.TempDir(), "r.html")
-	if _, err := method.Report(ctx, path, nil, store.Filter{}, "v1", html); err != nil {
+	if _, err := method.Report(ctx, os.Stderr, path, nil, store.Filter{}, "v1", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,10 +38,12 @@ func openIfThere(ctx context.Context, path string) (*store.Store, error) {
 }
 
 // Resolve turns references (run IDs or prefixes, store numbers, group IDs, result files) into runs; none means
-// every stored run that matches the filter.
-func Resolve(ctx context.Context, st *store.Store, refs []string, f store.Filter) ([]*result.Result, error) {
+// every stored run that matches the filter, and then a run whose stored document cannot be read is named on
+// warn and left out rather than failing the rest.
+func Resolve(ctx context.Context, st *store.Store, refs []string, f store.Filter, warn io.Writer) ([]*result.Result, error) {
 	var runs []*result.Result
-	if len(refs) == 0 {
+	all := len(refs) == 0
+	if all {
 		if st == nil {
 			return nil, fmt.Errorf("name the runs (run IDs, group IDs or result files)")
 		}
@@ -68,7 +71,10 @@ func Resolve(ctx context.Context, st *store.Store, refs []string, f store.Filter
 			return nil, fmt.Errorf("%q is not a result file and there is no results store to look it up in", ref)
 		}
 		rs, err := st.Get(ctx, ref)
-		if err != nil {
+		var broken *store.BrokenError
+		if errors.As(err, &broken) && all {
+			fmt.Fprintf(warn, "dbdyno: left out: %v\n", err)
+		} else if err != nil {
 			return nil, err
 		}
 		runs = append(runs, rs...)
@@ -118,7 +124,7 @@ func Show(ctx context.Context, w io.Writer, storePath, ref string) error {
 
 // Export writes runs (all that match the filter, or those named) as CSV, one row per run and metric, or as a
 // JSON array of results, to out ("" for w).
-func Export(ctx context.Context, w io.Writer, storePath string, refs []string, f store.Filter, format, out string) (int, error) {
+func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []string, f store.Filter, format, out string) (int, error) {
 	if format != "csv" && format != "json" {
 		return 0, fmt.Errorf("--format %q is not known: use csv or json", format)
 	}
@@ -134,7 +140,7 @@ func Export(ctx context.Context, w io.Writer, storePath string, refs []string, f
 		return 0, err
 	}
 	defer st.Close()
-	runs, err := Resolve(ctx, st, refs, f)
+	runs, err := Resolve(ctx, st, refs, f, warn)
 	if err != nil {
 		return 0, err
 	}
@@ -181,7 +187,7 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 	}
 	var sets [][]*result.Result
 	for _, ref := range refs {
-		runs, err := Resolve(ctx, st, []string{ref}, store.Filter{})
+		runs, err := Resolve(ctx, st, []string{ref}, store.Filter{}, nil)
 		if err != nil {
 			return err
 		}
@@ -202,7 +208,7 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 }
 
 // Report writes the HTML report of the runs named (or of the stored runs matching the filter) to out.
-func Report(ctx context.Context, storePath string, refs []string, f store.Filter, title, out string) (int, error) {
+func Report(ctx context.Context, warn io.Writer, storePath string, refs []string, f store.Filter, title, out string) (int, error) {
 	if out == "" {
 		return 0, fmt.Errorf("-o FILE.html is required")
 	}
@@ -216,7 +222,7 @@ func Report(ctx context.Context, storePath string, refs []string, f store.Filter
 	if st != nil {
 		defer st.Close()
 	}
-	runs, err := Resolve(ctx, st, refs, f)
+	runs, err := Resolve(ctx, st, refs, f, warn)
 	if err != nil {
 		return 0, err
 	}

@@ -75,14 +75,14 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 		t.Errorf("--store naming another database: %d %q", r.Code, r.Stderr)
 	}
 	ctx := context.Background()
-	if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", st); err == nil || !strings.Contains(err.Error(), "is also an input") {
 		t.Errorf("report -o the store: %v", err)
 	}
-	if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", notes); err == nil || !strings.Contains(err.Error(), "not a dbdyno HTML report") {
+	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", notes); err == nil || !strings.Contains(err.Error(), "not a dbdyno HTML report") {
 		t.Errorf("report -o a text file: %v", err)
 	}
 	for _, format := range []string{"csv", "json"} {
-		if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, format, st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+		if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, format, st); err == nil || !strings.Contains(err.Error(), "is also an input") {
 			t.Errorf("export -o the store: %v", err)
 		}
 	}
@@ -97,10 +97,10 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 	// writing over a report, an export or a result dbdyno wrote is fine
 	html := filepath.Join(dir, "r.html")
 	for i := 0; i < 2; i++ {
-		if _, err := method.Report(ctx, st, nil, store.Filter{}, "t", html); err != nil {
+		if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", html); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := method.Export(ctx, nil, st, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv")); err != nil {
+		if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -222,5 +222,43 @@ func TestCompareRefusesTheIncomparable(t *testing.T) {
 	st.Close()
 	if err := method.Compare(ctx, &out, path, []string{"r2026", v1("tpcc.json")}); err == nil || !strings.Contains(err.Error(), "is the start of 2 run IDs") {
 		t.Fatalf("an ambiguous prefix: %v", err)
+	}
+}
+
+// One damaged document in the store is named and left out; report and export go on with the rest.
+func TestOneBrokenStoredRunDoesNotBreakTheRest(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.db")
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, f := range []string{"tpcc.json", "tpcc-target2.json", "tpch.json"} {
+		r, err := result.Read(filepath.Join("testdata", "v1", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Add(ctx, r, "")
+		ids = append(ids, r.RunID)
+	}
+	st.Close()
+	db, _ := sql.Open("sqlite", path)
+	db.Exec("UPDATE results SET document = substr(document, 1, 100) WHERE run_id = ?", ids[1])
+	db.Close()
+	var warn bytes.Buffer
+	n, err := method.Report(ctx, &warn, path, nil, store.Filter{}, "r", filepath.Join(dir, "r.html"))
+	if err != nil || n != 2 || !strings.Contains(warn.String(), ids[1]) {
+		t.Fatalf("report: %d runs, %v; warning %q", n, err, warn.String())
+	}
+	warn.Reset()
+	n, err = method.Export(ctx, nil, &warn, path, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv"))
+	if err != nil || n != 2 || !strings.Contains(warn.String(), ids[1]) {
+		t.Fatalf("export: %d runs, %v; warning %q", n, err, warn.String())
+	}
+	// named on its own, the broken run is an error
+	if err := method.Compare(ctx, &warn, path, []string{ids[1], ids[0]}); err == nil || !strings.Contains(err.Error(), ids[1]) {
+		t.Fatalf("compare naming the broken run: %v", err)
 	}
 }

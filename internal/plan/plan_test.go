@@ -113,7 +113,7 @@ func TestExamplePlans(t *testing.T) {
 		t.Fatalf("tpch-streams stored %d runs, want 13", n)
 	}
 	html := filepath.Join(dir, "r.html")
-	if _, err := method.Report(context.Background(), store.DefaultPath, nil, store.Filter{Label: "plan=tpch-streams"}, "r", html); err != nil {
+	if _, err := method.Report(context.Background(), os.Stderr, store.DefaultPath, nil, store.Filter{Label: "plan=tpch-streams"}, "r", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)

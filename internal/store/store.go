@@ -207,14 +207,30 @@ func (s *Store) Get(ctx context.Context, ref string) ([]*result.Result, error) {
 		return nil, fmt.Errorf("%w: %q (see 'dbdyno results list')", ErrNotFound, ref)
 	}
 	var out []*result.Result
+	var broken *BrokenError
 	for i, d := range docs {
 		r, err := result.Parse([]byte(d))
 		if err != nil {
-			return nil, fmt.Errorf("stored run %s: %w", ids[i], err)
+			if broken == nil {
+				broken = &BrokenError{}
+			}
+			broken.Runs = append(broken.Runs, fmt.Sprintf("%s (%v)", ids[i], err))
+			continue
 		}
 		out = append(out, r)
 	}
+	if broken != nil {
+		return out, broken
+	}
 	return out, nil
+}
+
+// BrokenError names the stored runs whose documents could not be read; the runs that could are returned with
+// it.
+type BrokenError struct{ Runs []string }
+
+func (e *BrokenError) Error() string {
+	return fmt.Sprintf("%d stored run(s) cannot be read: %s", len(e.Runs), strings.Join(e.Runs, "; "))
 }
 
 func likePrefix(ref string) string {
