@@ -148,3 +148,26 @@ func TestQuickstartRefusesTablesItDidNotBuild(t *testing.T) {
 		t.Fatalf("the database was rebuilt: build seed %v", res.Options["build_seed"])
 	}
 }
+
+// The README opens with the two set-up commands (the embedded default's main job, the tests) and then says
+// how to get the binary every later command uses.
+func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	block := text[strings.Index(text, "```sh")+5:]
+	block = block[:strings.Index(block, "```")]
+	var cmds []string
+	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmds = append(cmds, strings.Fields(l)[0]+" "+strings.Fields(l)[1]+" "+strings.Fields(l)[2])
+	}
+	if len(cmds) != 2 || cmds[0] != "go run ./cmd/dbdyno" || cmds[1] != "go test ./..." {
+		t.Fatalf("the README's set-up commands: %q", cmds)
+	}
+	rest := text[strings.Index(text, "```sh")+5+len(block):]
+	if i := strings.Index(rest, "go build -o dbdyno ./cmd/dbdyno"); i < 0 || i > 300 {
+		t.Fatal("right after its two commands, the README says how to build the dbdyno binary")
+	}
+}

@@ -28,7 +28,7 @@ func Main(m *testing.M) {
 		panic(err)
 	}
 	store.DefaultPath = filepath.Join(dir, "results.db")
-	code := m.Run()
+	code := testsrv.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
+func TestMain(m *testing.M) { testsrv.Main(m) }
+
 // TLS settings mean what the clients' own documentation says: a mode that asks for TLS fails against a server
 // without it (never a silent plaintext connection); prefer/preferred fall back to plaintext, as libpq and the
 // MySQL client do. The test servers run without TLS.

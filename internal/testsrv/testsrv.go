@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"io"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -21,8 +22,8 @@ const (
 	MySQLEnv    = "DBDYNO_TEST_MYSQL"
 )
 
-// URL returns the server URL in env. Without it the test skips, except in CI (CI=true), where the server-backed
-// tests must run: there it fails.
+// URL returns the server URL in env. Without it the test skips (counted, see Main), except in CI (CI=true),
+// where the server-backed tests must run: there it fails.
 func URL(t testing.TB, env string) string {
 	t.Helper()
 	v := os.Getenv(env)
@@ -30,9 +31,50 @@ func URL(t testing.TB, env string) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not set: in CI the server-backed tests must run (source .ci/services)", env)
 		}
+		skipped.servers.Add(1)
 		t.Skipf("%s not set; run `source .ci/services` to start the servers", env)
 	}
 	return v
+}
+
+var skipped struct{ servers, shared atomic.Int64 }
+
+// Main runs a package's tests and then says, in one line, how many were skipped for want of the servers or the
+// shared reference data and how to include them. go test shows a passing package's output only with -v, so
+// the line goes to the terminal when there is one.
+func Main(m *testing.M) { os.Exit(Run(m)) }
+
+// Run is Main that returns the exit status instead of exiting.
+func Run(m *testing.M) int {
+	code := m.Run()
+	if line := SkipLine(skipped.servers.Load(), skipped.shared.Load()); line != "" {
+		w := io.Writer(os.Stderr)
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			defer tty.Close()
+			w = tty
+		}
+		fmt.Fprintln(w, line)
+	}
+	return code
+}
+
+// SkipLine words the skipped tests, "" when none were.
+func SkipLine(servers, shared int64) string {
+	var parts []string
+	if servers > 0 {
+		parts = append(parts, fmt.Sprintf("%d server-backed test(s) skipped: set %s and %s (source .ci/services) to run them", servers, PostgresEnv, MySQLEnv))
+	}
+	if shared > 0 {
+		parts = append(parts, fmt.Sprintf("%d test(s) skipped without the reference data: put it at ../shared or set %s", shared, SharedEnv))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	pkg := ""
+	if wd, err := os.Getwd(); err == nil {
+		pkg = filepath.Base(wd) + ": "
+	}
+	return "dbdyno tests: " + pkg + strings.Join(parts, "; ")
 }
 
 // Beside returns the URL of database name on the server of url, creating the database if it is missing.
@@ -52,13 +94,10 @@ func Beside(t testing.TB, url, name string) string {
 // ../shared beside the project.
 const SharedEnv = "DBDYNO_SHARED"
 
-var warnOnce sync.Once
-
 // Shared returns a directory of the shared reference data (shared/tpch/answers, shared/tpch/reference): under
 // $DBDYNO_SHARED when set, else under ../shared beside the project root, as CI lays it out. It is never copied
 // into the project. When the directory is missing the test fails in CI and skips elsewhere, saying where it
-// looked and how to point at the data, in the test's output and once on standard error (so a plain `go test`
-// shows it too).
+// looked and how to point at the data (and Main counts it in its line).
 func Shared(t testing.TB, parts ...string) string {
 	t.Helper()
 	base := os.Getenv(SharedEnv)
@@ -82,7 +121,7 @@ func Shared(t testing.TB, parts ...string) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
-		warnOnce.Do(func() { fmt.Fprintln(os.Stderr, "dbdyno tests: skipping the reference tests: "+msg) })
+		skipped.shared.Add(1)
 		t.Skip(msg)
 	}
 	return path

@@ -8,6 +8,21 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 )
 
+func TestMain(m *testing.M) { Main(m) }
+
+// The skipped tests are counted and worded: how many, and how to include them.
+func TestSkipLine(t *testing.T) {
+	if SkipLine(0, 0) != "" {
+		t.Fatal("nothing skipped, nothing said")
+	}
+	l := SkipLine(3, 1)
+	for _, want := range []string{"3 server-backed test(s) skipped", PostgresEnv, "source .ci/services", "1 test(s) skipped without the reference data", SharedEnv} {
+		if !strings.Contains(l, want) {
+			t.Errorf("%q lacks %q", l, want)
+		}
+	}
+}
+
 // The test servers take no login without a password over TCP: not the administrators' (postgres, root), not
 // any other name (an anonymous account would take it).
 func TestServersRequirePasswords(t *testing.T) {

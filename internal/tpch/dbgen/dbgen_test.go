@@ -15,6 +15,8 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testsrv"
 )
 
+func TestMain(m *testing.M) { testsrv.Main(m) }
+
 type reference struct {
 	rows        int64
 	sha         string
