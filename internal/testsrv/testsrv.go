@@ -6,9 +6,9 @@ package testsrv
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
