@@ -141,10 +141,10 @@ func TestFailedWritesAreReportedAndKept(t *testing.T) {
 
 // Processes creating one new store at the same time all succeed.
 func TestStoreCreationIsSafeUnderConcurrency(t *testing.T) {
-	for round := 0; round < 3; round++ {
+	for round := 0; round < 5; round++ {
 		path := filepath.Join(t.TempDir(), "s.db")
-		errs := make(chan error, 10)
-		for i := 0; i < 10; i++ {
+		errs := make(chan error, 16)
+		for i := 0; i < 16; i++ {
 			go func() {
 				st, err := store.Open(context.Background(), path)
 				if err == nil {
@@ -153,7 +153,7 @@ func TestStoreCreationIsSafeUnderConcurrency(t *testing.T) {
 				errs <- err
 			}()
 		}
-		for i := 0; i < 10; i++ {
+		for i := 0; i < 16; i++ {
 			if err := <-errs; err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
@@ -31,7 +32,31 @@ const schemaVersion = "1"
 type Store struct{ db *sql.DB }
 
 // Open opens (creating if needed) the store at path.
+// Processes opening one new store at the same time can find it locked while another turns it to WAL (SQLite
+// does not wait for that lock): opening is tried again for up to busyWait.
+const busyWait = 15 * time.Second
+
 func Open(ctx context.Context, path string) (*Store, error) {
+	deadline := time.Now().Add(busyWait)
+	for pause := 20 * time.Millisecond; ; pause = min(2*pause, time.Second) {
+		s, err := open(ctx, path)
+		if err == nil || !errors.Is(err, errBusy) || time.Now().After(deadline) {
+			if err != nil {
+				return nil, fmt.Errorf("results store %s: %w", path, err)
+			}
+			return s, nil
+		}
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+var errBusy = errors.New("the store is busy")
+
+func open(ctx context.Context, path string) (*Store, error) {
 	db, err := sql.Open(engine.SQLiteDriver, "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate")
 	if err != nil {
 		return nil, err
@@ -40,7 +65,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db}
 	if err := s.init(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("results store %s: %w", path, err)
+		if sqlite, _ := engine.Lookup(engine.SQLiteDriver); sqlite.Classify(err) == engine.Retryable {
+			return nil, fmt.Errorf("%w: %v", errBusy, err)
+		}
+		return nil, err
 	}
 	return s, nil
 }
@@ -50,14 +78,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 func (s *Store) init(ctx context.Context) error {
 	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (see Open)
 	if err != nil {
-		return fmt.Errorf("not a dbdyno results store (%v): choose another --store", err)
+		return fmt.Errorf("not a dbdyno results store (%w): choose another --store", err)
 	}
 	defer tx.Rollback()
 	// a file with tables but none of a store's is someone's database: never add tables to it
 	var tables, ours int
 	err = tx.QueryRowContext(ctx, `SELECT count(*), count(CASE WHEN name = 'store_meta' THEN 1 END) FROM sqlite_master WHERE type = 'table'`).Scan(&tables, &ours)
 	if err != nil {
-		return fmt.Errorf("not a dbdyno results store (%v): choose another --store", err)
+		return fmt.Errorf("not a dbdyno results store (%w): choose another --store", err)
 	}
 	if tables > 0 && ours == 0 {
 		return fmt.Errorf("not a dbdyno results store (it holds %d other table(s)): choose another --store", tables)
