@@ -55,6 +55,8 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "run", "--target", empty, "--target", empty}, "is given twice"},
 		{[]string{"ping", "--target", empty, "--interval", "0s"}, "--interval must be positive"},
 		{[]string{"tpcc", "run", "--target", empty, "--label", "system=" + strings.Repeat("x", 100000)}, "a label's key may hold 64 characters and its value 256"},
+		{[]string{"tpcc", "build", "--target", "sqlite://" + filepath.Join(dir, "huge.db"), "--warehouses", "100000"}, "this build needs about 9.7 TB"},
+		{[]string{"tpch", "build", "--target", "duckdb://" + filepath.Join(dir, "huge.duckdb"), "--scale", "100000"}, "choose another disk"},
 	}
 	if pg := os.Getenv("DBDYNO_TEST_PG"); pg != "" {
 		cases = append(cases, struct {
@@ -68,6 +70,11 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 			want string
 		}{[]string{"tpcc", "run", "--target", strings.Replace(my, clitest.PasswordOf(my), "wrong-topsecret", 1)}, "access denied"})
 	}
+	defer func() {
+		if _, err := os.Stat(filepath.Join(dir, "huge.db")); err == nil {
+			t.Error("a refused build left its database file")
+		}
+	}()
 	for _, c := range cases {
 		r := cli(context.Background(), c.args...)
 		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")

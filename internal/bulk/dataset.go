@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/progress"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/shirou/gopsutil/v4/disk"
 )
 
 // Dataset is a workload's tables and the statement files that make and remove them, in its FS:
@@ -229,6 +231,7 @@ type Build struct {
 	Work     []Work        // spread over Threads connections
 	Rows     *atomic.Int64 // the rows written so far, which Work adds to; read for progress
 	Total    int64         // the rows expected, for progress (0: unknown)
+	Bytes    int64         // the rows' size as text, to check an embedded database's disk first (0: unknown)
 	Progress io.Writer
 }
 
@@ -252,6 +255,9 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		b.Rows = &atomic.Int64{}
 	}
 	t0 := time.Now()
+	if err := db.checkSpace(ctx, b.Bytes); err != nil {
+		return nil, err
+	}
 	tables, meta, err := db.existing(ctx)
 	if err != nil {
 		return nil, err
@@ -409,4 +415,38 @@ func (db *DB) DropCommand(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "%s has no dbdyno %s tables: nothing to drop\n", db.T, db.D.Title)
 	}
 	return nil
+}
+
+func (db *DB) checkSpace(ctx context.Context, rawBytes int64) error {
+	return CheckSpace(ctx, db.T, rawBytes)
+}
+
+// CheckSpace refuses a build an embedded database's disk cannot hold (rows of rawBytes as text), before
+// anything is written, the database file included.
+func CheckSpace(ctx context.Context, t *engine.Target, rawBytes int64) error {
+	f := t.Engine.StorageFactor
+	if rawBytes <= 0 || f <= 0 || !t.Engine.Embedded {
+		return nil
+	}
+	need := uint64(float64(rawBytes) * f)
+	dir := filepath.Dir(t.Path)
+	u, err := disk.UsageWithContext(ctx, dir)
+	if err != nil {
+		return nil // the check is a courtesy: a disk whose use cannot be read is not refused
+	}
+	if need > u.Free {
+		return fmt.Errorf("this build needs about %s on %s, which has %s free: build less (a smaller --warehouses or --scale) or choose another disk",
+			humanBytes(need), dir, humanBytes(u.Free))
+	}
+	return nil
+}
+
+func humanBytes(b uint64) string {
+	switch {
+	case b >= 1<<40:
+		return fmt.Sprintf("%.1f TB", float64(b)/(1<<40))
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
+	}
+	return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
 }

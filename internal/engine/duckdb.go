@@ -12,7 +12,7 @@ import (
 func init() {
 	register(&Engine{
 		rank: 2,
-		Name: "duckdb", Title: "DuckDB", Schemes: []string{"duckdb"}, Embedded: true,
+		Name: "duckdb", Title: "DuckDB", Schemes: []string{"duckdb"}, Embedded: true, StorageFactor: 0.3,
 		Placeholder: sqlfile.Dollar, Bulk: BulkAppender,
 		open: openDuckDB, classify: func(error) Class { return Other },
 	})

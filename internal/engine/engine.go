@@ -76,6 +76,9 @@ type Engine struct {
 	Wire         Wire
 	// Counters names what the engine's counters (sql/NAME/counters.sql) cover, "" when it has none.
 	Counters string
+	// StorageFactor is the bytes an embedded database's file takes per byte of the rows as text (indexes
+	// included), to tell before a build whether the disk holds it; 0 where the disk is not dbdyno's to see.
+	StorageFactor float64
 
 	rank     int             // place in lists and messages: the embedded defaults first
 	params   map[string]bool // the URL parameters the engine takes

@@ -14,7 +14,7 @@ import (
 func init() {
 	register(&Engine{
 		rank: 1,
-		Name: "sqlite", Title: "SQLite", Schemes: []string{"sqlite", "sqlite3"}, Embedded: true,
+		Name: "sqlite", Title: "SQLite", Schemes: []string{"sqlite", "sqlite3"}, Embedded: true, StorageFactor: 1.3,
 		Placeholder: sqlfile.Question, OLTP: true, SingleWriter: true, Bulk: BulkInsert,
 		open: openSQLite, classify: classifySQLite,
 	})

@@ -46,12 +46,15 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*BuildReport, error
 	rep, err := db.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"warehouses", fmt.Sprint(opts.Warehouses)}, {"seed", fmt.Sprint(opts.Seed)},
 			{"constants", fmt.Sprintf("%d %d %d", c.CLast, c.CID, c.OLIID)}},
-		Work: work, Rows: &rows, Total: TotalRows(opts.Warehouses), Progress: opts.Progress})
+		Work: work, Rows: &rows, Total: TotalRows(opts.Warehouses), Bytes: int64(opts.Warehouses) * bytesPerWarehouse, Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}
 	return &BuildReport{Report: *rep, Constants: c}, nil
 }
+
+// bytesPerWarehouse is a warehouse's rows as text (tpcc gen writes 78 MB of CSV for one).
+const bytesPerWarehouse = 78 << 20
 
 // TotalRows is the expected row count of a build (order lines at their mean).
 func TotalRows(warehouses int) int64 {

@@ -146,6 +146,9 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
+	if err := bulk.CheckSpace(ctx, env.Target(), int64(w)*bytesPerWarehouse); err != nil {
+		return err
+	}
 	db, err := Open(ctx, env.Target())
 	if err != nil {
 		return err

@@ -35,8 +35,12 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 	var rows atomic.Int64
 	return d.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64)}},
-		Work:   work(chunks(opts.Scale), opts.Scale, &rows), Rows: &rows, Total: total, Progress: opts.Progress})
+		Work:   work(chunks(opts.Scale), opts.Scale, &rows), Rows: &rows, Total: total, Bytes: int64(opts.Scale * bytesPerScale),
+		Progress: opts.Progress})
 }
+
+// bytesPerScale is scale factor 1's rows as text (dbgen's .tbl files).
+const bytesPerScale = 1.07e9
 
 type chunk struct {
 	t            dbgen.Table
