@@ -270,14 +270,15 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	if len(r.Parts) > 0 {
 		parts(b, r)
 	}
+	of := " (" + name + ", run " + r.RunID + ")"
 	if m := r.Measurement; m != nil {
-		oltp(b, m)
+		oltp(b, m, of)
 	}
 	if a := r.Analytic; a != nil {
-		analytic(b, a)
+		analytic(b, a, of)
 	}
 	if s := r.System; s != nil && len(s.Samples) > 0 {
-		system(b, s)
+		system(b, s, of)
 	}
 	if e := r.Environment; e != nil {
 		environment(b, e, r.Labels)
@@ -310,7 +311,7 @@ func parts(b *strings.Builder, r *result.Result) {
 	b.WriteString("</table>\n")
 }
 
-func oltp(b *strings.Builder, m *result.Measurement) {
+func oltp(b *strings.Builder, m *result.Measurement, of string) {
 	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
 	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
 		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
@@ -330,7 +331,7 @@ func oltp(b *strings.Builder, m *result.Measurement) {
 	if len(key.X) > 0 {
 		series = append(series, key)
 	}
-	b.WriteString(LineChart("Throughput over time (per minute, each interval)", "elapsed (s)", "per minute", series))
+	b.WriteString(LineChart("Throughput over time (per minute, each interval)"+of, "elapsed (s)", "per minute", series))
 	names := make([]string, 0, len(m.Transactions))
 	for n := range m.Transactions {
 		names = append(names, n)
@@ -347,12 +348,12 @@ func oltp(b *strings.Builder, m *result.Measurement) {
 		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
 	}
 	b.WriteString("</table>\n")
-	b.WriteString(BarChart("Latency percentiles per transaction", "ms", names, []Series{p50, p95, p99}))
+	b.WriteString(BarChart("Latency percentiles per transaction"+of, "ms", names, []Series{p50, p95, p99}))
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }
 
-func analytic(b *strings.Builder, a *result.Analytic) {
+func analytic(b *strings.Builder, a *result.Analytic, of string) {
 	fmt.Fprintf(b, "<p>Scale factor %g, seed %s, refresh functions %v. %s</p>\n", a.Scale, esc(a.Seed), a.Refresh, esc(a.Note))
 	b.WriteString("<table class=\"tests\"><tr><th class=\"l\">test</th><th>streams</th><th class=\"l\">status</th><th>time to complete (s)</th><th>geomean (s)</th><th class=\"l\">metric</th></tr>")
 	for _, t := range a.Tests {
@@ -396,12 +397,12 @@ func analytic(b *strings.Builder, a *result.Analytic) {
 			series = append(series, ser)
 			sc, sv = append(sc, fmt.Sprintf("stream %d", s.Stream)), append(sv, s.Seconds)
 		}
-		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind), "seconds", cats, series))
-		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind), "seconds", sc, []Series{{Name: "completion", Y: sv}}))
+		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind)+of, "seconds", cats, series))
+		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind)+of, "seconds", sc, []Series{{Name: "completion", Y: sv}}))
 	}
 }
 
-func system(b *strings.Builder, s *result.SystemMetrics) {
+func system(b *strings.Builder, s *result.SystemMetrics, of string) {
 	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %.0f s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
 	var busy, user, sys, iow Series
 	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "iowait"
@@ -418,8 +419,8 @@ func system(b *strings.Builder, s *result.SystemMetrics) {
 			diskNames[d] = true
 		}
 	}
-	b.WriteString(LineChart("CPU (%)", "elapsed (s)", "percent", []Series{busy, user, sys, iow}))
-	b.WriteString(LineChart("Memory used", "elapsed (s)", "GB", []Series{memS}))
+	b.WriteString(LineChart("CPU (%)"+of, "elapsed (s)", "percent", []Series{busy, user, sys, iow}))
+	b.WriteString(LineChart("Memory used"+of, "elapsed (s)", "GB", []Series{memS}))
 	var disks []Series
 	for d := range diskNames {
 		ser := Series{Name: d + " IOPS"}
@@ -430,7 +431,7 @@ func system(b *strings.Builder, s *result.SystemMetrics) {
 	}
 	sort.Slice(disks, func(i, j int) bool { return disks[i].Name < disks[j].Name })
 	if len(disks) > 0 {
-		b.WriteString(LineChart("Disk IOPS", "elapsed (s)", "IOPS", disks))
+		b.WriteString(LineChart("Disk IOPS"+of, "elapsed (s)", "IOPS", disks))
 	}
 	keys := make([]string, 0, len(s.Summary))
 	for k := range s.Summary {

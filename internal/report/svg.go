@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -54,7 +55,7 @@ func fmtNum(v float64) string {
 	return fmt.Sprintf("%.2g", v)
 }
 
-func frame(b *strings.Builder, title, xLabel, yLabel string, xMin, xMax, yMax float64, xTicks []string) {
+func frame(b *strings.Builder, title, xLabel, yLabel string, xMin, xMax, yMax float64, xTicks []string, xAt []float64) {
 	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`,
 		chartW, chartH, chartW, chartH, html.EscapeString(title))
 	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, html.EscapeString(title))
@@ -65,7 +66,13 @@ func frame(b *strings.Builder, title, xLabel, yLabel string, xMin, xMax, yMax fl
 	}
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, padL, padT+plotH, padL+plotW, padT+plotH)
 	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, padL, padT, padL, padT+plotH)
-	if xTicks == nil {
+	switch {
+	case xAt != nil: // whole numbers (a sweep's points): a tick at each, none between
+		for _, v := range xAt {
+			x := float64(padL) + (v-xMin)/(xMax-xMin)*plotW
+			fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%g</text>`, x, padT+plotH+16, v)
+		}
+	case xTicks == nil:
 		for i := 0; i <= 4; i++ {
 			x := float64(padL) + float64(i)*plotW/4
 			fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>`, x, padT+plotH+16, fmtNum(xMin+(xMax-xMin)*float64(i)/4))
@@ -100,7 +107,7 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 		xMax = xMin + 1
 	}
 	yMax = niceMax(yMax)
-	frame(&b, title, xLabel, yLabel, xMin, xMax, yMax, nil)
+	frame(&b, title, xLabel, yLabel, xMin, xMax, yMax, nil, wholeTicks(series))
 	var names []string
 	for i, s := range series {
 		names = append(names, s.Name)
@@ -137,7 +144,7 @@ func BarChart(title, yLabel string, categories []string, series []Series) string
 		}
 	}
 	yMax = niceMax(yMax)
-	frame(&b, title, "", yLabel, 0, 1, yMax, categories)
+	frame(&b, title, "", yLabel, 0, 1, yMax, categories, nil)
 	n := max(1, len(categories))
 	gw := float64(plotW) / float64(n)
 	bw := gw * 0.8 / float64(max(1, len(series)))
@@ -163,4 +170,26 @@ func BarChart(title, yLabel string, categories []string, series []Series) string
 	}
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// wholeTicks are the x values of series whose x values are all whole numbers and few (a sweep), else nil.
+func wholeTicks(series []Series) []float64 {
+	seen := map[float64]bool{}
+	var out []float64
+	for _, s := range series {
+		for _, x := range s.X {
+			if x != math.Trunc(x) {
+				return nil
+			}
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+			}
+		}
+	}
+	if len(out) == 0 || len(out) > 16 {
+		return nil
+	}
+	sort.Float64s(out)
+	return out
 }
