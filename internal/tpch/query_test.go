@@ -25,3 +25,34 @@ func TestSameValue(t *testing.T) {
 		}
 	}
 }
+
+// Clause 2.1.3.5, the rule for the official SF 1 answers: counts and keys exact, sums within 100, averages and
+// ratios within 1% after rounding to 1/100.
+func TestSpecRule(t *testing.T) {
+	q1 := specRule(1) // l_returnflag, l_linestatus, 4 sums, 3 averages, count
+	for _, c := range []struct {
+		col       int
+		got, want string
+		same      bool
+	}{
+		{2, "37734107.00", "37734107", true},
+		{2, "37734197.00", "37734107", true},  // a sum within 100
+		{2, "37734208.00", "37734107", false}, // beyond 100
+		{6, "25.7", "25.52", true},            // an average within 1%
+		{6, "26.0", "25.52", false},           // beyond 1%
+		{9, "1478494", "1478493", false},      // a count exactly
+		{0, "A", "A", true}, {0, "A", "N", false},
+	} {
+		if got := q1(c.col, c.got, c.want); got != c.same {
+			t.Errorf("Q1 column %d: %q vs %q = %v, want %v", c.col+1, c.got, c.want, got, c.same)
+		}
+	}
+	if !specRule(17)(0, "348406.0542857143", "348406.02") {
+		t.Error("Q17's exact value against the official answer")
+	}
+	for q := 1; q <= 22; q++ {
+		if specKinds[q] == "" {
+			t.Errorf("Q%d has no column kinds", q)
+		}
+	}
+}
