@@ -180,6 +180,10 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 	if !strings.Contains(r.Stdout, "warm-up run: 1s") || strings.Count(r.Stdout, "measured: NOPM") != 2 || !strings.Contains(r.Stdout, "2 run(s) recorded") {
 		t.Fatalf("warm-up output:\n%s", r.Stdout)
 	}
+	// one measured run: its figure, not a "median" of one
+	if !strings.Contains(r.Stdout, "(one run: ") || strings.Contains(r.Stdout, "median") {
+		t.Fatalf("a single run is summarised as a median:\n%s", r.Stdout)
+	}
 	var l bytes.Buffer
 	if err := method.List(context.Background(), &l, st, store.Filter{Label: "phase=warmup"}); err != nil ||
 		strings.Count(l.String(), "tpcc") != 1 || !strings.Contains(l.String(), "-warmup") {

@@ -163,7 +163,13 @@ func (rs *runSet) printMedians() {
 	if len(rs.results) < 2 {
 		return
 	}
-	fmt.Fprintln(rs.out, "\nconfiguration medians:")
+	header := "\nconfigurations:"
+	for _, r := range rs.results {
+		if r.Group != nil && r.Group.Repeats > 1 {
+			header = "\nconfiguration medians:"
+		}
+	}
+	fmt.Fprintln(rs.out, header)
 	seen := map[string]bool{}
 	for _, r := range rs.results {
 		g := r.Group
