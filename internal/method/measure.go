@@ -31,22 +31,23 @@ func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, 
 		m.sampler = sysmetrics.Start(ctx, interval, "this machine")
 		return m
 	}
-	if !t.Engine.Embedded {
-		m.db, _ = t.Open(ctx) // best effort: the run reports its own connection errors
+	db, err := t.Open(ctx) // best effort: the run reports its own connection errors
+	if err != nil {
+		db = nil
 	}
-	m.env = envinfo.Collect(ctx, t, m.db, engineVersion)
-	if m.db == nil && t.Engine.Embedded {
-		if db, err := t.Open(ctx); err == nil {
-			m.env.Settings = t.Engine.Settings(ctx, db)
-			db.Close()
-		}
-	}
-	var q engine.Queryer
-	if m.db != nil {
-		q = m.db
+	m.env = envinfo.Collect(ctx, t, db, engineVersion)
+	var q engine.Queryer // never a nil *sql.DB: the engine asks a nil Queryer nothing
+	if db != nil {
+		q = db
 	}
 	m.env.DBHostCores, m.env.DBHostCoresSource = t.HostCores(ctx, q, m.env.Cores)
-	m.c0 = t.Engine.ReadCounters(ctx, m.db)
+	switch {
+	case db == nil:
+	case t.Engine.Embedded:
+		db.Close() // an embedded database's file stays the run's alone while it is measured
+	default:
+		m.db, m.c0 = db, t.Engine.ReadCounters(ctx, db)
+	}
 	m.sampler = sysmetrics.Start(ctx, interval, envinfo.Scope(t))
 	return m
 }

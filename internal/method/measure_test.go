@@ -1,0 +1,35 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/result"
+)
+
+// A server that went away between a run's start and its measurement (the second connection is refused) must
+// leave the run's environment without counters, not stop the command with a nil-pointer panic.
+func TestMeasuringSurvivesAServerThatWentAway(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close() // nothing listens there now
+	tg, err := engine.Parse(fmt.Sprintf("postgres://dbdyno@127.0.0.1:%d/gone", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg.ConnectTimeout = 2 * time.Second
+	ctx := context.Background()
+	m := startMeasured(ctx, tg, "PostgreSQL 15", 100*time.Millisecond)
+	res := &result.Result{}
+	m.finish(ctx, res)
+	if res.Environment == nil || res.Environment.EngineVersion != "PostgreSQL 15" || res.DBCounters != nil || res.System == nil {
+		t.Fatalf("environment %+v, counters %+v, system %v", res.Environment, res.DBCounters, res.System != nil)
+	}
+}
