@@ -80,7 +80,9 @@ func (a *app) compareCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "compare A B [C...]",
 		Short: "compare runs metric by metric: \"B is 32.14% faster than A\" (medians of repeats; per core and per price when known)",
-		Args:  cobra.MinimumNArgs(2),
+		Long: "compare runs metric by metric. A, B ...: a run ID (or its start), a store number, a group ID (the median of its\n" +
+			"repeats; a multi-target group by its aggregate), one point of a sweep's group (GROUP@vus=4), or a result file.",
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return method.Compare(cmd.Context(), a.stdout, storePath, args)
 		},

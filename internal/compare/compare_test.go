@@ -99,4 +99,12 @@ func TestNamesTellConfigurationsApart(t *testing.T) {
 	if n := Names([][]*result.Result{append(part, agg...)}); n[0] != "SQLite 3.54.1 aggregate of 2 targets" {
 		t.Errorf("a multi-target run is named by its aggregate: %q", n[0])
 	}
+	// one run of a configuration against all its repeats: the same group and target, told apart by the run;
+	// the same run twice is numbered
+	one := mk("sqlite:///d/a.db", "g8", nil)
+	both := append(append([]*result.Result(nil), one...), mk("sqlite:///d/a.db", "g8", nil)[0])
+	both[1].RunID = "r-g8b"
+	if n := Names([][]*result.Result{one, both, one}); n[0] != "SQLite 3.54.1 (run r-g8) #1" || n[1] != "SQLite 3.54.1 (2 runs)" || n[2] != "SQLite 3.54.1 (run r-g8) #2" {
+		t.Errorf("configurations of one group: %q", n)
+	}
 }

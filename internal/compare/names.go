@@ -34,7 +34,8 @@ func Name(r *result.Result) string {
 }
 
 // Names names configurations (each the runs of one setting) for a comparison, so that no two read alike:
-// names that would collide get the labels in which their runs differ, else the target, else the group.
+// names that would collide get the labels in which their runs differ, else the target, else the group, else
+// the run (or the count of runs); only what tells them apart is added. The same runs named twice are numbered.
 func Names(confs [][]*result.Result) []string {
 	names := make([]string, len(confs))
 	reps := make([]*result.Result, len(confs))
@@ -48,18 +49,40 @@ func Names(confs [][]*result.Result) []string {
 		}
 		names[i] = Name(reps[i])
 	}
-	for _, tell := range []func(rs []*result.Result, keys []string) string{byLabels, byTarget, byGroup} {
+	byRun := func(i int, _ []string) string {
+		if len(confs[i]) == 1 {
+			return "run " + confs[i][0].RunID
+		}
+		return fmt.Sprintf("%d runs", len(confs[i]))
+	}
+	at := func(tell func(*result.Result, []string) string) func(int, []string) string {
+		return func(i int, keys []string) string { return tell(reps[i], keys) }
+	}
+	for _, tell := range []func(i int, keys []string) string{at(byLabels), at(byTarget), at(byGroup), byRun} {
 		for _, dup := range collisions(names) {
 			var rs []*result.Result
 			for _, i := range dup {
 				rs = append(rs, reps[i])
 			}
 			keys := differingLabels(rs)
-			for _, i := range dup {
-				if t := tell([]*result.Result{reps[i]}, keys); t != "" {
-					names[i] += " (" + t + ")"
+			tags, distinct := make([]string, len(dup)), map[string]bool{}
+			for j, i := range dup {
+				tags[j] = tell(i, keys)
+				distinct[tags[j]] = true
+			}
+			if len(distinct) < 2 {
+				continue // this does not tell them apart
+			}
+			for j, i := range dup {
+				if tags[j] != "" {
+					names[i] += " (" + tags[j] + ")"
 				}
 			}
+		}
+	}
+	for _, dup := range collisions(names) {
+		for j, i := range dup {
+			names[i] += fmt.Sprintf(" #%d", j+1)
 		}
 	}
 	return names
@@ -105,10 +128,10 @@ func differingLabels(rs []*result.Result) []string {
 	return out
 }
 
-func byLabels(rs []*result.Result, keys []string) string {
+func byLabels(r *result.Result, keys []string) string {
 	var parts []string
 	for _, k := range keys {
-		if v, ok := rs[0].Labels[k]; ok {
+		if v, ok := r.Labels[k]; ok {
 			parts = append(parts, fmt.Sprintf("%s=%v", k, v))
 		}
 	}
@@ -116,20 +139,20 @@ func byLabels(rs []*result.Result, keys []string) string {
 }
 
 // byTarget names the database: the file of an embedded one, host and database of a server.
-func byTarget(rs []*result.Result, _ []string) string {
-	u, err := url.Parse(rs[0].Target.URL)
+func byTarget(r *result.Result, _ []string) string {
+	u, err := url.Parse(r.Target.URL)
 	if err != nil || u.Scheme == "" {
-		return rs[0].Target.URL
+		return r.Target.URL
 	}
 	if u.Host == "" || u.User == nil && !strings.Contains(u.Host, ":") {
-		return filepath.Base(strings.TrimPrefix(rs[0].Target.URL, u.Scheme+"://"))
+		return filepath.Base(strings.TrimPrefix(r.Target.URL, u.Scheme+"://"))
 	}
 	return u.Host + u.Path
 }
 
-func byGroup(rs []*result.Result, _ []string) string {
-	if g := rs[0].Group; g != nil {
+func byGroup(r *result.Result, _ []string) string {
+	if g := r.Group; g != nil {
 		return "group " + g.ID
 	}
-	return "run " + rs[0].RunID
+	return ""
 }

@@ -228,7 +228,7 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 			parts = append(parts, r)
 		}
 		if len(targets) > 1 && len(parts) > 0 && !warm {
-			agg := aggregate(w, parts, len(targets), env)
+			agg := aggregate(w, parts, len(targets))
 			rs.add(agg)
 			fmt.Fprintln(env.Out, aggregateLine(agg, len(targets)))
 		}

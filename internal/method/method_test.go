@@ -115,6 +115,19 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	if !strings.Contains(cmp.String(), "NOPM") || !strings.Contains(cmp.String(), "higher than") || !strings.Contains(cmp.String(), "per $/hour") {
 		t.Fatalf("compare:\n%s", cmp.String())
 	}
+	// a sweep's group is not one configuration: compare refuses it and takes one point of it (GROUP@vus=N)
+	g := runs[0].Group.ID
+	cmp.Reset()
+	if err := method.Compare(ctx, &cmp, st, []string{g, runs[0].RunID}); err == nil || !strings.Contains(err.Error(), "is a sweep (vus=1, vus=2)") || cmp.Len() > 0 {
+		t.Fatalf("compare of a whole sweep: %v\n%s", err, cmp.String())
+	}
+	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=3", g + "@vus=1"}); err == nil || !strings.Contains(err.Error(), "has no runs at vus=3: its points are vus=1, vus=2") {
+		t.Fatalf("compare of a point the sweep lacks: %v", err)
+	}
+	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=1", g + "@vus=2"}); err != nil ||
+		!strings.Contains(cmp.String(), "box-a vus=1 (3 runs)") || !strings.Contains(cmp.String(), "box-a vus=2 (3 runs)") {
+		t.Fatalf("compare of two points: %v\n%s", err, cmp.String())
+	}
 	html := filepath.Join(dir, "report.html")
 	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
 		t.Fatal(err)

@@ -65,22 +65,28 @@ func (rs *runSet) add(r *result.Result) {
 	rs.results = append(rs.results, r)
 }
 
-// markMedians marks, in each configuration's repeats, the run whose headline is the median.
-func (rs *runSet) markMedians() {
-	byConf := map[string][]*result.Result{}
-	var order []string
+// configurations groups the runs by configuration (the repeats of one setting), in the order they came.
+func (rs *runSet) configurations() [][]*result.Result {
+	at := map[string]int{}
+	var out [][]*result.Result
 	for _, r := range rs.results {
 		if r.Group == nil {
 			continue
 		}
-		k := fmt.Sprintf("%s/%g/%d", r.Group.ID, r.Group.Value, r.Group.Target)
-		if _, ok := byConf[k]; !ok {
-			order = append(order, k)
+		k := r.Configuration()
+		if i, ok := at[k]; ok {
+			out[i] = append(out[i], r)
+			continue
 		}
-		byConf[k] = append(byConf[k], r)
+		at[k] = len(out)
+		out = append(out, []*result.Result{r})
 	}
-	for _, k := range order {
-		runs := byConf[k]
+	return out
+}
+
+// markMedians marks, in each configuration's repeats, the run whose headline is the median.
+func (rs *runSet) markMedians() {
+	for _, runs := range rs.configurations() {
 		runs[compare.MedianIndex(runs)].Group.Median = true
 	}
 }
@@ -170,31 +176,16 @@ func (rs *runSet) printMedians() {
 		}
 	}
 	fmt.Fprintln(rs.out, header)
-	seen := map[string]bool{}
-	for _, r := range rs.results {
-		g := r.Group
-		if g == nil || !g.Median {
-			continue
-		}
-		k := fmt.Sprintf("%s/%g/%d", g.ID, g.Value, g.Target)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		var runs []*result.Result
-		for _, o := range rs.results {
-			if o.Group != nil && o.Group.ID == g.ID && o.Group.Value == g.Value && o.Group.Target == g.Target {
-				runs = append(runs, o)
-			}
-		}
+	for _, runs := range rs.configurations() {
+		r := runs[compare.MedianIndex(runs)]
 		h, ok := r.Headline()
 		if !ok {
 			continue
 		}
-		st := compare.Summarise("", runs).Metrics[h.Name]
+		g := r.Group
 		what := ""
-		if g.Sweep != "" {
-			what = fmt.Sprintf("%s=%g ", g.Sweep, g.Value)
+		if p := g.Point(); p != "" {
+			what = p + " "
 		}
 		switch {
 		case g.Aggregate:
@@ -206,6 +197,7 @@ func (rs *runSet) printMedians() {
 			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, compare.Format(h.Value), r.RunID)
 			continue
 		}
+		st := compare.Summarise("", runs).Metrics[h.Name]
 		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
 			compare.Format(st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
@@ -213,7 +205,7 @@ func (rs *runSet) printMedians() {
 
 // aggregate is the result of the targets run at the same time: their rates added up (the metrics marked
 // "sum"), the longest of their times ("max"), or what the workload computes over them; the parts are named.
-func aggregate(w workload.Measured, parts []*result.Result, targets int, env *workload.Env) *result.Result {
+func aggregate(w workload.Measured, parts []*result.Result, targets int) *result.Result {
 	p0 := parts[0]
 	agg := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: NewID("r"),
 		Command: p0.Command, Options: p0.Options, Status: result.StatusOK, StartedAt: p0.StartedAt, EndedAt: p0.EndedAt}

@@ -59,27 +59,55 @@ func Resolve(ctx context.Context, st *store.Store, refs []string, f store.Filter
 		}
 	}
 	for _, ref := range refs {
+		ref, point, _ := strings.Cut(ref, "@")
+		var rs []*result.Result
 		if strings.HasSuffix(ref, ".json") {
 			r, err := result.Read(ref)
 			if err != nil {
 				return nil, err
 			}
-			runs = append(runs, r)
-			continue
+			rs = []*result.Result{r}
+		} else {
+			if st == nil {
+				return nil, fmt.Errorf("%q is not a result file and there is no results store to look it up in", ref)
+			}
+			var err error
+			rs, err = st.Get(ctx, ref)
+			var broken *store.BrokenError
+			if errors.As(err, &broken) && all {
+				fmt.Fprintf(warn, "dbdyno: left out: %v\n", err)
+			} else if err != nil {
+				return nil, err
+			}
 		}
-		if st == nil {
-			return nil, fmt.Errorf("%q is not a result file and there is no results store to look it up in", ref)
-		}
-		rs, err := st.Get(ctx, ref)
-		var broken *store.BrokenError
-		if errors.As(err, &broken) && all {
-			fmt.Fprintf(warn, "dbdyno: left out: %v\n", err)
-		} else if err != nil {
-			return nil, err
+		if point != "" {
+			var at []*result.Result
+			for _, r := range rs {
+				if r.Group.Point() == point {
+					at = append(at, r)
+				}
+			}
+			if len(at) == 0 {
+				return nil, fmt.Errorf("%s has no runs at %s: its points are %s", ref, point, strings.Join(points(rs), ", "))
+			}
+			rs = at
 		}
 		runs = append(runs, rs...)
 	}
 	return runs, nil
+}
+
+// points lists the sweep points of runs, in the order they came.
+func points(runs []*result.Result) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if p := r.Group.Point(); p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // List prints one line per stored run.
@@ -190,6 +218,9 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 		runs, err := Resolve(ctx, st, []string{ref}, store.Filter{}, nil)
 		if err != nil {
 			return err
+		}
+		if ps := points(runs); len(ps) > 1 {
+			return fmt.Errorf("%s is a sweep (%s): its points are not one configuration; compare one point, e.g. %s@%s", ref, strings.Join(ps, ", "), ref, ps[len(ps)-1])
 		}
 		sets = append(sets, runs)
 	}

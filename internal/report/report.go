@@ -31,10 +31,7 @@ func Group(runs []*result.Result) []Configuration {
 	var out []Configuration
 	idx := map[string]int{}
 	for _, r := range runs {
-		key := r.RunID
-		if g := r.Group; g != nil && g.Repeats > 1 {
-			key = fmt.Sprintf("%s/%s=%g/t%d", g.ID, g.Sweep, g.Value, g.Target)
-		}
+		key := r.Configuration()
 		if i, ok := idx[key]; ok {
 			out[i].Runs = append(out[i].Runs, r)
 			continue

@@ -76,6 +76,24 @@ type Group struct {
 	Aggregate bool `json:"aggregate,omitempty"`
 }
 
+// Configuration names the setting a run repeats: its group, sweep point and target. The repeats of one
+// configuration share it; a run without a group is a configuration of its own (its run ID).
+func (r *Result) Configuration() string {
+	g := r.Group
+	if g == nil {
+		return r.RunID
+	}
+	return fmt.Sprintf("%s/%s=%g/t%d", g.ID, g.Sweep, g.Value, g.Target)
+}
+
+// Point names a run's sweep point within its group ("vus=2"), "" when its group swept nothing.
+func (g *Group) Point() string {
+	if g == nil || g.Sweep == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s=%g", g.Sweep, g.Value)
+}
+
 // Metric is one comparable figure of a run, with what compare and report need to treat it: its unit, which
 // way is better, whether it is the run's headline, whether it is normalised per database core and per price,
 // and how the targets of a multi-target run combine it.
