@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -225,8 +226,8 @@ type run struct {
 	db             *DB
 	wl             *Workload
 	mode           string
-	procs, prevGC  int
-	prevProcs      int
+	procs          int
+	release        func() // gives back the driver's share of the process's CPU settings
 	serverVersion  string
 	next0, next1   int64
 	duration       time.Duration
@@ -256,9 +257,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 		return nil, err
 	}
 	r.db, r.wl = db, wl
-	r.procs = driverProcs(t.Engine, v.Count("vus"))
-	r.prevProcs = runtime.GOMAXPROCS(r.procs)
-	r.prevGC = debug.SetGCPercent(400) // the driver's heap is small: collect it less often
+	r.procs, r.release = holdDriverCPU(t.Engine, v.Count("vus"))
 	r.serverVersion = db.ServerVersion(ctx)
 	fmt.Fprintf(s.Out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
 		r.serverVersion, t, wl.Options().Warehouses, wl.Meta().Warehouses, v.Count("vus"), r.mode, v.Uint("seed"))
@@ -269,12 +268,54 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 // spend nearly all their time waiting on the network; more Ps than needed only make Go's scheduler spin looking
 // for work, CPU that a database on the same machine would otherwise have. One P per 16 VUs is ample (one P
 // drives several thousand transactions per second). An embedded engine runs inside this process and gets every
-// CPU. GOMAXPROCS in the environment overrides both.
-func driverProcs(e *engine.Engine, vus int) int {
-	if v := os.Getenv("GOMAXPROCS"); v != "" || e.Embedded {
-		return runtime.GOMAXPROCS(0)
+// CPU (machine, the Ps before any run). GOMAXPROCS in the environment overrides both.
+func driverProcs(embedded bool, vus, machine int) int {
+	if os.Getenv("GOMAXPROCS") != "" || embedded {
+		return machine
 	}
-	return max(1, min(runtime.NumCPU(), (vus+15)/16))
+	return max(1, min(machine, (vus+15)/16))
+}
+
+// driverCPU is the process-wide GOMAXPROCS and GC setting, shared by the runs going on at once (the targets of
+// a multi-target run): they are set for all their virtual users together; the first run saves the settings
+// and the last one restores them.
+var driverCPU struct {
+	sync.Mutex
+	runs, vus, embedded int
+	procs, gc           int // before the first run
+}
+
+// holdDriverCPU adds a run's virtual users to the driver's CPU settings; release takes them out again.
+func holdDriverCPU(e *engine.Engine, vus int) (procs int, release func()) {
+	d := &driverCPU
+	set := func() int {
+		p := driverProcs(d.embedded > 0, d.vus, d.procs)
+		runtime.GOMAXPROCS(p)
+		return p
+	}
+	emb := 0
+	if e.Embedded {
+		emb = 1
+	}
+	d.Lock()
+	defer d.Unlock()
+	if d.runs == 0 {
+		d.procs = runtime.GOMAXPROCS(0)
+		d.gc = debug.SetGCPercent(400) // the driver's heap is small: collect it less often
+	}
+	d.runs, d.vus, d.embedded = d.runs+1, d.vus+vus, d.embedded+emb
+	procs = set()
+	return procs, sync.OnceFunc(func() {
+		d.Lock()
+		defer d.Unlock()
+		d.runs, d.vus, d.embedded = d.runs-1, d.vus-vus, d.embedded-emb
+		if d.runs > 0 {
+			set()
+			return
+		}
+		runtime.GOMAXPROCS(d.procs)
+		debug.SetGCPercent(d.gc)
+	})
 }
 
 func (r *run) ServerVersion() string { return r.serverVersion }
@@ -294,8 +335,12 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	v := r.v
 	cfg := runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: r.duration, Interval: v.Duration("interval"),
 		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: NewOrder, KeyLabel: "NOPM",
-		AtMeasureStart: func(ctx context.Context) (err error) { r.next0, err = r.db.SumNextOrderID(ctx); return err },
-		AtMeasureEnd:   func(ctx context.Context) (err error) { r.next1, err = r.db.SumNextOrderID(ctx); return err },
+		AtMeasureStart: func(ctx context.Context) (err error) {
+			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
+			r.next0, err = r.db.SumNextOrderID(ctx)
+			return err
+		},
+		AtMeasureEnd: func(ctx context.Context) (err error) { r.next1, err = r.db.SumNextOrderID(ctx); return err },
 	}
 	if p := v.String("cpuprofile"); p != "" {
 		f, err := os.Create(p)
@@ -311,6 +356,7 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		return false, err
 	}
 	m.KeyTx, m.KeyLabel = TxNames[NewOrder], "NOPM"
+	res.Options["driver_gomaxprocs"] = r.procs
 	res.Measurement = m
 	res.Figures = figures(m, r.next0, r.next1)
 	return true, err
@@ -328,8 +374,7 @@ func (r *run) Finish(ctx context.Context, res *result.Result) error {
 
 func (r *run) Close() {
 	r.db.Close()
-	runtime.GOMAXPROCS(r.prevProcs)
-	debug.SetGCPercent(r.prevGC)
+	r.release()
 }
 
 // figures are the headline numbers: NOPM counted by the client and cross-checked against the change in
