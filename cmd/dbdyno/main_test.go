@@ -134,6 +134,10 @@ func TestSQLCommand(t *testing.T) {
 	if r := cli(context.Background(), "sql", "--engine", "oracle"); r.code == 0 || !strings.Contains(r.stderr, "unknown engine \"oracle\"") {
 		t.Fatalf("unknown engine: %d %s", r.code, r.stderr)
 	}
+	if r := cli(context.Background(), "sql", "--workload", "tpcd", "--engine", "sqlite"); r.code == 0 || r.stdout != "" ||
+		!strings.Contains(r.stderr, "unknown workload \"tpcd\"") {
+		t.Fatalf("unknown workload: exit %d, stdout %q, stderr %s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // quickstart replaces TPC-C tables only in its own file; pointed at another database that holds them, it

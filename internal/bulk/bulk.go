@@ -31,12 +31,12 @@ func OpenSink(ctx context.Context, t *engine.Target, db *sql.DB) (Sink, error) {
 	case engine.BulkCopy:
 		return newStream(conn, func(table string, cols []string, r io.Reader) error { return pgCopy(ctx, conn, table, cols, r) }), nil
 	case engine.BulkLoadData:
-		if !localInfile(ctx, conn) {
+		if !t.Engine.BulkAllowed(ctx, conn) { // then rows go in as multi-row INSERTs, about half as fast
 			return newStream(conn, func(table string, cols []string, r io.Reader) error { return insertTSV(ctx, conn, table, cols, r) }), nil
 		}
 		return newStream(conn, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
 	case engine.BulkAppender:
-		return &appenderSink{ctx: ctx, conn: conn}, nil
+		return &appenderSink{ctx: ctx, conn: conn, e: t.Engine}, nil
 	default:
 		return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder}, nil
 	}
@@ -92,13 +92,6 @@ func pgCopy(ctx context.Context, conn *sql.Conn, table string, cols []string, r 
 }
 
 var readerSeq atomic.Int64
-
-// localInfile reports whether a MySQL/MariaDB server accepts LOAD DATA LOCAL INFILE (MySQL 8 refuses it by
-// default; then rows go in as multi-row INSERTs, about half as fast).
-func localInfile(ctx context.Context, conn *sql.Conn) bool {
-	var on int
-	return conn.QueryRowContext(ctx, "SELECT @@local_infile").Scan(&on) == nil && on == 1
-}
 
 // loadData loads text rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory.
 func loadData(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
@@ -255,6 +248,7 @@ func (s *insertSink) Close() {
 type appenderSink struct {
 	ctx    context.Context
 	conn   *sql.Conn
+	e      *engine.Engine
 	app    *duckdb.Appender
 	scales []int            // per column: the DECIMAL scale, or -1
 	known  map[string][]int // each table's scales, read once
@@ -290,28 +284,22 @@ func (s *appenderSink) readScales(table string) error {
 	if _, ok := s.known[table]; ok {
 		return nil
 	}
-	rows, err := s.conn.QueryContext(s.ctx, "SELECT data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position", table)
+	types, err := s.e.ColumnTypes(s.ctx, s.conn, table)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	var scales []int
-	for rows.Next() {
-		var typ string
-		if err := rows.Scan(&typ); err != nil {
-			return err
-		}
-		sc := -1
+	scales := make([]int, len(types))
+	for i, typ := range types {
+		scales[i] = -1
 		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
-			sc, _ = strconv.Atoi(m[1])
+			scales[i], _ = strconv.Atoi(m[1])
 		}
-		scales = append(scales, sc)
 	}
 	if s.known == nil {
 		s.known = map[string][]int{}
 	}
 	s.known[table] = scales
-	return rows.Err()
+	return nil
 }
 
 func (s *appenderSink) add(v driver.Value) { s.vals = append(s.vals, v); s.col++ }

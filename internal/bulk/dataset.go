@@ -42,17 +42,20 @@ func Register(d *Dataset) *Dataset {
 
 func (d *Dataset) metaTable() string { return "dbdyno_" + d.Workload + "_meta" }
 
+// has reports whether the dataset has a statement file for the engine (procs.sql is optional).
+func (d *Dataset) has(e *engine.Engine, name string) bool {
+	_, err := sqlfile.Overlay(d.FS, e.Name, name, e.Placeholder)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // Files is the dataset's statement files as they run on an engine, for `dbdyno sql`.
 func (d *Dataset) Files(e *engine.Engine) ([]*sqlfile.File, error) {
 	var out []*sqlfile.File
 	for _, name := range []string{"schema.sql", "indexes.sql", "procs.sql", "drop.sql", "admin.sql"} {
-		if name == "procs.sql" && !e.Procedures {
+		if name == "procs.sql" && !(e.Procedures && d.has(e, name)) {
 			continue
 		}
 		f, err := sqlfile.Overlay(d.FS, e.Name, name, e.Placeholder)
-		if errors.Is(err, fs.ErrNotExist) && name == "procs.sql" {
-			continue
-		}
 		if err != nil {
 			return nil, err
 		}
@@ -245,9 +248,6 @@ type Report struct {
 // the stored procedures where the engine has them, gathers statistics and marks the build ready. It refuses
 // to touch existing tables unless b.Drop is set, and never drops tables dbdyno did not create.
 func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
-	if b.Threads < 1 || db.T.Engine.SingleWriter {
-		b.Threads = 1
-	}
 	if b.Progress == nil {
 		b.Progress = io.Discard
 	}
@@ -255,7 +255,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		b.Rows = &atomic.Int64{}
 	}
 	t0 := time.Now()
-	if err := db.checkSpace(ctx, b.Bytes); err != nil {
+	if err := CheckSpace(ctx, db.T, b.Bytes); err != nil {
 		return nil, err
 	}
 	tables, meta, err := db.existing(ctx)
@@ -298,7 +298,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	rep.Index = time.Since(ti)
-	if _, err := sqlfile.Overlay(db.D.FS, db.T.Engine.Name, "procs.sql", db.T.Engine.Placeholder); err == nil && db.T.Engine.Procedures {
+	if db.T.Engine.Procedures && db.D.has(db.T.Engine, "procs.sql") {
 		tp := time.Now()
 		if err := db.Script(ctx, db.SQL, "procs.sql"); err != nil {
 			return nil, fmt.Errorf("installing stored procedures: %w", err)
@@ -415,10 +415,6 @@ func (db *DB) DropCommand(ctx context.Context, out io.Writer) error {
 		fmt.Fprintf(out, "%s has no dbdyno %s tables: nothing to drop\n", db.T, db.D.Title)
 	}
 	return nil
-}
-
-func (db *DB) checkSpace(ctx context.Context, rawBytes int64) error {
-	return CheckSpace(ctx, db.T, rawBytes)
 }
 
 // CheckSpace refuses a build an embedded database's disk cannot hold (rows of rawBytes as text), before

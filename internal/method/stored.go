@@ -278,7 +278,7 @@ func PrintSQL(w io.Writer, workloadName, engineName string) error {
 	if !ok {
 		return fmt.Errorf("unknown engine %q: use one of %s", engineName, strings.Join(names, ", "))
 	}
-	fmt.Fprintf(w, "-- dbdyno sql: workload %s, engine %s (%s)\n\n", orNone(workloadName), e.Name, e.Title)
+	var files []*sqlfile.File
 	if workloadName != "" {
 		m, ok := workload.Lookup(workloadName)
 		if !ok {
@@ -287,12 +287,13 @@ func PrintSQL(w io.Writer, workloadName, engineName string) error {
 		if m.SQL == nil {
 			return fmt.Errorf("workload %s runs no SQL", m.Name)
 		}
-		files, err := m.SQL(e)
-		if err != nil {
+		var err error
+		if files, err = m.SQL(e); err != nil {
 			return err
 		}
-		sqlfile.Print(w, files)
 	}
+	fmt.Fprintf(w, "-- dbdyno sql: workload %s, engine %s (%s)\n\n", orNone(workloadName), e.Name, e.Title)
+	sqlfile.Print(w, files)
 	fmt.Fprintf(w, "-- %s's own statements (internal/engine/sql)\n\n", e.Title)
 	sqlfile.Print(w, e.Files())
 	return nil

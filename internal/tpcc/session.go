@@ -243,26 +243,25 @@ func (s *sqlSession) query(ctx context.Context, name string, args []any, dest []
 	if err != nil {
 		return err
 	}
-	return eachRow(p.QueryContext(ctx, st.Args(args)...))(dest, each)
+	rows, err := p.QueryContext(ctx, st.Args(args)...)
+	return eachRow(rows, err, dest, each)
 }
 
-// eachRow scans every row of a query's result into dest and calls each after it.
-func eachRow(rows *sql.Rows, err error) func(dest []any, each func() error) error {
-	return func(dest []any, each func() error) error {
-		if err != nil {
+// eachRow scans every row of a query's result (or returns the query's error) into dest and calls each after it.
+func eachRow(rows *sql.Rows, err error, dest []any, each func() error) error {
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if err := each(); err != nil {
-				return err
-			}
+		if err := each(); err != nil {
+			return err
 		}
-		return rows.Err()
 	}
+	return rows.Err()
 }
 
 func (s *sqlSession) close() {

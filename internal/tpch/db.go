@@ -2,7 +2,6 @@ package tpch
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 
@@ -27,7 +26,6 @@ const DefaultTarget = "duckdb://dbdyno-tpch.duckdb"
 type DB struct {
 	T       *engine.Target
 	data    *bulk.DB
-	db      *sql.DB
 	queries sqlfile.Set
 	refresh sqlfile.Set // refresh.sql: RF1, RF2 and restoring the loaded data
 }
@@ -74,7 +72,7 @@ func Open(ctx context.Context, t *engine.Target) (*DB, error) {
 	if t.Engine.SingleWriter {
 		data.SQL.SetMaxOpenConns(1)
 	}
-	return &DB{T: t, data: data, db: data.SQL, queries: qs, refresh: refresh.Set()}, nil
+	return &DB{T: t, data: data, queries: qs, refresh: refresh.Set()}, nil
 }
 
 // Close releases the connections.

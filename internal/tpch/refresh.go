@@ -81,7 +81,7 @@ func (d *DB) Restore(ctx context.Context) (lo, hi int, err error) {
 // and clears the record of applied sets.
 func (d *DB) undo(ctx context.Context, sf float64, s setRange) error {
 	r := dbgen.RestoreSets(sf, s.lo, s.hi)
-	tx, err := d.db.BeginTx(ctx, nil)
+	tx, err := d.data.SQL.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -191,7 +191,7 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 	var rows int64
 	t0 := time.Now()
 	err = func() error {
-		tx, err := r.d.db.BeginTx(ctx, nil)
+		tx, err := r.d.data.SQL.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -235,7 +235,7 @@ func (r *runner) rf2(ctx context.Context, p *result.RefreshPair) {
 	var deleted int64
 	t0 := time.Now()
 	err := func() error {
-		tx, err := r.d.db.BeginTx(ctx, nil)
+		tx, err := r.d.data.SQL.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}

@@ -156,7 +156,7 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 	for _, q := range r.opts.Queries {
 		want[q] = true
 	}
-	conn, err := r.d.db.Conn(ctx)
+	conn, err := r.d.data.SQL.Conn(ctx)
 	if err != nil {
 		qs.Status = result.StatusFailed
 		qs.Queries = append(qs.Queries, result.QueryTime{Query: StreamOrder(stream)[0], Status: "failed", Error: err.Error()})
@@ -197,7 +197,7 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 			}
 			// a lost or broken connection must not fail the rest of the stream
 			conn.Close()
-			if c, err := r.d.db.Conn(context.WithoutCancel(ctx)); err == nil {
+			if c, err := r.d.data.SQL.Conn(context.WithoutCancel(ctx)); err == nil {
 				conn = c
 			}
 		}

@@ -60,7 +60,7 @@ func (d *DB) Validate(ctx context.Context, answersDir string, against *DB, out i
 			return nil, fmt.Errorf("no expected answers in %s (looked for %s): point --answers at the answers for scale %g", answersDir, AnswerFile(answersDir, 1), sf)
 		}
 	}
-	conn, err := d.db.Conn(ctx)
+	conn, err := d.data.SQL.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (d *DB) Validate(ctx context.Context, answersDir string, against *DB, out i
 		default:
 			var want *QueryResult
 			if against != nil {
-				c2, err2 := against.db.Conn(ctx)
+				c2, err2 := against.data.SQL.Conn(ctx)
 				if err2 != nil {
 					return nil, err2
 				}

@@ -288,10 +288,18 @@ func Headline(ms []result.Metric, order ...string) []result.Metric {
 
 // WorkOf is a run's workload and work, the key under which runs compare.
 func WorkOf(r *result.Result) string {
-	if m, ok := registry[r.Workload]; ok && m.Work != nil {
-		return r.Workload + ": " + m.Work(r)
+	if w := work(r); w != "" {
+		return r.Workload + ": " + w
 	}
 	return r.Workload
+}
+
+// work is the workload's account of the work a run did ("" when it gives none).
+func work(r *result.Result) string {
+	if m, ok := registry[r.Workload]; ok && m.Work != nil {
+		return m.Work(r)
+	}
+	return ""
 }
 
 // Comparable says why runs cannot be compared, or nil: every run must have ended ok, be of one workload, and
@@ -303,19 +311,16 @@ func Comparable(runs []*result.Result) error {
 		if r.Status != result.StatusOK {
 			return fmt.Errorf("run %s ended %s (%s): compare only runs that ended ok", r.RunID, r.Status, r.Error)
 		}
-		work := ""
-		if m, ok := registry[r.Workload]; ok && m.Work != nil {
-			work = m.Work(r)
-		}
+		did := work(r)
 		if first == nil {
-			first, firstWork = r, work
+			first, firstWork = r, did
 			continue
 		}
 		if r.Workload != first.Workload {
 			return fmt.Errorf("run %s is %s and run %s is %s: compare runs of one workload", first.RunID, first.Workload, r.RunID, r.Workload)
 		}
-		if work != firstWork {
-			return fmt.Errorf("run %s did other work (%s) than run %s (%s): compare runs of the same work", r.RunID, work, first.RunID, firstWork)
+		if did != firstWork {
+			return fmt.Errorf("run %s did other work (%s) than run %s (%s): compare runs of the same work", r.RunID, did, first.RunID, firstWork)
 		}
 	}
 	return nil
