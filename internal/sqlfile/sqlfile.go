@@ -20,6 +20,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -254,7 +255,7 @@ func (s *Statement) compile(body string, ph Placeholder) error {
 }
 
 // Print writes the files' statements as they run, each under its header and the file it came from.
-func Print(w interface{ Write([]byte) (int, error) }, files []*File) {
+func Print(w io.Writer, files []*File) {
 	for _, f := range files {
 		fmt.Fprintf(w, "-- file: %s\n", f.Name)
 		for _, st := range f.Statements {

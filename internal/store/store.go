@@ -31,11 +31,12 @@ const schemaVersion = "1"
 // Store is an open results store.
 type Store struct{ db *sql.DB }
 
-// Open opens (creating if needed) the store at path.
-// Processes opening one new store at the same time can find it locked while another turns it to WAL (SQLite
-// does not wait for that lock): opening is tried again for up to busyWait.
+// busyWait is how long opening a store is tried again while another process is creating it.
 const busyWait = 15 * time.Second
 
+// Open opens (creating if needed) the store at path. Processes opening one new store at the same time can
+// find it locked while another turns it to WAL (SQLite does not wait for that lock): opening is tried again
+// for up to busyWait.
 func Open(ctx context.Context, path string) (*Store, error) {
 	deadline := time.Now().Add(busyWait)
 	for pause := 20 * time.Millisecond; ; pause = min(2*pause, time.Second) {

@@ -3,6 +3,7 @@ package tpch
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strconv"
@@ -277,7 +278,7 @@ type run struct {
 	opts          RunOptions
 	queries       string
 	serverVersion string
-	out           interface{ Write([]byte) (int, error) }
+	out           io.Writer
 }
 
 func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
