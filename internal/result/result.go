@@ -51,6 +51,7 @@ type Result struct {
 	Figures       map[string]any `json:"figures,omitempty"`
 	Checks        []Check        `json:"checks,omitempty"`
 	Analytic      *Analytic      `json:"analytic,omitempty"`
+	IO            *IO            `json:"io,omitempty"`
 	Metrics       []Metric       `json:"metrics,omitempty"`
 	Parts         []Part         `json:"parts,omitempty"`
 	RunID         string         `json:"run_id,omitempty"`

@@ -1,0 +1,113 @@
+package aio
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Every engine reads what the file holds at the offsets asked, and writes land where asked, at depth.
+func TestEnginesReadAndWriteTheRightBlocks(t *testing.T) {
+	const bs, blocks, depth = 4096, 256, 8
+	want := make([]byte, bs*blocks)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range want {
+		want[i] = byte(rng.Uint32())
+	}
+	for _, engine := range Engines {
+		t.Run(engine, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			if err := os.WriteFile(path, want, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			fd, err := unix.Open(path, unix.O_RDWR|unix.O_DIRECT, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unix.Close(fd)
+			d := depth
+			if engine == "psync" {
+				d = 1
+			}
+			q, err := Open(engine, fd, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			bufs, free, err := Buffers(d, bs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer free()
+			offs := make([]int64, d)
+			done := make([]Done, d)
+			// reads: 200 random blocks, depth kept full
+			issued, checked := 0, 0
+			for s := 0; s < d; s++ {
+				offs[s] = int64(rng.IntN(blocks)) * bs
+				q.Prep(s, false, offs[s], bufs[s])
+				issued++
+			}
+			if err := q.Submit(); err != nil {
+				t.Fatal(err)
+			}
+			for checked < issued {
+				n, err := q.Wait(1, done)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range done[:n] {
+					if err := c.Err(bs); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(bufs[c.Slot], want[offs[c.Slot]:offs[c.Slot]+bs]) {
+						t.Fatalf("slot %d: block at %d read wrong bytes", c.Slot, offs[c.Slot])
+					}
+					checked++
+					if issued < 200 {
+						offs[c.Slot] = int64(rng.IntN(blocks)) * bs
+						q.Prep(c.Slot, false, offs[c.Slot], bufs[c.Slot])
+						issued++
+					}
+				}
+				if err := q.Submit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// writes: block 3 gets the buffer's bytes
+			for i := range bufs[0] {
+				bufs[0][i] = 0xAB
+			}
+			q.Prep(0, true, 3*bs, bufs[0])
+			if err := q.Submit(); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := q.Wait(1, done); err != nil || n != 1 || done[0].Err(bs) != nil {
+				t.Fatalf("write: n=%d err=%v res=%d", n, err, done[0].Res)
+			}
+			got, _ := os.ReadFile(path)
+			if !bytes.Equal(got[3*bs:4*bs], bytes.Repeat([]byte{0xAB}, bs)) || !bytes.Equal(got[4*bs:], want[4*bs:]) {
+				t.Fatal("the write did not land on block 3 alone")
+			}
+			// a read past the end is a short IO, reported as such
+			q.Prep(0, false, blocks*bs, bufs[0])
+			q.Submit()
+			if n, err := q.Wait(1, done); err != nil || n != 1 || done[0].Err(bs) == nil {
+				t.Fatalf("read past the end: n=%d err=%v res=%d, want a short IO", n, err, done[0].Res)
+			}
+		})
+	}
+}
+
+func TestOpenRefusesBadSettings(t *testing.T) {
+	if _, err := Open("posixaio", 0, 1); err == nil {
+		t.Fatal("an unknown engine was accepted")
+	}
+	if _, err := Open("io_uring", 0, 0); err == nil {
+		t.Fatal("depth 0 was accepted")
+	}
+}

@@ -1,0 +1,107 @@
+package aio
+
+import (
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// The kernel's native AIO (io_setup, io_submit, io_getevents), which libaio wraps; fio's libaio engine.
+
+type iocb struct {
+	data     uint64
+	key      uint32
+	rwFlags  uint32
+	opcode   uint16
+	reqprio  int16
+	fildes   uint32
+	buf      uint64
+	nbytes   uint64
+	offset   int64
+	reserved uint64
+	flags    uint32
+	resfd    uint32
+}
+
+type ioEvent struct {
+	data uint64
+	obj  uint64
+	res  int64
+	res2 int64
+}
+
+const (
+	iocbCmdPread  = 0
+	iocbCmdPwrite = 1
+)
+
+type libaio struct {
+	ctx    uintptr
+	fd     int
+	cbs    []iocb
+	ptrs   []*iocb
+	queued []*iocb
+	events []ioEvent
+}
+
+func newLibaio(fd, depth int) (*libaio, error) {
+	q := &libaio{fd: fd, cbs: make([]iocb, depth), events: make([]ioEvent, depth)}
+	if _, _, e := unix.Syscall(unix.SYS_IO_SETUP, uintptr(depth), uintptr(unsafe.Pointer(&q.ctx)), 0); e != 0 {
+		return nil, fmt.Errorf("libaio: io_setup(%d): %w", depth, e)
+	}
+	for i := range q.cbs {
+		q.ptrs = append(q.ptrs, &q.cbs[i])
+	}
+	return q, nil
+}
+
+func (q *libaio) Prep(slot int, write bool, off int64, buf []byte) {
+	cb := &q.cbs[slot]
+	*cb = iocb{data: uint64(slot), opcode: iocbCmdPread, fildes: uint32(q.fd), buf: addr(buf), nbytes: uint64(len(buf)), offset: off}
+	if write {
+		cb.opcode = iocbCmdPwrite
+	}
+	q.queued = append(q.queued, cb)
+}
+
+func (q *libaio) Submit() error {
+	for len(q.queued) > 0 {
+		n, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, q.ctx, uintptr(len(q.queued)), uintptr(unsafe.Pointer(&q.queued[0])))
+		if e == unix.EINTR || e == unix.EAGAIN {
+			continue
+		}
+		if e != 0 {
+			return fmt.Errorf("libaio: io_submit: %w", e)
+		}
+		q.queued = q.queued[:copy(q.queued, q.queued[n:])]
+	}
+	return nil
+}
+
+func (q *libaio) Wait(min int, done []Done) (int, error) {
+	max := len(done)
+	if max > len(q.events) {
+		max = len(q.events)
+	}
+	for {
+		n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, q.ctx, uintptr(min), uintptr(max), uintptr(unsafe.Pointer(&q.events[0])), 0, 0)
+		if e == unix.EINTR {
+			continue
+		}
+		if e != 0 {
+			return 0, fmt.Errorf("libaio: io_getevents: %w", e)
+		}
+		for i := 0; i < int(n); i++ {
+			done[i] = Done{Slot: int(q.events[i].data), Res: q.events[i].res}
+		}
+		return int(n), nil
+	}
+}
+
+func (q *libaio) Close() error {
+	if _, _, e := unix.Syscall(unix.SYS_IO_DESTROY, q.ctx, 0, 0); e != 0 {
+		return fmt.Errorf("libaio: io_destroy: %w", e)
+	}
+	return nil
+}

@@ -1,0 +1,136 @@
+package result
+
+// IO holds a storage probe's run (dbdyno io): the files it used, the warm-up it did, and each test's figures.
+type IO struct {
+	Files  []IOFile  `json:"files"`
+	Warmup *IOWarmup `json:"warmup,omitempty"`
+	Tests  []IOTest  `json:"tests"`
+}
+
+// IOFile is one file or device the tests used.
+type IOFile struct {
+	Path       string  `json:"path"`
+	SizeBytes  int64   `json:"size_bytes"`
+	Device     string  `json:"device,omitempty"` // the block device under it, as /proc/diskstats names it
+	Filesystem string  `json:"filesystem,omitempty"`
+	LaidOut    bool    `json:"laid_out"`           // written by this run before measuring (untimed)
+	LayoutS    float64 `json:"layout_s,omitempty"` // the time that took
+	// Buffered: direct IO was refused by the filesystem and the jobs used the page cache (their figures then
+	// say what the cache does, not the disk).
+	Buffered bool `json:"buffered,omitempty"`
+}
+
+// IOWarmup is what ran before the measured tests: 1 MiB sequential writes, then reads, each for its time.
+type IOWarmup struct {
+	WriteS   float64 `json:"write_s"`
+	WriteMBs float64 `json:"write_mb_s"`
+	ReadS    float64 `json:"read_s"`
+	ReadMBs  float64 `json:"read_mb_s"`
+}
+
+// IOTest is one test: the jobs that ran at the same time, their figures per direction over the measured
+// window, the jobs' own figures, the per-second series, the CPU dbdyno used, the device's counters, and
+// Little's law on the figures.
+type IOTest struct {
+	Name      string      `json:"name"`
+	RW        string      `json:"rw"`
+	BS        int         `json:"bs"`
+	IODepth   int         `json:"iodepth"`
+	NumJobs   int         `json:"numjobs"`
+	RWMixRead int         `json:"rwmixread"`
+	IOEngine  string      `json:"ioengine"`
+	Direct    bool        `json:"direct"`
+	Buffered  bool        `json:"buffered,omitempty"` // direct IO asked but refused: buffered
+	RateIOPS  int         `json:"rate_iops,omitempty"`
+	RampS     float64     `json:"ramp_s"`
+	RuntimeS  float64     `json:"runtime_s"`
+	TimeBased bool        `json:"time_based"`
+	Passes    int         `json:"passes"`
+	BestPass  int         `json:"best_pass,omitempty"` // the pass kept when several ran (the best by the test's main figure)
+	Status    string      `json:"status"`
+	Error     string      `json:"error,omitempty"`
+	Seconds   float64     `json:"seconds"` // the measured window
+	Read      *IODir      `json:"read,omitempty"`
+	Write     *IODir      `json:"write,omitempty"`
+	Jobs      []IOJob     `json:"jobs"`
+	Series    []IOSecond  `json:"series"`
+	CPU       IOCPU       `json:"cpu"`
+	Disk      *IODisk     `json:"disk,omitempty"`
+	Little    *LittlesLaw `json:"littles_law,omitempty"`
+}
+
+// IODir is one direction's figures: IOs, bytes, rates and the completion latency in microseconds, from a
+// log-linear histogram (1% relative error) merged over the jobs.
+type IODir struct {
+	IOs   int64     `json:"ios"`
+	Bytes int64     `json:"bytes"`
+	IOPS  float64   `json:"iops"`
+	MBs   float64   `json:"mb_s"` // 10^6 bytes per second
+	Lat   IOLatency `json:"clat_us"`
+}
+
+// IOLatency is a completion latency summary in microseconds.
+type IOLatency struct {
+	Min  float64 `json:"min"`
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p99_9"`
+	Max  float64 `json:"max"`
+}
+
+// IOJob is one job clone's own figures.
+type IOJob struct {
+	Job       string  `json:"job"`
+	Clone     int     `json:"clone"`
+	File      string  `json:"file"`
+	ReadIOPS  float64 `json:"read_iops"`
+	WriteIOPS float64 `json:"write_iops"`
+	ReadMBs   float64 `json:"read_mb_s"`
+	WriteMBs  float64 `json:"write_mb_s"`
+	MeanLatUs float64 `json:"mean_clat_us"`
+}
+
+// IOSecond is one interval of the series.
+type IOSecond struct {
+	T            float64 `json:"t_s"`
+	ReadIOPS     float64 `json:"read_iops"`
+	WriteIOPS    float64 `json:"write_iops"`
+	ReadMBs      float64 `json:"read_mb_s"`
+	WriteMBs     float64 `json:"write_mb_s"`
+	MeanLatUs    float64 `json:"mean_clat_us"`
+	DevReadIOPS  float64 `json:"dev_read_iops,omitempty"`
+	DevWriteIOPS float64 `json:"dev_write_iops,omitempty"`
+}
+
+// IOCPU is the CPU dbdyno's process used over the measured window.
+type IOCPU struct {
+	UserS    float64 `json:"user_s"`
+	SystemS  float64 `json:"system_s"`
+	UserPct  float64 `json:"user_pct"`   // of one core
+	SysPct   float64 `json:"system_pct"` // of one core
+	PerIOUs  float64 `json:"per_io_us"`  // (user + system) / IOs
+	Overhead string  `json:"note,omitempty"`
+}
+
+// IODisk is the device's own counters (/proc/diskstats) over the measured window.
+type IODisk struct {
+	Device    string  `json:"device"`
+	ReadIOPS  float64 `json:"read_iops"`
+	WriteIOPS float64 `json:"write_iops"`
+	ReadMBs   float64 `json:"read_mb_s"`
+	WriteMBs  float64 `json:"write_mb_s"`
+	AvgQueue  float64 `json:"avg_queue_size"`
+	UtilPct   float64 `json:"util_pct"`
+}
+
+// LittlesLaw checks the figures against each other: the IOs in flight on average (IOPS x mean latency)
+// against the queue depth the jobs kept (iodepth x numjobs).
+type LittlesLaw struct {
+	IOPS         float64 `json:"iops"`
+	MeanLatS     float64 `json:"mean_clat_s"`
+	ImpliedDepth float64 `json:"implied_depth"`
+	Depth        int     `json:"configured_depth"`
+}
