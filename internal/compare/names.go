@@ -14,6 +14,9 @@ import (
 // target among several, or "aggregate of N targets".
 func Name(r *result.Result) string {
 	n := r.Target.Engine
+	if n == "" {
+		n = r.Workload // a workload without a database
+	}
 	if s, ok := r.Labels["system"]; ok {
 		n = fmt.Sprint(s)
 	} else if r.Target.ServerVersion != "" && r.Target.ServerVersion != result.Several {

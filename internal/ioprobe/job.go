@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dbdyno/dbdyno/internal/aio"
+	"github.com/dbdyno/dbdyno/internal/result"
 )
 
 // Job is one fio job: the options dbdyno takes, with fio's names and meanings.
@@ -148,17 +149,7 @@ func ParseSize(s string) (int64, error) {
 }
 
 // FormatSize writes a size the way fio's options read it: 4k, 1m, 1g, or bytes.
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		s string
-		m int64
-	}{{"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}} {
-		if n >= u.m && n%u.m == 0 {
-			return strconv.FormatInt(n/u.m, 10) + u.s
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
+func FormatSize(n int64) string { return result.FormatSize(n) }
 
 // ParseTime reads fio's times: a bare number is seconds; or with us, ms, s, m, h, d.
 func ParseTime(s string) (time.Duration, error) {

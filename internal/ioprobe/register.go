@@ -292,7 +292,19 @@ func (r *run) warmup(ctx context.Context) error {
 	return nil
 }
 
-func (r *run) ServerVersion() string { return "" }
+// ServerVersion names what is under test: the devices and filesystems of the files ("vda ext4").
+func (r *run) ServerVersion() string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, f := range r.files {
+		p := strings.TrimSpace(f.DevName + " " + f.FSType)
+		if p != "" && !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
 
 func (r *run) Options() map[string]any {
 	v := r.spec.Values

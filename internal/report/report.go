@@ -259,7 +259,11 @@ func capital(s string) string {
 
 func runSection(b *strings.Builder, r *result.Result, name string) {
 	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(name))
-	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(r.Target.URL))
+	target := r.Target.URL
+	if target == "" {
+		target = "none (no database)"
+	}
+	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(target))
 	if r.Error != "" {
 		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
 	}
@@ -273,6 +277,9 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	}
 	if a := r.Analytic; a != nil {
 		analytic(b, a, of)
+	}
+	if x := r.IO; x != nil {
+		storage(b, x, of)
 	}
 	if s := r.System; s != nil && len(s.Samples) > 0 {
 		system(b, s, of)

@@ -1,5 +1,20 @@
 package result
 
+import "strconv"
+
+// FormatSize writes a size in fio's binary units: 4k, 1m, 30g, or bytes.
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		s string
+		m int64
+	}{{"t", 1 << 40}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}} {
+		if n >= u.m && n%u.m == 0 {
+			return strconv.FormatInt(n/u.m, 10) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 // IO holds a storage probe's run (dbdyno io): the files it used, the warm-up it did, and each test's figures.
 type IO struct {
 	Files  []IOFile  `json:"files"`
