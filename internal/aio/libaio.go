@@ -85,7 +85,7 @@ func (q *libaio) Wait(min int, done []Done) (int, error) {
 		max = len(q.events)
 	}
 	for {
-		n, _, e := unix.Syscall6(unix.SYS_IO_GETEVENTS, q.ctx, uintptr(min), uintptr(max), uintptr(unsafe.Pointer(&q.events[0])), 0, 0)
+		n, _, e := unix.RawSyscall6(unix.SYS_IO_GETEVENTS, q.ctx, uintptr(min), uintptr(max), uintptr(unsafe.Pointer(&q.events[0])), 0, 0)
 		if e == unix.EINTR {
 			continue
 		}

@@ -132,7 +132,7 @@ func (q *uring) enter(submit, min uint32) error {
 		flags = enterGetEvents
 	}
 	for {
-		n, _, e := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(q.fd), uintptr(submit), uintptr(min), flags, 0, 0)
+		n, _, e := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(q.fd), uintptr(submit), uintptr(min), flags, 0, 0)
 		if e == unix.EINTR {
 			continue
 		}

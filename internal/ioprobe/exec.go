@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -70,6 +71,9 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 	if j0.Runtime > 0 {
 		w.end = w.measure + int64(j0.Runtime)
 	}
+	if n := len(clones) + 2; runtime.GOMAXPROCS(0) < n {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	}
 	s := startSampler(w, clones, interval, out)
 	var wg sync.WaitGroup
 	for _, c := range clones {
@@ -127,7 +131,7 @@ func (c *clone) run(ctx context.Context, w *window) error {
 	defer free()
 	seed := uint64(c.k)<<32 | uint64(len(j.Name))
 	rng := rand.New(rand.NewPCG(0x64626479, seed)) // fixed per clone, as fio's randrepeat: the same offsets each run
-	if j.Writes() {
+	{                                              // reads too: every buffer page is faulted in before the run, not by the kernel during the first IOs
 		fill := rand.NewChaCha8([32]byte{byte(c.k), 'w'})
 		for _, b := range bufs {
 			fill.Read(b)
