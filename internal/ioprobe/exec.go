@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,15 +32,17 @@ const (
 // read only after the clone ended).
 type counters struct {
 	ios, bytes, latNs [2]atomic.Int64
+	totNs             [2]atomic.Int64 // from the IO's preparation to its reaping (fio's lat: clat plus submission)
 	hist              [2]*hdrhistogram.Histogram
 }
 
 type clone struct {
-	job  *Job
-	k    int
-	file *File
-	c    counters
-	err  error
+	job      *Job
+	k        int
+	file     *File
+	c        counters
+	err      error
+	ru0, ru1 unix.Rusage // the clone's thread over the measured window
 }
 
 // window is a test's timeline in nanoseconds from its start: ramp until measure, then measured until end
@@ -67,22 +70,30 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 			clones = append(clones, &clone{job: j, k: k, file: f})
 		}
 	}
-	w := &window{base: time.Now(), measure: int64(j0.Ramp)}
+	w := &window{measure: int64(j0.Ramp)}
 	if j0.Runtime > 0 {
 		w.end = w.measure + int64(j0.Runtime)
 	}
 	if n := len(clones) + 2; runtime.GOMAXPROCS(0) < n {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
-	s := startSampler(w, clones, interval, out)
-	var wg sync.WaitGroup
+	// the clones open their files, set up their queues and fill their buffers first; the clock starts when
+	// all are ready, so the window's CPU and time are the IO's alone
+	var ready, wg sync.WaitGroup
+	start := make(chan struct{})
 	for _, c := range clones {
+		ready.Add(1)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.err = c.run(ctx, w)
+			c.err = c.run(ctx, w, &ready, start)
 		}()
 	}
+	ready.Wait()
+	debug.FreeOSMemory() // the runtime's own clean-up, now rather than inside the window
+	w.base = time.Now()
+	s := startSampler(w, clones, interval, out)
+	close(start)
 	wg.Wait()
 	last := w.now()
 	s.stop(last)
@@ -104,7 +115,13 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 
 // run is one clone's IO loop: keep depth IOs in flight (at the rate cap, if any) until the window ends or
 // the job's IO is done, count those that complete inside the measured window.
-func (c *clone) run(ctx context.Context, w *window) error {
+func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start <-chan struct{}) error {
+	setUp := false
+	defer func() {
+		if !setUp {
+			ready.Done()
+		}
+	}()
 	j := c.job
 	flags := unix.O_RDONLY | unix.O_CLOEXEC
 	if j.Writes() {
@@ -139,22 +156,24 @@ func (c *clone) run(ctx context.Context, w *window) error {
 	}
 	c.c.hist = [2]*hdrhistogram.Histogram{newHist(), newHist()}
 	var (
-		bs       = int64(j.BS)
-		blocks   = j.Size / bs
-		seqOff   [2]int64
-		issuedAt = make([]int64, depth)
-		dirOf    = make([]int, depth)
-		freeSlot = make([]int, 0, depth)
-		done     = make([]aio.Done, depth)
-		inflight int
-		issued   int64
-		budget   int64 // IOs the job does when not time based: size/bs, as fio's io_size
-		per      int64 // ns between IOs under a rate cap
-		due      int64
-		mix      = j.mixRead()
-		random   = j.Random()
-		seq      uint64
-		firstErr error
+		bs        = int64(j.BS)
+		blocks    = j.Size / bs
+		seqOff    [2]int64
+		issuedAt  = make([]int64, depth)
+		preppedAt = make([]int64, depth)
+		batch     = make([]int, 0, depth)
+		dirOf     = make([]int, depth)
+		freeSlot  = make([]int, 0, depth)
+		done      = make([]aio.Done, depth)
+		inflight  int
+		issued    int64
+		budget    int64 // IOs the job does when not time based: size/bs, as fio's io_size
+		per       int64 // ns between IOs under a rate cap
+		due       int64
+		mix       = j.mixRead()
+		random    = j.Random()
+		seq       uint64
+		firstErr  error
 	)
 	if !j.TimeBased {
 		budget = blocks
@@ -165,8 +184,24 @@ func (c *clone) run(ctx context.Context, w *window) error {
 	for s := depth - 1; s >= 0; s-- {
 		freeSlot = append(freeSlot, s)
 	}
+	setUp = true
+	ready.Done()
+	// the clone keeps its thread, so the thread's CPU over the window is the job's own (as fio counts a job's)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	<-start
+	inWindow := false
+	defer func() {
+		if inWindow {
+			unix.Getrusage(unix.RUSAGE_THREAD, &c.ru1)
+		}
+	}()
 	for {
 		now := w.now()
+		if !inWindow && now >= w.measure {
+			inWindow = true
+			unix.Getrusage(unix.RUSAGE_THREAD, &c.ru0)
+		}
 		stopping := firstErr != nil || ctx.Err() != nil || w.end > 0 && now >= w.end || budget > 0 && issued >= budget
 		for inflight < depth && !stopping {
 			if per > 0 {
@@ -194,7 +229,8 @@ func (c *clone) run(ctx context.Context, w *window) error {
 				seq++
 				scramble(bufs[slot], seq)
 			}
-			issuedAt[slot], dirOf[slot] = now, d
+			dirOf[slot], preppedAt[slot] = d, now
+			batch = append(batch, slot)
 			q.Prep(slot, d == dirWrite, off, bufs[slot])
 			inflight++
 			if issued++; budget > 0 && issued >= budget {
@@ -203,6 +239,14 @@ func (c *clone) run(ctx context.Context, w *window) error {
 		}
 		if err := q.Submit(); err != nil {
 			return err
+		}
+		// completion latency, as fio's clat: from the IO's submission (the syscall returned) to its reaping
+		if len(batch) > 0 {
+			at := w.now()
+			for _, s := range batch {
+				issuedAt[s] = at
+			}
+			batch = batch[:0]
 		}
 		if inflight == 0 {
 			if stopping {
@@ -229,6 +273,7 @@ func (c *clone) run(ctx context.Context, w *window) error {
 				c.c.ios[d].Add(1)
 				c.c.bytes[d].Add(bs)
 				c.c.latNs[d].Add(lat)
+				c.c.totNs[d].Add(end - preppedAt[s])
 				c.c.hist[d].RecordValue(lat)
 			}
 			freeSlot = append(freeSlot, s)
@@ -260,7 +305,6 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 	rt.Seconds = secs
 	var merged [2]*hdrhistogram.Histogram
 	var total int64
-	var latSum float64
 	for d := range 2 {
 		merged[d] = newHist()
 		var ios, bytes, lat int64
@@ -276,7 +320,6 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 			continue
 		}
 		total += ios
-		latSum += float64(lat)
 		h := merged[d]
 		us := func(q float64) float64 { return float64(h.ValueAtPercentile(q)) / 1e3 }
 		dir := &result.IODir{IOs: ios, Bytes: bytes, IOPS: float64(ios) / secs, MBs: float64(bytes) / secs / 1e6,
@@ -299,10 +342,22 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 	}
 	rt.Series = s.series
 	rt.CPU = s.cpu(total)
+	for _, c := range clones {
+		rt.CPU.JobsUserS += tv(c.ru1.Utime) - tv(c.ru0.Utime)
+		rt.CPU.JobsSystemS += tv(c.ru1.Stime) - tv(c.ru0.Stime)
+	}
+	if total > 0 {
+		rt.CPU.JobsPerIOUs = (rt.CPU.JobsUserS + rt.CPU.JobsSystemS) / float64(total) * 1e6
+	}
 	rt.Disk = s.disk()
 	if total > 0 {
+		// Little's law on the IO's whole time in dbdyno's hands (submission included): in flight on average
+		var tot int64
+		for _, c := range clones {
+			tot += c.c.totNs[dirRead].Load() + c.c.totNs[dirWrite].Load()
+		}
 		iops := float64(total) / secs
-		mean := latSum / float64(total) / 1e9
+		mean := float64(tot) / float64(total) / 1e9
 		depth := 0
 		for _, c := range clones {
 			depth += c.job.Depth()
@@ -310,3 +365,5 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 		rt.Little = &result.LittlesLaw{IOPS: iops, MeanLatS: mean, ImpliedDepth: iops * mean, Depth: depth}
 	}
 }
+
+func tv(t unix.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }

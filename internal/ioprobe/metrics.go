@@ -148,14 +148,14 @@ func printTest(w io.Writer, t *result.IOTest) {
 		fmt.Fprintf(w, "  %s: IOPS=%.0f, BW=%.1fMB/s; clat (µs): min=%.0f, mean=%.1f, p50=%.0f, p90=%.0f, p99=%.0f, p99.9=%.0f, max=%.0f\n",
 			d.name, d.d.IOPS, d.d.MBs, l.Min, l.Mean, l.P50, l.P90, l.P99, l.P999, l.Max)
 	}
-	fmt.Fprintf(w, "  cpu: usr=%.1f%%, sys=%.1f%%, %.2f µs per IO", t.CPU.UserPct, t.CPU.SysPct, t.CPU.PerIOUs)
+	fmt.Fprintf(w, "  cpu: usr=%.1f%%, sys=%.1f%%, %.2f µs per IO (job threads %.2f)", t.CPU.UserPct, t.CPU.SysPct, t.CPU.PerIOUs, t.CPU.JobsPerIOUs)
 	if t.Disk != nil {
 		fmt.Fprintf(w, "; device %s: %.0f r/s %.0f w/s, %.1f MB/s read %.1f MB/s written, queue %.1f, util %.0f%%",
 			t.Disk.Device, t.Disk.ReadIOPS, t.Disk.WriteIOPS, t.Disk.ReadMBs, t.Disk.WriteMBs, t.Disk.AvgQueue, t.Disk.UtilPct)
 	}
 	fmt.Fprintln(w)
 	if l := t.Little; l != nil {
-		fmt.Fprintf(w, "  Little's law: %.0f IOPS x %.1f µs mean latency = %.1f IOs in flight (queue depth kept: %d)\n",
+		fmt.Fprintf(w, "  Little's law: %.0f IOPS x %.1f µs mean time in flight (submission to reaping) = %.1f IOs in flight (queue depth kept: %d)\n",
 			l.IOPS, l.MeanLatS*1e6, l.ImpliedDepth, l.Depth)
 	}
 	if t.Buffered {

@@ -133,7 +133,6 @@ func (s *sampler) sample(now int64) {
 
 func (s *sampler) cpu(ios int64) result.IOCPU {
 	secs := float64(s.t1-s.t0) / 1e9
-	tv := func(t unix.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
 	c := result.IOCPU{UserS: tv(s.ru1.Utime) - tv(s.ru0.Utime), SystemS: tv(s.ru1.Stime) - tv(s.ru0.Stime)}
 	if secs > 0 {
 		c.UserPct, c.SysPct = c.UserS/secs*100, c.SystemS/secs*100
@@ -141,7 +140,7 @@ func (s *sampler) cpu(ios int64) result.IOCPU {
 	if ios > 0 {
 		c.PerIOUs = (c.UserS + c.SystemS) / float64(ios) * 1e6
 	}
-	c.Overhead = "dbdyno's whole process over the measured window"
+	c.Overhead = "user/system/per IO: dbdyno's whole process over the measured window; jobs: the job threads alone, as fio counts a job"
 	return c
 }
 

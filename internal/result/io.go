@@ -122,12 +122,16 @@ type IOSecond struct {
 
 // IOCPU is the CPU dbdyno's process used over the measured window.
 type IOCPU struct {
-	UserS    float64 `json:"user_s"`
-	SystemS  float64 `json:"system_s"`
-	UserPct  float64 `json:"user_pct"`   // of one core
-	SysPct   float64 `json:"system_pct"` // of one core
-	PerIOUs  float64 `json:"per_io_us"`  // (user + system) / IOs
-	Overhead string  `json:"note,omitempty"`
+	UserS   float64 `json:"user_s"`
+	SystemS float64 `json:"system_s"`
+	UserPct float64 `json:"user_pct"`   // of one core
+	SysPct  float64 `json:"system_pct"` // of one core
+	PerIOUs float64 `json:"per_io_us"`  // (user + system) / IOs
+	// the job threads alone (each job keeps its thread), as fio counts a job's CPU
+	JobsUserS   float64 `json:"jobs_user_s"`
+	JobsSystemS float64 `json:"jobs_system_s"`
+	JobsPerIOUs float64 `json:"jobs_per_io_us"`
+	Overhead    string  `json:"note,omitempty"`
 }
 
 // IODisk is the device's own counters (/proc/diskstats) over the measured window.
@@ -141,11 +145,12 @@ type IODisk struct {
 	UtilPct   float64 `json:"util_pct"`
 }
 
-// LittlesLaw checks the figures against each other: the IOs in flight on average (IOPS x mean latency)
-// against the queue depth the jobs kept (iodepth x numjobs).
+// LittlesLaw checks the figures against each other: the IOs in flight on average (IOPS x the mean time an IO
+// spends from its submission's start to its reaping, fio's lat) against the queue depth the jobs kept
+// (iodepth x numjobs).
 type LittlesLaw struct {
 	IOPS         float64 `json:"iops"`
-	MeanLatS     float64 `json:"mean_clat_s"`
+	MeanLatS     float64 `json:"mean_lat_s"`
 	ImpliedDepth float64 `json:"implied_depth"`
 	Depth        int     `json:"configured_depth"`
 }
