@@ -17,7 +17,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Queue is one job's submission and completion queue.
+// Queue is one job's submission and completion queue. Every call on a queue, from Open to Close, comes from
+// one goroutine locked to its OS thread (runtime.LockOSThread): io_uring rings are set up for a single issuer.
 type Queue interface {
 	// Prep queues one IO on a slot (0 <= slot < depth): read or write len(buf) bytes at off.
 	Prep(slot int, write bool, off int64, buf []byte)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -20,6 +21,8 @@ func TestEnginesReadAndWriteTheRightBlocks(t *testing.T) {
 	}
 	for _, engine := range Engines {
 		t.Run(engine, func(t *testing.T) {
+			runtime.LockOSThread() // a queue is used from one thread
+			defer runtime.UnlockOSThread()
 			path := filepath.Join(t.TempDir(), "f")
 			if err := os.WriteFile(path, want, 0o600); err != nil {
 				t.Fatal(err)

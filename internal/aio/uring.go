@@ -52,13 +52,16 @@ type cqe struct {
 }
 
 const (
-	opRead           = 22
-	opWrite          = 23
-	offSQRing        = 0
-	offCQRing        = 0x8000000
-	offSQEs          = 0x10000000
-	enterGetEvents   = 1
-	sqeSize, cqeSize = 64, 16
+	opRead            = 22
+	opWrite           = 23
+	offSQRing         = 0
+	offCQRing         = 0x8000000
+	offSQEs           = 0x10000000
+	enterGetEvents    = 1
+	setupCoopTaskrun  = 1 << 8
+	setupSingleIssuer = 1 << 12
+	setupDeferTaskrun = 1 << 13
+	sqeSize, cqeSize  = 64, 16
 )
 
 type uring struct {
@@ -80,8 +83,17 @@ type uring struct {
 }
 
 func newUring(file, depth int) (*uring, error) {
+	// Completions' task work runs when the queue's own thread enters the kernel to wait, not by interrupting it
+	// (as fio sets up its rings where the kernel has these flags; older kernels get the plain ring).
 	var p uringParams
-	fd, _, e := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(depth), uintptr(unsafe.Pointer(&p)), 0)
+	var fd uintptr
+	var e unix.Errno
+	for _, flags := range []uint32{setupCoopTaskrun | setupSingleIssuer | setupDeferTaskrun, setupCoopTaskrun, 0} {
+		p = uringParams{flags: flags}
+		if fd, _, e = unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(depth), uintptr(unsafe.Pointer(&p)), 0); e != unix.EINVAL {
+			break
+		}
+	}
 	if e != 0 {
 		return nil, fmt.Errorf("io_uring: setup(%d): %w (try --ioengine libaio)", depth, e)
 	}

@@ -116,6 +116,10 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 // run is one clone's IO loop: keep depth IOs in flight (at the rate cap, if any) until the window ends or
 // the job's IO is done, count those that complete inside the measured window.
 func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start <-chan struct{}) error {
+	// the clone keeps its thread: its queue is used from one thread, and the thread's CPU over the window is
+	// the job's own (as fio counts a job's)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	setUp := false
 	defer func() {
 		if !setUp {
@@ -186,9 +190,6 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	}
 	setUp = true
 	ready.Done()
-	// the clone keeps its thread, so the thread's CPU over the window is the job's own (as fio counts a job's)
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	<-start
 	inWindow := false
 	defer func() {

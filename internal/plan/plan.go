@@ -110,9 +110,6 @@ func Parse(name string, text []byte) (*Plan, error) {
 	if p.Name == "" {
 		return nil, fail(root, "the plan has no name: add name: my-study")
 	}
-	if len(p.Targets) == 0 {
-		return nil, fail(root, "the plan has no targets: add targets: [duckdb://study.duckdb]")
-	}
 	if stepsNode == nil || stepsNode.Kind != yaml.SequenceNode || len(stepsNode.Content) == 0 {
 		return nil, fail(root, "the plan has no steps: add steps: a list of build, run and drop steps")
 	}
@@ -122,6 +119,9 @@ func Parse(name string, text []byte) (*Plan, error) {
 			return nil, err
 		}
 		p.Steps = append(p.Steps, st)
+		if st.command.Target != workload.NoTarget && len(p.Targets) == 0 {
+			return nil, fail(root, "the plan has no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", i+1, st.Workload, st.Action)
+		}
 	}
 	return p, nil
 }
@@ -264,23 +264,34 @@ func value(kind workload.Kind, v *yaml.Node) (string, error) {
 }
 
 // Commands turns a step into dbdyno command lines: a command that takes several targets runs once with every
-// target of the plan (at the same time) and the plan's labels and store; one that takes a target runs once
-// per target; one without a target runs once.
+// target of the plan (at the same time); one that takes a target runs once per target; one without a target
+// runs once. A measured command gets the plan's labels and store.
 func (p *Plan) Commands(st Step) [][]string {
+	var out [][]string
 	switch st.command.Target {
 	case workload.NoTarget:
-		return [][]string{append([]string{}, st.Args...)}
+		out = [][]string{append([]string{}, st.Args...)}
 	case workload.OneTarget:
-		var out [][]string
 		for _, t := range p.Targets {
 			out = append(out, append(append([]string{}, st.Args...), "--target", t))
 		}
-		return out
+	default:
+		args := append([]string{}, st.Args...)
+		for _, t := range p.Targets {
+			args = append(args, "--target", t)
+		}
+		out = [][]string{args}
 	}
-	args := append([]string{}, st.Args...)
-	for _, t := range p.Targets {
-		args = append(args, "--target", t)
+	if st.command.Measured != nil {
+		for i := range out {
+			out[i] = p.method(out[i])
+		}
 	}
+	return out
+}
+
+// method adds the plan's labels and store to a measured command's line.
+func (p *Plan) method(args []string) []string {
 	keys := make([]string, 0, len(p.Labels))
 	for k := range p.Labels {
 		keys = append(keys, k)
@@ -293,7 +304,7 @@ func (p *Plan) Commands(st Step) [][]string {
 	if p.Store != "" {
 		args = append(args, "--store", p.Store)
 	}
-	return [][]string{args}
+	return args
 }
 
 // Check prints each step's first command line and that the plan is valid.

@@ -152,3 +152,21 @@ func TestPlanCheckHidesPasswords(t *testing.T) {
 		t.Fatalf("plan check:\n%s", out.String())
 	}
 }
+
+// A plan of storage probes needs no targets; its measured steps carry the plan's labels into the store. A
+// plan whose step needs a target and has none says so.
+func TestStoragePlanNeedsNoTargets(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "io.yaml")
+	os.WriteFile(path, []byte("name: io-small\nlabels: {system: scratch}\nsteps:\n  - run: {workload: io, directory: "+dir+
+		", size: 4m, iodepth: [1, 4], runtime: 0.3}\n"), 0o644)
+	before := countStored(t)
+	out := runPlan(t, path)
+	if n := countStored(t) - before; n != 2 || !strings.Contains(out, "--label plan=io-small --label system=scratch") {
+		t.Fatalf("stored %d runs; output:\n%s", n, out)
+	}
+	os.WriteFile(path, []byte("name: x\nsteps:\n  - build: {workload: tpcc}\n"), 0o644)
+	if _, err := plan.Load(path); err == nil || !strings.Contains(err.Error(), "no targets and step 1 (tpcc build) needs one") {
+		t.Fatalf("a plan without targets: %v", err)
+	}
+}
