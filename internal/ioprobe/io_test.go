@@ -308,3 +308,33 @@ func TestCtrlCWritesAnAbortedResult(t *testing.T) {
 		t.Fatalf("status %s, test %+v", r.Status, r.IO.Tests[0])
 	}
 }
+
+// A block device named with --device is measured: read jobs leave it as it was, a write job with
+// --i-know-this-destroys-data writes it. The device is a loop device over the test's own file (root only).
+func TestLoopDevice(t *testing.T) {
+	dir := t.TempDir()
+	img := filepath.Join(dir, "disk.img")
+	content := bytes.Repeat([]byte{0x5A}, 8<<20)
+	os.WriteFile(img, content, 0o600)
+	out, err := exec.Command("losetup", "-f", "--show", img).CombinedOutput()
+	if err != nil {
+		t.Skipf("no loop device here (%v: %s): needs root", err, out)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() { exec.Command("losetup", "-d", dev).Run() })
+	r, _ := run(t, dir, "--device", dev, "--rw", "randread", "--size", "4m", "--runtime", "0.3")
+	if r.IO.Files[0].Filesystem != "block device" || r.IO.Files[0].LaidOut || r.IO.Tests[0].Read.IOs == 0 {
+		t.Fatalf("device read: %+v %+v", r.IO.Files, r.IO.Tests[0].Read)
+	}
+	if got, _ := os.ReadFile(img); !bytes.Equal(got, content) {
+		t.Fatal("a read job changed the device")
+	}
+	if big := clitest.Run(context.Background(), "io", "run", "--device", dev, "--rw", "read", "--size", "16m", "--runtime", "0.2", "--store", ""); big.Code == 0 || !strings.Contains(big.Stderr, "less than --size") {
+		t.Fatalf("--size beyond the device: %d %q", big.Code, big.Stderr)
+	}
+	run(t, dir, "--device", dev, "--rw", "randwrite", "--size", "4m", "--runtime", "0.3", "--i-know-this-destroys-data")
+	exec.Command("losetup", "-d", dev).Run()
+	if got, _ := os.ReadFile(img); bytes.Equal(got[:4<<20], content[:4<<20]) || !bytes.Equal(got[4<<20:], content[4<<20:]) {
+		t.Fatal("the write job did not write the device's first 4 MiB alone")
+	}
+}
