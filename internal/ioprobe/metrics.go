@@ -19,21 +19,15 @@ var (
 	mCPU     = workload.MetricDesc{Name: "CPU per IO", Unit: "µs", Better: result.Lower}
 )
 
-func iops(t *result.IOTest) float64 {
-	v := 0.0
-	for _, d := range []*result.IODir{t.Read, t.Write} {
-		if d != nil {
-			v += d.IOPS
-		}
-	}
-	return v
-}
+func iops(t *result.IOTest) float64 { return both(t, func(d *result.IODir) float64 { return d.IOPS }) }
+func mbs(t *result.IOTest) float64  { return both(t, func(d *result.IODir) float64 { return d.MBs }) }
 
-func mbs(t *result.IOTest) float64 {
+// both adds a figure over the directions the test did.
+func both(t *result.IOTest, f func(*result.IODir) float64) float64 {
 	v := 0.0
 	for _, d := range []*result.IODir{t.Read, t.Write} {
 		if d != nil {
-			v += d.MBs
+			v += f(d)
 		}
 	}
 	return v
