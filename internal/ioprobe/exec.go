@@ -182,6 +182,10 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	if !j.TimeBased {
 		budget = blocks
 	}
+	var perm *permutation // fio's random map: every block once per pass over the file, in random order
+	if random && !j.NoRandomMap {
+		perm = newPermutation(uint64(blocks), rng)
+	}
 	if j.RateIOPS > 0 {
 		per = int64(time.Second) / int64(j.RateIOPS)
 	}
@@ -219,7 +223,11 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 			}
 			var off int64
 			if random {
-				off = rng.Int64N(blocks) * bs
+				if perm != nil {
+					off = int64(perm.next()) * bs
+				} else {
+					off = rng.Int64N(blocks) * bs
+				}
 			} else {
 				off = seqOff[d]
 				if seqOff[d] += bs; seqOff[d]+bs > blocks*bs {
@@ -368,3 +376,46 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 }
 
 func tv(t unix.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// permutation yields every number below n once per pass, in an order that changes from pass to pass: a
+// bijective mix of a counter over the smallest power of two holding n, skipping what falls outside (fio's
+// random map, without the bitmap). The order is fixed by the seed of rng, as fio's randrepeat.
+type permutation struct {
+	n, mask, i, key uint64
+	shift           uint
+	rng             *rand.Rand
+}
+
+func newPermutation(n uint64, rng *rand.Rand) *permutation {
+	bits := uint(1)
+	for uint64(1)<<bits < n {
+		bits++
+	}
+	return &permutation{n: n, mask: 1<<bits - 1, shift: bits/2 + 1, key: rng.Uint64(), rng: rng}
+}
+
+func (p *permutation) next() uint64 {
+	for {
+		if p.i > p.mask {
+			p.i, p.key = 0, p.rng.Uint64()
+		}
+		x := p.mix(p.i)
+		p.i++
+		if x < p.n {
+			return x
+		}
+	}
+}
+
+// mix is a bijection on [0, mask]: xor with the key, multiplications by odd numbers and xor-shifts, each
+// taken modulo the power of two.
+func (p *permutation) mix(x uint64) uint64 {
+	m := p.mask
+	x = (x ^ p.key) & m
+	x = x * 0x9E3779B97F4A7C15 & m
+	x ^= x >> p.shift
+	x = x * 0xBF58476D1CE4E5B9 & m
+	x ^= x >> p.shift
+	x = (x + p.key>>32) & m
+	return x
+}

@@ -31,6 +31,9 @@ type Job struct {
 	Runtime     time.Duration
 	TimeBased   bool
 	RateIOPS    int
+	// NoRandomMap: random offsets drawn uniformly (blocks may repeat within a pass); by default, as fio, every
+	// block is visited once per pass over the file
+	NoRandomMap bool
 }
 
 // RWs are fio's rw values (readwrite is rw).

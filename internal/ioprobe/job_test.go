@@ -204,3 +204,43 @@ func TestMatrixIsEveryCombination(t *testing.T) {
 		}
 	}
 }
+
+// The random map visits every block once per pass, in an order that differs from pass to pass and is the
+// same from run to run.
+func TestRandomMapVisitsEveryBlockOncePerPass(t *testing.T) {
+	for _, n := range []uint64{1, 2, 1000, 1024, 4097} {
+		p := newPermutation(n, rand.New(rand.NewPCG(1, 2)))
+		var passes [2][]uint64
+		for pass := range 2 {
+			seen := make([]bool, n)
+			for i := uint64(0); i < n; i++ {
+				x := p.next()
+				if x >= n || seen[x] {
+					t.Fatalf("n=%d pass %d: %d out of range or twice", n, pass, x)
+				}
+				seen[x] = true
+				passes[pass] = append(passes[pass], x)
+			}
+		}
+		if n >= 1000 {
+			same, inOrder := 0, 0
+			for i := range passes[0] {
+				if passes[0][i] == passes[1][i] {
+					same++
+				}
+				if passes[0][i] == uint64(i) {
+					inOrder++
+				}
+			}
+			if same > int(n)/50 || inOrder > int(n)/50 {
+				t.Fatalf("n=%d: %d positions alike in two passes, %d in counting order", n, same, inOrder)
+			}
+			again := newPermutation(n, rand.New(rand.NewPCG(1, 2)))
+			for i := range passes[0] {
+				if again.next() != passes[0][i] {
+					t.Fatalf("n=%d: the same seed gave another order", n)
+				}
+			}
+		}
+	}
+}

@@ -26,7 +26,7 @@ const defaultName = "dbdyno"
 // Options are the fio options dbdyno takes; a job file naming any other is refused.
 var Options = []string{"name", "description", "filename", "directory", "size", "rw", "readwrite", "bs", "blocksize",
 	"iodepth", "numjobs", "rwmixread", "rwmixwrite", "direct", "buffered", "ioengine", "ramp_time", "runtime",
-	"time_based", "rate_iops", "group_reporting", "thread", "stonewall", "wait_for_previous"}
+	"time_based", "rate_iops", "norandommap", "group_reporting", "thread", "stonewall", "wait_for_previous"}
 
 // set applies one fio option to a job.
 func set(j *Job, key, val string) error {
@@ -98,6 +98,8 @@ func set(j *Job, key, val string) error {
 		j.Runtime, err = ParseTime(val)
 	case "time_based":
 		j.TimeBased, err = parseBool(val)
+	case "norandommap":
+		j.NoRandomMap, err = parseBool(val)
 	case "rate_iops":
 		if strings.Contains(val, ",") {
 			return fmt.Errorf("rate_iops=%s: one rate for reads and writes is supported", val)

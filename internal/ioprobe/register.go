@@ -44,7 +44,7 @@ func init() {
 
 // jobFlags are the fio options on the command line; a job file sets them itself.
 var jobFlags = []string{"filename", "directory", "size", "rw", "bs", "iodepth", "numjobs", "rwmixread", "direct", "ioengine",
-	"ramp_time", "runtime", "time_based", "rate_iops"}
+	"ramp_time", "runtime", "time_based", "rate_iops", "norandommap"}
 
 func flags() []workload.Flag {
 	return []workload.Flag{
@@ -63,6 +63,7 @@ func flags() []workload.Flag {
 		{Name: "runtime", Kind: workload.String, Default: "30", Help: "measured time (seconds, or with a unit); 0 with --time_based=false: one pass over --size"},
 		{Name: "time_based", Kind: workload.Bool, Default: "true", Help: "run for the runtime even when --size is done (--time_based=false stops after size bytes)"},
 		{Name: "rate_iops", Kind: workload.Int, Default: "0", Help: "cap each job at this many IOPS (0: no cap)"},
+		{Name: "norandommap", Kind: workload.Bool, Help: "draw random offsets uniformly (blocks may repeat); by default every block is visited once per pass, as fio's random map"},
 		{Name: "group_reporting", Kind: workload.Bool, Help: "accepted for fio's sake: dbdyno always reports one figure per test and keeps each job's"},
 		{Name: "job", Kind: workload.String, Help: "a fio job file ([global] and job sections, the options above); any other option is an error naming it"},
 		{Name: "preset", Kind: workload.String, Help: "a study's tests: " + strings.Join(Presets(), ", ")},
@@ -142,7 +143,8 @@ func Tests(v *workload.Values) ([]Test, error) {
 func cliJob(v *workload.Values) (Job, error) {
 	j := Job{Name: defaultName, Filename: v.String("filename"), Directory: v.String("directory"), RW: v.String("rw"),
 		IODepth: v.Count("iodepth"), NumJobs: v.Count("numjobs"), RWMixRead: v.Int("rwmixread"), Direct: v.Bool("direct"),
-		DirectAsked: v.Changed("direct"), IOEngine: v.String("ioengine"), TimeBased: v.Bool("time_based"), RateIOPS: v.Int("rate_iops")}
+		DirectAsked: v.Changed("direct"), IOEngine: v.String("ioengine"), TimeBased: v.Bool("time_based"), RateIOPS: v.Int("rate_iops"),
+		NoRandomMap: v.Bool("norandommap")}
 	if j.RW == "readwrite" {
 		j.RW = "rw"
 	}
