@@ -11,7 +11,9 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
+	"github.com/dbdyno/dbdyno/internal/agent"
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -61,7 +63,7 @@ func (a *app) rootCmd() *cobra.Command {
 	for _, s := range workload.Shortcuts() {
 		root.AddCommand(a.shortcutCmd(s))
 	}
-	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd())
+	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd(), a.agentCmd())
 	return root
 }
 
@@ -120,4 +122,23 @@ func (a *app) shortcutCmd(s *workload.Shortcut) *cobra.Command {
 // invoke runs a workload command line (a plan's step, a shortcut's) as its own command.
 func (a *app) invoke(ctx context.Context, args []string) error {
 	return method.Invoke(ctx, args, a.stdout, version)
+}
+
+// agentCmd is `dbdyno agent`, run on the database host.
+func (a *app) agentCmd() *cobra.Command {
+	o := agent.Options{Version: version}
+	c := &cobra.Command{Use: "agent", Short: "serve this host's CPU, memory, disk and network samples to dbdyno drivers (run it on the database host)", Args: cobra.NoArgs}
+	c.Flags().StringVar(&o.Listen, "listen", "127.0.0.1:7878", "address to listen on; anything but loopback needs --token-file")
+	c.Flags().StringVar(&o.TokenFile, "token-file", "", "file holding the token drivers must present (at least 16 characters)")
+	c.Flags().StringVar(&o.TLSCert, "tls-cert", "", "TLS certificate (with --tls-key) to serve https")
+	c.Flags().StringVar(&o.TLSKey, "tls-key", "", "TLS key")
+	c.Flags().DurationVar(&o.Interval, "interval", time.Second, "sampling interval")
+	c.RunE = func(cmd *cobra.Command, _ []string) error {
+		s, err := agent.New(cmd.Context(), o)
+		if err != nil {
+			return err
+		}
+		return s.Serve(cmd.Context(), a.stdout, nil)
+	}
+	return c
 }

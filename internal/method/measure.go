@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/agent"
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/envinfo"
 	"github.com/dbdyno/dbdyno/internal/result"
@@ -58,5 +59,19 @@ func (m *measured) finish(ctx context.Context, r *result.Result) {
 	if m.db != nil {
 		r.DBCounters = envinfo.Delta(m.c0, m.t.Engine.ReadCounters(context.WithoutCancel(ctx), m.db))
 		m.db.Close()
+	}
+}
+
+// serverMetrics records the agent's samples of the run as the result's server metrics: the whole run, the
+// measured window marked (the measurement's, else the run's); the database host's physical cores then come
+// from the agent.
+func serverMetrics(ctx context.Context, rec *agent.Recorder, r *result.Result) {
+	from, to := r.StartedAt, r.EndedAt
+	if m := r.Measurement; m != nil && !m.MeasureStart.IsZero() && !m.MeasureEnd.IsZero() {
+		from, to = m.MeasureStart, m.MeasureEnd
+	}
+	r.ServerSystem = rec.Stop(ctx, r.StartedAt, r.EndedAt, from, to)
+	if e := r.Environment; e != nil && rec.Host.PhysicalCores > 0 {
+		e.DBHostCores, e.DBHostCoresSource = rec.Host.PhysicalCores, "dbdyno agent at "+r.ServerSystem.Source+" ("+rec.Host.Hostname+")"
 	}
 }

@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/agent"
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/store"
@@ -50,6 +52,11 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
+	}
+	if c.Measured != nil && c.Target != workload.NoTarget {
+		flags = append(flags,
+			workload.Flag{Name: "agent", Kind: workload.Strings, Help: "a dbdyno agent on the database host (http://HOST:PORT): its CPU, memory, disk and network samples of the run go into the result; once for every target, or once per --target in order"},
+			workload.Flag{Name: "agent-token-file", Kind: workload.String, Help: "the agent's token (else from " + agent.TokenEnv + ")"})
 	}
 	return flags
 }
@@ -103,6 +110,8 @@ type settings struct {
 	store    string
 	interval time.Duration
 	result   string
+	agents   []string // --agent: one for every target, or one per target
+	token    string   // the agents' token
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -117,7 +126,36 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if s.labels, err = ParseLabels(v.Strings("label")); err != nil {
 		return nil, err
 	}
+	if _, ok := v.Flag("agent"); ok {
+		s.agents = v.Strings("agent")
+		for _, a := range s.agents {
+			if err := agent.CheckURL(a); err != nil {
+				return nil, err
+			}
+		}
+		switch f := v.String("agent-token-file"); {
+		case f != "":
+			if s.token, err = agent.ReadToken(f); err != nil {
+				return nil, fmt.Errorf("--agent-token-file: %v", err)
+			}
+		default:
+			s.token = os.Getenv(agent.TokenEnv)
+		}
+	}
 	return s, nil
+}
+
+// agentFor is the agent of the i-th of n targets, "" for none.
+func (s *settings) agentFor(i, n int) (string, error) {
+	switch len(s.agents) {
+	case 0:
+		return "", nil
+	case 1:
+		return s.agents[0], nil
+	case n:
+		return s.agents[i], nil
+	}
+	return "", fmt.Errorf("--agent is given %d times for %d targets: give it once for all, or once per --target", len(s.agents), n)
 }
 
 // Labels are short: they name systems and settings, and travel in every list, result and report.
@@ -194,6 +232,12 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if !m.NeedsDB && len(targets) == 0 {
 		targets = []*engine.Target{nil}
 	}
+	agents := map[*engine.Target]string{}
+	for i, t := range targets {
+		if agents[t], err = s.agentFor(i, len(targets)); err != nil {
+			return err
+		}
+	}
 	groupID := NewID("g")
 	var runErr error
 	one := func(point, rep int, warm bool) {
@@ -202,7 +246,7 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 			pv = v.Set(swept.Name, []int{point})
 		}
 		res, errs := onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
-			return once(ctx, m, w, env, t, pv, warm, out, s.interval)
+			return once(ctx, m, w, env, t, pv, warm, out, s, agents[t])
 		})
 		var parts []*result.Result
 		for i, r := range res {
@@ -255,7 +299,7 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 }
 
 // once runs one measured run against one target and assembles its result (nil when it could not start).
-func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, interval time.Duration) (*result.Result, error) {
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string) (*result.Result, error) {
 	started := time.Now().UTC()
 	run, err := w.Start(ctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
 	if err != nil {
@@ -275,10 +319,17 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
 	}
-	ms := startMeasured(ctx, t, res.Target.ServerVersion, interval)
+	ms := startMeasured(ctx, t, res.Target.ServerVersion, s.interval)
+	var rec *agent.Recorder
+	if agentURL != "" {
+		rec = agent.Record(ctx, agentURL, s.token, out)
+	}
 	measured, runErr := run.Measure(ctx, res)
 	res.EndedAt = time.Now().UTC()
 	ms.finish(ctx, res)
+	if rec != nil {
+		serverMetrics(ctx, rec, res)
+	}
 	if !measured {
 		return nil, runErr
 	}

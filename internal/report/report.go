@@ -284,6 +284,9 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	if s := r.System; s != nil && len(s.Samples) > 0 {
 		system(b, s, of)
 	}
+	if s := r.ServerSystem; s != nil {
+		serverSystem(b, r, of)
+	}
 	if e := r.Environment; e != nil {
 		environment(b, e, r.Labels)
 	}
@@ -404,6 +407,40 @@ func analytic(b *strings.Builder, a *result.Analytic, of string) {
 		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind)+of, "seconds", cats, series))
 		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind)+of, "seconds", sc, []Series{{Name: "completion", Y: sv}}))
 	}
+}
+
+// serverSystem is the database host's own figures, from its dbdyno agent: the measured window, the gaps, a
+// line on which side was saturated, then the same charts as the client's.
+func serverSystem(b *strings.Builder, r *result.Result, of string) {
+	s := r.ServerSystem
+	fmt.Fprintf(b, "<h3>Database host metrics</h3><p class=\"note\">From the dbdyno agent at %s; the summary covers the measured window, %.1f s to %.1f s of the series (before it: ramp-up).</p>\n",
+		esc(s.Source), s.MeasureFromS, s.MeasureToS)
+	for _, g := range s.Gaps {
+		fmt.Fprintf(b, "<p class=\"bad\">No samples from %.1f s to %.1f s: the agent was away.</p>\n", g.FromS, g.ToS)
+	}
+	b.WriteString("<p>" + esc(saturation(r)) + "</p>\n")
+	system(b, s, " of the database host"+of)
+}
+
+// saturation says which side ran out of CPU (p90 busy above 90%), from the client's and the database host's
+// figures.
+func saturation(r *result.Result) string {
+	p90 := func(s *result.SystemMetrics) float64 {
+		if s == nil {
+			return -1
+		}
+		return s.Summary["cpu_busy_pct"].P90
+	}
+	db, cl := p90(r.ServerSystem), p90(r.System)
+	switch {
+	case db > 90 && cl > 90:
+		return fmt.Sprintf("Both the database host (CPU p90 %.0f%%) and the client (%.0f%%) were saturated.", db, cl)
+	case db > 90:
+		return fmt.Sprintf("The database host was saturated: CPU p90 %.0f%% (client %.0f%%).", db, cl)
+	case cl > 90:
+		return fmt.Sprintf("The client was saturated: CPU p90 %.0f%% (database host %.0f%%); the database may do more with a bigger client.", cl, db)
+	}
+	return fmt.Sprintf("Neither side was saturated: database host CPU p90 %.0f%%, client %.0f%%.", db, cl)
 }
 
 func system(b *strings.Builder, s *result.SystemMetrics, of string) {

@@ -59,7 +59,9 @@ type Result struct {
 	Group         *Group         `json:"group,omitempty"`
 	Environment   *Environment   `json:"environment,omitempty"`
 	System        *SystemMetrics `json:"system_metrics,omitempty"`
-	DBCounters    *DBCounters    `json:"db_counters,omitempty"`
+	// ServerSystem is the database host's own CPU, memory, disks and network, as its dbdyno agent sampled them.
+	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
+	DBCounters   *DBCounters    `json:"db_counters,omitempty"`
 }
 
 // Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
@@ -170,10 +172,22 @@ type Storage struct {
 
 // SystemMetrics are the machine's CPU, memory and disk figures sampled during the run.
 type SystemMetrics struct {
-	Scope     string          `json:"scope"` // "database and client" when the database runs here, else "client"
-	IntervalS float64         `json:"interval_s"`
-	Summary   map[string]Stat `json:"summary"`
-	Samples   []SystemSample  `json:"samples"`
+	Scope  string `json:"scope"`            // "database and client" when the database runs here, else "client"
+	Source string `json:"source,omitempty"` // the agent that sampled a database host's figures
+	Gaps   []Gap  `json:"gaps,omitempty"`   // stretches of the run without samples (the agent was away)
+	// MeasureFromS and MeasureToS mark the measured window in a database host's series (the summary covers it
+	// alone; the samples before it are the ramp-up).
+	MeasureFromS float64         `json:"measure_from_s,omitempty"`
+	MeasureToS   float64         `json:"measure_to_s,omitempty"`
+	IntervalS    float64         `json:"interval_s"`
+	Summary      map[string]Stat `json:"summary"`
+	Samples      []SystemSample  `json:"samples"`
+}
+
+// Gap is a stretch of a run, in seconds from its start, without samples.
+type Gap struct {
+	FromS float64 `json:"from_s"`
+	ToS   float64 `json:"to_s"`
 }
 
 // Stat summarises a series.
@@ -196,6 +210,15 @@ type SystemSample struct {
 	PerCoreBusy []float64             `json:"per_core_busy_pct"`
 	MemUsed     uint64                `json:"mem_used_bytes"`
 	Disks       map[string]DiskSample `json:"disks"`
+	Net         map[string]NetSample  `json:"net,omitempty"`
+}
+
+// NetSample is one network interface over one interval.
+type NetSample struct {
+	RxMBs float64 `json:"rx_mb_s"`
+	TxMBs float64 `json:"tx_mb_s"`
+	RxPPS float64 `json:"rx_packets_s"`
+	TxPPS float64 `json:"tx_packets_s"`
 }
 
 // DiskSample is one device over one interval.

@@ -14,6 +14,7 @@ import (
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/disk"
 	"github.com/shirou/gopsutil/v4/mem"
+	"github.com/shirou/gopsutil/v4/net"
 )
 
 // Sampler samples every interval until Stop.
@@ -42,6 +43,7 @@ type snapshot struct {
 	total cpu.TimesStat
 	cores []cpu.TimesStat
 	disks map[string]disk.IOCountersStat
+	nets  []net.IOCountersStat
 	at    time.Time
 }
 
@@ -52,6 +54,7 @@ func take() snapshot {
 	}
 	s.cores, _ = cpu.Times(true)
 	s.disks, _ = disk.IOCounters()
+	s.nets, _ = net.IOCounters(true)
 	return s
 }
 
@@ -77,7 +80,7 @@ func skipDisk(name string) bool {
 
 func (s *Sampler) loop(ctx context.Context) {
 	defer close(s.done)
-	prev := take()
+	prev := Take()
 	t := time.NewTicker(s.interval)
 	defer t.Stop()
 	for {
@@ -86,41 +89,72 @@ func (s *Sampler) loop(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		cur := take()
-		secs := cur.at.Sub(prev.at).Seconds()
-		smp := result.SystemSample{T: math.Round(cur.at.Sub(s.start).Seconds()*10) / 10, Disks: map[string]result.DiskSample{}}
-		smp.CPUBusy, smp.CPUUser, smp.CPUSystem, smp.CPUIowait, smp.CPUSteal = busy(prev.total, cur.total)
-		for i := range cur.cores {
-			if i < len(prev.cores) {
-				b, _, _, _, _ := busy(prev.cores[i], cur.cores[i])
-				smp.PerCoreBusy = append(smp.PerCoreBusy, math.Round(b*10)/10)
-			}
-		}
-		if vm, err := mem.VirtualMemory(); err == nil {
-			smp.MemUsed = vm.Used
-		}
-		for name, c := range cur.disks {
-			p, ok := prev.disks[name]
-			if !ok || skipDisk(name) || secs <= 0 {
-				continue
-			}
-			ops := float64(c.ReadCount-p.ReadCount) + float64(c.WriteCount-p.WriteCount)
-			d := result.DiskSample{
-				IOPS:       ops / secs,
-				ReadMBs:    float64(c.ReadBytes-p.ReadBytes) / secs / 1e6,
-				WriteMBs:   float64(c.WriteBytes-p.WriteBytes) / secs / 1e6,
-				QueueDepth: float64(c.WeightedIO-p.WeightedIO) / (secs * 1000),
-			}
-			if ops > 0 {
-				d.LatencyMs = float64(c.ReadTime-p.ReadTime+c.WriteTime-p.WriteTime) / ops
-			}
-			smp.Disks[name] = d
-		}
+		cur := Take()
+		smp := Between(prev, cur)
+		smp.T = math.Round(cur.at.Sub(s.start).Seconds()*10) / 10
 		s.mu.Lock()
 		s.samples = append(s.samples, smp)
 		s.mu.Unlock()
 		prev = cur
 	}
+}
+
+// Snapshot is the machine's counters at one moment.
+type Snapshot = snapshot
+
+// Take reads the machine's counters now.
+func Take() Snapshot { return take() }
+
+// At is when the snapshot was taken.
+func (s Snapshot) At() time.Time { return s.at }
+
+// Between is the interval from one snapshot to the next: CPU busy (all cores and each), memory used now, each
+// disk's IOPS, MB/s, latency and queue depth. Its T is left for the caller.
+func Between(prev, cur Snapshot) result.SystemSample {
+	secs := cur.at.Sub(prev.at).Seconds()
+	smp := result.SystemSample{Disks: map[string]result.DiskSample{}}
+	smp.CPUBusy, smp.CPUUser, smp.CPUSystem, smp.CPUIowait, smp.CPUSteal = busy(prev.total, cur.total)
+	for i := range cur.cores {
+		if i < len(prev.cores) {
+			b, _, _, _, _ := busy(prev.cores[i], cur.cores[i])
+			smp.PerCoreBusy = append(smp.PerCoreBusy, math.Round(b*10)/10)
+		}
+	}
+	if vm, err := mem.VirtualMemory(); err == nil {
+		smp.MemUsed = vm.Used
+	}
+	for name, c := range cur.disks {
+		p, ok := prev.disks[name]
+		if !ok || skipDisk(name) || secs <= 0 {
+			continue
+		}
+		ops := float64(c.ReadCount-p.ReadCount) + float64(c.WriteCount-p.WriteCount)
+		d := result.DiskSample{
+			IOPS:       ops / secs,
+			ReadMBs:    float64(c.ReadBytes-p.ReadBytes) / secs / 1e6,
+			WriteMBs:   float64(c.WriteBytes-p.WriteBytes) / secs / 1e6,
+			QueueDepth: float64(c.WeightedIO-p.WeightedIO) / (secs * 1000),
+		}
+		if ops > 0 {
+			d.LatencyMs = float64(c.ReadTime-p.ReadTime+c.WriteTime-p.WriteTime) / ops
+		}
+		smp.Disks[name] = d
+	}
+	for _, c := range cur.nets {
+		if c.Name == "lo" || secs <= 0 {
+			continue
+		}
+		for _, p := range prev.nets {
+			if p.Name == c.Name {
+				if smp.Net == nil {
+					smp.Net = map[string]result.NetSample{}
+				}
+				smp.Net[c.Name] = result.NetSample{RxMBs: float64(c.BytesRecv-p.BytesRecv) / secs / 1e6, TxMBs: float64(c.BytesSent-p.BytesSent) / secs / 1e6,
+					RxPPS: float64(c.PacketsRecv-p.PacketsRecv) / secs, TxPPS: float64(c.PacketsSent-p.PacketsSent) / secs}
+			}
+		}
+	}
+	return smp
 }
 
 // Stop ends sampling and returns the series with their summaries.
@@ -129,12 +163,17 @@ func (s *Sampler) Stop() *result.SystemMetrics {
 	<-s.done
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	m := &result.SystemMetrics{Scope: s.scope, IntervalS: s.interval.Seconds(), Samples: s.samples, Summary: map[string]result.Stat{}}
+	return Metrics(s.scope, s.interval, s.samples)
+}
+
+// Metrics are samples with each series' summary.
+func Metrics(scope string, interval time.Duration, samples []result.SystemSample) *result.SystemMetrics {
+	m := &result.SystemMetrics{Scope: scope, IntervalS: interval.Seconds(), Samples: samples, Summary: map[string]result.Stat{}}
 	if m.Samples == nil {
 		m.Samples = []result.SystemSample{}
 	}
 	series := map[string][]float64{}
-	for _, x := range s.samples {
+	for _, x := range samples {
 		series["cpu_busy_pct"] = append(series["cpu_busy_pct"], x.CPUBusy)
 		series["cpu_user_pct"] = append(series["cpu_user_pct"], x.CPUUser)
 		series["cpu_system_pct"] = append(series["cpu_system_pct"], x.CPUSystem)
@@ -151,6 +190,10 @@ func (s *Sampler) Stop() *result.SystemMetrics {
 			series["disk."+name+".write_mb_s"] = append(series["disk."+name+".write_mb_s"], d.WriteMBs)
 			series["disk."+name+".avg_latency_ms"] = append(series["disk."+name+".avg_latency_ms"], d.LatencyMs)
 			series["disk."+name+".queue_depth"] = append(series["disk."+name+".queue_depth"], d.QueueDepth)
+		}
+		for name, n := range x.Net {
+			series["net."+name+".rx_mb_s"] = append(series["net."+name+".rx_mb_s"], n.RxMBs)
+			series["net."+name+".tx_mb_s"] = append(series["net."+name+".tx_mb_s"], n.TxMBs)
 		}
 	}
 	for k, v := range series {
