@@ -308,43 +308,117 @@ func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 	return out
 }
 
-// ReadCounters reads the database-side counters (name, value rows), or nil where the engine has none.
+// ReadCounters reads the database-side counters (name, value rows) of every counters statement of the
+// engine's counters.sql (a statement that fails, such as a view another server version lacks, is skipped), or
+// nil where the engine has none.
 func (e *Engine) ReadCounters(ctx context.Context, q Queryer) map[string]float64 {
-	if len(e.counters.Statements) == 0 || q == nil {
+	if q == nil {
 		return nil
 	}
-	rows, err := q.QueryContext(ctx, e.counters.Statements[0].SQL)
-	if err != nil {
-		return nil
-	}
-	defer rows.Close()
-	out := map[string]float64{}
-	for rows.Next() {
-		var k string
-		var v any
-		if rows.Scan(&k, &v) != nil {
+	var out map[string]float64
+	for _, st := range e.counters.Statements {
+		if !strings.HasPrefix(st.Name, "counters") {
 			continue
 		}
-		var f float64
-		switch x := v.(type) {
-		case float64:
-			f = x
-		case int64:
-			f = float64(x)
-		case []byte:
-			if f, err = strconv.ParseFloat(string(x), 64); err != nil {
-				continue
-			}
-		case string:
-			if f, err = strconv.ParseFloat(x, 64); err != nil {
-				continue
-			}
-		default:
+		rows, err := q.QueryContext(ctx, st.SQL)
+		if err != nil {
 			continue
 		}
-		out[strings.ToLower(k)] = f
+		for rows.Next() {
+			var k string
+			var v any
+			if rows.Scan(&k, &v) != nil {
+				continue
+			}
+			if f, ok := number(v); ok {
+				if out == nil {
+					out = map[string]float64{}
+				}
+				out[strings.ToLower(k)] = f
+			}
+		}
+		rows.Close()
 	}
 	return out
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case []byte:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return f, err == nil
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// Wait is what one active session of the database was doing at a sample: its wait event's class and name
+// ("CPU" when it waited on nothing), and whether it was one of dbdyno's own sessions.
+type Wait struct {
+	Class, Event string
+	Own          bool
+}
+
+// HasWaits says whether the engine can sample its sessions' wait events (counters.sql's waits()).
+func (e *Engine) HasWaits() bool { return e.counters.Set()["waits"] != nil }
+
+// WaitsReady says why wait events cannot be sampled on this server (counters.sql's waits_enabled() answers
+// 0), nil when they can.
+func (e *Engine) WaitsReady(ctx context.Context, q Queryer) error {
+	st := e.counters.Set()["waits_enabled"]
+	if st == nil || q == nil {
+		return nil
+	}
+	var v any
+	if err := q.QueryRowContext(ctx, st.SQL).Scan(&v); err != nil {
+		return err
+	}
+	if n, ok := number(v); ok && n == 0 {
+		return fmt.Errorf("the server's performance_schema is off: start it with performance_schema=ON to sample wait events")
+	}
+	return nil
+}
+
+// Waits samples the active sessions' wait events once; an error says why the engine cannot (a disabled
+// performance schema, a missing privilege).
+func (e *Engine) Waits(ctx context.Context, q Queryer) ([]Wait, error) {
+	st := e.counters.Set()["waits"]
+	if st == nil || q == nil {
+		return nil, nil
+	}
+	rows, err := q.QueryContext(ctx, st.SQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Wait
+	for rows.Next() {
+		var w Wait
+		var class, event sql.NullString
+		var own any
+		if err := rows.Scan(&class, &event, &own); err != nil {
+			return nil, err
+		}
+		w.Class, w.Event = class.String, event.String
+		if w.Event == "" {
+			w.Class, w.Event = "CPU", "CPU"
+		}
+		switch o := own.(type) {
+		case bool:
+			w.Own = o
+		default:
+			n, _ := number(o)
+			w.Own = n != 0
+		}
+		out = append(out, w)
+	}
+	return out, rows.Err()
 }
 
 // Files lists the engine's own SQL files as they run, for `dbdyno sql`.

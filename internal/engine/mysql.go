@@ -41,6 +41,7 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 	c.ParseTime = true
 	c.Timeout = t.ConnectTimeout
 	c.AllowNativePasswords = true
+	c.ConnectionAttributes = "program_name:dbdyno" // its sessions tell themselves apart in performance_schema
 	c.DialFunc = rawconn.NewDialer(0).DialContext
 	c.Params = map[string]string{}
 	if err := mysqlTLS(c, t); err != nil {

@@ -23,13 +23,15 @@ type measured struct {
 	env     *result.Environment
 	c0      map[string]float64
 	sampler *sysmetrics.Sampler
+	dbs     *dbSampler
 }
 
-func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, interval time.Duration) *measured {
+func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, s *settings) *measured {
 	m := &measured{t: t}
+	start := time.Now()
 	if t == nil {
 		m.env = envinfo.Machine(ctx)
-		m.sampler = sysmetrics.Start(ctx, interval, "this machine")
+		m.sampler = sysmetrics.Start(ctx, s.interval, "this machine")
 		return m
 	}
 	db, err := t.Open(ctx) // best effort: the run reports its own connection errors
@@ -46,19 +48,33 @@ func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, 
 	case db == nil:
 	case t.Engine.Embedded:
 		db.Close() // an embedded database's file stays the run's alone while it is measured
+		m.c0 = sysmetrics.ProcessIO()
 	default:
 		m.db, m.c0 = db, t.Engine.ReadCounters(ctx, db)
 	}
-	m.sampler = sysmetrics.Start(ctx, interval, envinfo.Scope(t))
+	if db != nil {
+		m.dbs = startDBSampler(ctx, t, m.db, s.interval, s.waitInterval, start)
+	}
+	m.sampler = sysmetrics.Start(ctx, s.interval, envinfo.Scope(t))
 	return m
 }
 
 func (m *measured) finish(ctx context.Context, r *result.Result) {
 	r.System = m.sampler.Stop()
 	r.Environment = m.env
-	if m.db != nil {
+	var series []result.CounterSample
+	if m.dbs != nil {
+		series, r.Waits = m.dbs.stop()
+	}
+	switch {
+	case m.db != nil:
 		r.DBCounters = envinfo.Delta(m.c0, m.t.Engine.ReadCounters(context.WithoutCancel(ctx), m.db))
 		m.db.Close()
+	case m.c0 != nil:
+		r.DBCounters = envinfo.Delta(m.c0, sysmetrics.ProcessIO())
+	}
+	if r.DBCounters != nil && m.dbs != nil {
+		r.DBCounters.IntervalS, r.DBCounters.Series, r.DBCounters.Source = m.dbs.interval.Seconds(), series, m.dbs.source
 	}
 }
 

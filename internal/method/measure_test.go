@@ -26,7 +26,7 @@ func TestMeasuringSurvivesAServerThatWentAway(t *testing.T) {
 	}
 	tg.ConnectTimeout = 2 * time.Second
 	ctx := context.Background()
-	m := startMeasured(ctx, tg, "PostgreSQL 15", 100*time.Millisecond)
+	m := startMeasured(ctx, tg, "PostgreSQL 15", &settings{interval: 100 * time.Millisecond, waitInterval: 100 * time.Millisecond})
 	res := &result.Result{}
 	m.finish(ctx, res)
 	if res.Environment == nil || res.Environment.EngineVersion != "PostgreSQL 15" || res.DBCounters != nil || res.System == nil {

@@ -56,7 +56,8 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	if c.Measured != nil && c.Target != workload.NoTarget {
 		flags = append(flags,
 			workload.Flag{Name: "agent", Kind: workload.Strings, Help: "a dbdyno agent on the database host (http://HOST:PORT): its CPU, memory, disk and network samples of the run go into the result; once for every target, or once per --target in order"},
-			workload.Flag{Name: "agent-token-file", Kind: workload.String, Help: "the agent's token (else from " + agent.TokenEnv + ")"})
+			workload.Flag{Name: "agent-token-file", Kind: workload.String, Help: "the agent's token (else from " + agent.TokenEnv + ")"},
+			workload.Flag{Name: "wait-interval", Kind: workload.Duration, Default: "100ms", Help: "sample the database's active sessions' wait events this often during the run, on a connection of its own (0: not at all)"})
 	}
 	return flags
 }
@@ -112,6 +113,8 @@ type settings struct {
 	result   string
 	agents   []string // --agent: one for every target, or one per target
 	token    string   // the agents' token
+	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
+	waitInterval time.Duration
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -127,6 +130,9 @@ func readSettings(v *workload.Values) (*settings, error) {
 		return nil, err
 	}
 	if _, ok := v.Flag("agent"); ok {
+		if s.waitInterval = v.Duration("wait-interval"); s.waitInterval != 0 && s.waitInterval < 10*time.Millisecond {
+			return nil, fmt.Errorf("--wait-interval must be 0 (off) or at least 10ms (got %s)", s.waitInterval)
+		}
 		s.agents = v.Strings("agent")
 		for _, a := range s.agents {
 			if err := agent.CheckURL(a); err != nil {
@@ -319,7 +325,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
 	}
-	ms := startMeasured(ctx, t, res.Target.ServerVersion, s.interval)
+	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
 	var rec *agent.Recorder
 	if agentURL != "" {
 		rec = agent.Record(ctx, agentURL, s.token, out)

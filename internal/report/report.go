@@ -287,6 +287,12 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	if s := r.ServerSystem; s != nil {
 		serverSystem(b, r, of)
 	}
+	if w := r.Waits; w != nil {
+		waits(b, w, of)
+	}
+	if c := r.DBCounters; c != nil && len(c.Series) > 0 {
+		counters(b, c)
+	}
 	if e := r.Environment; e != nil {
 		environment(b, e, r.Labels)
 	}
@@ -419,7 +425,82 @@ func serverSystem(b *strings.Builder, r *result.Result, of string) {
 		fmt.Fprintf(b, "<p class=\"bad\">No samples from %.1f s to %.1f s: the agent was away.</p>\n", g.FromS, g.ToS)
 	}
 	b.WriteString("<p>" + esc(saturation(r)) + "</p>\n")
+	if m := r.Measurement; m != nil && len(m.Intervals) > 0 {
+		// throughput and the host's CPU on one time axis: seconds of the measured window
+		peak := 0.0
+		for _, iv := range m.Intervals {
+			peak = math.Max(peak, iv.PerMinute)
+		}
+		tp, cpu := Series{Name: "throughput (% of its peak)"}, Series{Name: "database host CPU busy (%)"}
+		for _, iv := range m.Intervals {
+			if peak > 0 {
+				tp.X, tp.Y = append(tp.X, iv.ElapsedSeconds), append(tp.Y, iv.PerMinute/peak*100)
+			}
+		}
+		for _, x := range s.Samples {
+			if t := x.T - s.MeasureFromS; t >= 0 && t <= s.MeasureToS-s.MeasureFromS+s.IntervalS {
+				cpu.X, cpu.Y = append(cpu.X, t), append(cpu.Y, x.CPUBusy)
+			}
+		}
+		b.WriteString(LineChart("Throughput and the database host's CPU"+of, "measured (s)", "percent", []Series{tp, cpu}))
+	}
 	system(b, s, " of the database host"+of)
+}
+
+// waits shows what the database's active sessions waited on: the top events and their average active
+// sessions over time.
+func waits(b *strings.Builder, w *result.Waits, of string) {
+	fmt.Fprintf(b, "<h3>Wait events</h3><p class=\"note\">Active sessions sampled every %.0f ms (%d samples, %d observations); CPU: active, waiting on nothing.</p>\n",
+		w.IntervalMs, w.Samples, w.Observations)
+	if w.Note != "" {
+		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(w.Note))
+	}
+	if len(w.Top) == 0 {
+		return
+	}
+	b.WriteString("<table class=\"waits\"><tr><th class=\"l\">event</th><th class=\"l\">class</th><th>share %</th><th>dbdyno's sessions %</th><th>average active</th></tr>")
+	for _, x := range w.Top {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%.1f</td><td>%.0f</td><td>%.2f</td></tr>", esc(x.Event), esc(x.Class), x.Share*100, x.OwnShare*100, x.AvgActive)
+	}
+	b.WriteString("</table>\n")
+	var series []Series
+	for i, x := range w.Top {
+		if i == 5 {
+			break
+		}
+		s := Series{Name: x.Event}
+		for _, p := range w.Series {
+			s.X, s.Y = append(s.X, p.T), append(s.Y, p.Active[x.Event])
+		}
+		series = append(series, s)
+	}
+	b.WriteString(LineChart("Wait events over time (average active sessions)"+of, "elapsed (s)", "sessions", series))
+}
+
+// counters tabulates the database's counters per second over the run's intervals.
+func counters(b *strings.Builder, c *result.DBCounters) {
+	names := map[string]bool{}
+	for _, p := range c.Series {
+		for k := range p.Rates {
+			names[k] = true
+		}
+	}
+	var keys []string
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(b, "<h3>Database counters per second</h3><p class=\"note\">Read every %.1f s from the %s.</p>\n<table class=\"counters\"><tr><th class=\"l\">counter</th><th>mean</th><th>max</th></tr>", c.IntervalS, esc(c.Source))
+	for _, k := range keys {
+		sum, mx, n := 0.0, math.Inf(-1), 0
+		for _, p := range c.Series {
+			if v, ok := p.Rates[k]; ok {
+				sum, mx, n = sum+v, math.Max(mx, v), n+1
+			}
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td></tr>", esc(k), fmtVal(sum/float64(n)), fmtVal(mx))
+	}
+	b.WriteString("</table>\n")
 }
 
 // saturation says which side ran out of CPU (p90 busy above 90%), from the client's and the database host's

@@ -94,3 +94,27 @@ func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
 		t.Errorf("the depth chart has %d lines, want one per kind (2)", n)
 	}
 }
+
+// A run with the database host's metrics, wait events and counters per interval shows each, with the line
+// saying which side was saturated.
+func TestServerSideSections(t *testing.T) {
+	r := &result.Result{RunID: "r1", Workload: "ping", Status: result.StatusOK, Target: result.Target{Engine: "postgres"},
+		Measurement: &result.Measurement{Intervals: []result.Interval{{ElapsedSeconds: 1, PerMinute: 100}, {ElapsedSeconds: 2, PerMinute: 120}}},
+		System:      &result.SystemMetrics{IntervalS: 1, Summary: map[string]result.Stat{"cpu_busy_pct": {P90: 40}}, Samples: []result.SystemSample{{T: 1, CPUBusy: 40}}},
+		ServerSystem: &result.SystemMetrics{IntervalS: 1, Source: "http://127.0.0.1:7878", MeasureFromS: 1, MeasureToS: 3, Gaps: []result.Gap{{FromS: 2, ToS: 3}},
+			Summary: map[string]result.Stat{"cpu_busy_pct": {P90: 97}}, Samples: []result.SystemSample{{T: 1, CPUBusy: 95}, {T: 2, CPUBusy: 97}}},
+		Waits: &result.Waits{IntervalMs: 100, Samples: 20, Observations: 40, Top: []result.WaitShare{{Class: "LWLock", Event: "WALWrite", Share: 0.75, OwnShare: 1, AvgActive: 1.5}},
+			Series: []result.WaitSecond{{T: 1, Active: map[string]float64{"WALWrite": 1.5}}, {T: 2, Active: map[string]float64{"WALWrite": 1.4}}}},
+		DBCounters: &result.DBCounters{IntervalS: 1, Source: "database", Series: []result.CounterSample{{T: 1, Rates: map[string]float64{"xact_commit": 10}}, {T: 2, Rates: map[string]float64{"xact_commit": 30}}}}}
+	var b strings.Builder
+	if err := Write(&b, "s", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"Database host metrics", "The database host was saturated: CPU p90 97%", "No samples from 2.0 s to 3.0 s",
+		"Throughput and the database host", "Wait events over time", "WALWrite</td><td class=\"l\">LWLock</td><td>75.0", "xact_commit</td><td>20.0</td><td>30.0"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}

@@ -62,6 +62,7 @@ type Result struct {
 	// ServerSystem is the database host's own CPU, memory, disks and network, as its dbdyno agent sampled them.
 	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
 	DBCounters   *DBCounters    `json:"db_counters,omitempty"`
+	Waits        *Waits         `json:"waits,omitempty"`
 }
 
 // Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
@@ -235,6 +236,43 @@ type DBCounters struct {
 	Start map[string]float64 `json:"start"`
 	End   map[string]float64 `json:"end"`
 	Delta map[string]float64 `json:"delta"`
+	// IntervalS and Series are the counters' rates per second in each sampling interval of the run.
+	IntervalS float64         `json:"interval_s,omitempty"`
+	Series    []CounterSample `json:"series,omitempty"`
+	Source    string          `json:"source,omitempty"` // "database" or "process" (an embedded engine's IO)
+}
+
+// CounterSample is one interval's counter rates (per second), T its end in seconds from the run's start.
+type CounterSample struct {
+	T     float64            `json:"t_s"`
+	Rates map[string]float64 `json:"rates"`
+}
+
+// Waits is what the database's active sessions waited on, sampled during the run: each event's share of the
+// observations (a session seen active at a sample), dbdyno's own sessions' part in it, and the average
+// number of sessions in each of the top events per second.
+type Waits struct {
+	IntervalMs   float64      `json:"interval_ms"`
+	Samples      int          `json:"samples"`
+	Observations int64        `json:"observations"`
+	Top          []WaitShare  `json:"top"`
+	Series       []WaitSecond `json:"series"`
+	Note         string       `json:"note,omitempty"` // why sampling stopped or never started
+}
+
+// WaitShare is one wait event's part of the observations.
+type WaitShare struct {
+	Class     string  `json:"class"`
+	Event     string  `json:"event"` // "CPU": active, waiting on nothing
+	Share     float64 `json:"share"` // of all observations, 0..1
+	OwnShare  float64 `json:"own_share"`
+	AvgActive float64 `json:"avg_active"` // sessions in it on average
+}
+
+// WaitSecond is one second's average active sessions per top event.
+type WaitSecond struct {
+	T      float64            `json:"t_s"`
+	Active map[string]float64 `json:"active"`
 }
 
 // Analytic holds a TPC-H-derived run: its tests (power, throughput, plain stream sets, warm-up), each stream's

@@ -5,7 +5,9 @@ package sysmetrics
 import (
 	"context"
 	"math"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -226,4 +228,24 @@ func Summarise(v []float64) result.Stat {
 	}
 	r := func(x float64) float64 { return math.Round(x*1000) / 1000 }
 	return result.Stat{Mean: r(sum / float64(len(s))), P50: r(rank(50)), P90: r(rank(90)), P99: r(rank(99)), Max: r(s[len(s)-1])}
+}
+
+// ProcessIO is this process's IO counters (/proc/self/io): bytes asked of read and write calls, those calls,
+// and the bytes that reached the storage layer. An embedded engine's counters.
+func ProcessIO() map[string]float64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+			out["process_"+strings.TrimSpace(k)] = f
+		}
+	}
+	return out
 }

@@ -3,4 +3,19 @@
 SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN
   ('INNODB_DATA_READS', 'INNODB_DATA_WRITES', 'INNODB_DATA_READ', 'INNODB_DATA_WRITTEN', 'INNODB_OS_LOG_WRITTEN',
    'INNODB_LOG_WRITES', 'INNODB_ROWS_READ', 'INNODB_ROWS_INSERTED', 'INNODB_ROWS_UPDATED', 'INNODB_ROWS_DELETED',
-   'INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_DEADLOCKS', 'COM_COMMIT', 'COM_ROLLBACK')
+   'INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_DEADLOCKS', 'COM_COMMIT', 'COM_ROLLBACK', 'INNODB_ROW_LOCK_WAITS', 'INNODB_ROW_LOCK_TIME',
+   'INNODB_BUFFER_POOL_WRITE_REQUESTS', 'INNODB_BUFFER_POOL_PAGES_FLUSHED')
+-- What each busy foreground session waits on now, from performance_schema (where it is enabled): the wait's
+-- class (its first two name parts) and name, null while the session runs on CPU; dbdyno's own sessions carry
+-- the connection attribute program_name=dbdyno.
+-- name: waits()
+SELECT CASE WHEN w.EVENT_NAME IS NULL THEN NULL ELSE SUBSTRING_INDEX(w.EVENT_NAME, '/', 2) END, w.EVENT_NAME,
+       EXISTS (SELECT 1 FROM performance_schema.session_connect_attrs a
+               WHERE a.PROCESSLIST_ID = t.PROCESSLIST_ID AND a.ATTR_NAME = 'program_name' AND a.ATTR_VALUE = 'dbdyno')
+FROM performance_schema.threads t
+LEFT JOIN performance_schema.events_waits_current w ON w.THREAD_ID = t.THREAD_ID AND w.END_EVENT_ID IS NULL
+WHERE t.TYPE = 'FOREGROUND' AND t.PROCESSLIST_COMMAND <> 'Sleep' AND t.PROCESSLIST_ID <> CONNECTION_ID()
+-- Whether wait events can be sampled at all: performance_schema is off by default on MariaDB (its tables are
+-- then empty, not missing).
+-- name: waits_enabled()
+SELECT @@performance_schema

@@ -10,3 +10,27 @@ SELECT k, v FROM (VALUES
   ('tup_deleted', (SELECT tup_deleted FROM pg_stat_database WHERE datname = current_database())::float8),
   ('deadlocks', (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())::float8),
   ('wal_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v)
+-- The background writer's buffers (every version), read with the counters.
+-- name: counters_bgwriter()
+SELECT k, v FROM (VALUES
+  ('buffers_clean', (SELECT buffers_clean FROM pg_stat_bgwriter)::float8),
+  ('buffers_alloc', (SELECT buffers_alloc FROM pg_stat_bgwriter)::float8)) AS c(k, v)
+-- Checkpoints up to PostgreSQL 16 (pg_stat_bgwriter); on 17 and later this fails and the next one answers.
+-- name: counters_checkpoints()
+SELECT k, v FROM (VALUES
+  ('checkpoints_timed', (SELECT checkpoints_timed FROM pg_stat_bgwriter)::float8),
+  ('checkpoints_req', (SELECT checkpoints_req FROM pg_stat_bgwriter)::float8),
+  ('buffers_checkpoint', (SELECT buffers_checkpoint FROM pg_stat_bgwriter)::float8),
+  ('buffers_backend', (SELECT buffers_backend FROM pg_stat_bgwriter)::float8)) AS c(k, v)
+-- Checkpoints from PostgreSQL 17 on (pg_stat_checkpointer).
+-- name: counters_checkpointer()
+SELECT k, v FROM (VALUES
+  ('checkpoints_timed', (SELECT num_timed FROM pg_stat_checkpointer)::float8),
+  ('checkpoints_req', (SELECT num_requested FROM pg_stat_checkpointer)::float8),
+  ('buffers_checkpoint', (SELECT buffers_written FROM pg_stat_checkpointer)::float8)) AS c(k, v)
+-- What each active client session waits on now (wait_event_type, wait_event; both null while it runs on CPU),
+-- and whether it is one of dbdyno's own (application_name, which dbdyno sets on its connections).
+-- name: waits()
+SELECT wait_event_type, wait_event, application_name = 'dbdyno'
+FROM pg_stat_activity
+WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()

@@ -1,0 +1,214 @@
+package method
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/sysmetrics"
+)
+
+// dbSampler reads the database's counters every interval (an embedded engine's: the process's IO) and, where
+// the engine can tell, samples its active sessions' wait events every waitInterval, each on its own
+// connection, until stop.
+type dbSampler struct {
+	start  time.Time
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	interval time.Duration
+	source   string
+	series   []result.CounterSample
+
+	waitEvery time.Duration
+	waits     *waitTally
+}
+
+func startDBSampler(ctx context.Context, t *engine.Target, db *sql.DB, interval, waitEvery time.Duration, start time.Time) *dbSampler {
+	ctx, cancel := context.WithCancel(ctx)
+	s := &dbSampler{start: start, cancel: cancel, interval: interval, waitEvery: waitEvery}
+	read := func(ctx context.Context) map[string]float64 { return sysmetrics.ProcessIO() }
+	s.source = "process"
+	if !t.Engine.Embedded {
+		if db == nil {
+			cancel()
+			return s
+		}
+		s.source = "database"
+		read = func(ctx context.Context) map[string]float64 { return t.Engine.ReadCounters(ctx, db) }
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.counters(ctx, read)
+	}()
+	if !t.Engine.Embedded && waitEvery > 0 && t.Engine.HasWaits() {
+		s.waits = &waitTally{counts: map[key]*tally{}, perSecond: map[int]map[key]int{}}
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.sampleWaits(ctx, t, db)
+		}()
+	}
+	return s
+}
+
+func (s *dbSampler) counters(ctx context.Context, read func(context.Context) map[string]float64) {
+	prev, at := read(ctx), time.Now()
+	tk := time.NewTicker(s.interval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		cur, now := read(ctx), time.Now()
+		secs := now.Sub(at).Seconds()
+		if cur == nil || prev == nil || secs <= 0 {
+			prev, at = cur, now
+			continue
+		}
+		rates := map[string]float64{}
+		for k, v := range cur {
+			if p, ok := prev[k]; ok {
+				rates[k] = math.Round((v-p)/secs*1000) / 1000
+			}
+		}
+		s.series = append(s.series, result.CounterSample{T: math.Round(now.Sub(s.start).Seconds()*10) / 10, Rates: rates})
+		prev, at = cur, now
+	}
+}
+
+type key struct{ class, event string }
+
+type tally struct {
+	n, own int64
+}
+
+type waitTally struct {
+	samples   int
+	obs       int64
+	counts    map[key]*tally
+	perSecond map[int]map[key]int // second of the run -> event -> observations
+	ticks     map[int]int         // second of the run -> samples taken in it
+	note      string
+}
+
+// sampleWaits asks the engine what its active sessions wait on, on a connection of its own; the first error
+// ends sampling and is kept as the note (a disabled performance schema, a missing privilege).
+func (s *dbSampler) sampleWaits(ctx context.Context, t *engine.Target, db *sql.DB) {
+	w := s.waits
+	w.ticks = map[int]int{}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		w.note = t.Scrub(err.Error())
+		return
+	}
+	defer conn.Close()
+	if err := t.Engine.WaitsReady(ctx, conn); err != nil {
+		w.note = "wait events not sampled: " + t.Scrub(err.Error())
+		return
+	}
+	tk := time.NewTicker(s.waitEvery)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+		}
+		got, err := t.Engine.Waits(ctx, conn)
+		if err != nil {
+			if ctx.Err() == nil {
+				w.note = "wait events not sampled: " + t.Scrub(err.Error())
+			}
+			return
+		}
+		sec := int(time.Since(s.start).Seconds())
+		w.samples++
+		w.ticks[sec]++
+		if w.perSecond[sec] == nil {
+			w.perSecond[sec] = map[key]int{}
+		}
+		for _, x := range got {
+			k := key{x.Class, x.Event}
+			c := w.counts[k]
+			if c == nil {
+				c = &tally{}
+				w.counts[k] = c
+			}
+			c.n++
+			if x.Own {
+				c.own++
+			}
+			w.obs++
+			w.perSecond[sec][k]++
+		}
+	}
+}
+
+// stop ends sampling; the counters' series and the waits (nil when not sampled).
+func (s *dbSampler) stop() ([]result.CounterSample, *result.Waits) {
+	s.cancel()
+	s.wg.Wait()
+	if s.waits == nil {
+		return s.series, nil
+	}
+	w := s.waits
+	out := &result.Waits{IntervalMs: float64(s.waitEvery.Milliseconds()), Samples: w.samples, Observations: w.obs, Note: w.note}
+	keys := make([]key, 0, len(w.counts))
+	for k := range w.counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := w.counts[keys[i]].n, w.counts[keys[j]].n
+		if a != b {
+			return a > b
+		}
+		return keys[i].event < keys[j].event
+	})
+	if len(keys) > 10 {
+		keys = keys[:10]
+	}
+	for _, k := range keys {
+		c := w.counts[k]
+		ws := result.WaitShare{Class: k.class, Event: k.event}
+		if w.obs > 0 {
+			ws.Share = round3(float64(c.n) / float64(w.obs))
+		}
+		if c.n > 0 {
+			ws.OwnShare = round3(float64(c.own) / float64(c.n))
+		}
+		if w.samples > 0 {
+			ws.AvgActive = round3(float64(c.n) / float64(w.samples))
+		}
+		out.Top = append(out.Top, ws)
+	}
+	var secs []int
+	for sec := range w.ticks {
+		secs = append(secs, sec)
+	}
+	sort.Ints(secs)
+	for _, sec := range secs {
+		p := result.WaitSecond{T: float64(sec + 1), Active: map[string]float64{}}
+		for _, k := range keys {
+			p.Active[k.event] = round3(float64(w.perSecond[sec][k]) / float64(w.ticks[sec]))
+		}
+		out.Series = append(out.Series, p)
+	}
+	if out.Top == nil {
+		out.Top = []result.WaitShare{}
+	}
+	if out.Series == nil {
+		out.Series = []result.WaitSecond{}
+	}
+	return s.series, out
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
