@@ -437,12 +437,27 @@ func serverSystem(b *strings.Builder, r *result.Result, of string) {
 				tp.X, tp.Y = append(tp.X, iv.ElapsedSeconds), append(tp.Y, iv.PerMinute/peak*100)
 			}
 		}
+		disk := Series{Name: "database host disk IOPS (% of its peak)"}
+		diskPeak := 0.0
 		for _, x := range s.Samples {
 			if t := x.T - s.MeasureFromS; t >= 0 && t <= s.MeasureToS-s.MeasureFromS+s.IntervalS {
 				cpu.X, cpu.Y = append(cpu.X, t), append(cpu.Y, x.CPUBusy)
+				iops := 0.0
+				for _, d := range x.Disks {
+					iops += d.IOPS
+				}
+				disk.X, disk.Y = append(disk.X, t), append(disk.Y, iops)
+				diskPeak = math.Max(diskPeak, iops)
 			}
 		}
-		b.WriteString(LineChart("Throughput and the database host's CPU"+of, "measured (s)", "percent", []Series{tp, cpu}))
+		lines := []Series{tp, cpu}
+		if diskPeak > 0 {
+			for i := range disk.Y {
+				disk.Y[i] = disk.Y[i] / diskPeak * 100
+			}
+			lines = append(lines, disk)
+		}
+		b.WriteString(LineChart("Throughput and the database host's CPU and disk"+of, "measured (s)", "percent", lines))
 	}
 	system(b, s, " of the database host"+of)
 }

@@ -209,9 +209,18 @@ type SystemSample struct {
 	CPUIowait   float64               `json:"cpu_iowait_pct"`
 	CPUSteal    float64               `json:"cpu_steal_pct"`
 	PerCoreBusy []float64             `json:"per_core_busy_pct"`
+	PerCore     []CoreSample          `json:"per_core,omitempty"` // each core's user, system, iowait and steal
 	MemUsed     uint64                `json:"mem_used_bytes"`
 	Disks       map[string]DiskSample `json:"disks"`
 	Net         map[string]NetSample  `json:"net,omitempty"`
+}
+
+// CoreSample is one core's CPU over one interval, in per cent.
+type CoreSample struct {
+	User   float64 `json:"user"`
+	System float64 `json:"system"`
+	Iowait float64 `json:"iowait"`
+	Steal  float64 `json:"steal"`
 }
 
 // NetSample is one network interface over one interval.

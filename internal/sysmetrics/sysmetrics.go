@@ -118,8 +118,10 @@ func Between(prev, cur Snapshot) result.SystemSample {
 	smp.CPUBusy, smp.CPUUser, smp.CPUSystem, smp.CPUIowait, smp.CPUSteal = busy(prev.total, cur.total)
 	for i := range cur.cores {
 		if i < len(prev.cores) {
-			b, _, _, _, _ := busy(prev.cores[i], cur.cores[i])
-			smp.PerCoreBusy = append(smp.PerCoreBusy, math.Round(b*10)/10)
+			b, u, sy, io, st := busy(prev.cores[i], cur.cores[i])
+			r := func(x float64) float64 { return math.Round(x*10) / 10 }
+			smp.PerCoreBusy = append(smp.PerCoreBusy, r(b))
+			smp.PerCore = append(smp.PerCore, result.CoreSample{User: r(u), System: r(sy), Iowait: r(io), Steal: r(st)})
 		}
 	}
 	if vm, err := mem.VirtualMemory(); err == nil {
