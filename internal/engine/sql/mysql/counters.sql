@@ -1,4 +1,4 @@
--- Database-side counters read at the start and end of a run: (name, value) rows.
+-- Database-side counters read at the start and end of a run and every metrics interval: (name, value) rows.
 -- name: counters()
 SELECT VARIABLE_NAME, VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN
   ('INNODB_DATA_READS', 'INNODB_DATA_WRITES', 'INNODB_DATA_READ', 'INNODB_DATA_WRITTEN', 'INNODB_OS_LOG_WRITTEN',

@@ -1,4 +1,4 @@
--- Database-side counters read at the start and end of a run: (name, value) rows.
+-- Database-side counters read at the start and end of a run and every metrics interval: (name, value) rows.
 -- name: counters()
 SELECT k, v FROM (VALUES
   ('xact_commit', (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8),

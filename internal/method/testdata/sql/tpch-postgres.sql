@@ -387,6 +387,25 @@ SELECT k, v FROM (VALUES
   ('tup_deleted', (SELECT tup_deleted FROM pg_stat_database WHERE datname = current_database())::float8),
   ('deadlocks', (SELECT deadlocks FROM pg_stat_database WHERE datname = current_database())::float8),
   ('wal_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v);
+-- name: counters_bgwriter()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('buffers_clean', (SELECT buffers_clean FROM pg_stat_bgwriter)::float8),
+  ('buffers_alloc', (SELECT buffers_alloc FROM pg_stat_bgwriter)::float8)) AS c(k, v);
+-- name: counters_checkpoints()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('checkpoints_timed', (SELECT checkpoints_timed FROM pg_stat_bgwriter)::float8),
+  ('checkpoints_req', (SELECT checkpoints_req FROM pg_stat_bgwriter)::float8),
+  ('buffers_checkpoint', (SELECT buffers_checkpoint FROM pg_stat_bgwriter)::float8),
+  ('buffers_backend', (SELECT buffers_backend FROM pg_stat_bgwriter)::float8)) AS c(k, v);
+-- name: counters_checkpointer()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('checkpoints_timed', (SELECT num_timed FROM pg_stat_checkpointer)::float8),
+  ('checkpoints_req', (SELECT num_requested FROM pg_stat_checkpointer)::float8),
+  ('buffers_checkpoint', (SELECT buffers_written FROM pg_stat_checkpointer)::float8)) AS c(k, v);
+-- name: waits()  -- from sql/postgres/counters.sql
+SELECT wait_event_type, wait_event, application_name = 'dbdyno'
+FROM pg_stat_activity
+WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid();
 
 -- file: load.sql
 -- name: no_sync_commit  -- from sql/postgres/load.sql
