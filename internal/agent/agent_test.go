@@ -2,6 +2,14 @@ package agent_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -171,5 +179,45 @@ func TestAgentRefusals(t *testing.T) {
 		if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || strings.Contains(r.Stderr, "pw") {
 			t.Fatalf("--agent %s: %d %q", bad, r.Code, r.Stderr)
 		}
+	}
+}
+
+// An https agent (--tls-cert, --tls-key) is followed when its certificate checks out against --agent-ca, and
+// refused (one line, the run goes on) when it does not.
+func TestAgentOverTLS(t *testing.T) {
+	dir := t.TempDir()
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "dbdyno agent test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+	tf := tokenFile(t, token)
+	s, err := agent.New(context.Background(), agent.Options{Listen: "127.0.0.1:0", TokenFile: tf, TLSCert: certFile, TLSKey: keyFile, Interval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := make(chan string, 1)
+	go s.Serve(ctx, os.Stderr, func(a string) { addr <- a })
+	url := "https://" + <-addr
+	res := filepath.Join(dir, "r.json")
+	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "1s",
+		"--agent", url, "--agent-token-file", tf, "--agent-ca", certFile, "--result", res)
+	if r, _ := clitest.ReadResult(t, res); r.ServerSystem == nil || len(r.ServerSystem.Samples) < 3 {
+		t.Fatalf("over TLS: %+v", r.ServerSystem)
+	}
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "300ms",
+		"--agent", url, "--agent-token-file", tf, "--result", res)
+	if r, _ := clitest.ReadResult(t, res); r.ServerSystem != nil || !strings.Contains(out.Stdout, "certificate") {
+		t.Fatalf("an unknown certificate was trusted:\n%s", out.Stdout)
 	}
 }

@@ -2,11 +2,14 @@ package agent
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -55,9 +58,28 @@ func CheckURL(raw string) error {
 	return nil
 }
 
+// ClientTLS is the TLS configuration for an https agent: the system's roots, or the CA certificates in a
+// PEM file.
+func ClientTLS(caFile string) (*tls.Config, error) {
+	if caFile == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(caFile)
+	if err != nil {
+		return nil, fmt.Errorf("--agent-ca: %v", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--agent-ca %s holds no PEM certificate", caFile)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}, nil
+}
+
 // Record starts following the agent at raw; nil when it cannot be reached at the start (said on out).
-func Record(ctx context.Context, raw, token string, out io.Writer) *Recorder {
-	r := &Recorder{base: Where(raw), token: token, out: out, client: &http.Client{Timeout: 5 * time.Second}, done: make(chan struct{})}
+func Record(ctx context.Context, raw, token string, tlsConf *tls.Config, out io.Writer) *Recorder {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = tlsConf
+	r := &Recorder{base: Where(raw), token: token, out: out, client: &http.Client{Timeout: 5 * time.Second, Transport: tr}, done: make(chan struct{})}
 	if err := r.get(ctx, "/v1/host", &r.Host); err != nil {
 		fmt.Fprintf(out, "WARNING: agent %s: %v; the run goes on without the database host's metrics\n", r.base, err)
 		return nil

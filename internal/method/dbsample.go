@@ -69,6 +69,9 @@ func (s *dbSampler) counters(ctx context.Context, read func(context.Context) map
 		case <-tk.C:
 		}
 		cur, now := read(ctx), time.Now()
+		if ctx.Err() != nil {
+			return // a read cut short by the end of the run is partial: not a sample
+		}
 		secs := now.Sub(at).Seconds()
 		if cur == nil || prev == nil || secs <= 0 {
 			prev, at = cur, now

@@ -7,6 +7,7 @@ package method
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -57,6 +58,7 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 		flags = append(flags,
 			workload.Flag{Name: "agent", Kind: workload.Strings, Help: "a dbdyno agent on the database host (http://HOST:PORT): its CPU, memory, disk and network samples of the run go into the result; once for every target, or once per --target in order"},
 			workload.Flag{Name: "agent-token-file", Kind: workload.String, Help: "the agent's token (else from " + agent.TokenEnv + ")"},
+			workload.Flag{Name: "agent-ca", Kind: workload.String, Help: "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)"},
 			workload.Flag{Name: "wait-interval", Kind: workload.Duration, Default: "100ms", Help: "sample the database's active sessions' wait events this often during the run, on a connection of its own (0: not at all)"})
 	}
 	return flags
@@ -113,6 +115,7 @@ type settings struct {
 	result   string
 	agents   []string // --agent: one for every target, or one per target
 	token    string   // the agents' token
+	agentTLS *tls.Config
 	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
 	waitInterval time.Duration
 }
@@ -138,6 +141,9 @@ func readSettings(v *workload.Values) (*settings, error) {
 			if err := agent.CheckURL(a); err != nil {
 				return nil, err
 			}
+		}
+		if s.agentTLS, err = agent.ClientTLS(v.String("agent-ca")); err != nil {
+			return nil, err
 		}
 		switch f := v.String("agent-token-file"); {
 		case f != "":
@@ -301,6 +307,10 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err := rs.close(ctx); err != nil && runErr == nil {
 		runErr = err
 	}
+	if runErr == nil && ctx.Err() != nil {
+		// Ctrl-C between runs (or before the first): the runs not begun are not run, and the command ends aborted
+		runErr = fmt.Errorf("%w before every run was done", workload.ErrAborted)
+	}
 	return runErr
 }
 
@@ -309,6 +319,10 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	started := time.Now().UTC()
 	run, err := w.Start(ctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
 	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, workload.ErrAborted) {
+			// Ctrl-C while the run was being set up: nothing was measured, and the command ends aborted
+			return nil, fmt.Errorf("%w before measuring began (%v)", workload.ErrAborted, t.Scrub(err.Error()))
+		}
 		return nil, err
 	}
 	defer run.Close()
@@ -328,7 +342,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
 	var rec *agent.Recorder
 	if agentURL != "" {
-		rec = agent.Record(ctx, agentURL, s.token, out)
+		rec = agent.Record(ctx, agentURL, s.token, s.agentTLS, out)
 	}
 	measured, runErr := run.Measure(ctx, res)
 	res.EndedAt = time.Now().UTC()

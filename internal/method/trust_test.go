@@ -262,3 +262,21 @@ func TestOneBrokenStoredRunDoesNotBreakTheRest(t *testing.T) {
 		t.Fatalf("compare naming the broken run: %v", err)
 	}
 }
+
+// Ctrl-C before the runs were done ends the command aborted (exit status and line), never as a success with
+// runs silently left out (before: exit 0), nor as a failure of whatever a run's set-up was doing when it came
+// (before: "listing tables: context canceled", exit 1).
+func TestCtrlCBeforeTheRunsAreDoneIsAborted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := clitest.Run(ctx, "ping", "--target", "sqlite://"+filepath.Join(t.TempDir(), "p.db"), "--duration", "1s", "--store", "")
+	if r.Code != method.ExitAborted || !strings.Contains(r.Stderr, "run aborted before every run was done") {
+		t.Fatalf("exit %d: %q", r.Code, r.Stderr)
+	}
+	url := "duckdb://" + filepath.Join(t.TempDir(), "c.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	r = clitest.Run(ctx, "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--store", "")
+	if r.Code != method.ExitAborted || !strings.Contains(r.Stderr, "run aborted") || strings.Contains(r.Stderr, "context canceled") && !strings.Contains(r.Stderr, "before measuring began") {
+		t.Fatalf("tpch: exit %d: %q", r.Code, r.Stderr)
+	}
+}
