@@ -194,6 +194,10 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 	pts := map[key]map[float64][]float64{}
 	names := map[key]string{}
 	title := map[key]string{}
+	// the p99 latencies the runs carry, charted beside the headline: the price of the scaling
+	lat := map[key]map[string]map[float64][]float64{}
+	latOrder := map[key][]string{}
+	latUnit := map[key]string{}
 	var order []key
 	for _, r := range runs {
 		g := r.Group
@@ -212,6 +216,19 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 		}
 		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
 		names[k] = h.Name
+		for _, mt := range r.Metrics {
+			if strings.HasSuffix(mt.Name, "p99 latency") {
+				if lat[k] == nil {
+					lat[k] = map[string]map[float64][]float64{}
+				}
+				if lat[k][mt.Name] == nil {
+					lat[k][mt.Name] = map[float64][]float64{}
+					latOrder[k] = append(latOrder[k], mt.Name)
+				}
+				lat[k][mt.Name][g.Value] = append(lat[k][mt.Name][g.Value], mt.Value)
+				latUnit[k] = mt.Unit
+			}
+		}
 	}
 	for _, k := range order {
 		m := pts[k]
@@ -233,6 +250,22 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 		}
 		b.WriteString("</table>\n")
 		b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
+		var ls []Series
+		for _, name := range latOrder[k] {
+			if name == names[k] {
+				continue
+			}
+			l := Series{Name: name}
+			for _, x := range xs {
+				if v, ok := lat[k][name][x]; ok {
+					l.X, l.Y = append(l.X, x), append(l.Y, compare.Median(v))
+				}
+			}
+			ls = append(ls, l)
+		}
+		if len(ls) > 0 {
+			b.WriteString(LineChart("p99 latency "+title[k]+" ("+k.group+")", k.sweep, latUnit[k], ls))
+		}
 	}
 }
 

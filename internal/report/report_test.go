@@ -118,3 +118,31 @@ func TestServerSideSections(t *testing.T) {
 		}
 	}
 }
+
+// A sweep charts its p99 latencies beside its headline (IOPS and latency against queue depth across runs).
+func TestSweepChartsItsLatencies(t *testing.T) {
+	var runs []*result.Result
+	for i, qd := range []float64{1, 8, 32} {
+		runs = append(runs, &result.Result{RunID: fmt.Sprintf("r%d", i), Workload: "io", Status: result.StatusOK,
+			Group: &result.Group{ID: "g1", Repeat: 1, Repeats: 1, Sweep: "iodepth", Value: qd},
+			Metrics: []result.Metric{{Name: "IOPS", Unit: "1/s", Better: result.Higher, Value: 1000 * qd, Headline: true},
+				{Name: "read p99 latency", Unit: "µs", Better: result.Lower, Value: 100 * qd}}})
+	}
+	var b strings.Builder
+	if err := Write(&b, "s", runs); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	i := strings.Index(html, `aria-label="p99 latency by iodepth (g1)"`) // the flag's own title where the workload is registered
+	if i < 0 {
+		t.Fatal("no p99 latency chart for the sweep")
+	}
+	chart := html[i:]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	if got := strings.Join(xTicks(chart), " "); got != "1 8 32" && !strings.HasPrefix(got, "1") {
+		t.Errorf("ticks %q", got)
+	}
+	if strings.Count(chart, "<polyline") != 1 {
+		t.Error("the latency chart should hold one line")
+	}
+}
