@@ -76,7 +76,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 		for _, p := range t.Series {
 			s.X, s.Y = append(s.X, p.T), append(s.Y, p.ReadIOPS+p.WriteIOPS)
 		}
-		if len(s.X) > 0 {
+		if len(s.X) > 1 { // a test shorter than two intervals has no course to draw
 			series = append(series, s)
 		}
 	}
@@ -137,5 +137,5 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 		return
 	}
 	b.WriteString(LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
-	b.WriteString(LineChart("p99 completion latency versus queue depth"+of, "queue depth per job", "µs", lats))
+	b.WriteString(LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
 }

@@ -573,7 +573,7 @@ func saturation(r *result.Result) string {
 }
 
 func system(b *strings.Builder, s *result.SystemMetrics, of string) {
-	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %.0f s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
+	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %g s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
 	var busy, user, sys, iow Series
 	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "iowait"
 	var memS Series

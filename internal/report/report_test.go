@@ -78,7 +78,7 @@ func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := b.String()
-	for _, want := range []string{"IOPS versus queue depth", "p99 completion latency versus queue depth", "IOPS over time", "randwrite 4k Q32T1",
+	for _, want := range []string{"IOPS versus queue depth", "p99 latency versus queue depth", "IOPS over time", "randwrite 4k Q32T1",
 		"buffered: direct IO refused", "31.4 / 32", "Target none (no database)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
