@@ -178,6 +178,31 @@ func (db *DB) SumNextOrderID(ctx context.Context) (int64, error) {
 	return v, err
 }
 
+// NextOrderIDReader reads sum(d_next_o_id) on a connection opened now and kept for the reads, so that a read
+// at the measured window's edge costs the query alone, not a connection's set-up while the virtual users run
+// (commits during that time would count on the database's side and not the client's). close releases it;
+// the reads fall back to the pool if the connection is lost.
+func (db *DB) NextOrderIDReader(ctx context.Context) (read func(context.Context) (int64, error), close func(), err error) {
+	conn, err := db.data.SQL.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := db.stmts["sum_next_o_id"]
+	read = func(ctx context.Context) (int64, error) {
+		var v int64
+		err := conn.QueryRowContext(ctx, st.SQL).Scan(&v)
+		if err != nil && db.connLost(err) {
+			return db.SumNextOrderID(ctx)
+		}
+		return v, err
+	}
+	if _, err := read(ctx); err != nil { // warm: the statement is parsed and planned before the window
+		conn.Close()
+		return nil, nil, err
+	}
+	return read, func() { conn.Close() }, nil
+}
+
 // connLost reports an error after which the connection cannot be used again.
 func (db *DB) connLost(err error) bool {
 	return err != nil && (errors.Is(err, errClosed) || db.T.Engine.Classify(err) == engine.ConnLost)

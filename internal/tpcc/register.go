@@ -333,14 +333,19 @@ func (r *run) Options() map[string]any {
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	v := r.v
+	nextOrderID, closeReader, err := r.db.NextOrderIDReader(ctx)
+	if err != nil {
+		return false, r.spec.Target.ConnectError(err)
+	}
+	defer closeReader()
 	cfg := runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: r.duration, Interval: v.Duration("interval"),
 		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: NewOrder, KeyLabel: "NOPM",
 		AtMeasureStart: func(ctx context.Context) (err error) {
 			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
-			r.next0, err = r.db.SumNextOrderID(ctx)
+			r.next0, err = nextOrderID(ctx)
 			return err
 		},
-		AtMeasureEnd: func(ctx context.Context) (err error) { r.next1, err = r.db.SumNextOrderID(ctx); return err },
+		AtMeasureEnd: func(ctx context.Context) (err error) { r.next1, err = nextOrderID(ctx); return err },
 	}
 	if p := v.String("cpuprofile"); p != "" {
 		f, err := os.Create(p)
