@@ -13,6 +13,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/dbdyno/dbdyno/internal/result"
 )
 
 // Safety and layout of the files the jobs use. A file dbdyno lays out carries a mark (an extended attribute,
@@ -180,7 +182,7 @@ func (f *File) check(g Guard, direct, asked bool) error {
 		case f.Writes && !g.Overwrite:
 			return fmt.Errorf("%s exists and dbdyno did not lay it out: a job writes to it, and its content would be lost; use a new file, or --overwrite if it may be destroyed", f.Path)
 		case st.Size < f.Size && !g.Overwrite:
-			return fmt.Errorf("%s holds %s, less than --size %s: lower --size, or --overwrite to lay it out anew (its content is lost)", f.Path, FormatSize(st.Size), FormatSize(f.Size))
+			return fmt.Errorf("%s holds %s, less than --size %s: lower --size, or --overwrite to lay it out anew (its content is lost)", f.Path, result.FormatSize(st.Size), result.FormatSize(f.Size))
 		case g.Overwrite:
 			f.LayOut = true
 		}
@@ -257,7 +259,7 @@ func (f *File) checkDevice(g Guard, direct, asked bool) error {
 		return fmt.Errorf("--device %s: its size: %v", f.Path, e)
 	}
 	if int64(size) < f.Size {
-		return fmt.Errorf("--device %s holds %s, less than --size %s: lower --size", f.Path, FormatSize(int64(size)), FormatSize(f.Size))
+		return fmt.Errorf("--device %s holds %s, less than --size %s: lower --size", f.Path, result.FormatSize(int64(size)), result.FormatSize(f.Size))
 	}
 	f.FSType = "block device"
 	return f.checkDirect(f.Path, false, direct, asked)
@@ -286,7 +288,7 @@ func (f *File) LayOutFile(out io.Writer) error {
 		if time.Since(last) >= 2*time.Second {
 			last = time.Now()
 			rate := float64(off) / time.Since(start).Seconds()
-			fmt.Fprintf(out, "  laying out %s: %s of %s, %.0f MB/s, ETA %s\n", f.Path, FormatSize(off>>20<<20), FormatSize(f.Size),
+			fmt.Fprintf(out, "  laying out %s: %s of %s, %.0f MB/s, ETA %s\n", f.Path, result.FormatSize(off>>20<<20), result.FormatSize(f.Size),
 				rate/1e6, time.Duration(float64(f.Size-off)/rate*float64(time.Second)).Round(time.Second))
 		}
 	}
@@ -296,6 +298,6 @@ func (f *File) LayOutFile(out io.Writer) error {
 	if err := mark(f.Path, f.Size); err != nil {
 		return fmt.Errorf("marking %s as dbdyno's: %v", f.Path, err)
 	}
-	fmt.Fprintf(out, "laid out %s: %s in %.1fs (untimed)\n", f.Path, FormatSize(f.Size), time.Since(start).Seconds())
+	fmt.Fprintf(out, "laid out %s: %s in %.1fs (untimed)\n", f.Path, result.FormatSize(f.Size), time.Since(start).Seconds())
 	return nil
 }

@@ -338,3 +338,19 @@ func TestLoopDevice(t *testing.T) {
 		t.Fatal("the write job did not write the device's first 4 MiB alone")
 	}
 }
+
+// The results store and the result file are never one of the files the jobs use (the method's check, fed by
+// the probe's Inputs): one line, nothing written.
+func TestStoreAndResultAreNotTheJobsFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "data")
+	for _, args := range [][]string{{"--store", f}, {"--store", "", "--result", f}} {
+		r := clitest.Run(context.Background(), append([]string{"io", "run", "--filename", f, "--size", "1m", "--runtime", "0.2"}, args...)...)
+		if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, f) {
+			t.Fatalf("%v: exit %d %q", args, r.Code, r.Stderr)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Fatalf("%v: left behind %v", args, left)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func (j *Job) Title() string { return j.Work() + fmt.Sprintf(" Q%dT%d", j.Depth(
 
 // Work names what the job does without its load: the direction, block size, mix and rate.
 func (j *Job) Work() string {
-	s := j.RW + " " + FormatSize(int64(j.BS))
+	s := j.RW + " " + result.FormatSize(int64(j.BS))
 	if j.Reads() && j.Writes() {
 		s += fmt.Sprintf(" %d/%d", j.RWMixRead, 100-j.RWMixRead)
 	}
@@ -97,11 +97,11 @@ func (j *Job) Check() error {
 	case j.BS <= 0:
 		return bad("bs must be positive (got %d)", j.BS)
 	case j.Direct && j.BS%512 != 0:
-		return bad("bs=%s is not a multiple of 512, which direct IO needs: use a multiple of 512 (4k, 8k) or --direct=0", FormatSize(int64(j.BS)))
+		return bad("bs=%s is not a multiple of 512, which direct IO needs: use a multiple of 512 (4k, 8k) or --direct=0", result.FormatSize(int64(j.BS)))
 	case j.Size <= 0:
 		return bad("size must be given and positive, e.g. --size 1g")
 	case j.Size < int64(j.BS):
-		return bad("size %s is smaller than bs %s: make --size at least one block", FormatSize(j.Size), FormatSize(int64(j.BS)))
+		return bad("size %s is smaller than bs %s: make --size at least one block", result.FormatSize(j.Size), result.FormatSize(int64(j.BS)))
 	case j.IODepth < 1:
 		return bad("iodepth must be at least 1 (got %d)", j.IODepth)
 	case j.IODepth > 65536:
@@ -119,7 +119,7 @@ func (j *Job) Check() error {
 	case j.RateIOPS < 0:
 		return bad("rate_iops cannot be negative")
 	case int64(j.Depth())*int64(j.BS)*int64(j.NumJobs) > 4<<30:
-		return bad("iodepth x bs x numjobs is %s of buffers: lower one of them", FormatSize(int64(j.Depth())*int64(j.BS)*int64(j.NumJobs)))
+		return bad("iodepth x bs x numjobs is %s of buffers: lower one of them", result.FormatSize(int64(j.Depth())*int64(j.BS)*int64(j.NumJobs)))
 	}
 	return nil
 }
@@ -150,9 +150,6 @@ func ParseSize(s string) (int64, error) {
 	}
 	return int64(f * float64(mult)), nil
 }
-
-// FormatSize writes a size the way fio's options read it: 4k, 1m, 1g, or bytes.
-func FormatSize(n int64) string { return result.FormatSize(n) }
 
 // ParseTime reads fio's times: a bare number is seconds; or with us, ms, s, m, h, d.
 func ParseTime(s string) (time.Duration, error) {

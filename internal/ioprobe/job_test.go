@@ -1,6 +1,7 @@
 package ioprobe
 
 import (
+	"github.com/dbdyno/dbdyno/internal/result"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -120,7 +121,7 @@ func TestSizesAndTimesReadAsFioReadsThem(t *testing.T) {
 			t.Errorf("time %q = %s, %v; want %s", s, got, err, want)
 		}
 	}
-	if FormatSize(8192) != "8k" || FormatSize(1<<20) != "1m" || FormatSize(61440) != "60k" || FormatSize(1000) != "1000" {
+	if result.FormatSize(8192) != "8k" || result.FormatSize(1<<20) != "1m" || result.FormatSize(61440) != "60k" || result.FormatSize(1000) != "1000" {
 		t.Fatal("FormatSize")
 	}
 }

@@ -19,33 +19,14 @@ var (
 	mCPU     = workload.MetricDesc{Name: "CPU per IO", Unit: "µs", Better: result.Lower}
 )
 
-func iops(t *result.IOTest) float64 { return both(t, func(d *result.IODir) float64 { return d.IOPS }) }
-func mbs(t *result.IOTest) float64  { return both(t, func(d *result.IODir) float64 { return d.MBs }) }
-
-// both adds a figure over the directions the test did.
-func both(t *result.IOTest, f func(*result.IODir) float64) float64 {
-	v := 0.0
-	for _, d := range []*result.IODir{t.Read, t.Write} {
-		if d != nil {
-			v += f(d)
-		}
-	}
-	return v
-}
-
-// lat is the test's completion latency percentile: its read side's, or its write side's when it only writes.
+// lat is the test's completion latency percentile (50 or 99): its read side's, or its write side's when it
+// only writes.
 func lat(t *result.IOTest, p int) float64 {
-	d := t.Read
-	if d == nil {
-		d = t.Write
-	}
-	if d == nil {
-		return 0
-	}
+	l, _ := t.Latency()
 	if p == 50 {
-		return d.Lat.P50
+		return l.P50
 	}
-	return d.Lat.P99
+	return l.P99
 }
 
 // large says whether a test is judged by its throughput (64 KiB blocks and up) rather than its IOPS.
@@ -54,9 +35,9 @@ func large(t *result.IOTest) bool { return t.BS >= 64<<10 }
 // main is the figure a test is judged by: MB/s for large blocks, IOPS for small (the best pass keeps it).
 func main(t *result.IOTest) float64 {
 	if large(t) {
-		return mbs(t)
+		return t.MBs()
 	}
-	return iops(t)
+	return t.IOPS()
 }
 
 // metrics are a run's figures: for one test by their plain names, for several each named after its test;
@@ -77,7 +58,7 @@ func metrics(r *result.Result) []result.Metric {
 		if t.Seconds <= 0 || t.Read == nil && t.Write == nil {
 			continue
 		}
-		a, b := name(mIOPS).Value(iops(t)), name(mMBs).Value(mbs(t))
+		a, b := name(mIOPS).Value(t.IOPS()), name(mMBs).Value(t.MBs())
 		if i == 0 {
 			if large(t) {
 				b.Headline = true
@@ -108,7 +89,7 @@ func work(r *result.Result) string {
 	var parts []string
 	for i := range r.IO.Tests {
 		t := &r.IO.Tests[i]
-		w := t.RW + " " + FormatSize(int64(t.BS))
+		w := t.RW + " " + result.FormatSize(int64(t.BS))
 		if t.RW == "rw" || t.RW == "randrw" {
 			w += fmt.Sprintf(" %d/%d", t.RWMixRead, 100-t.RWMixRead)
 		}

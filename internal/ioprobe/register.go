@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -174,8 +173,8 @@ func cliJob(v *workload.Values) (Job, error) {
 
 type measured struct{}
 
-// Prepare checks everything before anything is written: the tests, the files (guard, devices, sizes,
-// directories, direct IO), and that no file the jobs use is the results store or the result file.
+// Prepare checks everything before anything is written: the tests and the files (guard, devices, sizes,
+// directories, direct IO); Inputs gives the method the files, which it keeps the store and result off.
 func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
 	_, _, err := plan(v)
 	return v, err
@@ -190,30 +189,23 @@ func plan(v *workload.Values) ([]Test, []*File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, f := range files {
-		for _, flag := range []string{"store", "result"} {
-			if p := v.String(flag); p != "" && sameFile(f.Path, p) {
-				return nil, nil, fmt.Errorf("%s is the --%s: the jobs would destroy it; give the jobs another file", f.Path, flag)
-			}
-		}
-	}
 	return tests, files, nil
+}
+
+// Inputs are the files and devices the jobs use: the method keeps the results store and the result file off
+// them.
+func (measured) Inputs(v *workload.Values) ([]string, error) {
+	_, files, err := plan(v)
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path)
+	}
+	return out, err
 }
 
 func isBlock(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
-}
-
-func sameFile(a, b string) bool {
-	if fa, err := os.Stat(a); err == nil {
-		if fb, err := os.Stat(b); err == nil {
-			return os.SameFile(fa, fb)
-		}
-	}
-	pa, _ := filepath.Abs(a)
-	pb, _ := filepath.Abs(b)
-	return pa == pb
 }
 
 func (measured) Warmup(*workload.Values) (bool, string) { return false, "" }
@@ -387,7 +379,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 		fmt.Fprintf(r.spec.Out, "\n%s: %d tests\n", res.Status, len(r.io.Tests))
 		for i := range r.io.Tests {
 			t := &r.io.Tests[i]
-			fmt.Fprintf(r.spec.Out, "  %-40s %10.0f IOPS %9.1f MB/s  p50 %8.0f µs  p99 %8.0f µs\n", t.Name, iops(t), mbs(t), lat(t, 50), lat(t, 99))
+			fmt.Fprintf(r.spec.Out, "  %-40s %10.0f IOPS %9.1f MB/s  p50 %8.0f µs  p99 %8.0f µs\n", t.Name, t.IOPS(), t.MBs(), lat(t, 50), lat(t, 99))
 		}
 	}
 	return nil

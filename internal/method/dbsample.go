@@ -29,7 +29,8 @@ type dbSampler struct {
 	waits     *waitTally
 }
 
-func startDBSampler(ctx context.Context, t *engine.Target, db *sql.DB, interval, waitEvery time.Duration, start time.Time) *dbSampler {
+// first is the counters as read at the run's start (the first interval's base; not read again).
+func startDBSampler(ctx context.Context, t *engine.Target, db *sql.DB, interval, waitEvery time.Duration, start time.Time, first map[string]float64) *dbSampler {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &dbSampler{start: start, cancel: cancel, interval: interval, waitEvery: waitEvery}
 	read := func(ctx context.Context) map[string]float64 { return sysmetrics.ProcessIO() }
@@ -45,7 +46,7 @@ func startDBSampler(ctx context.Context, t *engine.Target, db *sql.DB, interval,
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.counters(ctx, read)
+		s.counters(ctx, read, first)
 	}()
 	if !t.Engine.Embedded && waitEvery > 0 && t.Engine.HasWaits() {
 		s.waits = &waitTally{counts: map[key]*tally{}, perSecond: map[int]map[key]int{}}
@@ -58,8 +59,11 @@ func startDBSampler(ctx context.Context, t *engine.Target, db *sql.DB, interval,
 	return s
 }
 
-func (s *dbSampler) counters(ctx context.Context, read func(context.Context) map[string]float64) {
-	prev, at := read(ctx), time.Now()
+func (s *dbSampler) counters(ctx context.Context, read func(context.Context) map[string]float64, prev map[string]float64) {
+	at := time.Now()
+	if prev == nil {
+		prev = read(ctx)
+	}
 	tk := time.NewTicker(s.interval)
 	defer tk.Stop()
 	for {

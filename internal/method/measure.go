@@ -53,7 +53,7 @@ func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, 
 		m.db, m.c0 = db, t.Engine.ReadCounters(ctx, db)
 	}
 	if db != nil {
-		m.dbs = startDBSampler(ctx, t, m.db, s.interval, s.waitInterval, start)
+		m.dbs = startDBSampler(ctx, t, m.db, s.interval, s.waitInterval, start, m.c0)
 	}
 	m.sampler = sysmetrics.Start(ctx, s.interval, envinfo.Scope(t))
 	return m

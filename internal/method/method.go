@@ -232,6 +232,18 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err := CheckStore(s.store, inputs); err != nil {
 		return err
 	}
+	if in, ok := w.(workload.Inputs); ok {
+		own, err := in.Inputs(v)
+		if err != nil {
+			return err
+		}
+		for _, f := range own {
+			if s.store != "" && samePath(s.store, f) {
+				return fmt.Errorf("--store %s is one of the files this command works on (%s): the results store is a file of its own; choose another", s.store, f)
+			}
+		}
+		inputs = append(inputs, own...)
+	}
 	if err := CheckOutput("--result", s.result, ResultJSON, append(inputs, s.store)...); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 			}
 			row = append(row, fmtVal(d.IOPS), fmtVal(d.MBs))
 		}
-		if l, ok := mainLatency(t); ok {
+		if l, ok := t.Latency(); ok {
 			row = append(row, fmtVal(l.P50), fmtVal(l.P99), fmtVal(l.P999))
 		} else {
 			row = append(row, "-", "-", "-")
@@ -85,16 +85,6 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 	}
 }
 
-func mainLatency(t *result.IOTest) (result.IOLatency, bool) {
-	switch {
-	case t.Read != nil:
-		return t.Read.Lat, true
-	case t.Write != nil:
-		return t.Write.Lat, true
-	}
-	return result.IOLatency{}, false
-}
-
 // byDepth charts IOPS and p99 latency against queue depth, one line per test kind (direction, block size,
 // jobs), where a kind was run at two depths or more.
 func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
@@ -103,7 +93,7 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	var order []string
 	for i := range tests {
 		t := &tests[i]
-		l, ok := mainLatency(t)
+		l, ok := t.Latency()
 		if !ok {
 			continue
 		}
@@ -111,13 +101,7 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 		if _, seen := kinds[k]; !seen {
 			order = append(order, k)
 		}
-		iops := 0.0
-		for _, d := range []*result.IODir{t.Read, t.Write} {
-			if d != nil {
-				iops += d.IOPS
-			}
-		}
-		kinds[k] = append(kinds[k], pt{float64(t.IODepth), iops, l.P99})
+		kinds[k] = append(kinds[k], pt{float64(t.IODepth), t.IOPS(), l.P99})
 	}
 	var ios, lats []Series
 	for _, k := range order {

@@ -74,6 +74,33 @@ type IOTest struct {
 	Little    *LittlesLaw `json:"littles_law,omitempty"`
 }
 
+// IOPS is the test's IOPS over both directions.
+func (t *IOTest) IOPS() float64 { return t.both(func(d *IODir) float64 { return d.IOPS }) }
+
+// MBs is the test's MB/s over both directions.
+func (t *IOTest) MBs() float64 { return t.both(func(d *IODir) float64 { return d.MBs }) }
+
+func (t *IOTest) both(f func(*IODir) float64) float64 {
+	v := 0.0
+	for _, d := range []*IODir{t.Read, t.Write} {
+		if d != nil {
+			v += f(d)
+		}
+	}
+	return v
+}
+
+// Latency is the test's completion latency: its read side's, or its write side's when it only writes.
+func (t *IOTest) Latency() (IOLatency, bool) {
+	switch {
+	case t.Read != nil:
+		return t.Read.Lat, true
+	case t.Write != nil:
+		return t.Write.Lat, true
+	}
+	return IOLatency{}, false
+}
+
 // IODir is one direction's figures: IOs, bytes, rates and the completion latency in microseconds, from a
 // log-linear histogram (1% relative error) merged over the jobs.
 type IODir struct {

@@ -119,6 +119,12 @@ type Run interface {
 	Close()
 }
 
+// Inputs is a Measured whose command works on files of its own (a storage probe's files or device): the
+// method refuses a results store or result file that is one of them, as it does a target's database file.
+type Inputs interface {
+	Inputs(v *Values) ([]string, error)
+}
+
 // Aggregator is a Measured that combines the targets of a multi-target run itself; otherwise the metrics
 // marked "sum" are added up and those marked "max" take the largest.
 type Aggregator interface {
