@@ -42,7 +42,10 @@ func Register(d *Dataset) *Dataset {
 
 func (d *Dataset) metaTable() string { return "dbdyno_" + d.Workload + "_meta" }
 
-// has reports whether the dataset has a statement file for the engine (procs.sql is optional).
+// Has reports whether the dataset has a statement file for the engine (procs.sql and other layouts of the
+// indexes, such as indexes_columnstore.sql, are optional).
+func (d *Dataset) Has(e *engine.Engine, name string) bool { return d.has(e, name) }
+
 func (d *Dataset) has(e *engine.Engine, name string) bool {
 	_, err := sqlfile.Overlay(d.FS, e.Name, name, e.Placeholder)
 	return !errors.Is(err, fs.ErrNotExist)
@@ -51,8 +54,8 @@ func (d *Dataset) has(e *engine.Engine, name string) bool {
 // Files is the dataset's statement files as they run on an engine, for `dbdyno sql`.
 func (d *Dataset) Files(e *engine.Engine) ([]*sqlfile.File, error) {
 	var out []*sqlfile.File
-	for _, name := range []string{"schema.sql", "indexes.sql", "procs.sql", "drop.sql", "admin.sql"} {
-		if name == "procs.sql" && !(e.Procedures && d.has(e, name)) {
+	for _, name := range []string{"schema.sql", "indexes.sql", "indexes_columnstore.sql", "procs.sql", "drop.sql", "admin.sql"} {
+		if name == "procs.sql" && !(e.Procedures && d.has(e, name)) || name == "indexes_columnstore.sql" && !d.has(e, name) {
 			continue
 		}
 		f, err := sqlfile.Overlay(d.FS, e.Name, name, e.Placeholder)
@@ -227,14 +230,17 @@ type Work struct {
 
 // Build is what a build loads and records.
 type Build struct {
-	Threads  int
-	Drop     bool
-	Version  string        // dbdyno's, recorded
-	Record   [][2]string   // further keys of the build record, written before loading
-	Work     []Work        // spread over Threads connections
-	Rows     *atomic.Int64 // the rows written so far, which Work adds to; read for progress
-	Total    int64         // the rows expected, for progress (0: unknown)
-	Bytes    int64         // the rows' size as text, to check an embedded database's disk first (0: unknown)
+	Threads int
+	Drop    bool
+	Version string        // dbdyno's, recorded
+	Record  [][2]string   // further keys of the build record, written before loading
+	Work    []Work        // spread over Threads connections
+	Rows    *atomic.Int64 // the rows written so far, which Work adds to; read for progress
+	Total   int64         // the rows expected, for progress (0: unknown)
+	Bytes   int64         // the rows' size as text, to check an embedded database's disk first (0: unknown)
+	// Indexes names the file of keys and indexes made after the load: indexes.sql unless a build option
+	// chooses another layout the engine has (Dataset.Has).
+	Indexes  string
 	Progress io.Writer
 }
 
@@ -293,8 +299,11 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	}
 	rep.Rows, rep.Load = b.Rows.Load(), time.Since(tl)
 	ti := time.Now()
+	if b.Indexes == "" {
+		b.Indexes = "indexes.sql"
+	}
 	fmt.Fprintln(b.Progress, "creating keys and indexes")
-	if err := db.Script(ctx, db.SQL, "indexes.sql"); err != nil {
+	if err := db.Script(ctx, db.SQL, b.Indexes); err != nil {
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	rep.Index = time.Since(ti)

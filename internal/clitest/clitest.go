@@ -65,14 +65,10 @@ type Engine struct {
 	Modes     []string
 }
 
-// OLTPEngines are SQLite in a scratch file and, where the servers run (always in CI), PostgreSQL and MariaDB.
+// OLTPEngines are SQLite in a scratch file and, where the servers run (always in CI), PostgreSQL and MariaDB,
+// and SQL Server when testsrv.MSSQLEnv names one.
 func OLTPEngines(t *testing.T) []Engine {
-	urls := []string{"sqlite://" + filepath.Join(t.TempDir(), "t.db")}
-	for _, env := range []string{testsrv.PostgresEnv, testsrv.MySQLEnv} {
-		if os.Getenv(env) != "" || os.Getenv("CI") == "true" {
-			urls = append(urls, testsrv.URL(t, env))
-		}
-	}
+	urls := append([]string{"sqlite://" + filepath.Join(t.TempDir(), "t.db")}, testsrv.Servers(t)...)
 	var out []Engine
 	for _, u := range urls {
 		tg, err := engine.Parse(u)

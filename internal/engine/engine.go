@@ -48,6 +48,7 @@ const (
 	BulkCopy                     // PostgreSQL COPY FROM STDIN
 	BulkLoadData                 // MySQL/MariaDB LOAD DATA LOCAL INFILE (multi-row INSERTs when the server refuses it)
 	BulkAppender                 // DuckDB's appender
+	BulkCopyIn                   // SQL Server's bulk copy (the TDS bulk load that bcp and SqlBulkCopy use)
 )
 
 // Wire says which wire protocol a connection speaks, for the workloads that drive it below database/sql.
@@ -76,6 +77,9 @@ type Engine struct {
 	Wire         Wire
 	// Counters names what the engine's counters (sql/NAME/counters.sql) cover, "" when it has none.
 	Counters string
+	// ParseDialect is the engine's dialect name in sqlglot, whose parser checks every statement file of the
+	// engine offline in the tests ("" where no such check runs: engines the tests run on a real server instead).
+	ParseDialect string
 	// StorageFactor is the bytes an embedded database's file takes per byte of the rows as text (indexes
 	// included), to tell before a build whether the disk holds it; 0 where the disk is not dbdyno's to see.
 	StorageFactor float64
@@ -83,9 +87,15 @@ type Engine struct {
 	rank     int             // place in lists and messages: the embedded defaults first
 	params   map[string]bool // the URL parameters the engine takes
 	denied   string          // how the server words a refused login: "authentication failed", "access denied"
-	open     func(ctx context.Context, t *Target) (*sql.DB, error)
-	classify func(err error) Class
-	raised   func(err error) (string, bool)
+	waitsOff string          // why waits cannot be sampled when counters.sql's waits_enabled() answers 0
+	// dbParam names the URL parameter that holds the database ("" when the URL's path does); instancePath says
+	// the path names a server instance; foldParams says parameter names are case-insensitive (lower-cased).
+	dbParam      string
+	instancePath bool
+	foldParams   bool
+	open         func(ctx context.Context, t *Target) (*sql.DB, error)
+	classify     func(err error) Class
+	raised       func(err error) (string, bool)
 
 	catalog, settings, counters, load *sqlfile.File
 }
@@ -144,6 +154,8 @@ func URLForms() string {
 	for _, e := range registry {
 		if e.Embedded {
 			s = append(s, e.Name+"://FILE")
+		} else if e.dbParam != "" {
+			s = append(s, e.Name+"://USER[:PASS]@HOST:PORT?"+e.dbParam+"=DB")
 		} else {
 			s = append(s, e.Name+"://USER[:PASS]@HOST:PORT/DB")
 		}
@@ -286,6 +298,33 @@ func (e *Engine) Analyze(ctx context.Context, q Queryer, tables []string) error 
 	return nil
 }
 
+// Parallelism says how to hold each query to n parallel workers (--maxdop): statements to run on each
+// connection first and a hint to add to each query (catalog.sql's max_parallel_session and max_parallel_hint,
+// {n} and {workers} = n-1 filled in); an error names the engines that can when this one cannot.
+func (e *Engine) Parallelism(n int) (session []string, hint string, err error) {
+	if n < 1 {
+		return nil, "", fmt.Errorf("--maxdop must be at least 1 (got %d)", n)
+	}
+	fill := strings.NewReplacer("{n}", strconv.Itoa(n), "{workers}", strconv.Itoa(n-1))
+	set := e.catalog.Set()
+	if st, ok := set["max_parallel_session"]; ok {
+		session = append(session, fill.Replace(st.SQL))
+	}
+	if st, ok := set["max_parallel_hint"]; ok {
+		hint = fill.Replace(st.SQL)
+	}
+	if session == nil && hint == "" {
+		var can []string
+		for _, o := range registry {
+			if s := o.catalog.Set(); s["max_parallel_session"] != nil || s["max_parallel_hint"] != nil {
+				can = append(can, o.Name+"://")
+			}
+		}
+		return nil, "", fmt.Errorf("--maxdop: %s runs each query on one thread here; it applies to %s targets", e.Title, strings.Join(can, ", "))
+	}
+	return session, hint, nil
+}
+
 // PrepareLoad readies a connection for a bulk load (sql/NAME/load.sql: settings of that session only).
 func (e *Engine) PrepareLoad(ctx context.Context, q Queryer) {
 	for _, s := range e.load.SQL() {
@@ -342,6 +381,10 @@ func (e *Engine) ReadCounters(ctx context.Context, q Queryer) map[string]float64
 	return out
 }
 
+// Gauge says a counter is a level read as it is (a percentage of a limit), not a count whose change is a rate:
+// counters.sql names those NAME_pct.
+func Gauge(name string) bool { return strings.HasSuffix(name, "_pct") }
+
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -380,7 +423,7 @@ func (e *Engine) WaitsReady(ctx context.Context, q Queryer) error {
 		return err
 	}
 	if n, ok := number(v); ok && n == 0 {
-		return fmt.Errorf("the server's performance_schema is off: start it with performance_schema=ON to sample wait events")
+		return errors.New(e.waitsOff)
 	}
 	return nil
 }
@@ -444,6 +487,7 @@ type Target struct {
 	User     string
 	password string
 	Database string
+	Instance string // a named server instance (SQL Server's HOST/INSTANCE)
 	Params   url.Values
 	// ConnectTimeout bounds each new connection to a server, handshake and login included (default 10 s).
 	ConnectTimeout time.Duration
@@ -512,8 +556,21 @@ func Parse(raw string) (*Target, error) {
 		return nil, fmt.Errorf("target URL %q is malformed: if its user or password holds # ? / @ or %%, percent-encode them (%%23 %%3F %%2F %%40 %%25) or give the password in %s", Redact(raw), PasswordEnv)
 	}
 	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query(), ConnectTimeout: DefaultConnectTimeout}
+	if e.foldParams {
+		folded := url.Values{}
+		for k, v := range t.Params {
+			folded[strings.ToLower(k)] = append(folded[strings.ToLower(k)], v...)
+		}
+		t.Params = folded
+	}
 	if t.Host == "" {
 		t.Host = "127.0.0.1"
+	}
+	if e.instancePath {
+		t.Instance = strings.Trim(u.Path, "/")
+		if t.Instance != "" && u.Port() == "" {
+			t.Port = 0 // the instance's port is asked of the server's browser service
+		}
 	}
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
@@ -530,6 +587,12 @@ func Parse(raw string) (*Target, error) {
 		t.password = p // libpq's form; kept out of the parameters passed on and printed
 	}
 	t.Params.Del("password")
+	if e.dbParam != "" {
+		t.Database = t.Params.Get(e.dbParam)
+		t.Params.Del(e.dbParam)
+	} else {
+		t.Database = strings.TrimPrefix(u.Path, "/")
+	}
 	if t.password == "" {
 		t.password = os.Getenv(PasswordEnv)
 	}
@@ -539,8 +602,10 @@ func Parse(raw string) (*Target, error) {
 	if t.User == "" {
 		t.User = e.DefaultUser
 	}
-	t.Database = strings.TrimPrefix(u.Path, "/")
 	if t.Database == "" {
+		if e.dbParam != "" {
+			return nil, fmt.Errorf("%s target has no database name: add it to the URL, e.g. %s://%s@%s:%d?%s=dbdyno", e.Name, e.Name, t.User, t.Host, e.DefaultPort, e.dbParam)
+		}
 		return nil, fmt.Errorf("%s target has no database name: add it to the URL, e.g. %s://%s@%s:%d/dbdyno", e.Name, e.Name, t.User, t.Host, t.Port)
 	}
 	return t, nil
@@ -551,14 +616,25 @@ func (t *Target) String() string {
 	if t.Engine.Embedded {
 		return t.Engine.Name + "://" + t.Path
 	}
-	u := url.URL{Scheme: t.Engine.Name, Host: net.JoinHostPort(t.Host, strconv.Itoa(t.Port)), Path: "/" + t.Database}
+	u := url.URL{Scheme: t.Engine.Name, Host: t.Host, Path: "/" + t.Database}
+	if t.Port > 0 {
+		u.Host = net.JoinHostPort(t.Host, strconv.Itoa(t.Port))
+	}
 	if t.password != "" {
 		u.User = url.UserPassword(t.User, "xxxxx")
 	} else {
 		u.User = url.User(t.User)
 	}
-	if len(t.Params) > 0 {
-		u.RawQuery = redactParams(t.Params).Encode()
+	q := redactParams(t.Params)
+	if t.Engine.dbParam != "" {
+		u.Path = ""
+		if t.Instance != "" {
+			u.Path = "/" + t.Instance
+		}
+		q.Set(t.Engine.dbParam, t.Database)
+	}
+	if len(q) > 0 {
+		u.RawQuery = q.Encode()
 	}
 	return u.String()
 }

@@ -44,7 +44,7 @@ func TestParse(t *testing.T) {
 
 func TestParseErrorsNameTheFix(t *testing.T) {
 	for raw, want := range map[string]string{
-		"oracle://x/y":             "unknown target scheme \"oracle\": use sqlite://, duckdb://, postgres:// or mysql://",
+		"oracle://x/y":             "unknown target scheme \"oracle\": use sqlite://, duckdb://, postgres://, mysql:// or sqlserver://",
 		"just-a-file.db":           "is not a URL",
 		"postgres://u:p@h:99999/d": "not a port number",
 		"postgres://u:p@h:5432":    "no database name",

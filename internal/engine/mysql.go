@@ -31,6 +31,7 @@ func init() {
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
 		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},
 		denied:   "access denied", open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,
+		waitsOff: "the server's performance_schema is off: start it with performance_schema=ON to sample wait events",
 	})
 }
 

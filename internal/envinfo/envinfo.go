@@ -95,7 +95,7 @@ func Delta(start, end map[string]float64) *result.DBCounters {
 	}
 	d := &result.DBCounters{Start: start, End: end, Delta: map[string]float64{}}
 	for k, v := range end {
-		if s, ok := start[k]; ok {
+		if s, ok := start[k]; ok && !engine.Gauge(k) { // a level's change says nothing
 			d.Delta[k] = v - s
 		}
 	}

@@ -83,7 +83,9 @@ func (s *dbSampler) counters(ctx context.Context, read func(context.Context) map
 		}
 		rates := map[string]float64{}
 		for k, v := range cur {
-			if p, ok := prev[k]; ok {
+			if engine.Gauge(k) {
+				rates[k] = v
+			} else if p, ok := prev[k]; ok {
 				rates[k] = math.Round((v-p)/secs*1000) / 1000
 			}
 		}

@@ -293,6 +293,8 @@ type Analytic struct {
 	Refresh    bool           `json:"refresh"`
 	Queries    []int          `json:"queries"`
 	TimeoutS   float64        `json:"timeout_s"`
+	MaxDOP     int            `json:"maxdop,omitempty"` // --maxdop: each query held to this many parallel workers
+	Layout     string         `json:"layout,omitempty"` // how the build stored the tables when not as row tables: "columnstore"
 	Tests      []AnalyticTest `json:"tests"`
 	QphH       *float64       `json:"qphh_at_size"`
 	Comparable bool           `json:"comparable"`

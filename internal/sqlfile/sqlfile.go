@@ -5,7 +5,7 @@
 //	UPDATE warehouse SET w_ytd = w_ytd + :amount WHERE w_id = :w_id
 //
 // The header declares the statement's arguments in the order the code passes them; the body refers to them as
-// :name, as often as it needs. Compile turns the body into the dialect's placeholders ($1 or ?) and records
+// :name, as often as it needs. Compile turns the body into the dialect's placeholders ($1, ? or @p1) and records
 // which argument fills each placeholder, so the same call works whatever the dialect. A header without
 // parentheses names a statement that takes no arguments and whose body is sent as written (DDL, procedure
 // bodies): files of such statements are scripts, run in order.
@@ -32,6 +32,7 @@ type Placeholder int
 const (
 	Dollar   Placeholder = iota // $1, $2 (PostgreSQL): an argument may be referred to more than once
 	Question                    // ? (MySQL, SQLite): each occurrence takes its own argument
+	AtP                         // @p1, @p2 (SQL Server): an argument may be referred to more than once
 )
 
 // Statement is one compiled statement.
@@ -223,8 +224,11 @@ func (s *Statement) compile(body string, ph Placeholder) error {
 			return m
 		}
 		used[k] = true
-		if ph == Dollar {
+		switch ph {
+		case Dollar:
 			return fmt.Sprintf("%s$%d", sub[1], k+1)
+		case AtP:
+			return fmt.Sprintf("%s@p%d", sub[1], k+1)
 		}
 		order = append(order, k)
 		return sub[1] + "?"

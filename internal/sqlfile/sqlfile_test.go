@@ -38,6 +38,17 @@ func TestCompileDollarAndQuestion(t *testing.T) {
 	if strings.Join([]string{got[0].(string), got[1].(string), got[2].(string), got[3].(string)}, "") != "awdw" {
 		t.Fatalf("question args %v, want [a w d w]", got)
 	}
+	ms, err := Load(fs, "x.sql", AtP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "UPDATE district SET d_ytd = d_ytd + @p3\nWHERE d_w_id = @p1 AND d_id = @p2 AND d_w_id = @p1::int"
+	if got := ms["pay"].SQL; got != want {
+		t.Fatalf("@p form:\n%s\nwant\n%s", got, want)
+	}
+	if got := ms["pay"].Args([]any{1, 2, 3}); len(got) != 3 || got[2] != 3 {
+		t.Fatalf("@p args reordered: %v", got)
+	}
 	if my["none"].SQL != "SELECT 1" || len(my["none"].Params) != 0 {
 		t.Fatalf("none: %+v", my["none"])
 	}

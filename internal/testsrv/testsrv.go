@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,27 @@ import (
 const (
 	PostgresEnv = "DBDYNO_TEST_PG"
 	MySQLEnv    = "DBDYNO_TEST_MYSQL"
+	// MSSQLEnv names a SQL Server (or Azure SQL) the server-backed tests also run on when it is set. No SQL Server
+	// can be installed on the project's machines, so CI does not require it: .ci/run reports those tests as not
+	// run, with the reason.
+	MSSQLEnv = "DBDYNO_TEST_MSSQL"
 )
+
+// Servers lists the URLs of the servers the engine-by-engine tests run on: PostgreSQL and MariaDB (required in
+// CI, see URL), and SQL Server when MSSQLEnv names one.
+func Servers(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	for _, env := range []string{PostgresEnv, MySQLEnv} {
+		if os.Getenv(env) != "" || os.Getenv("CI") == "true" {
+			out = append(out, URL(t, env))
+		}
+	}
+	if u := os.Getenv(MSSQLEnv); u != "" {
+		out = append(out, u)
+	}
+	return out
+}
 
 // URL returns the server URL in env. Without it the test skips (counted, see Main), except in CI (CI=true),
 // where the server-backed tests must run: there it fails.
@@ -86,6 +107,15 @@ func Beside(t testing.TB, url, name string) string {
 	}
 	if _, err := tg.Beside(context.Background(), name); err != nil {
 		t.Fatal(err)
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := u.Query(); q.Has("database") { // SQL Server's form: the database is a parameter
+		q.Set("database", name)
+		u.RawQuery = q.Encode()
+		return u.String()
 	}
 	return strings.TrimSuffix(url, "/"+tg.Database) + "/" + name
 }

@@ -25,10 +25,12 @@ func tpchEngines(t *testing.T) []clitest.Engine {
 		{Name: "duckdb", URL: "duckdb://" + filepath.Join(t.TempDir(), "h.duckdb")},
 		{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "h.db")},
 	}
-	for _, e := range []struct{ name, env string }{{"postgres", testsrv.PostgresEnv}, {"mysql", testsrv.MySQLEnv}} {
-		if os.Getenv(e.env) != "" || os.Getenv("CI") == "true" {
-			out = append(out, clitest.Engine{Name: e.name, URL: tpchDatabase(t, testsrv.URL(t, e.env))})
+	for _, u := range testsrv.Servers(t) {
+		tg, err := engine.Parse(u)
+		if err != nil {
+			t.Fatal(err)
 		}
+		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: tpchDatabase(t, u)})
 	}
 	return out
 }
@@ -330,4 +332,43 @@ func TestTPCHOneStreamSetHasNoWarmup(t *testing.T) {
 	if _, err := os.Stat(clitest.ResultFile(file, 2)); err == nil {
 		t.Fatal("a second result was written")
 	}
+}
+
+// --maxdop is recorded and applied the engine's way where it has one; an engine without one, and --columnstore
+// on an engine without columnstore indexes, are refused in one line naming the engines that take them.
+func TestTPCHMaxdopAndColumnstore(t *testing.T) {
+	urls := []string{"duckdb://" + filepath.Join(t.TempDir(), "m.duckdb")}
+	if os.Getenv(testsrv.PostgresEnv) != "" || os.Getenv("CI") == "true" {
+		urls = append(urls, tpchDatabase(t, testsrv.URL(t, testsrv.PostgresEnv)))
+	}
+	for _, url := range urls {
+		clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+		file := filepath.Join(t.TempDir(), "m.json")
+		clitest.Must(t, "tpch", "run", "--target", url, "--power", "--queries", "1,6", "--maxdop", "1", "--result", file)
+		res, _ := clitest.ReadResult(t, file)
+		if res.Analytic.MaxDOP != 1 || res.Analytic.Layout != "" || res.Options["maxdop"] != float64(1) {
+			t.Errorf("%s: maxdop %d layout %q options %v", url, res.Analytic.MaxDOP, res.Analytic.Layout, res.Options["maxdop"])
+		}
+		if st := res.Analytic.Tests[0].Status; st != "ok" {
+			t.Errorf("%s: power test %s", url, st)
+		}
+	}
+	lite := "sqlite://" + filepath.Join(t.TempDir(), "m.db")
+	clitest.Must(t, "tpch", "build", "--target", lite, "--scale", "0.01")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpch", "run", "--target", lite, "--power", "--maxdop", "2"}, "--maxdop: SQLite runs each query on one thread here; it applies to duckdb://, postgres://"},
+		{[]string{"tpch", "run", "--target", lite, "--power", "--maxdop", "-1"}, "--maxdop must be at least 1"},
+		{[]string{"tpch", "build", "--target", lite, "--scale", "0.01", "--drop", "--columnstore"}, "it applies to sqlserver:// targets"},
+	} {
+		r := clitest.Run(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+		if r.Code == 0 || len(lines) != 1 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+	// the refused --columnstore build left the database as it was
+	clitest.Must(t, "tpch", "run", "--target", lite, "--power", "--queries", "6")
 }

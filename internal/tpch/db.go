@@ -2,6 +2,7 @@ package tpch
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 
@@ -28,6 +29,34 @@ type DB struct {
 	data    *bulk.DB
 	queries sqlfile.Set
 	refresh sqlfile.Set // refresh.sql: RF1, RF2 and restoring the loaded data
+	// --maxdop: statements run on each query connection first, and a hint added to each query
+	session []string
+	hint    string
+}
+
+// LimitParallelism holds every query to n parallel workers, the engine's way (--maxdop).
+func (d *DB) LimitParallelism(n int) error {
+	session, hint, err := d.T.Engine.Parallelism(n)
+	if err != nil {
+		return err
+	}
+	d.session, d.hint = session, hint
+	return nil
+}
+
+// conn is a connection for queries, with the --maxdop session settings applied.
+func (d *DB) conn(ctx context.Context) (*sql.Conn, error) {
+	c, err := d.data.SQL.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range d.session {
+		if _, err := c.ExecContext(ctx, s); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+	}
+	return c, nil
 }
 
 // Queries loads a dialect's 22 queries.

@@ -5,19 +5,38 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
 // BuildOptions are `tpch build`'s settings.
 type BuildOptions struct {
-	Scale    float64
-	Threads  int
-	Drop     bool
-	Version  string
-	Progress io.Writer
+	Scale   float64
+	Threads int
+	Drop    bool
+	// Columnstore stores the tables as clustered columnstore indexes (indexes_columnstore.sql), on engines that
+	// have them.
+	Columnstore bool
+	Version     string
+	Progress    io.Writer
+}
+
+// metaLayout is the build record's key for a table layout other than row tables.
+const metaLayout = "layout"
+
+// ColumnstoreEngines lists the targets that take --columnstore, for messages.
+func ColumnstoreEngines() string {
+	var out []string
+	for _, e := range engine.All() {
+		if Dataset.Has(e, "indexes_columnstore.sql") {
+			out = append(out, e.Name+"://")
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // Build creates the schema, loads dbgen's population straight from the generator through the shared build
@@ -32,9 +51,18 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 	for _, t := range dbgen.Tables {
 		total += ExpectedRows(t, opts.Scale)
 	}
+	record := [][2]string{{"scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64)}}
+	indexes := ""
+	if opts.Columnstore {
+		if !Dataset.Has(d.T.Engine, "indexes_columnstore.sql") {
+			return nil, fmt.Errorf("--columnstore: %s has no columnstore indexes in dbdyno's TPC-H files; it applies to %s targets", d.T.Engine.Title, ColumnstoreEngines())
+		}
+		indexes = "indexes_columnstore.sql"
+		record = append(record, [2]string{metaLayout, "columnstore"})
+	}
 	var rows atomic.Int64
-	return d.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
-		Record: [][2]string{{"scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64)}},
+	return d.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version, Indexes: indexes,
+		Record: record,
 		Work:   work(chunks(opts.Scale), opts.Scale, &rows), Rows: &rows, Total: total, Bytes: int64(opts.Scale * bytesPerScale),
 		Progress: opts.Progress})
 }

@@ -38,8 +38,12 @@ func (d *DB) Query(ctx context.Context, conn *sql.Conn, q int, p Params, keep bo
 		return nil, 0, fmt.Errorf("query %d takes %d parameters, got %d", q, len(st.Params), len(p))
 	}
 	args := st.Args([]any(p))
+	query := st.SQL
+	if d.hint != "" {
+		query += "\n" + d.hint
+	}
 	t0 := time.Now()
-	rows, err := conn.QueryContext(ctx, st.SQL, args...)
+	rows, err := conn.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, time.Since(t0), err
 	}

@@ -60,6 +60,7 @@ func init() {
 				{Name: "scale", Kind: workload.Float, Default: "1", Help: "scale factor"},
 				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel load connections"},
 				{Name: "drop", Kind: workload.Bool, Help: "replace dbdyno's existing TPC-H tables (never touches tables dbdyno did not create)"},
+				{Name: "columnstore", Kind: workload.Bool, Help: "store every table as a clustered columnstore index, keys as nonclustered B-trees (engines that have them)"},
 			},
 			Do: build,
 		}, {
@@ -110,6 +111,7 @@ var runFlags = []workload.Flag{
 	{Name: "timeout", Kind: workload.Duration, Default: "30m", Help: "a query running longer fails (0: no limit)"},
 	{Name: "seed", Kind: workload.Uint, Help: "qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"},
 	{Name: "no-warmup", Kind: workload.Bool, Help: "skip the warm-up stream before a --streams sweep"},
+	{Name: "maxdop", Kind: workload.Int, Help: "hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"},
 	{Name: "no-restore", Kind: workload.Bool, Help: "leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"},
 }
 
@@ -130,7 +132,7 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	}
 	defer d.Close()
 	fmt.Fprintf(env.Out, "building TPC-H schema at scale factor %g in %s (%s), %d thread(s)\n", sf, d.T, d.ServerVersion(ctx), threads)
-	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: v.Bool("drop"), Version: env.Version, Progress: env.Out})
+	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: v.Bool("drop"), Columnstore: v.Bool("columnstore"), Version: env.Version, Progress: env.Out})
 	if err != nil {
 		return bulk.Interrupted(ctx, err)
 	}
@@ -261,6 +263,9 @@ func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
 	if v.Duration("timeout") < 0 {
 		return nil, fmt.Errorf("--timeout cannot be negative")
 	}
+	if v.Int("maxdop") < 0 {
+		return nil, fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
+	}
 	if !v.Changed("seed") {
 		v = v.Set("seed", qgenClockSeed(time.Now()))
 	}
@@ -284,13 +289,16 @@ type run struct {
 func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
 	v := s.Values
 	opts := RunOptions{Power: v.Bool("power"), Throughput: v.Bool("throughput"), Refresh: v.Bool("refresh"), Timeout: v.Duration("timeout"),
-		Seed: v.Uint("seed"), Streams: v.Count("streams"), NoRestore: v.Bool("no-restore"), Progress: s.Out}
+		Seed: v.Uint("seed"), Streams: v.Count("streams"), NoRestore: v.Bool("no-restore"), MaxDOP: v.Int("maxdop"), Progress: s.Out}
 	opts.Queries, _ = ParseQueries(v.String("queries"))
 	d, err := Open(ctx, s.Target)
 	if err != nil {
 		return nil, err
 	}
 	sf, err := d.Scale(ctx)
+	if err == nil && opts.MaxDOP > 0 {
+		err = d.LimitParallelism(opts.MaxDOP)
+	}
 	if err != nil {
 		d.Close()
 		return nil, err
@@ -307,7 +315,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 	}
 	switch {
 	case s.Warmup:
-		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, Progress: s.Out}
+		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, MaxDOP: opts.MaxDOP, Progress: s.Out}
 	case !opts.Power && !opts.Throughput && opts.Streams == 0:
 		opts.Power, opts.Throughput, opts.Streams = true, true, MinStreams(sf)
 	case opts.Throughput && opts.Streams == 0:
@@ -327,7 +335,7 @@ func (r *run) Options() map[string]any {
 		streams = []int{o.Streams}
 	}
 	return map[string]any{"scale": r.sf, "power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
-		"queries": r.queries, "timeout_s": o.Timeout.Seconds(), "seed": fmt.Sprint(o.Seed), "warmup": o.Warmup, "no_restore": o.NoRestore}
+		"queries": r.queries, "timeout_s": o.Timeout.Seconds(), "seed": fmt.Sprint(o.Seed), "warmup": o.Warmup, "no_restore": o.NoRestore, "maxdop": o.MaxDOP}
 }
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {

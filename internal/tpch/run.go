@@ -26,6 +26,7 @@ type RunOptions struct {
 	Seed       uint64
 	Warmup     bool // a warm-up run: one stream, nothing else
 	NoRestore  bool // leave dbgen's update sets applied after the run; the next run goes on with the following sets
+	MaxDOP     int  // hold each query to this many parallel workers, the engine's way (0: the engine's own choice)
 	Progress   io.Writer
 }
 
@@ -83,8 +84,14 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 	}
 	r := &runner{d: d, opts: opts, sf: sf}
 	started := time.Now()
+	if opts.MaxDOP > 0 {
+		if err := d.LimitParallelism(opts.MaxDOP); err != nil {
+			return nil, err
+		}
+	}
+	layout, _ := d.data.Meta(ctx, metaLayout)
 	a := &result.Analytic{Scale: sf, Seed: strconv.FormatUint(opts.Seed, 10), Refresh: opts.Refresh, Queries: opts.Queries,
-		TimeoutS: opts.Timeout.Seconds(), Tests: []result.AnalyticTest{},
+		TimeoutS: opts.Timeout.Seconds(), Tests: []result.AnalyticTest{}, MaxDOP: opts.MaxDOP, Layout: layout,
 		Note: "TPC-H-derived: metrics computed as clause 5.4 defines them, not comparable with audited TPC-H results"}
 	if opts.Refresh {
 		dbgen.TextPool() // built once, before anything is timed
@@ -156,7 +163,7 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 	for _, q := range r.opts.Queries {
 		want[q] = true
 	}
-	conn, err := r.d.data.SQL.Conn(ctx)
+	conn, err := r.d.conn(ctx)
 	if err != nil {
 		qs.Status = result.StatusFailed
 		qs.Queries = append(qs.Queries, result.QueryTime{Query: StreamOrder(stream)[0], Status: "failed", Error: err.Error()})
@@ -197,7 +204,7 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 			}
 			// a lost or broken connection must not fail the rest of the stream
 			conn.Close()
-			if c, err := r.d.data.SQL.Conn(context.WithoutCancel(ctx)); err == nil {
+			if c, err := r.d.conn(context.WithoutCancel(ctx)); err == nil {
 				conn = c
 			}
 		}

@@ -3,3 +3,6 @@
 SELECT 'DuckDB ' || version()
 -- name: analyze
 CHECKPOINT
+-- How queries are held to {n} threads (--maxdop); the setting is the database's, for every connection.
+-- name: max_parallel_session
+SET threads = {n}

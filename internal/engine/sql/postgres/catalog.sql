@@ -9,3 +9,6 @@ ANALYZE {table}
 SELECT count(*) FROM pg_database WHERE datname = :name
 -- name: create_database
 CREATE DATABASE {name}
+-- How a connection's queries are held to {n} parallel workers (--maxdop): the leader and {workers} helpers.
+-- name: max_parallel_session
+SET max_parallel_workers_per_gather = {workers}

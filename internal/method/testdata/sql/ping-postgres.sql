@@ -19,6 +19,8 @@ ANALYZE {table};
 SELECT count(*) FROM pg_database WHERE datname = $1;
 -- name: create_database  -- from sql/postgres/catalog.sql
 CREATE DATABASE {name};
+-- name: max_parallel_session  -- from sql/postgres/catalog.sql
+SET max_parallel_workers_per_gather = {workers};
 
 -- file: settings.sql
 -- name: shared_buffers()  -- from sql/postgres/settings.sql

@@ -310,6 +310,8 @@ SELECT 'DuckDB ' || version();
 SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position;
 -- name: analyze  -- from sql/duckdb/catalog.sql
 CHECKPOINT;
+-- name: max_parallel_session  -- from sql/duckdb/catalog.sql
+SET threads = {n};
 
 -- file: settings.sql
 -- name: threads()  -- from sql/duckdb/settings.sql

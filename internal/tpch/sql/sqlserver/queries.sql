@@ -1,4 +1,4 @@
--- SQL Server (written for reference: the driver for SQL Server is not wired yet): TOP instead of LIMIT, DATEADD.
+-- SQL Server and Azure SQL: TOP instead of LIMIT, DATEADD and DATEPART instead of interval arithmetic and EXTRACT.
 -- name: q1(delta)
 select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty, sum(l_extendedprice) as sum_base_price,
        sum(l_extendedprice * (1 - l_discount)) as sum_disc_price,

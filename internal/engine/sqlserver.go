@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"net"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/rawconn"
+	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	mssql "github.com/microsoft/go-mssqldb"
+	"github.com/microsoft/go-mssqldb/azuread"
+)
+
+// SQL Server and Azure SQL (Database and Managed Instance) through microsoft/go-mssqldb. The URL is the
+// driver's own form: sqlserver://USER@HOST:PORT?database=DB, a named instance as sqlserver://HOST/INSTANCE (its
+// port asked of the SQL Server Browser), Azure AD sign-in with ?fedauth=ActiveDirectoryDefault (or any of the
+// driver's fedauth methods). The encryption parameters are passed to the driver as given: dbdyno never turns
+// certificate checks off on its own.
+func init() {
+	register(&Engine{
+		rank: 5,
+		Name: "sqlserver", Title: "SQL Server", Schemes: []string{"sqlserver", "mssql", "azuresql"},
+		DefaultPort: 1433, DefaultUser: "sa",
+		Placeholder: sqlfile.AtP, OLTP: true, Procedures: true, Bulk: BulkCopyIn,
+		Counters: "performance counters, file IO and wait statistics (DMVs); resource use on Azure SQL Database",
+		params: map[string]bool{"encrypt": true, "trustservercertificate": true, "hostnameincertificate": true,
+			"certificate": true, "servercertificate": true, "tlsmin": true, "fedauth": true, "applicationintent": true,
+			"packet size": true, "multisubnetfailover": true, "failoverpartner": true, "failoverport": true, "protocol": true},
+		ParseDialect: "tsql", // no SQL Server runs on the project's machines: its files are parsed offline
+		dbParam:      "database", instancePath: true, foldParams: true,
+		denied: "login failed", open: openSQLServer, classify: classifySQLServer, raised: raisedSQLServer,
+		waitsOff: "the account may not see other sessions: grant it VIEW SERVER STATE (VIEW DATABASE STATE on Azure SQL Database) to sample wait events",
+	})
+}
+
+// sqlserverDSN is the driver's connection URL for the target, password included: it never leaves this file.
+func sqlserverDSN(t *Target) string {
+	u := url.URL{Scheme: "sqlserver", Host: t.Host, Path: "/" + t.Instance}
+	if t.Port > 0 {
+		u.Host = net.JoinHostPort(t.Host, strconv.Itoa(t.Port))
+	}
+	if t.password != "" {
+		u.User = url.UserPassword(t.User, t.password)
+	} else if t.User != "" {
+		u.User = url.User(t.User)
+	}
+	q := url.Values{}
+	for k, v := range t.Params {
+		q[k] = v
+	}
+	q.Set("database", t.Database)
+	q.Set("app name", "dbdyno") // its sessions tell themselves apart in sys.dm_exec_sessions
+	q.Set("keepalive", "30")
+	if t.ConnectTimeout > 0 {
+		q.Set("dial timeout", strconv.Itoa(int((t.ConnectTimeout+time.Second-1)/time.Second)))
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func openSQLServer(_ context.Context, t *Target) (*sql.DB, error) {
+	dsn := sqlserverDSN(t)
+	var c *mssql.Connector
+	var err error
+	if t.Params.Get("fedauth") != "" {
+		c, err = azuread.NewConnector(dsn)
+	} else {
+		c, err = mssql.NewConnector(dsn)
+	}
+	if err != nil {
+		return nil, errors.New(t.Scrub(err.Error()))
+	}
+	if t.Instance == "" {
+		c.Dialer = rawconn.NewDialer(30 * time.Second) // TCP only: a named instance's port is asked over UDP
+	}
+	return openConnector(t, c), nil
+}
+
+// SQLServerConn is the driver's connection under a database/sql connection of a SQL Server target (for its
+// bulk copy).
+func SQLServerConn(dc any) (*mssql.Conn, bool) {
+	c, ok := dc.(*mssql.Conn)
+	return c, ok
+}
+
+var _ driver.Connector = (*mssql.Connector)(nil)
+
+func classifySQLServer(err error) Class {
+	var e mssql.Error
+	if !errors.As(err, &e) {
+		return Other
+	}
+	switch e.Number {
+	case 1205, 1222, 3960, 41302, 41305, 41325, 40501, 10928, 10929, 49918, 49919, 49920:
+		// deadlock victim, lock timeout, snapshot update conflict, in-memory OLTP conflicts, Azure: service busy,
+		// resource limits
+		return Retryable
+	case 596, 6005, 40613, 40197, 40143, 233, 10053, 10054:
+		// session killed, shutting down, Azure: database unavailable or moved, transport failures
+		return ConnLost
+	case 18456, 18452, 18470, 18487, 18488:
+		return AuthFailed
+	case 4060, 911:
+		return NoDatabase
+	case 208, 2812:
+		return NotFound
+	}
+	return Other
+}
+
+// raisedSQLServer: dbdyno's procedures THROW their own error numbers (50000 and up) with their own message.
+func raisedSQLServer(err error) (string, bool) {
+	var e mssql.Error
+	if errors.As(err, &e) && e.Number >= 50000 {
+		return e.Message, true
+	}
+	return "", false
+}

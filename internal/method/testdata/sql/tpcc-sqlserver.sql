@@ -1,0 +1,528 @@
+-- dbdyno sql: workload tpcc, engine sqlserver (SQL Server)
+
+-- file: schema.sql
+-- name: dbdyno_tpcc_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_tpcc_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: warehouse  -- from sql/generic/schema.sql
+CREATE TABLE warehouse (
+  w_id int NOT NULL, w_ytd numeric(12,2), w_tax numeric(4,4), w_name varchar(10), w_street_1 varchar(20),
+  w_street_2 varchar(20), w_city varchar(20), w_state char(2), w_zip char(9)
+);
+-- name: district  -- from sql/generic/schema.sql
+CREATE TABLE district (
+  d_id smallint NOT NULL, d_w_id int NOT NULL, d_ytd numeric(12,2), d_tax numeric(4,4), d_next_o_id int,
+  d_name varchar(10), d_street_1 varchar(20), d_street_2 varchar(20), d_city varchar(20), d_state char(2), d_zip char(9)
+);
+-- name: customer  -- from sql/sqlserver/schema.sql
+CREATE TABLE customer (
+  c_id int NOT NULL, c_d_id smallint NOT NULL, c_w_id int NOT NULL, c_first varchar(16), c_middle char(2),
+  c_last varchar(16), c_street_1 varchar(20), c_street_2 varchar(20), c_city varchar(20), c_state char(2),
+  c_zip char(9), c_phone char(16), c_since datetime2(0), c_credit char(2), c_credit_lim numeric(12,2),
+  c_discount numeric(4,4), c_balance numeric(12,2), c_ytd_payment numeric(12,2), c_payment_cnt int,
+  c_delivery_cnt int, c_data varchar(500)
+);
+-- name: history  -- from sql/sqlserver/schema.sql
+CREATE TABLE history (
+  h_c_id int, h_c_d_id smallint, h_c_w_id int, h_d_id smallint, h_w_id int, h_date datetime2(0),
+  h_amount numeric(6,2), h_data varchar(24)
+);
+-- name: new_order  -- from sql/generic/schema.sql
+CREATE TABLE new_order (no_o_id int NOT NULL, no_d_id smallint NOT NULL, no_w_id int NOT NULL);
+-- name: orders  -- from sql/sqlserver/schema.sql
+CREATE TABLE orders (
+  o_id int NOT NULL, o_d_id smallint NOT NULL, o_w_id int NOT NULL, o_c_id int, o_entry_d datetime2(0),
+  o_carrier_id smallint, o_ol_cnt smallint, o_all_local smallint
+);
+-- name: order_line  -- from sql/sqlserver/schema.sql
+CREATE TABLE order_line (
+  ol_o_id int NOT NULL, ol_d_id smallint NOT NULL, ol_w_id int NOT NULL, ol_number smallint NOT NULL, ol_i_id int,
+  ol_supply_w_id int, ol_delivery_d datetime2(0), ol_quantity smallint, ol_amount numeric(6,2), ol_dist_info char(24)
+);
+-- name: item  -- from sql/generic/schema.sql
+CREATE TABLE item (i_id int NOT NULL, i_im_id int, i_name varchar(24), i_price numeric(5,2), i_data varchar(50));
+-- name: stock  -- from sql/generic/schema.sql
+CREATE TABLE stock (
+  s_i_id int NOT NULL, s_w_id int NOT NULL, s_quantity smallint, s_dist_01 char(24), s_dist_02 char(24),
+  s_dist_03 char(24), s_dist_04 char(24), s_dist_05 char(24), s_dist_06 char(24), s_dist_07 char(24),
+  s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24), s_ytd int, s_order_cnt int, s_remote_cnt int,
+  s_data varchar(50)
+);
+
+-- file: indexes.sql
+-- name: warehouse_pk  -- from sql/generic/indexes.sql
+ALTER TABLE warehouse ADD CONSTRAINT warehouse_pk PRIMARY KEY (w_id);
+-- name: district_pk  -- from sql/generic/indexes.sql
+ALTER TABLE district ADD CONSTRAINT district_pk PRIMARY KEY (d_w_id, d_id);
+-- name: customer_pk  -- from sql/generic/indexes.sql
+ALTER TABLE customer ADD CONSTRAINT customer_pk PRIMARY KEY (c_w_id, c_d_id, c_id);
+-- name: customer_last  -- from sql/generic/indexes.sql
+CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first);
+-- name: new_order_pk  -- from sql/generic/indexes.sql
+ALTER TABLE new_order ADD CONSTRAINT new_order_pk PRIMARY KEY (no_w_id, no_d_id, no_o_id);
+-- name: orders_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (o_w_id, o_d_id, o_id);
+-- name: orders_customer  -- from sql/generic/indexes.sql
+CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+-- name: order_line_pk  -- from sql/generic/indexes.sql
+ALTER TABLE order_line ADD CONSTRAINT order_line_pk PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number);
+-- name: item_pk  -- from sql/generic/indexes.sql
+ALTER TABLE item ADD CONSTRAINT item_pk PRIMARY KEY (i_id);
+-- name: stock_pk  -- from sql/generic/indexes.sql
+ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id);
+
+-- file: procs.sql
+-- name: dbdyno_new_order  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_new_order @w_id int, @d_id int, @c_id int, @ol_cnt int, @all_local int,
+    @items varchar(255), @supply varchar(255), @qty varchar(64)
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @w_tax numeric(4,4), @d_tax numeric(4,4), @discount numeric(4,4);
+  DECLARE @o_id int, @i int, @item int, @sw int, @q int, @squant int;
+  DECLARE @price numeric(5,2), @sum numeric(12,2), @last varchar(16), @credit char(2);
+  DECLARE @name varchar(24), @idata varchar(50), @sdata varchar(50), @dist char(24);
+  DECLARE @ip int, @sp int, @qp int, @in int, @sn int, @qn int;
+  SET @sum = 0;
+  BEGIN TRANSACTION;
+  SELECT @w_tax = w_tax FROM warehouse WHERE w_id = @w_id;
+  UPDATE district SET @d_tax = d_tax, @o_id = d_next_o_id, d_next_o_id = d_next_o_id + 1
+   WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @discount = c_discount, @last = c_last, @credit = c_credit
+    FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_id = @c_id;
+  INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+    VALUES (@o_id, @d_id, @w_id, @c_id, CAST(SYSDATETIME() AS datetime2(0)), NULL, @ol_cnt, @all_local);
+  INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (@o_id, @d_id, @w_id);
+  SET @i = 1;
+  SET @ip = 1;
+  SET @sp = 1;
+  SET @qp = 1;
+  WHILE @i <= @ol_cnt
+  BEGIN
+    SET @in = CHARINDEX(',', @items + ',', @ip);
+    SET @sn = CHARINDEX(',', @supply + ',', @sp);
+    SET @qn = CHARINDEX(',', @qty + ',', @qp);
+    SET @item = CAST(SUBSTRING(@items, @ip, @in - @ip) AS int);
+    SET @sw = CAST(SUBSTRING(@supply, @sp, @sn - @sp) AS int);
+    SET @q = CAST(SUBSTRING(@qty, @qp, @qn - @qp) AS int);
+    SET @ip = @in + 1;
+    SET @sp = @sn + 1;
+    SET @qp = @qn + 1;
+    SET @price = NULL;
+    SELECT @price = i_price, @name = i_name, @idata = i_data FROM item WHERE i_id = @item;
+    IF @price IS NULL
+    BEGIN
+      ROLLBACK TRANSACTION;
+      SELECT CAST(0 AS numeric(12,2)) AS total, 1 AS rolled_back;
+      RETURN;
+    END;
+    UPDATE stock
+       SET @squant = s_quantity, @sdata = s_data,
+           @dist = CASE @d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                              WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                              WHEN 9 THEN s_dist_09 ELSE s_dist_10 END,
+           s_quantity = CASE WHEN s_quantity >= @q + 10 THEN s_quantity - @q ELSE s_quantity - @q + 91 END,
+           s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,
+           s_remote_cnt = s_remote_cnt + CASE WHEN @sw <> @w_id THEN 1 ELSE 0 END
+     WHERE s_w_id = @sw AND s_i_id = @item;
+    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+      VALUES (@o_id, @d_id, @w_id, @i, @item, @sw, NULL, @q, @q * @price, @dist);
+    SET @sum = @sum + @q * @price;
+    SET @i = @i + 1;
+  END;
+  COMMIT TRANSACTION;
+  SELECT CAST(@sum * (1 - @discount) * (1 + @w_tax + @d_tax) AS numeric(12,2)) AS total, 0 AS rolled_back;
+END;
+-- name: dbdyno_payment  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_payment @w_id int, @d_id int, @c_w_id int, @c_d_id int, @c_id int,
+    @byname bit, @c_last varchar(16), @amount numeric(6,2)
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @w_name varchar(10), @d_name varchar(10), @cid int, @n int, @off int;
+  DECLARE @credit char(2), @balance numeric(12,2);
+  SET @cid = @c_id;
+  BEGIN TRANSACTION;
+  UPDATE warehouse SET @w_name = w_name, w_ytd = w_ytd + @amount WHERE w_id = @w_id;
+  UPDATE district SET @d_name = d_name, d_ytd = d_ytd + @amount WHERE d_w_id = @w_id AND d_id = @d_id;
+  IF @byname = 1
+  BEGIN
+    SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last;
+    IF @n = 0
+      THROW 50001, 'dbdyno: no customer with that last name', 1;
+    SET @off = (@n + 1) / 2 - 1;
+    SELECT @cid = c_id FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last
+      ORDER BY c_first OFFSET @off ROWS FETCH NEXT 1 ROWS ONLY;
+  END;
+  SELECT @credit = c_credit FROM customer WITH (UPDLOCK, ROWLOCK)
+   WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
+  IF @credit = 'BC'
+    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+           c_payment_cnt = c_payment_cnt + 1,
+           c_data = LEFT(CONCAT_WS(' ', @cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(@amount AS varchar(12))) + '|' + c_data, 500)
+     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
+  ELSE
+    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+           c_payment_cnt = c_payment_cnt + 1
+     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
+  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    VALUES (@cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(SYSDATETIME() AS datetime2(0)), @amount, @w_name + '    ' + @d_name);
+  COMMIT TRANSACTION;
+  SELECT @cid AS c_id, @balance AS balance;
+END;
+-- name: dbdyno_order_status  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_order_status @w_id int, @d_id int, @c_id int, @byname bit, @c_last varchar(16)
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @cid int, @n int, @off int, @o_id int, @lines int, @balance numeric(12,2);
+  DECLARE @first varchar(16), @middle char(2), @last varchar(16), @entry datetime2(0), @carrier int;
+  SET @cid = @c_id;
+  BEGIN TRANSACTION;
+  IF @byname = 1
+  BEGIN
+    SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_last = @c_last;
+    IF @n = 0
+      THROW 50001, 'dbdyno: no customer with that last name', 1;
+    SET @off = (@n + 1) / 2 - 1;
+    SELECT @cid = c_id FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_last = @c_last
+      ORDER BY c_first OFFSET @off ROWS FETCH NEXT 1 ROWS ONLY;
+  END;
+  SELECT @balance = c_balance, @first = c_first, @middle = c_middle, @last = c_last
+    FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_id = @cid;
+  SELECT TOP 1 @o_id = o_id, @entry = o_entry_d, @carrier = o_carrier_id FROM orders
+   WHERE o_w_id = @w_id AND o_d_id = @d_id AND o_c_id = @cid ORDER BY o_id DESC;
+  SELECT @lines = COUNT(*) FROM (SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+   WHERE ol_w_id = @w_id AND ol_d_id = @d_id AND ol_o_id = @o_id) AS ol;
+  COMMIT TRANSACTION;
+  SELECT @cid AS c_id, @lines AS line_count;
+END;
+-- name: dbdyno_delivery  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_delivery @w_id int, @carrier_id int
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @d int, @o_id int, @cid int, @delivered int, @amount numeric(12,2);
+  SET @delivered = 0;
+  SET @d = 1;
+  BEGIN TRANSACTION;
+  WHILE @d <= 10
+  BEGIN
+    SET @o_id = NULL;
+    SELECT TOP 1 @o_id = no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK)
+     WHERE no_w_id = @w_id AND no_d_id = @d ORDER BY no_o_id;
+    IF @o_id IS NOT NULL
+    BEGIN
+      DELETE FROM new_order WHERE no_w_id = @w_id AND no_d_id = @d AND no_o_id = @o_id;
+      UPDATE orders SET @cid = o_c_id, o_carrier_id = @carrier_id WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
+      UPDATE order_line SET ol_delivery_d = CAST(SYSDATETIME() AS datetime2(0))
+       WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;
+      SELECT @amount = COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;
+      UPDATE customer SET c_balance = c_balance + @amount, c_delivery_cnt = c_delivery_cnt + 1
+       WHERE c_w_id = @w_id AND c_d_id = @d AND c_id = @cid;
+      SET @delivered = @delivered + 1;
+    END;
+    SET @d = @d + 1;
+  END;
+  COMMIT TRANSACTION;
+  SELECT @delivered AS delivered;
+END;
+-- name: dbdyno_stock_level  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_stock_level @w_id int, @d_id int, @threshold int
+AS
+BEGIN
+  SET NOCOUNT ON;
+  DECLARE @next int, @low int;
+  SELECT @next = d_next_o_id FROM district WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @low = COUNT(DISTINCT s_i_id) FROM order_line, stock
+   WHERE ol_w_id = @w_id AND ol_d_id = @d_id AND ol_o_id < @next AND ol_o_id >= @next - 20
+     AND s_w_id = @w_id AND s_i_id = ol_i_id AND s_quantity < @threshold;
+  SELECT @low AS low_stock;
+END;
+
+-- file: drop.sql
+-- name: warehouse  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS warehouse;
+-- name: district  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS district;
+-- name: customer  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customer;
+-- name: history  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS history;
+-- name: new_order  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS new_order;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: order_line  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS order_line;
+-- name: item  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS item;
+-- name: stock  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS stock;
+-- name: dbdyno_tpcc_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_tpcc_meta;
+-- name: drop_dbdyno_new_order  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_new_order;
+-- name: drop_dbdyno_payment  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_payment;
+-- name: drop_dbdyno_order_status  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_order_status;
+-- name: drop_dbdyno_delivery  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_delivery;
+-- name: drop_dbdyno_stock_level  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_stock_level;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_tpcc_meta WHERE k = @p1;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_tpcc_meta WHERE k = @p1;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (@p1, @p2);
+
+-- file: tx.sql
+-- name: no_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_tax FROM warehouse WHERE w_id = @p1;
+-- name: no_district(w_id, d_id)  -- from sql/sqlserver/tx.sql
+SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK, ROWLOCK) WHERE d_w_id = @p1 AND d_id = @p2;
+-- name: no_district_update(w_id, d_id)  -- from sql/generic/tx.sql
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @p1 AND d_id = @p2;
+-- name: no_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: no_insert_order(o_id, d_id, w_id, c_id, entry_d, ol_cnt, all_local)  -- from sql/generic/tx.sql
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+VALUES (@p1, @p2, @p3, @p4, @p5, NULL, @p6, @p7);
+-- name: no_insert_new_order(o_id, d_id, w_id)  -- from sql/generic/tx.sql
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (@p1, @p2, @p3);
+-- name: no_item(i_id)  -- from sql/generic/tx.sql
+SELECT i_price, i_name, i_data FROM item WHERE i_id = @p1;
+-- name: no_stock(w_id, i_id, d_id)  -- from sql/sqlserver/tx.sql
+SELECT s_quantity, s_data,
+       CASE @p3 WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                  WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                  WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_w_id = @p1 AND s_i_id = @p2;
+-- name: no_stock_update(quantity, ol_quantity, remote, w_id, i_id)  -- from sql/generic/tx.sql
+UPDATE stock SET s_quantity = @p1, s_ytd = s_ytd + @p2, s_order_cnt = s_order_cnt + 1,
+       s_remote_cnt = s_remote_cnt + @p3
+WHERE s_w_id = @p4 AND s_i_id = @p5;
+-- name: no_insert_order_line(o_id, d_id, w_id, number, i_id, supply_w_id, quantity, amount, dist_info)  -- from sql/generic/tx.sql
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, NULL, @p7, @p8, @p9);
+-- name: pay_warehouse_update(w_id, amount)  -- from sql/generic/tx.sql
+UPDATE warehouse SET w_ytd = w_ytd + @p2 WHERE w_id = @p1;
+-- name: pay_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = @p1;
+-- name: pay_district_update(w_id, d_id, amount)  -- from sql/generic/tx.sql
+UPDATE district SET d_ytd = d_ytd + @p3 WHERE d_w_id = @p1 AND d_id = @p2;
+-- name: pay_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = @p1 AND d_id = @p2;
+-- name: customers_by_last(w_id, d_id, last)  -- from sql/generic/tx.sql
+SELECT c_id FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_last = @p3 ORDER BY c_first;
+-- name: pay_customer(w_id, d_id, c_id)  -- from sql/sqlserver/tx.sql
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit,
+       c_credit_lim, c_discount, c_balance
+FROM customer WITH (UPDLOCK, ROWLOCK) WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: pay_customer_data(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_data FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: pay_customer_update(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - @p4, c_ytd_payment = c_ytd_payment + @p4,
+       c_payment_cnt = c_payment_cnt + 1
+WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: pay_customer_update_bc(w_id, d_id, c_id, amount, data)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - @p4, c_ytd_payment = c_ytd_payment + @p4,
+       c_payment_cnt = c_payment_cnt + 1, c_data = @p5
+WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: pay_insert_history(c_id, c_d_id, c_w_id, d_id, w_id, h_date, amount, data)  -- from sql/generic/tx.sql
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8);
+-- name: os_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: os_last_order(w_id, d_id, c_id)  -- from sql/sqlserver/tx.sql
+SELECT TOP 1 o_id, o_entry_d, o_carrier_id FROM orders
+WHERE o_w_id = @p1 AND o_d_id = @p2 AND o_c_id = @p3 ORDER BY o_id DESC;
+-- name: os_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+WHERE ol_w_id = @p1 AND ol_d_id = @p2 AND ol_o_id = @p3;
+-- name: dl_new_order(w_id, d_id)  -- from sql/sqlserver/tx.sql
+SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = @p1 AND no_d_id = @p2 ORDER BY no_o_id;
+-- name: dl_delete_new_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+DELETE FROM new_order WHERE no_w_id = @p1 AND no_d_id = @p2 AND no_o_id = @p3;
+-- name: dl_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT o_c_id FROM orders WHERE o_w_id = @p1 AND o_d_id = @p2 AND o_id = @p3;
+-- name: dl_update_order(w_id, d_id, o_id, carrier_id)  -- from sql/generic/tx.sql
+UPDATE orders SET o_carrier_id = @p4 WHERE o_w_id = @p1 AND o_d_id = @p2 AND o_id = @p3;
+-- name: dl_update_order_lines(w_id, d_id, o_id, delivery_d)  -- from sql/generic/tx.sql
+UPDATE order_line SET ol_delivery_d = @p4 WHERE ol_w_id = @p1 AND ol_d_id = @p2 AND ol_o_id = @p3;
+-- name: dl_sum_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = @p1 AND ol_d_id = @p2 AND ol_o_id = @p3;
+-- name: dl_update_customer(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance + @p4, c_delivery_cnt = c_delivery_cnt + 1
+WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+-- name: sl_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_next_o_id FROM district WHERE d_w_id = @p1 AND d_id = @p2;
+-- name: sl_count(w_id, d_id, next_o_id, threshold)  -- from sql/generic/tx.sql
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
+WHERE ol_w_id = @p1 AND ol_d_id = @p2 AND ol_o_id < @p3 AND ol_o_id >= @p3 - 20
+  AND s_w_id = @p1 AND s_i_id = ol_i_id AND s_quantity < @p4;
+-- name: check_1()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
+  ON d.d_w_id = w.w_id WHERE ABS(w.w_ytd - d.s) > 0.001;
+-- name: check_2()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id FROM district d
+  LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+  LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
+WHERE o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND n.m <> o.m);
+-- name: check_3()  -- from sql/generic/tx.sql
+SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*);
+-- name: check_4()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id
+WHERE l.c IS NULL OR o.s <> l.c;
+-- name: sum_next_o_id()  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: begin_write  -- from sql/sqlserver/tx.sql
+BEGIN TRANSACTION;
+-- name: begin_read  -- from sql/sqlserver/tx.sql
+BEGIN TRANSACTION;
+-- name: commit  -- from sql/sqlserver/tx.sql
+COMMIT TRANSACTION;
+-- name: rollback  -- from sql/sqlserver/tx.sql
+IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
+
+-- file: calls.sql
+-- name: proc_new_order(w_id, d_id, c_id, ol_cnt, all_local, items, supply, qty)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_new_order @p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8;
+-- name: proc_payment(w_id, d_id, c_w_id, c_d_id, c_id, byname, c_last, amount)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_payment @p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8;
+-- name: proc_order_status(w_id, d_id, c_id, byname, c_last)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_order_status @p1, @p2, @p3, @p4, @p5;
+-- name: proc_delivery(w_id, carrier_id)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_delivery @p1, @p2;
+-- name: proc_stock_level(w_id, d_id, threshold)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_stock_level @p1, @p2, @p3;
+
+-- SQL Server's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
+-- name: server_version()  -- from sql/sqlserver/catalog.sql
+SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: column_types(name)  -- from sql/sqlserver/catalog.sql
+SELECT CASE WHEN DATA_TYPE IN ('decimal', 'numeric')
+            THEN 'DECIMAL(' + CAST(NUMERIC_PRECISION AS varchar(4)) + ',' + CAST(NUMERIC_SCALE AS varchar(4)) + ')'
+            ELSE upper(DATA_TYPE) END
+FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1 ORDER BY ORDINAL_POSITION;
+-- name: analyze_table  -- from sql/sqlserver/catalog.sql
+UPDATE STATISTICS {table};
+-- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM sys.databases WHERE name = @p1;
+-- name: create_database  -- from sql/sqlserver/catalog.sql
+CREATE DATABASE {name};
+-- name: host_cores()  -- from sql/sqlserver/catalog.sql
+SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
+-- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
+OPTION (MAXDOP {n});
+
+-- file: settings.sql
+-- name: edition()  -- from sql/sqlserver/settings.sql
+SELECT CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: engine_edition()  -- from sql/sqlserver/settings.sql
+SELECT CASE CAST(SERVERPROPERTY('EngineEdition') AS int) WHEN 5 THEN 'Azure SQL Database' WHEN 8 THEN 'Azure SQL Managed Instance'
+            WHEN 4 THEN 'Express' WHEN 3 THEN 'Enterprise' WHEN 2 THEN 'Standard' ELSE CAST(SERVERPROPERTY('EngineEdition') AS varchar(8)) END;
+-- name: service_objective()  -- from sql/sqlserver/settings.sql
+SELECT CAST(DATABASEPROPERTYEX(DB_NAME(), 'ServiceObjective') AS nvarchar(128));
+-- name: max_server_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS bigint) FROM sys.configurations WHERE name = 'max server memory (MB)';
+-- name: maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'max degree of parallelism';
+-- name: database_maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value AS int) FROM sys.database_scoped_configurations WHERE name = 'MAXDOP';
+-- name: cost_threshold_for_parallelism()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'cost threshold for parallelism';
+-- name: trace_flags()  -- from sql/sqlserver/settings.sql
+SET NOCOUNT ON;
+DECLARE @flags TABLE (TraceFlag int, Status int, Global int, Session int);
+INSERT INTO @flags EXEC ('DBCC TRACESTATUS(-1) WITH NO_INFOMSGS');
+SELECT COALESCE(STRING_AGG(CAST(TraceFlag AS varchar(10)), ','), 'none') FROM @flags WHERE Global = 1;
+-- name: tempdb_data_files()  -- from sql/sqlserver/settings.sql
+SELECT count(*) FROM tempdb.sys.database_files WHERE type = 0;
+-- name: memory_model()  -- from sql/sqlserver/settings.sql
+SELECT sql_memory_model_desc FROM sys.dm_os_sys_info;
+-- name: compatibility_level()  -- from sql/sqlserver/settings.sql
+SELECT compatibility_level FROM sys.databases WHERE name = DB_NAME();
+-- name: recovery_model()  -- from sql/sqlserver/settings.sql
+SELECT recovery_model_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: read_committed_snapshot()  -- from sql/sqlserver/settings.sql
+SELECT is_read_committed_snapshot_on FROM sys.databases WHERE name = DB_NAME();
+-- name: delayed_durability()  -- from sql/sqlserver/settings.sql
+SELECT delayed_durability_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: cpu_count()  -- from sql/sqlserver/settings.sql
+SELECT cpu_count FROM sys.dm_os_sys_info;
+-- name: physical_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT physical_memory_kb / 1024 FROM sys.dm_os_sys_info;
+
+-- file: counters.sql
+-- name: counters()  -- from sql/sqlserver/counters.sql
+SELECT lower(replace(rtrim(counter_name), ' ', '_')), CAST(cntr_value AS float)
+FROM sys.dm_os_performance_counters
+WHERE (object_name LIKE '%:SQL Statistics%' AND counter_name IN ('Batch Requests/sec', 'SQL Compilations/sec', 'SQL Re-Compilations/sec'))
+   OR (object_name LIKE '%:Buffer Manager%' AND counter_name IN ('Page reads/sec', 'Page writes/sec', 'Page lookups/sec', 'Checkpoint pages/sec', 'Lazy writes/sec'))
+   OR (object_name LIKE '%:Locks%' AND instance_name = '_Total' AND counter_name IN ('Lock Waits/sec', 'Number of Deadlocks/sec'))
+   OR (object_name LIKE '%:Databases%' AND instance_name = DB_NAME() AND counter_name IN ('Log Bytes Flushed/sec', 'Log Flushes/sec', 'Transactions/sec'));
+-- name: counters_file_io()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (
+  SELECT CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END AS kind,
+         SUM(s.num_of_bytes_read) AS bytes_read, SUM(s.num_of_bytes_written) AS bytes_written,
+         SUM(s.num_of_reads) AS reads, SUM(s.num_of_writes) AS writes,
+         SUM(s.io_stall_read_ms) AS read_stall_ms, SUM(s.io_stall_write_ms) AS write_stall_ms
+  FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) s
+  JOIN sys.database_files f ON f.file_id = s.file_id
+  GROUP BY CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END) AS x
+CROSS APPLY (VALUES (x.kind + 'bytes_read', CAST(x.bytes_read AS float)), (x.kind + 'bytes_written', CAST(x.bytes_written AS float)),
+                    (x.kind + 'reads', CAST(x.reads AS float)), (x.kind + 'writes', CAST(x.writes AS float)),
+                    (x.kind + 'read_stall_ms', CAST(x.read_stall_ms AS float)), (x.kind + 'write_stall_ms', CAST(x.write_stall_ms AS float))) AS c(k, v);
+-- name: counters_wait_stats()  -- from sql/sqlserver/counters.sql
+SELECT 'wait_ms_' + lower(wait_type), CAST(wait_time_ms AS float)
+FROM sys.dm_os_wait_stats
+WHERE wait_time_ms > 0 AND wait_type NOT IN (
+  'BROKER_EVENTHANDLER', 'BROKER_RECEIVE_WAITFOR', 'BROKER_TASK_STOP', 'BROKER_TO_FLUSH', 'BROKER_TRANSMITTER',
+  'CHECKPOINT_QUEUE', 'CLR_AUTO_EVENT', 'CLR_MANUAL_EVENT', 'DIRTY_PAGE_POLL', 'DISPATCHER_QUEUE_SEMAPHORE',
+  'FT_IFTS_SCHEDULER_IDLE_WAIT', 'HADR_FILESTREAM_IOMGR_IOCOMPLETION', 'HADR_WORK_QUEUE', 'LAZYWRITER_SLEEP',
+  'LOGMGR_QUEUE', 'ONDEMAND_TASK_QUEUE', 'PWAIT_EXTENSIBILITY_CLEANUP_TASK', 'QDS_ASYNC_QUEUE',
+  'QDS_CLEANUP_STALE_QUERIES_TASK_MAIN_LOOP_SLEEP', 'QDS_PERSIST_TASK_MAIN_LOOP_SLEEP', 'REQUEST_FOR_DEADLOCK_SEARCH',
+  'SLEEP_TASK', 'SLEEP_SYSTEMTASK', 'SP_SERVER_DIAGNOSTICS_SLEEP', 'SQLTRACE_BUFFER_FLUSH',
+  'SQLTRACE_INCREMENTAL_FLUSH_SLEEP', 'WAITFOR', 'XE_DISPATCHER_WAIT', 'XE_TIMER_EVENT', 'SOS_WORK_DISPATCHER')
+  AND wait_type NOT LIKE 'SLEEP[_]%' AND wait_type NOT LIKE 'PREEMPTIVE[_]XE[_]%';
+-- name: counters_azure_resource()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (SELECT TOP 1 * FROM sys.dm_db_resource_stats ORDER BY end_time DESC) AS r
+CROSS APPLY (VALUES ('cpu_pct', CAST(r.avg_cpu_percent AS float)), ('data_io_pct', CAST(r.avg_data_io_percent AS float)),
+                    ('log_write_pct', CAST(r.avg_log_write_percent AS float)), ('memory_pct', CAST(r.avg_memory_usage_percent AS float))) AS c(k, v);
+-- name: waits()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN r.wait_type IS NULL THEN NULL
+            WHEN r.wait_type LIKE 'LCK[_]%' THEN 'Lock'
+            WHEN r.wait_type LIKE 'PAGEIOLATCH[_]%' THEN 'Buffer IO'
+            WHEN r.wait_type LIKE 'PAGELATCH[_]%' OR r.wait_type LIKE 'LATCH[_]%' THEN 'Latch'
+            WHEN r.wait_type IN ('WRITELOG', 'LOGBUFFER') OR r.wait_type LIKE 'LOG[_]RATE[_]%' THEN 'Tran Log IO'
+            WHEN r.wait_type LIKE 'CX%' OR r.wait_type LIKE 'EXCHANGE%' THEN 'Parallelism'
+            WHEN r.wait_type = 'SOS_SCHEDULER_YIELD' THEN 'CPU'
+            WHEN r.wait_type = 'ASYNC_NETWORK_IO' THEN 'Network IO'
+            WHEN r.wait_type LIKE 'RESOURCE_SEMAPHORE%' THEN 'Memory'
+            ELSE 'Other' END,
+       r.wait_type,
+       CASE WHEN s.program_name = 'dbdyno' THEN 1 ELSE 0 END
+FROM sys.dm_exec_requests r
+JOIN sys.dm_exec_sessions s ON s.session_id = r.session_id
+WHERE s.is_user_process = 1 AND r.session_id <> @@SPID;
+-- name: waits_enabled()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(DB_NAME(), 'DATABASE', 'VIEW DATABASE STATE') = 1 THEN 1 ELSE 0 END;
+
+-- file: load.sql
+-- name: nocount  -- from sql/sqlserver/load.sql
+SET NOCOUNT ON;
+

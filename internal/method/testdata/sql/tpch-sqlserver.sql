@@ -1,0 +1,482 @@
+-- dbdyno sql: workload tpch, engine sqlserver (SQL Server)
+
+-- file: schema.sql
+-- name: dbdyno_tpch_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_tpch_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: region  -- from sql/generic/schema.sql
+CREATE TABLE region (r_regionkey integer NOT NULL, r_name char(25) NOT NULL, r_comment varchar(152));
+-- name: nation  -- from sql/generic/schema.sql
+CREATE TABLE nation (n_nationkey integer NOT NULL, n_name char(25) NOT NULL, n_regionkey integer NOT NULL, n_comment varchar(152));
+-- name: supplier  -- from sql/generic/schema.sql
+CREATE TABLE supplier (
+  s_suppkey integer NOT NULL, s_name char(25) NOT NULL, s_address varchar(40) NOT NULL, s_nationkey integer NOT NULL,
+  s_phone char(15) NOT NULL, s_acctbal decimal(15,2) NOT NULL, s_comment varchar(101) NOT NULL
+);
+-- name: customer  -- from sql/generic/schema.sql
+CREATE TABLE customer (
+  c_custkey integer NOT NULL, c_name varchar(25) NOT NULL, c_address varchar(40) NOT NULL, c_nationkey integer NOT NULL,
+  c_phone char(15) NOT NULL, c_acctbal decimal(15,2) NOT NULL, c_mktsegment char(10) NOT NULL, c_comment varchar(117) NOT NULL
+);
+-- name: part  -- from sql/generic/schema.sql
+CREATE TABLE part (
+  p_partkey integer NOT NULL, p_name varchar(55) NOT NULL, p_mfgr char(25) NOT NULL, p_brand char(10) NOT NULL,
+  p_type varchar(25) NOT NULL, p_size integer NOT NULL, p_container char(10) NOT NULL, p_retailprice decimal(15,2) NOT NULL,
+  p_comment varchar(23) NOT NULL
+);
+-- name: partsupp  -- from sql/generic/schema.sql
+CREATE TABLE partsupp (
+  ps_partkey integer NOT NULL, ps_suppkey integer NOT NULL, ps_availqty integer NOT NULL, ps_supplycost decimal(15,2) NOT NULL,
+  ps_comment varchar(199) NOT NULL
+);
+-- name: orders  -- from sql/generic/schema.sql
+CREATE TABLE orders (
+  o_orderkey integer NOT NULL, o_custkey integer NOT NULL, o_orderstatus char(1) NOT NULL, o_totalprice decimal(15,2) NOT NULL,
+  o_orderdate date NOT NULL, o_orderpriority char(15) NOT NULL, o_clerk char(15) NOT NULL, o_shippriority integer NOT NULL,
+  o_comment varchar(79) NOT NULL
+);
+-- name: lineitem  -- from sql/generic/schema.sql
+CREATE TABLE lineitem (
+  l_orderkey integer NOT NULL, l_partkey integer NOT NULL, l_suppkey integer NOT NULL, l_linenumber integer NOT NULL,
+  l_quantity decimal(15,2) NOT NULL, l_extendedprice decimal(15,2) NOT NULL, l_discount decimal(15,2) NOT NULL,
+  l_tax decimal(15,2) NOT NULL, l_returnflag char(1) NOT NULL, l_linestatus char(1) NOT NULL, l_shipdate date NOT NULL,
+  l_commitdate date NOT NULL, l_receiptdate date NOT NULL, l_shipinstruct char(25) NOT NULL, l_shipmode char(10) NOT NULL,
+  l_comment varchar(44) NOT NULL
+);
+
+-- file: indexes.sql
+-- name: region_pk  -- from sql/generic/indexes.sql
+ALTER TABLE region ADD PRIMARY KEY (r_regionkey);
+-- name: nation_pk  -- from sql/generic/indexes.sql
+ALTER TABLE nation ADD PRIMARY KEY (n_nationkey);
+-- name: supplier_pk  -- from sql/generic/indexes.sql
+ALTER TABLE supplier ADD PRIMARY KEY (s_suppkey);
+-- name: customer_pk  -- from sql/generic/indexes.sql
+ALTER TABLE customer ADD PRIMARY KEY (c_custkey);
+-- name: part_pk  -- from sql/generic/indexes.sql
+ALTER TABLE part ADD PRIMARY KEY (p_partkey);
+-- name: partsupp_pk  -- from sql/generic/indexes.sql
+ALTER TABLE partsupp ADD PRIMARY KEY (ps_partkey, ps_suppkey);
+-- name: orders_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orders ADD PRIMARY KEY (o_orderkey);
+-- name: lineitem_pk  -- from sql/generic/indexes.sql
+ALTER TABLE lineitem ADD PRIMARY KEY (l_orderkey, l_linenumber);
+-- name: nation_region  -- from sql/generic/indexes.sql
+CREATE INDEX nation_region ON nation (n_regionkey);
+-- name: supplier_nation  -- from sql/generic/indexes.sql
+CREATE INDEX supplier_nation ON supplier (s_nationkey);
+-- name: customer_nation  -- from sql/generic/indexes.sql
+CREATE INDEX customer_nation ON customer (c_nationkey);
+-- name: partsupp_supp  -- from sql/generic/indexes.sql
+CREATE INDEX partsupp_supp ON partsupp (ps_suppkey);
+-- name: orders_cust  -- from sql/generic/indexes.sql
+CREATE INDEX orders_cust ON orders (o_custkey);
+-- name: orders_date  -- from sql/generic/indexes.sql
+CREATE INDEX orders_date ON orders (o_orderdate);
+-- name: lineitem_part_supp  -- from sql/generic/indexes.sql
+CREATE INDEX lineitem_part_supp ON lineitem (l_partkey, l_suppkey);
+-- name: lineitem_ship  -- from sql/generic/indexes.sql
+CREATE INDEX lineitem_ship ON lineitem (l_shipdate);
+
+-- file: indexes_columnstore.sql
+-- name: region_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX region_cci ON region;
+-- name: nation_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX nation_cci ON nation;
+-- name: supplier_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX supplier_cci ON supplier;
+-- name: customer_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX customer_cci ON customer;
+-- name: part_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX part_cci ON part;
+-- name: partsupp_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX partsupp_cci ON partsupp;
+-- name: orders_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX orders_cci ON orders;
+-- name: lineitem_cci  -- from sql/sqlserver/indexes_columnstore.sql
+CREATE CLUSTERED COLUMNSTORE INDEX lineitem_cci ON lineitem;
+-- name: region_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE region ADD CONSTRAINT region_pk PRIMARY KEY NONCLUSTERED (r_regionkey);
+-- name: nation_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE nation ADD CONSTRAINT nation_pk PRIMARY KEY NONCLUSTERED (n_nationkey);
+-- name: supplier_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE supplier ADD CONSTRAINT supplier_pk PRIMARY KEY NONCLUSTERED (s_suppkey);
+-- name: customer_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE customer ADD CONSTRAINT customer_pk PRIMARY KEY NONCLUSTERED (c_custkey);
+-- name: part_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE part ADD CONSTRAINT part_pk PRIMARY KEY NONCLUSTERED (p_partkey);
+-- name: partsupp_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE partsupp ADD CONSTRAINT partsupp_pk PRIMARY KEY NONCLUSTERED (ps_partkey, ps_suppkey);
+-- name: orders_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY NONCLUSTERED (o_orderkey);
+-- name: lineitem_pk  -- from sql/sqlserver/indexes_columnstore.sql
+ALTER TABLE lineitem ADD CONSTRAINT lineitem_pk PRIMARY KEY NONCLUSTERED (l_orderkey, l_linenumber);
+
+-- file: drop.sql
+-- name: lineitem  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS lineitem;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: partsupp  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS partsupp;
+-- name: part  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS part;
+-- name: customer  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customer;
+-- name: supplier  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS supplier;
+-- name: nation  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS nation;
+-- name: region  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS region;
+-- name: dbdyno_tpch_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_tpch_meta;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_tpch_meta WHERE k = @p1;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_tpch_meta WHERE k = @p1;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_tpch_meta (k, v) VALUES (@p1, @p2);
+
+-- file: queries.sql
+-- name: q1(delta)  -- from sql/sqlserver/queries.sql
+select l_returnflag, l_linestatus, sum(l_quantity) as sum_qty, sum(l_extendedprice) as sum_base_price,
+       sum(l_extendedprice * (1 - l_discount)) as sum_disc_price,
+       sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) as sum_charge,
+       avg(l_quantity) as avg_qty, avg(l_extendedprice) as avg_price, avg(l_discount) as avg_disc, count(*) as count_order
+from lineitem
+where l_shipdate <= dateadd(day, -cast(@p1 as integer), cast('1998-12-01' as date))
+group by l_returnflag, l_linestatus
+order by l_returnflag, l_linestatus;
+-- name: q2(size, type, region)  -- from sql/sqlserver/queries.sql
+select top 100 s_acctbal, s_name, n_name, p_partkey, p_mfgr, s_address, s_phone, s_comment
+from part, supplier, partsupp, nation, region
+where p_partkey = ps_partkey and s_suppkey = ps_suppkey and p_size = @p1 and p_type like '%' + @p2
+  and s_nationkey = n_nationkey and n_regionkey = r_regionkey and r_name = @p3
+  and ps_supplycost = (
+    select min(ps_supplycost) from partsupp, supplier, nation, region
+    where p_partkey = ps_partkey and s_suppkey = ps_suppkey and s_nationkey = n_nationkey
+      and n_regionkey = r_regionkey and r_name = @p3)
+order by s_acctbal desc, n_name, s_name, p_partkey;
+-- name: q3(segment, date)  -- from sql/sqlserver/queries.sql
+select top 10 l_orderkey, sum(l_extendedprice * (1 - l_discount)) as revenue, o_orderdate, o_shippriority
+from customer, orders, lineitem
+where c_mktsegment = @p1 and c_custkey = o_custkey and l_orderkey = o_orderkey
+  and o_orderdate < cast(@p2 as date) and l_shipdate > cast(@p2 as date)
+group by l_orderkey, o_orderdate, o_shippriority
+order by revenue desc, o_orderdate;
+-- name: q4(date)  -- from sql/sqlserver/queries.sql
+select o_orderpriority, count(*) as order_count
+from orders
+where o_orderdate >= cast(@p1 as date) and o_orderdate < dateadd(month, 3, cast(@p1 as date))
+  and exists (select * from lineitem where l_orderkey = o_orderkey and l_commitdate < l_receiptdate)
+group by o_orderpriority
+order by o_orderpriority;
+-- name: q5(region, date)  -- from sql/sqlserver/queries.sql
+select n_name, sum(l_extendedprice * (1 - l_discount)) as revenue
+from customer, orders, lineitem, supplier, nation, region
+where c_custkey = o_custkey and l_orderkey = o_orderkey and l_suppkey = s_suppkey and c_nationkey = s_nationkey
+  and s_nationkey = n_nationkey and n_regionkey = r_regionkey and r_name = @p1
+  and o_orderdate >= cast(@p2 as date) and o_orderdate < dateadd(year, 1, cast(@p2 as date))
+group by n_name
+order by revenue desc;
+-- name: q6(date, discount, quantity)  -- from sql/sqlserver/queries.sql
+select sum(l_extendedprice * l_discount) as revenue
+from lineitem
+where l_shipdate >= cast(@p1 as date) and l_shipdate < dateadd(year, 1, cast(@p1 as date))
+  and l_discount between cast(@p2 as decimal(15,2)) - 0.01 and cast(@p2 as decimal(15,2)) + 0.01
+  and l_quantity < @p3;
+-- name: q7(nation1, nation2)  -- from sql/sqlserver/queries.sql
+select supp_nation, cust_nation, l_year, sum(volume) as revenue
+from (
+  select n1.n_name as supp_nation, n2.n_name as cust_nation, datepart(year, l_shipdate) as l_year,
+         l_extendedprice * (1 - l_discount) as volume
+  from supplier, lineitem, orders, customer, nation n1, nation n2
+  where s_suppkey = l_suppkey and o_orderkey = l_orderkey and c_custkey = o_custkey
+    and s_nationkey = n1.n_nationkey and c_nationkey = n2.n_nationkey
+    and ((n1.n_name = @p1 and n2.n_name = @p2) or (n1.n_name = @p2 and n2.n_name = @p1))
+    and l_shipdate between cast('1995-01-01' as date) and cast('1996-12-31' as date)) as shipping
+group by supp_nation, cust_nation, l_year
+order by supp_nation, cust_nation, l_year;
+-- name: q8(nation, region, type)  -- from sql/sqlserver/queries.sql
+select o_year, sum(case when nation = @p1 then volume else 0 end) / sum(volume) as mkt_share
+from (
+  select datepart(year, o_orderdate) as o_year, l_extendedprice * (1 - l_discount) as volume, n2.n_name as nation
+  from part, supplier, lineitem, orders, customer, nation n1, nation n2, region
+  where p_partkey = l_partkey and s_suppkey = l_suppkey and l_orderkey = o_orderkey and o_custkey = c_custkey
+    and c_nationkey = n1.n_nationkey and n1.n_regionkey = r_regionkey and r_name = @p2
+    and s_nationkey = n2.n_nationkey and o_orderdate between cast('1995-01-01' as date) and cast('1996-12-31' as date)
+    and p_type = @p3) as all_nations
+group by o_year
+order by o_year;
+-- name: q9(color)  -- from sql/sqlserver/queries.sql
+select nation, o_year, sum(amount) as sum_profit
+from (
+  select n_name as nation, datepart(year, o_orderdate) as o_year,
+         l_extendedprice * (1 - l_discount) - ps_supplycost * l_quantity as amount
+  from part, supplier, lineitem, partsupp, orders, nation
+  where s_suppkey = l_suppkey and ps_suppkey = l_suppkey and ps_partkey = l_partkey and p_partkey = l_partkey
+    and o_orderkey = l_orderkey and s_nationkey = n_nationkey and p_name like '%' + @p1 + '%') as profit
+group by nation, o_year
+order by nation, o_year desc;
+-- name: q10(date)  -- from sql/sqlserver/queries.sql
+select top 20 c_custkey, c_name, sum(l_extendedprice * (1 - l_discount)) as revenue, c_acctbal, n_name, c_address, c_phone, c_comment
+from customer, orders, lineitem, nation
+where c_custkey = o_custkey and l_orderkey = o_orderkey
+  and o_orderdate >= cast(@p1 as date) and o_orderdate < dateadd(month, 3, cast(@p1 as date))
+  and l_returnflag = 'R' and c_nationkey = n_nationkey
+group by c_custkey, c_name, c_acctbal, c_phone, n_name, c_address, c_comment
+order by revenue desc;
+-- name: q11(nation, fraction)  -- from sql/generic/queries.sql
+select ps_partkey, sum(ps_supplycost * ps_availqty) as value
+from partsupp, supplier, nation
+where ps_suppkey = s_suppkey and s_nationkey = n_nationkey and n_name = @p1
+group by ps_partkey
+having sum(ps_supplycost * ps_availqty) > (
+  select sum(ps_supplycost * ps_availqty) * cast(@p2 as decimal(20,10))
+  from partsupp, supplier, nation
+  where ps_suppkey = s_suppkey and s_nationkey = n_nationkey and n_name = @p1)
+order by value desc;
+-- name: q12(shipmode1, shipmode2, date)  -- from sql/sqlserver/queries.sql
+select l_shipmode,
+       sum(case when o_orderpriority = '1-URGENT' or o_orderpriority = '2-HIGH' then 1 else 0 end) as high_line_count,
+       sum(case when o_orderpriority <> '1-URGENT' and o_orderpriority <> '2-HIGH' then 1 else 0 end) as low_line_count
+from orders, lineitem
+where o_orderkey = l_orderkey and l_shipmode in (@p1, @p2) and l_commitdate < l_receiptdate
+  and l_shipdate < l_commitdate and l_receiptdate >= cast(@p3 as date)
+  and l_receiptdate < dateadd(year, 1, cast(@p3 as date))
+group by l_shipmode
+order by l_shipmode;
+-- name: q13(word1, word2)  -- from sql/sqlserver/queries.sql
+select c_count, count(*) as custdist
+from (
+  select c_custkey, count(o_orderkey) as c_count
+  from customer left outer join orders on c_custkey = o_custkey and o_comment not like '%' + @p1 + '%' + @p2 + '%'
+  group by c_custkey) as c_orders
+group by c_count
+order by custdist desc, c_count desc;
+-- name: q14(date)  -- from sql/sqlserver/queries.sql
+select 100.00 * sum(case when p_type like 'PROMO%' then l_extendedprice * (1 - l_discount) else 0 end)
+       / sum(l_extendedprice * (1 - l_discount)) as promo_revenue
+from lineitem, part
+where l_partkey = p_partkey and l_shipdate >= cast(@p1 as date) and l_shipdate < dateadd(month, 1, cast(@p1 as date));
+-- name: q15(date)  -- from sql/sqlserver/queries.sql
+with revenue0 (supplier_no, total_revenue) as (
+  select l_suppkey, sum(l_extendedprice * (1 - l_discount))
+  from lineitem
+  where l_shipdate >= cast(@p1 as date) and l_shipdate < dateadd(month, 3, cast(@p1 as date))
+  group by l_suppkey)
+select s_suppkey, s_name, s_address, s_phone, total_revenue
+from supplier, revenue0
+where s_suppkey = supplier_no and total_revenue = (select max(total_revenue) from revenue0)
+order by s_suppkey;
+-- name: q16(brand, type, size1, size2, size3, size4, size5, size6, size7, size8)  -- from sql/sqlserver/queries.sql
+select p_brand, p_type, p_size, count(distinct ps_suppkey) as supplier_cnt
+from partsupp, part
+where p_partkey = ps_partkey and p_brand <> @p1 and p_type not like @p2 + '%'
+  and p_size in (@p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10)
+  and ps_suppkey not in (select s_suppkey from supplier where s_comment like '%Customer%Complaints%')
+group by p_brand, p_type, p_size
+order by supplier_cnt desc, p_brand, p_type, p_size;
+-- name: q17(brand, container)  -- from sql/generic/queries.sql
+select sum(l_extendedprice) / 7.0 as avg_yearly
+from lineitem, part
+where p_partkey = l_partkey and p_brand = @p1 and p_container = @p2
+  and l_quantity < (select 0.2 * avg(l_quantity) from lineitem where l_partkey = p_partkey);
+-- name: q18(quantity)  -- from sql/sqlserver/queries.sql
+select top 100 c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity)
+from customer, orders, lineitem
+where o_orderkey in (select l_orderkey from lineitem group by l_orderkey having sum(l_quantity) > @p1)
+  and c_custkey = o_custkey and o_orderkey = l_orderkey
+group by c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
+order by o_totalprice desc, o_orderdate;
+-- name: q19(quantity1, quantity2, quantity3, brand1, brand2, brand3)  -- from sql/generic/queries.sql
+select sum(l_extendedprice * (1 - l_discount)) as revenue
+from lineitem, part
+where (p_partkey = l_partkey and p_brand = @p4 and p_container in ('SM CASE', 'SM BOX', 'SM PACK', 'SM PKG')
+       and l_quantity >= @p1 and l_quantity <= @p1 + 10 and p_size between 1 and 5
+       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON')
+   or (p_partkey = l_partkey and p_brand = @p5 and p_container in ('MED BAG', 'MED BOX', 'MED PKG', 'MED PACK')
+       and l_quantity >= @p2 and l_quantity <= @p2 + 10 and p_size between 1 and 10
+       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON')
+   or (p_partkey = l_partkey and p_brand = @p6 and p_container in ('LG CASE', 'LG BOX', 'LG PACK', 'LG PKG')
+       and l_quantity >= @p3 and l_quantity <= @p3 + 10 and p_size between 1 and 15
+       and l_shipmode in ('AIR', 'AIR REG') and l_shipinstruct = 'DELIVER IN PERSON');
+-- name: q20(color, date, nation)  -- from sql/sqlserver/queries.sql
+select s_name, s_address
+from supplier, nation
+where s_suppkey in (
+    select ps_suppkey from partsupp
+    where ps_partkey in (select p_partkey from part where p_name like @p1 + '%')
+      and ps_availqty > (
+        select 0.5 * sum(l_quantity) from lineitem
+        where l_partkey = ps_partkey and l_suppkey = ps_suppkey
+          and l_shipdate >= cast(@p2 as date) and l_shipdate < dateadd(year, 1, cast(@p2 as date))))
+  and s_nationkey = n_nationkey and n_name = @p3
+order by s_name;
+-- name: q21(nation)  -- from sql/sqlserver/queries.sql
+select top 100 s_name, count(*) as numwait
+from supplier, lineitem l1, orders, nation
+where s_suppkey = l1.l_suppkey and o_orderkey = l1.l_orderkey and o_orderstatus = 'F'
+  and l1.l_receiptdate > l1.l_commitdate
+  and exists (select * from lineitem l2 where l2.l_orderkey = l1.l_orderkey and l2.l_suppkey <> l1.l_suppkey)
+  and not exists (
+    select * from lineitem l3
+    where l3.l_orderkey = l1.l_orderkey and l3.l_suppkey <> l1.l_suppkey and l3.l_receiptdate > l3.l_commitdate)
+  and s_nationkey = n_nationkey and n_name = @p1
+group by s_name
+order by numwait desc, s_name;
+-- name: q22(code1, code2, code3, code4, code5, code6, code7)  -- from sql/sqlserver/queries.sql
+select cntrycode, count(*) as numcust, sum(c_acctbal) as totacctbal
+from (
+  select substring(c_phone, 1, 2) as cntrycode, c_acctbal
+  from customer
+  where substring(c_phone, 1, 2) in (@p1, @p2, @p3, @p4, @p5, @p6, @p7)
+    and c_acctbal > (
+      select avg(c_acctbal) from customer
+      where c_acctbal > 0.00
+        and substring(c_phone, 1, 2) in (@p1, @p2, @p3, @p4, @p5, @p6, @p7))
+    and not exists (select * from orders where o_custkey = c_custkey)) as custsale
+group by cntrycode
+order by cntrycode;
+
+-- file: refresh.sql
+-- name: rf1_orders(o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)  -- from sql/generic/refresh.sql
+INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
+VALUES (@p1, @p2, @p3, @p4, cast(@p5 as date), @p6, @p7, @p8, @p9);
+-- name: rf1_lineitem(l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)  -- from sql/generic/refresh.sql
+INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
+  l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8,
+  @p9, @p10, cast(@p11 as date), cast(@p12 as date), cast(@p13 as date),
+  @p14, @p15, @p16);
+-- name: rf2_lineitem(o_orderkey)  -- from sql/generic/refresh.sql
+DELETE FROM lineitem WHERE l_orderkey = @p1;
+-- name: rf2_orders(o_orderkey)  -- from sql/generic/refresh.sql
+DELETE FROM orders WHERE o_orderkey = @p1;
+-- name: restore_lineitem(lo, hi)  -- from sql/generic/refresh.sql
+DELETE FROM lineitem WHERE l_orderkey >= @p1 AND l_orderkey <= @p2;
+-- name: restore_orders(lo, hi)  -- from sql/generic/refresh.sql
+DELETE FROM orders WHERE o_orderkey >= @p1 AND o_orderkey <= @p2;
+
+-- SQL Server's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
+-- name: server_version()  -- from sql/sqlserver/catalog.sql
+SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: column_types(name)  -- from sql/sqlserver/catalog.sql
+SELECT CASE WHEN DATA_TYPE IN ('decimal', 'numeric')
+            THEN 'DECIMAL(' + CAST(NUMERIC_PRECISION AS varchar(4)) + ',' + CAST(NUMERIC_SCALE AS varchar(4)) + ')'
+            ELSE upper(DATA_TYPE) END
+FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1 ORDER BY ORDINAL_POSITION;
+-- name: analyze_table  -- from sql/sqlserver/catalog.sql
+UPDATE STATISTICS {table};
+-- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM sys.databases WHERE name = @p1;
+-- name: create_database  -- from sql/sqlserver/catalog.sql
+CREATE DATABASE {name};
+-- name: host_cores()  -- from sql/sqlserver/catalog.sql
+SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
+-- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
+OPTION (MAXDOP {n});
+
+-- file: settings.sql
+-- name: edition()  -- from sql/sqlserver/settings.sql
+SELECT CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: engine_edition()  -- from sql/sqlserver/settings.sql
+SELECT CASE CAST(SERVERPROPERTY('EngineEdition') AS int) WHEN 5 THEN 'Azure SQL Database' WHEN 8 THEN 'Azure SQL Managed Instance'
+            WHEN 4 THEN 'Express' WHEN 3 THEN 'Enterprise' WHEN 2 THEN 'Standard' ELSE CAST(SERVERPROPERTY('EngineEdition') AS varchar(8)) END;
+-- name: service_objective()  -- from sql/sqlserver/settings.sql
+SELECT CAST(DATABASEPROPERTYEX(DB_NAME(), 'ServiceObjective') AS nvarchar(128));
+-- name: max_server_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS bigint) FROM sys.configurations WHERE name = 'max server memory (MB)';
+-- name: maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'max degree of parallelism';
+-- name: database_maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value AS int) FROM sys.database_scoped_configurations WHERE name = 'MAXDOP';
+-- name: cost_threshold_for_parallelism()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'cost threshold for parallelism';
+-- name: trace_flags()  -- from sql/sqlserver/settings.sql
+SET NOCOUNT ON;
+DECLARE @flags TABLE (TraceFlag int, Status int, Global int, Session int);
+INSERT INTO @flags EXEC ('DBCC TRACESTATUS(-1) WITH NO_INFOMSGS');
+SELECT COALESCE(STRING_AGG(CAST(TraceFlag AS varchar(10)), ','), 'none') FROM @flags WHERE Global = 1;
+-- name: tempdb_data_files()  -- from sql/sqlserver/settings.sql
+SELECT count(*) FROM tempdb.sys.database_files WHERE type = 0;
+-- name: memory_model()  -- from sql/sqlserver/settings.sql
+SELECT sql_memory_model_desc FROM sys.dm_os_sys_info;
+-- name: compatibility_level()  -- from sql/sqlserver/settings.sql
+SELECT compatibility_level FROM sys.databases WHERE name = DB_NAME();
+-- name: recovery_model()  -- from sql/sqlserver/settings.sql
+SELECT recovery_model_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: read_committed_snapshot()  -- from sql/sqlserver/settings.sql
+SELECT is_read_committed_snapshot_on FROM sys.databases WHERE name = DB_NAME();
+-- name: delayed_durability()  -- from sql/sqlserver/settings.sql
+SELECT delayed_durability_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: cpu_count()  -- from sql/sqlserver/settings.sql
+SELECT cpu_count FROM sys.dm_os_sys_info;
+-- name: physical_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT physical_memory_kb / 1024 FROM sys.dm_os_sys_info;
+
+-- file: counters.sql
+-- name: counters()  -- from sql/sqlserver/counters.sql
+SELECT lower(replace(rtrim(counter_name), ' ', '_')), CAST(cntr_value AS float)
+FROM sys.dm_os_performance_counters
+WHERE (object_name LIKE '%:SQL Statistics%' AND counter_name IN ('Batch Requests/sec', 'SQL Compilations/sec', 'SQL Re-Compilations/sec'))
+   OR (object_name LIKE '%:Buffer Manager%' AND counter_name IN ('Page reads/sec', 'Page writes/sec', 'Page lookups/sec', 'Checkpoint pages/sec', 'Lazy writes/sec'))
+   OR (object_name LIKE '%:Locks%' AND instance_name = '_Total' AND counter_name IN ('Lock Waits/sec', 'Number of Deadlocks/sec'))
+   OR (object_name LIKE '%:Databases%' AND instance_name = DB_NAME() AND counter_name IN ('Log Bytes Flushed/sec', 'Log Flushes/sec', 'Transactions/sec'));
+-- name: counters_file_io()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (
+  SELECT CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END AS kind,
+         SUM(s.num_of_bytes_read) AS bytes_read, SUM(s.num_of_bytes_written) AS bytes_written,
+         SUM(s.num_of_reads) AS reads, SUM(s.num_of_writes) AS writes,
+         SUM(s.io_stall_read_ms) AS read_stall_ms, SUM(s.io_stall_write_ms) AS write_stall_ms
+  FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) s
+  JOIN sys.database_files f ON f.file_id = s.file_id
+  GROUP BY CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END) AS x
+CROSS APPLY (VALUES (x.kind + 'bytes_read', CAST(x.bytes_read AS float)), (x.kind + 'bytes_written', CAST(x.bytes_written AS float)),
+                    (x.kind + 'reads', CAST(x.reads AS float)), (x.kind + 'writes', CAST(x.writes AS float)),
+                    (x.kind + 'read_stall_ms', CAST(x.read_stall_ms AS float)), (x.kind + 'write_stall_ms', CAST(x.write_stall_ms AS float))) AS c(k, v);
+-- name: counters_wait_stats()  -- from sql/sqlserver/counters.sql
+SELECT 'wait_ms_' + lower(wait_type), CAST(wait_time_ms AS float)
+FROM sys.dm_os_wait_stats
+WHERE wait_time_ms > 0 AND wait_type NOT IN (
+  'BROKER_EVENTHANDLER', 'BROKER_RECEIVE_WAITFOR', 'BROKER_TASK_STOP', 'BROKER_TO_FLUSH', 'BROKER_TRANSMITTER',
+  'CHECKPOINT_QUEUE', 'CLR_AUTO_EVENT', 'CLR_MANUAL_EVENT', 'DIRTY_PAGE_POLL', 'DISPATCHER_QUEUE_SEMAPHORE',
+  'FT_IFTS_SCHEDULER_IDLE_WAIT', 'HADR_FILESTREAM_IOMGR_IOCOMPLETION', 'HADR_WORK_QUEUE', 'LAZYWRITER_SLEEP',
+  'LOGMGR_QUEUE', 'ONDEMAND_TASK_QUEUE', 'PWAIT_EXTENSIBILITY_CLEANUP_TASK', 'QDS_ASYNC_QUEUE',
+  'QDS_CLEANUP_STALE_QUERIES_TASK_MAIN_LOOP_SLEEP', 'QDS_PERSIST_TASK_MAIN_LOOP_SLEEP', 'REQUEST_FOR_DEADLOCK_SEARCH',
+  'SLEEP_TASK', 'SLEEP_SYSTEMTASK', 'SP_SERVER_DIAGNOSTICS_SLEEP', 'SQLTRACE_BUFFER_FLUSH',
+  'SQLTRACE_INCREMENTAL_FLUSH_SLEEP', 'WAITFOR', 'XE_DISPATCHER_WAIT', 'XE_TIMER_EVENT', 'SOS_WORK_DISPATCHER')
+  AND wait_type NOT LIKE 'SLEEP[_]%' AND wait_type NOT LIKE 'PREEMPTIVE[_]XE[_]%';
+-- name: counters_azure_resource()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (SELECT TOP 1 * FROM sys.dm_db_resource_stats ORDER BY end_time DESC) AS r
+CROSS APPLY (VALUES ('cpu_pct', CAST(r.avg_cpu_percent AS float)), ('data_io_pct', CAST(r.avg_data_io_percent AS float)),
+                    ('log_write_pct', CAST(r.avg_log_write_percent AS float)), ('memory_pct', CAST(r.avg_memory_usage_percent AS float))) AS c(k, v);
+-- name: waits()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN r.wait_type IS NULL THEN NULL
+            WHEN r.wait_type LIKE 'LCK[_]%' THEN 'Lock'
+            WHEN r.wait_type LIKE 'PAGEIOLATCH[_]%' THEN 'Buffer IO'
+            WHEN r.wait_type LIKE 'PAGELATCH[_]%' OR r.wait_type LIKE 'LATCH[_]%' THEN 'Latch'
+            WHEN r.wait_type IN ('WRITELOG', 'LOGBUFFER') OR r.wait_type LIKE 'LOG[_]RATE[_]%' THEN 'Tran Log IO'
+            WHEN r.wait_type LIKE 'CX%' OR r.wait_type LIKE 'EXCHANGE%' THEN 'Parallelism'
+            WHEN r.wait_type = 'SOS_SCHEDULER_YIELD' THEN 'CPU'
+            WHEN r.wait_type = 'ASYNC_NETWORK_IO' THEN 'Network IO'
+            WHEN r.wait_type LIKE 'RESOURCE_SEMAPHORE%' THEN 'Memory'
+            ELSE 'Other' END,
+       r.wait_type,
+       CASE WHEN s.program_name = 'dbdyno' THEN 1 ELSE 0 END
+FROM sys.dm_exec_requests r
+JOIN sys.dm_exec_sessions s ON s.session_id = r.session_id
+WHERE s.is_user_process = 1 AND r.session_id <> @@SPID;
+-- name: waits_enabled()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(DB_NAME(), 'DATABASE', 'VIEW DATABASE STATE') = 1 THEN 1 ELSE 0 END;
+
+-- file: load.sql
+-- name: nocount  -- from sql/sqlserver/load.sql
+SET NOCOUNT ON;
+
