@@ -22,6 +22,14 @@ import (
 // driver's fedauth methods). The encryption parameters are passed to the driver as given: dbdyno never turns
 // certificate checks off on its own.
 func init() {
+	// Strings travel as varchar: the driver's default, nvarchar, compared with the workloads' varchar and char
+	// columns makes the server convert the column on every row instead of seeking its index.
+	sqlfile.RegisterArg(sqlfile.AtP, func(v any) any {
+		if s, ok := v.(string); ok {
+			return mssql.VarChar(s)
+		}
+		return v
+	})
 	register(&Engine{
 		rank: 5,
 		Name: "sqlserver", Title: "SQL Server", Schemes: []string{"sqlserver", "mssql", "azuresql"},

@@ -137,3 +137,15 @@ func TestParallelismTheEnginesWay(t *testing.T) {
 		t.Errorf("sqlite: %v", err)
 	}
 }
+
+// Strings go to SQL Server as varchar, so that a varchar column compared with one keeps its index seek.
+func TestSQLServerStringsTravelAsVarchar(t *testing.T) {
+	e, _ := Lookup("sqlserver")
+	st := e.stmt("table_exists")
+	if got := st.Args([]any{"orders"}); got[0] != mssql.VarChar("orders") {
+		t.Fatalf("args %#v", got)
+	}
+	if !strings.Contains(st.SQL, "TABLE_NAME = @p1") {
+		t.Fatalf("placeholder: %s", st.SQL)
+	}
+}

@@ -43,19 +43,40 @@ type Statement struct {
 	From   string   // the file it was read from
 	Script bool     // declared without an argument list: sent as written
 	order  []int    // for Question: the argument index of each placeholder
+	ph     Placeholder
 }
 
-// Args maps call arguments to the placeholders' order (a copy only when the order differs).
+// Args maps call arguments to the placeholders' order (a copy only when the order differs), each converted
+// as the dialect's driver should send it (RegisterArg).
 func (s *Statement) Args(args []any) []any {
-	if s.order == nil {
+	conv := converters[s.ph]
+	if s.order == nil && conv == nil {
 		return args
+	}
+	if s.order == nil {
+		out := make([]any, len(args))
+		for i, a := range args {
+			out[i] = conv(a)
+		}
+		return out
 	}
 	out := make([]any, len(s.order))
 	for i, k := range s.order {
 		out[i] = args[k]
+		if conv != nil {
+			out[i] = conv(args[k])
+		}
 	}
 	return out
 }
+
+var converters = map[Placeholder]func(any) any{}
+
+// RegisterArg sets how every argument of a dialect's statements is converted before it goes to the driver
+// (SQL Server's driver sends a Go string as nvarchar unless told varchar, and an nvarchar parameter compared
+// with a varchar column makes the server convert the column, row by row, instead of seeking its index). The
+// engine package registers it at init, before any statement runs.
+func RegisterArg(ph Placeholder, conv func(any) any) { converters[ph] = conv }
 
 // Header is the statement's header line as its file declares it.
 func (s *Statement) Header() string {
@@ -205,6 +226,7 @@ func Overlay(fsys fs.FS, dialect, name string, ph Placeholder) (*File, error) {
 }
 
 func (s *Statement) compile(body string, ph Placeholder) error {
+	s.ph = ph
 	if s.Script {
 		s.SQL = body
 		return nil

@@ -103,3 +103,28 @@ func TestOverlayOverridesByName(t *testing.T) {
 		t.Fatalf("override with other arguments: %v", err)
 	}
 }
+
+type varchar string
+
+func TestRegisterArgConverts(t *testing.T) {
+	const ph = Placeholder(99)
+	RegisterArg(ph, func(v any) any {
+		if s, ok := v.(string); ok {
+			return varchar(s)
+		}
+		return v
+	})
+	defer delete(converters, ph)
+	set, err := Load(fstest.MapFS{"c.sql": {Data: []byte("-- name: c(a, b)\nSELECT :b, :a\n")}}, "c.sql", ph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := set["c"].Args([]any{"x", 7})
+	if len(got) != 2 || got[0] != varchar("x") || got[1] != 7 {
+		t.Fatalf("args %#v", got)
+	}
+	q, _ := Load(fstest.MapFS{"c.sql": {Data: []byte("-- name: c(a)\nSELECT :a\n")}}, "c.sql", Question)
+	if got := q["c"].Args([]any{"x"}); got[0] != "x" {
+		t.Fatalf("another dialect's arguments converted: %#v", got)
+	}
+}
