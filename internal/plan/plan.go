@@ -36,7 +36,10 @@ type Step struct {
 	Action   string // the workload's command: build, run, drop, ...
 	Workload string
 	Args     []string
-	command  *workload.Command
+	// Instances runs a command that takes several targets on the plan's first N targets at once (0: all of
+	// them): the multi-instance studies' 1, 2 and 4 databases driven together.
+	Instances int
+	command   *workload.Command
 }
 
 // Error is a problem at a line of the plan.
@@ -122,6 +125,9 @@ func Parse(name string, text []byte) (*Plan, error) {
 		if st.command.Target != workload.NoTarget && len(p.Targets) == 0 {
 			return nil, fail(root, "the plan has no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", i+1, st.Workload, st.Action)
 		}
+		if st.Instances > len(p.Targets) {
+			return nil, &Error{File: name, Line: st.Line, Msg: fmt.Sprintf("step %d: instances: %d, but the plan has %d target(s): add targets or lower instances", i+1, st.Instances, len(p.Targets))}
+		}
 	}
 	return p, nil
 }
@@ -185,6 +191,14 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 	for j := 0; j+1 < len(body.Content); j += 2 {
 		k, v := body.Content[j], body.Content[j+1]
 		if k.Value == "workload" {
+			continue
+		}
+		if k.Value == "instances" && c.Target == workload.ManyTargets {
+			n, err := strconv.Atoi(v.Value)
+			if err != nil || n < 1 {
+				return Step{}, fail(v, "instances: %q is not a count of targets (1 or more)", v.Value)
+			}
+			st.Instances = n
 			continue
 		}
 		f, ok := allowed[k.Value]
@@ -277,7 +291,11 @@ func (p *Plan) Commands(st Step) [][]string {
 		}
 	default:
 		args := append([]string{}, st.Args...)
-		for _, t := range p.Targets {
+		targets := p.Targets
+		if st.Instances > 0 {
+			targets = targets[:st.Instances]
+		}
+		for _, t := range targets {
 			args = append(args, "--target", t)
 		}
 		out = [][]string{args}

@@ -170,3 +170,24 @@ func TestStoragePlanNeedsNoTargets(t *testing.T) {
 		t.Fatalf("a plan without targets: %v", err)
 	}
 }
+
+// instances: N runs a several-target command on the plan's first N targets; more than the plan has is refused
+// at its line.
+func TestPlanInstances(t *testing.T) {
+	text := "name: inst\ntargets: [sqlite://a.db, sqlite://b.db, sqlite://c.db]\nsteps:\n" +
+		"  - run: {workload: webstore, instances: 2, duration: 5s}\n  - run: {workload: webstore, duration: 5s}\n"
+	p, err := plan.Parse("inst.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{2, 3} {
+		cmds := p.Commands(p.Steps[i])
+		if len(cmds) != 1 || strings.Count(strings.Join(cmds[0], " "), "--target ") != want {
+			t.Errorf("step %d: %v, want %d targets", i+1, cmds, want)
+		}
+	}
+	bad := strings.Replace(text, "instances: 2", "instances: 4", 1)
+	if _, err := plan.Parse("inst.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "inst.yaml:4") || !strings.Contains(err.Error(), "instances: 4, but the plan has 3 target(s)") {
+		t.Errorf("too many instances: %v", err)
+	}
+}

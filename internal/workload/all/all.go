@@ -7,4 +7,5 @@ import (
 	_ "github.com/dbdyno/dbdyno/internal/ping"
 	_ "github.com/dbdyno/dbdyno/internal/tpcc"
 	_ "github.com/dbdyno/dbdyno/internal/tpch"
+	_ "github.com/dbdyno/dbdyno/internal/webstore"
 )

@@ -1,0 +1,205 @@
+-- dbdyno sql: workload webstore, engine duckdb (DuckDB)
+
+-- file: schema.sql
+-- name: dbdyno_webstore_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_webstore_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: dbdyno_webstore_ids  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_webstore_ids (k varchar(16) NOT NULL PRIMARY KEY, next_id bigint NOT NULL);
+-- name: categories  -- from sql/generic/schema.sql
+CREATE TABLE categories (category int NOT NULL, categoryname varchar(50) NOT NULL);
+-- name: products  -- from sql/generic/schema.sql
+CREATE TABLE products (
+  prod_id int NOT NULL, category int NOT NULL, title varchar(50) NOT NULL, actor varchar(50) NOT NULL,
+  price numeric(12,2) NOT NULL, special smallint NOT NULL, common_prod_id int NOT NULL
+);
+-- name: inventory  -- from sql/generic/schema.sql
+CREATE TABLE inventory (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
+-- name: inventory_loaded  -- from sql/generic/schema.sql
+CREATE TABLE inventory_loaded (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
+-- name: customers  -- from sql/generic/schema.sql
+CREATE TABLE customers (
+  customerid int NOT NULL, firstname varchar(50) NOT NULL, lastname varchar(50) NOT NULL, address1 varchar(50) NOT NULL,
+  city varchar(50) NOT NULL, state varchar(50), zip int, country varchar(50) NOT NULL, region smallint NOT NULL,
+  email varchar(50), phone varchar(50), creditcardtype int NOT NULL, creditcard varchar(50) NOT NULL,
+  creditcardexpiration varchar(50) NOT NULL, username varchar(50) NOT NULL, password varchar(50) NOT NULL,
+  age smallint, income int, gender varchar(1)
+);
+-- name: cust_hist  -- from sql/generic/schema.sql
+CREATE TABLE cust_hist (customerid int NOT NULL, orderid int NOT NULL, prod_id int NOT NULL);
+-- name: orders  -- from sql/generic/schema.sql
+CREATE TABLE orders (
+  orderid int NOT NULL, orderdate date NOT NULL, customerid int NOT NULL, netamount numeric(12,2) NOT NULL,
+  tax numeric(12,2) NOT NULL, totalamount numeric(12,2) NOT NULL
+);
+-- name: orderlines  -- from sql/generic/schema.sql
+CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
+-- name: reorder  -- from sql/generic/schema.sql
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+
+-- file: indexes.sql
+-- name: categories_pk  -- from sql/generic/indexes.sql
+ALTER TABLE categories ADD CONSTRAINT categories_pk PRIMARY KEY (category);
+-- name: products_pk  -- from sql/generic/indexes.sql
+ALTER TABLE products ADD CONSTRAINT products_pk PRIMARY KEY (prod_id);
+-- name: products_category  -- from sql/generic/indexes.sql
+CREATE INDEX products_category ON products (category, special);
+-- name: products_actor  -- from sql/generic/indexes.sql
+CREATE INDEX products_actor ON products (actor);
+-- name: products_title  -- from sql/generic/indexes.sql
+CREATE INDEX products_title ON products (title);
+-- name: inventory_pk  -- from sql/generic/indexes.sql
+ALTER TABLE inventory ADD CONSTRAINT inventory_pk PRIMARY KEY (prod_id);
+-- name: inventory_loaded_pk  -- from sql/generic/indexes.sql
+ALTER TABLE inventory_loaded ADD CONSTRAINT inventory_loaded_pk PRIMARY KEY (prod_id);
+-- name: customers_pk  -- from sql/generic/indexes.sql
+ALTER TABLE customers ADD CONSTRAINT customers_pk PRIMARY KEY (customerid);
+-- name: customers_username  -- from sql/generic/indexes.sql
+CREATE UNIQUE INDEX customers_username ON customers (username);
+-- name: cust_hist_customer  -- from sql/generic/indexes.sql
+CREATE INDEX cust_hist_customer ON cust_hist (customerid, orderid);
+-- name: cust_hist_order  -- from sql/generic/indexes.sql
+CREATE INDEX cust_hist_order ON cust_hist (orderid);
+-- name: orders_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
+-- name: orderlines_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
+-- name: reorder_prod  -- from sql/generic/indexes.sql
+CREATE INDEX reorder_prod ON reorder (prod_id);
+
+-- file: drop.sql
+-- name: categories  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS categories;
+-- name: products  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS products;
+-- name: inventory  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS inventory;
+-- name: inventory_loaded  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS inventory_loaded;
+-- name: customers  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customers;
+-- name: cust_hist  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS cust_hist;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: orderlines  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orderlines;
+-- name: reorder  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reorder;
+-- name: dbdyno_webstore_ids  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_webstore_ids;
+-- name: dbdyno_webstore_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_webstore_meta;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_webstore_meta WHERE k = $1;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_webstore_meta WHERE k = $1;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_webstore_meta (k, v) VALUES ($1, $2);
+
+-- file: tx.sql
+-- name: ids_take(k, n)  -- from sql/generic/tx.sql
+UPDATE dbdyno_webstore_ids SET next_id = next_id + $2 WHERE k = $1;
+-- name: ids_next(k)  -- from sql/generic/tx.sql
+SELECT next_id FROM dbdyno_webstore_ids WHERE k = $1;
+-- name: ids_put(k, next_id)  -- from sql/generic/tx.sql
+INSERT INTO dbdyno_webstore_ids (k, next_id) VALUES ($1, $2);
+-- name: login(username, password)  -- from sql/generic/tx.sql
+SELECT customerid FROM customers WHERE username = $1 AND password = $2;
+-- name: login_history(customerid)  -- from sql/generic/tx.sql
+SELECT p.title, p.actor FROM cust_hist h JOIN products p ON p.prod_id = h.prod_id
+WHERE h.customerid = $1 ORDER BY h.orderid DESC LIMIT 10;
+-- name: new_customer(customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone, creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)  -- from sql/generic/tx.sql
+INSERT INTO customers (customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone,
+  creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
+  $12, $13, $14, $15, $16, $17, $18, $19);
+-- name: browse_category(category, batch)  -- from sql/generic/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE category = $1 AND special = 1 ORDER BY prod_id LIMIT $2;
+-- name: browse_actor(actor, batch)  -- from sql/generic/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = $1 ORDER BY prod_id LIMIT $2;
+-- name: browse_title(title, batch)  -- from sql/generic/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = $1 ORDER BY prod_id LIMIT $2;
+-- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
+UPDATE inventory SET quan_in_stock = quan_in_stock - $2, sales = sales + $2
+WHERE prod_id = $1 AND quan_in_stock >= $2;
+-- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
+SELECT quan_in_stock FROM inventory WHERE prod_id = $1;
+-- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
+INSERT INTO reorder (prod_id, date_low, quan_low) VALUES ($1, $2, $3);
+-- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
+INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
+VALUES ($1, $2, $3, $4, $5, $6);
+-- name: purchase_line(orderlineid, orderid, prod_id, quantity, orderdate)  -- from sql/generic/tx.sql
+INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES ($1, $2, $3, $4, $5);
+-- name: purchase_history(customerid, orderid, prod_id)  -- from sql/generic/tx.sql
+INSERT INTO cust_hist (customerid, orderid, prod_id) VALUES ($1, $2, $3);
+-- name: begin_write  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
+-- name: check_stock()  -- from sql/generic/tx.sql
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+-- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
+SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
+LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > $1 GROUP BY prod_id) s ON s.prod_id = i.prod_id
+WHERE i.sales <> COALESCE(s.q, 0);
+-- name: check_totals()  -- from sql/generic/tx.sql
+SELECT o.orderid, o.netamount - l.amount FROM orders o
+JOIN (SELECT ol.orderid, SUM(ol.quantity * p.price) AS amount FROM orderlines ol JOIN products p ON p.prod_id = ol.prod_id GROUP BY ol.orderid) l
+  ON l.orderid = o.orderid
+WHERE ABS(o.netamount - l.amount) > 0.001 OR ABS(o.totalamount - o.netamount - o.tax) > 0.001;
+-- name: check_lines()  -- from sql/generic/tx.sql
+SELECT o.orderid, COALESCE(l.n, 0) - COALESCE(h.n, 0) FROM orders o
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM orderlines GROUP BY orderid) l ON l.orderid = o.orderid
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM cust_hist GROUP BY orderid) h ON h.orderid = o.orderid
+WHERE l.n IS NULL OR l.n <> COALESCE(h.n, 0);
+-- name: count_customers()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM customers;
+-- name: count_orders()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders;
+-- name: count_reorder()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM reorder;
+-- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM cust_hist WHERE orderid > $1;
+-- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM orderlines WHERE orderid > $1;
+-- name: reset_orders(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM orders WHERE orderid > $1;
+-- name: reset_customers(loaded_customers)  -- from sql/generic/tx.sql
+DELETE FROM customers WHERE customerid > $1;
+-- name: reset_reorder()  -- from sql/generic/tx.sql
+DELETE FROM reorder;
+-- name: reset_inventory()  -- from sql/generic/tx.sql
+UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
+  sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)
+WHERE EXISTS (SELECT 1 FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id
+              AND (l.quan_in_stock <> inventory.quan_in_stock OR l.sales <> inventory.sales));
+-- name: reset_ids(k, next_id)  -- from sql/generic/tx.sql
+UPDATE dbdyno_webstore_ids SET next_id = $2 WHERE k = $1;
+
+-- DuckDB's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/generic/catalog.sql
+SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1;
+-- name: server_version()  -- from sql/duckdb/catalog.sql
+SELECT 'DuckDB ' || version();
+-- name: column_types(name)  -- from sql/generic/catalog.sql
+SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position;
+-- name: analyze  -- from sql/duckdb/catalog.sql
+CHECKPOINT;
+-- name: max_parallel_session  -- from sql/duckdb/catalog.sql
+SET threads = {n};
+
+-- file: settings.sql
+-- name: threads()  -- from sql/duckdb/settings.sql
+SELECT current_setting('threads');
+-- name: memory_limit()  -- from sql/duckdb/settings.sql
+SELECT current_setting('memory_limit');
+

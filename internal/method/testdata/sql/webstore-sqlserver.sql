@@ -1,0 +1,374 @@
+-- dbdyno sql: workload webstore, engine sqlserver (SQL Server)
+
+-- file: schema.sql
+-- name: dbdyno_webstore_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_webstore_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: dbdyno_webstore_ids  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_webstore_ids (k varchar(16) NOT NULL PRIMARY KEY, next_id bigint NOT NULL);
+-- name: categories  -- from sql/generic/schema.sql
+CREATE TABLE categories (category int NOT NULL, categoryname varchar(50) NOT NULL);
+-- name: products  -- from sql/generic/schema.sql
+CREATE TABLE products (
+  prod_id int NOT NULL, category int NOT NULL, title varchar(50) NOT NULL, actor varchar(50) NOT NULL,
+  price numeric(12,2) NOT NULL, special smallint NOT NULL, common_prod_id int NOT NULL
+);
+-- name: inventory  -- from sql/generic/schema.sql
+CREATE TABLE inventory (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
+-- name: inventory_loaded  -- from sql/generic/schema.sql
+CREATE TABLE inventory_loaded (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
+-- name: customers  -- from sql/generic/schema.sql
+CREATE TABLE customers (
+  customerid int NOT NULL, firstname varchar(50) NOT NULL, lastname varchar(50) NOT NULL, address1 varchar(50) NOT NULL,
+  city varchar(50) NOT NULL, state varchar(50), zip int, country varchar(50) NOT NULL, region smallint NOT NULL,
+  email varchar(50), phone varchar(50), creditcardtype int NOT NULL, creditcard varchar(50) NOT NULL,
+  creditcardexpiration varchar(50) NOT NULL, username varchar(50) NOT NULL, password varchar(50) NOT NULL,
+  age smallint, income int, gender varchar(1)
+);
+-- name: cust_hist  -- from sql/generic/schema.sql
+CREATE TABLE cust_hist (customerid int NOT NULL, orderid int NOT NULL, prod_id int NOT NULL);
+-- name: orders  -- from sql/generic/schema.sql
+CREATE TABLE orders (
+  orderid int NOT NULL, orderdate date NOT NULL, customerid int NOT NULL, netamount numeric(12,2) NOT NULL,
+  tax numeric(12,2) NOT NULL, totalamount numeric(12,2) NOT NULL
+);
+-- name: orderlines  -- from sql/generic/schema.sql
+CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
+-- name: reorder  -- from sql/generic/schema.sql
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+
+-- file: indexes.sql
+-- name: categories_pk  -- from sql/generic/indexes.sql
+ALTER TABLE categories ADD CONSTRAINT categories_pk PRIMARY KEY (category);
+-- name: products_pk  -- from sql/generic/indexes.sql
+ALTER TABLE products ADD CONSTRAINT products_pk PRIMARY KEY (prod_id);
+-- name: products_category  -- from sql/generic/indexes.sql
+CREATE INDEX products_category ON products (category, special);
+-- name: products_actor  -- from sql/generic/indexes.sql
+CREATE INDEX products_actor ON products (actor);
+-- name: products_title  -- from sql/generic/indexes.sql
+CREATE INDEX products_title ON products (title);
+-- name: inventory_pk  -- from sql/generic/indexes.sql
+ALTER TABLE inventory ADD CONSTRAINT inventory_pk PRIMARY KEY (prod_id);
+-- name: inventory_loaded_pk  -- from sql/generic/indexes.sql
+ALTER TABLE inventory_loaded ADD CONSTRAINT inventory_loaded_pk PRIMARY KEY (prod_id);
+-- name: customers_pk  -- from sql/generic/indexes.sql
+ALTER TABLE customers ADD CONSTRAINT customers_pk PRIMARY KEY (customerid);
+-- name: customers_username  -- from sql/generic/indexes.sql
+CREATE UNIQUE INDEX customers_username ON customers (username);
+-- name: cust_hist_customer  -- from sql/generic/indexes.sql
+CREATE INDEX cust_hist_customer ON cust_hist (customerid, orderid);
+-- name: cust_hist_order  -- from sql/generic/indexes.sql
+CREATE INDEX cust_hist_order ON cust_hist (orderid);
+-- name: orders_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
+-- name: orderlines_pk  -- from sql/generic/indexes.sql
+ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
+-- name: reorder_prod  -- from sql/generic/indexes.sql
+CREATE INDEX reorder_prod ON reorder (prod_id);
+
+-- file: procs.sql
+-- name: dbdyno_ws_login  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_ws_login @username varchar(50), @password varchar(50)
+AS
+BEGIN
+  SET NOCOUNT ON;
+  DECLARE @c int, @n int;
+  SELECT @c = customerid FROM customers WHERE username = @username AND password = @password;
+  IF @c IS NULL
+    THROW 50003, 'dbdyno: no such customer', 1;
+  SELECT @n = COUNT(*) FROM (SELECT TOP 10 p.title, p.actor FROM cust_hist h JOIN products p ON p.prod_id = h.prod_id
+    WHERE h.customerid = @c ORDER BY h.orderid DESC) AS t;
+  SELECT @c AS customerid, @n AS titles;
+END;
+-- name: dbdyno_ws_purchase  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_ws_purchase @customerid int, @orderid int, @orderdate date, @prods varchar(100),
+    @qtys varchar(40), @reorder int
+AS
+BEGIN
+  SET NOCOUNT ON;
+  SET XACT_ABORT ON;
+  DECLARE @i int, @prod int, @q int, @left int, @price numeric(12,2), @net numeric(12,2), @tax numeric(12,2);
+  DECLARE @pp int, @qp int, @pn int, @qn int;
+  SET @net = 0;
+  SET @i = 1;
+  SET @pp = 1;
+  SET @qp = 1;
+  BEGIN TRANSACTION;
+  WHILE @pp <= LEN(@prods)
+  BEGIN
+    SET @pn = CHARINDEX(',', @prods + ',', @pp);
+    SET @qn = CHARINDEX(',', @qtys + ',', @qp);
+    SET @prod = CAST(SUBSTRING(@prods, @pp, @pn - @pp) AS int);
+    SET @q = CAST(SUBSTRING(@qtys, @qp, @qn - @qp) AS int);
+    SET @pp = @pn + 1;
+    SET @qp = @qn + 1;
+    UPDATE inventory SET @left = quan_in_stock = quan_in_stock - @q, sales = sales + @q
+     WHERE prod_id = @prod AND quan_in_stock >= @q;
+    IF @@ROWCOUNT = 0
+    BEGIN
+      ROLLBACK TRANSACTION;
+      SELECT CAST(0 AS numeric(12,2)) AS netamount, 1 AS rolled_back;
+      RETURN;
+    END;
+    IF @left < @reorder
+      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@prod, @orderdate, @left);
+    SELECT @price = price FROM products WHERE prod_id = @prod;
+    SET @net = @net + @q * @price;
+    INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES (@i, @orderid, @prod, @q, @orderdate);
+    INSERT INTO cust_hist (customerid, orderid, prod_id) VALUES (@customerid, @orderid, @prod);
+    SET @i = @i + 1;
+  END;
+  SET @tax = ROUND(@net * 0.0825, 2);
+  INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
+    VALUES (@orderid, @orderdate, @customerid, @net, @tax, @net + @tax);
+  COMMIT TRANSACTION;
+  SELECT @net AS netamount, 0 AS rolled_back;
+END;
+
+-- file: drop.sql
+-- name: categories  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS categories;
+-- name: products  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS products;
+-- name: inventory  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS inventory;
+-- name: inventory_loaded  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS inventory_loaded;
+-- name: customers  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customers;
+-- name: cust_hist  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS cust_hist;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: orderlines  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orderlines;
+-- name: reorder  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reorder;
+-- name: dbdyno_webstore_ids  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_webstore_ids;
+-- name: dbdyno_webstore_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_webstore_meta;
+-- name: drop_dbdyno_ws_login  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_ws_login;
+-- name: drop_dbdyno_ws_purchase  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_ws_purchase;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_webstore_meta WHERE k = @p1;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_webstore_meta WHERE k = @p1;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_webstore_meta (k, v) VALUES (@p1, @p2);
+
+-- file: tx.sql
+-- name: ids_take(k, n)  -- from sql/generic/tx.sql
+UPDATE dbdyno_webstore_ids SET next_id = next_id + @p2 WHERE k = @p1;
+-- name: ids_next(k)  -- from sql/generic/tx.sql
+SELECT next_id FROM dbdyno_webstore_ids WHERE k = @p1;
+-- name: ids_put(k, next_id)  -- from sql/generic/tx.sql
+INSERT INTO dbdyno_webstore_ids (k, next_id) VALUES (@p1, @p2);
+-- name: login(username, password)  -- from sql/generic/tx.sql
+SELECT customerid FROM customers WHERE username = @p1 AND password = @p2;
+-- name: login_history(customerid)  -- from sql/sqlserver/tx.sql
+SELECT TOP 10 p.title, p.actor FROM cust_hist h JOIN products p ON p.prod_id = h.prod_id
+WHERE h.customerid = @p1 ORDER BY h.orderid DESC;
+-- name: new_customer(customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone, creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)  -- from sql/generic/tx.sql
+INSERT INTO customers (customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone,
+  creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8, @p9, @p10, @p11,
+  @p12, @p13, @p14, @p15, @p16, @p17, @p18, @p19);
+-- name: browse_category(category, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE category = @p1 AND special = 1 ORDER BY prod_id;
+-- name: browse_actor(actor, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = @p1 ORDER BY prod_id;
+-- name: browse_title(title, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = @p1 ORDER BY prod_id;
+-- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
+UPDATE inventory SET quan_in_stock = quan_in_stock - @p2, sales = sales + @p2
+WHERE prod_id = @p1 AND quan_in_stock >= @p2;
+-- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
+SELECT quan_in_stock FROM inventory WHERE prod_id = @p1;
+-- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
+INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@p1, @p2, @p3);
+-- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
+INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6);
+-- name: purchase_line(orderlineid, orderid, prod_id, quantity, orderdate)  -- from sql/generic/tx.sql
+INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES (@p1, @p2, @p3, @p4, @p5);
+-- name: purchase_history(customerid, orderid, prod_id)  -- from sql/generic/tx.sql
+INSERT INTO cust_hist (customerid, orderid, prod_id) VALUES (@p1, @p2, @p3);
+-- name: begin_write  -- from sql/sqlserver/tx.sql
+BEGIN TRANSACTION;
+-- name: commit  -- from sql/sqlserver/tx.sql
+COMMIT TRANSACTION;
+-- name: rollback  -- from sql/sqlserver/tx.sql
+IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
+-- name: check_stock()  -- from sql/generic/tx.sql
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+-- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
+SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
+LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > @p1 GROUP BY prod_id) s ON s.prod_id = i.prod_id
+WHERE i.sales <> COALESCE(s.q, 0);
+-- name: check_totals()  -- from sql/generic/tx.sql
+SELECT o.orderid, o.netamount - l.amount FROM orders o
+JOIN (SELECT ol.orderid, SUM(ol.quantity * p.price) AS amount FROM orderlines ol JOIN products p ON p.prod_id = ol.prod_id GROUP BY ol.orderid) l
+  ON l.orderid = o.orderid
+WHERE ABS(o.netamount - l.amount) > 0.001 OR ABS(o.totalamount - o.netamount - o.tax) > 0.001;
+-- name: check_lines()  -- from sql/generic/tx.sql
+SELECT o.orderid, COALESCE(l.n, 0) - COALESCE(h.n, 0) FROM orders o
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM orderlines GROUP BY orderid) l ON l.orderid = o.orderid
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM cust_hist GROUP BY orderid) h ON h.orderid = o.orderid
+WHERE l.n IS NULL OR l.n <> COALESCE(h.n, 0);
+-- name: count_customers()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM customers;
+-- name: count_orders()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders;
+-- name: count_reorder()  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM reorder;
+-- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM cust_hist WHERE orderid > @p1;
+-- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM orderlines WHERE orderid > @p1;
+-- name: reset_orders(loaded_orders)  -- from sql/generic/tx.sql
+DELETE FROM orders WHERE orderid > @p1;
+-- name: reset_customers(loaded_customers)  -- from sql/generic/tx.sql
+DELETE FROM customers WHERE customerid > @p1;
+-- name: reset_reorder()  -- from sql/generic/tx.sql
+DELETE FROM reorder;
+-- name: reset_inventory()  -- from sql/generic/tx.sql
+UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
+  sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)
+WHERE EXISTS (SELECT 1 FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id
+              AND (l.quan_in_stock <> inventory.quan_in_stock OR l.sales <> inventory.sales));
+-- name: reset_ids(k, next_id)  -- from sql/generic/tx.sql
+UPDATE dbdyno_webstore_ids SET next_id = @p2 WHERE k = @p1;
+
+-- file: calls.sql
+-- name: proc_login(username, password)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_ws_login @p1, @p2;
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_ws_purchase @p1, @p2, @p3, @p4, @p5, @p6;
+
+-- SQL Server's own statements (internal/engine/sql)
+
+-- file: catalog.sql
+-- name: table_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
+-- name: server_version()  -- from sql/sqlserver/catalog.sql
+SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: column_types(name)  -- from sql/sqlserver/catalog.sql
+SELECT CASE WHEN DATA_TYPE IN ('decimal', 'numeric')
+            THEN 'DECIMAL(' + CAST(NUMERIC_PRECISION AS varchar(4)) + ',' + CAST(NUMERIC_SCALE AS varchar(4)) + ')'
+            ELSE upper(DATA_TYPE) END
+FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1 ORDER BY ORDINAL_POSITION;
+-- name: analyze_table  -- from sql/sqlserver/catalog.sql
+UPDATE STATISTICS {table};
+-- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM sys.databases WHERE name = @p1;
+-- name: create_database  -- from sql/sqlserver/catalog.sql
+CREATE DATABASE {name};
+-- name: host_cores()  -- from sql/sqlserver/catalog.sql
+SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
+-- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
+OPTION (MAXDOP {n});
+
+-- file: settings.sql
+-- name: edition()  -- from sql/sqlserver/settings.sql
+SELECT CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: engine_edition()  -- from sql/sqlserver/settings.sql
+SELECT CASE CAST(SERVERPROPERTY('EngineEdition') AS int) WHEN 5 THEN 'Azure SQL Database' WHEN 8 THEN 'Azure SQL Managed Instance'
+            WHEN 4 THEN 'Express' WHEN 3 THEN 'Enterprise' WHEN 2 THEN 'Standard' ELSE CAST(SERVERPROPERTY('EngineEdition') AS varchar(8)) END;
+-- name: service_objective()  -- from sql/sqlserver/settings.sql
+SELECT CAST(DATABASEPROPERTYEX(DB_NAME(), 'ServiceObjective') AS nvarchar(128));
+-- name: max_server_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS bigint) FROM sys.configurations WHERE name = 'max server memory (MB)';
+-- name: maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'max degree of parallelism';
+-- name: database_maxdop()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value AS int) FROM sys.database_scoped_configurations WHERE name = 'MAXDOP';
+-- name: cost_threshold_for_parallelism()  -- from sql/sqlserver/settings.sql
+SELECT CAST(value_in_use AS int) FROM sys.configurations WHERE name = 'cost threshold for parallelism';
+-- name: trace_flags()  -- from sql/sqlserver/settings.sql
+SET NOCOUNT ON;
+DECLARE @flags TABLE (TraceFlag int, Status int, Global int, Session int);
+INSERT INTO @flags EXEC ('DBCC TRACESTATUS(-1) WITH NO_INFOMSGS');
+SELECT COALESCE(STRING_AGG(CAST(TraceFlag AS varchar(10)), ','), 'none') FROM @flags WHERE Global = 1;
+-- name: tempdb_data_files()  -- from sql/sqlserver/settings.sql
+SELECT count(*) FROM tempdb.sys.database_files WHERE type = 0;
+-- name: memory_model()  -- from sql/sqlserver/settings.sql
+SELECT sql_memory_model_desc FROM sys.dm_os_sys_info;
+-- name: compatibility_level()  -- from sql/sqlserver/settings.sql
+SELECT compatibility_level FROM sys.databases WHERE name = DB_NAME();
+-- name: recovery_model()  -- from sql/sqlserver/settings.sql
+SELECT recovery_model_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: read_committed_snapshot()  -- from sql/sqlserver/settings.sql
+SELECT is_read_committed_snapshot_on FROM sys.databases WHERE name = DB_NAME();
+-- name: delayed_durability()  -- from sql/sqlserver/settings.sql
+SELECT delayed_durability_desc FROM sys.databases WHERE name = DB_NAME();
+-- name: cpu_count()  -- from sql/sqlserver/settings.sql
+SELECT cpu_count FROM sys.dm_os_sys_info;
+-- name: physical_memory_mb()  -- from sql/sqlserver/settings.sql
+SELECT physical_memory_kb / 1024 FROM sys.dm_os_sys_info;
+
+-- file: counters.sql
+-- name: counters()  -- from sql/sqlserver/counters.sql
+SELECT lower(replace(rtrim(counter_name), ' ', '_')), CAST(cntr_value AS float)
+FROM sys.dm_os_performance_counters
+WHERE (object_name LIKE '%:SQL Statistics%' AND counter_name IN ('Batch Requests/sec', 'SQL Compilations/sec', 'SQL Re-Compilations/sec'))
+   OR (object_name LIKE '%:Buffer Manager%' AND counter_name IN ('Page reads/sec', 'Page writes/sec', 'Page lookups/sec', 'Checkpoint pages/sec', 'Lazy writes/sec'))
+   OR (object_name LIKE '%:Locks%' AND instance_name = '_Total' AND counter_name IN ('Lock Waits/sec', 'Number of Deadlocks/sec'))
+   OR (object_name LIKE '%:Databases%' AND instance_name = DB_NAME() AND counter_name IN ('Log Bytes Flushed/sec', 'Log Flushes/sec', 'Transactions/sec'));
+-- name: counters_file_io()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (
+  SELECT CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END AS kind,
+         SUM(s.num_of_bytes_read) AS bytes_read, SUM(s.num_of_bytes_written) AS bytes_written,
+         SUM(s.num_of_reads) AS reads, SUM(s.num_of_writes) AS writes,
+         SUM(s.io_stall_read_ms) AS read_stall_ms, SUM(s.io_stall_write_ms) AS write_stall_ms
+  FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) s
+  JOIN sys.database_files f ON f.file_id = s.file_id
+  GROUP BY CASE f.type WHEN 1 THEN 'log_' ELSE 'data_' END) AS x
+CROSS APPLY (VALUES (x.kind + 'bytes_read', CAST(x.bytes_read AS float)), (x.kind + 'bytes_written', CAST(x.bytes_written AS float)),
+                    (x.kind + 'reads', CAST(x.reads AS float)), (x.kind + 'writes', CAST(x.writes AS float)),
+                    (x.kind + 'read_stall_ms', CAST(x.read_stall_ms AS float)), (x.kind + 'write_stall_ms', CAST(x.write_stall_ms AS float))) AS c(k, v);
+-- name: counters_wait_stats()  -- from sql/sqlserver/counters.sql
+SELECT 'wait_ms_' + lower(wait_type), CAST(wait_time_ms AS float)
+FROM sys.dm_os_wait_stats
+WHERE wait_time_ms > 0 AND wait_type NOT IN (
+  'BROKER_EVENTHANDLER', 'BROKER_RECEIVE_WAITFOR', 'BROKER_TASK_STOP', 'BROKER_TO_FLUSH', 'BROKER_TRANSMITTER',
+  'CHECKPOINT_QUEUE', 'CLR_AUTO_EVENT', 'CLR_MANUAL_EVENT', 'DIRTY_PAGE_POLL', 'DISPATCHER_QUEUE_SEMAPHORE',
+  'FT_IFTS_SCHEDULER_IDLE_WAIT', 'HADR_FILESTREAM_IOMGR_IOCOMPLETION', 'HADR_WORK_QUEUE', 'LAZYWRITER_SLEEP',
+  'LOGMGR_QUEUE', 'ONDEMAND_TASK_QUEUE', 'PWAIT_EXTENSIBILITY_CLEANUP_TASK', 'QDS_ASYNC_QUEUE',
+  'QDS_CLEANUP_STALE_QUERIES_TASK_MAIN_LOOP_SLEEP', 'QDS_PERSIST_TASK_MAIN_LOOP_SLEEP', 'REQUEST_FOR_DEADLOCK_SEARCH',
+  'SLEEP_TASK', 'SLEEP_SYSTEMTASK', 'SP_SERVER_DIAGNOSTICS_SLEEP', 'SQLTRACE_BUFFER_FLUSH',
+  'SQLTRACE_INCREMENTAL_FLUSH_SLEEP', 'WAITFOR', 'XE_DISPATCHER_WAIT', 'XE_TIMER_EVENT', 'SOS_WORK_DISPATCHER')
+  AND wait_type NOT LIKE 'SLEEP[_]%' AND wait_type NOT LIKE 'PREEMPTIVE[_]XE[_]%';
+-- name: counters_azure_resource()  -- from sql/sqlserver/counters.sql
+SELECT k, v FROM (SELECT TOP 1 * FROM sys.dm_db_resource_stats ORDER BY end_time DESC) AS r
+CROSS APPLY (VALUES ('cpu_pct', CAST(r.avg_cpu_percent AS float)), ('data_io_pct', CAST(r.avg_data_io_percent AS float)),
+                    ('log_write_pct', CAST(r.avg_log_write_percent AS float)), ('memory_pct', CAST(r.avg_memory_usage_percent AS float))) AS c(k, v);
+-- name: waits()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN r.wait_type IS NULL THEN NULL
+            WHEN r.wait_type LIKE 'LCK[_]%' THEN 'Lock'
+            WHEN r.wait_type LIKE 'PAGEIOLATCH[_]%' THEN 'Buffer IO'
+            WHEN r.wait_type LIKE 'PAGELATCH[_]%' OR r.wait_type LIKE 'LATCH[_]%' THEN 'Latch'
+            WHEN r.wait_type IN ('WRITELOG', 'LOGBUFFER') OR r.wait_type LIKE 'LOG[_]RATE[_]%' THEN 'Tran Log IO'
+            WHEN r.wait_type LIKE 'CX%' OR r.wait_type LIKE 'EXCHANGE%' THEN 'Parallelism'
+            WHEN r.wait_type = 'SOS_SCHEDULER_YIELD' THEN 'CPU'
+            WHEN r.wait_type = 'ASYNC_NETWORK_IO' THEN 'Network IO'
+            WHEN r.wait_type LIKE 'RESOURCE_SEMAPHORE%' THEN 'Memory'
+            ELSE 'Other' END,
+       r.wait_type,
+       CASE WHEN s.program_name = 'dbdyno' THEN 1 ELSE 0 END
+FROM sys.dm_exec_requests r
+JOIN sys.dm_exec_sessions s ON s.session_id = r.session_id
+WHERE s.is_user_process = 1 AND r.session_id <> @@SPID;
+-- name: waits_enabled()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(DB_NAME(), 'DATABASE', 'VIEW DATABASE STATE') = 1 THEN 1 ELSE 0 END;
+
+-- file: load.sql
+-- name: nocount  -- from sql/sqlserver/load.sql
+SET NOCOUNT ON;
+

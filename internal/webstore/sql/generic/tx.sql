@@ -1,0 +1,105 @@
+-- dbdyno web store: the steps of a user's order, client-side (--mode sql). Each statement is prepared once per
+-- connection; :name marks an argument. Engines override statements by name in sql/ENGINE/tx.sql.
+
+-- Ids of new customers and orders come from dbdyno_webstore_ids in blocks, one short transaction a block.
+-- name: ids_take(k, n)
+UPDATE dbdyno_webstore_ids SET next_id = next_id + :n WHERE k = :k;
+-- name: ids_next(k)
+SELECT next_id FROM dbdyno_webstore_ids WHERE k = :k;
+-- name: ids_put(k, next_id)
+INSERT INTO dbdyno_webstore_ids (k, next_id) VALUES (:k, :next_id);
+-- Login: the customer by name and password, then the titles of their last purchases.
+-- name: login(username, password)
+SELECT customerid FROM customers WHERE username = :username AND password = :password;
+-- name: login_history(customerid)
+SELECT p.title, p.actor FROM cust_hist h JOIN products p ON p.prod_id = h.prod_id
+WHERE h.customerid = :customerid ORDER BY h.orderid DESC LIMIT 10;
+-- New customer: a row of its own, its user name made from its id.
+-- name: new_customer(customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone, creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)
+INSERT INTO customers (customerid, firstname, lastname, address1, city, state, zip, country, region, email, phone,
+  creditcardtype, creditcard, creditcardexpiration, username, password, age, income, gender)
+VALUES (:customerid, :firstname, :lastname, :address1, :city, :state, :zip, :country, :region, :email, :phone,
+  :creditcardtype, :creditcard, :creditcardexpiration, :username, :password, :age, :income, :gender);
+-- Browsing, BATCH results each: a category's specials, an actor's titles, a title.
+-- name: browse_category(category, batch)
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE category = :category AND special = 1 ORDER BY prod_id LIMIT :batch;
+-- name: browse_actor(actor, batch)
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = :actor ORDER BY prod_id LIMIT :batch;
+-- name: browse_title(title, batch)
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = :title ORDER BY prod_id LIMIT :batch;
+-- Purchase, one transaction: each line takes its quantity from stock only if the stock covers it (else the
+-- purchase rolls back), a stock that falls below the threshold is reordered, then the order, its lines and the
+-- customer's history are written.
+-- name: purchase_stock(prod_id, quantity)
+UPDATE inventory SET quan_in_stock = quan_in_stock - :quantity, sales = sales + :quantity
+WHERE prod_id = :prod_id AND quan_in_stock >= :quantity;
+-- name: purchase_left(prod_id)
+SELECT quan_in_stock FROM inventory WHERE prod_id = :prod_id;
+-- name: purchase_reorder(prod_id, date_low, quan_low)
+INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (:prod_id, :date_low, :quan_low);
+-- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)
+INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
+VALUES (:orderid, :orderdate, :customerid, :netamount, :tax, :totalamount);
+-- name: purchase_line(orderlineid, orderid, prod_id, quantity, orderdate)
+INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES (:orderlineid, :orderid, :prod_id, :quantity, :orderdate);
+-- name: purchase_history(customerid, orderid, prod_id)
+INSERT INTO cust_hist (customerid, orderid, prod_id) VALUES (:customerid, :orderid, :prod_id);
+
+-- Transaction control of the client-side mode.
+-- name: begin_write
+BEGIN;
+-- name: commit
+COMMIT;
+-- name: rollback
+ROLLBACK;
+
+-- Consistency checks (`dbdyno webstore check`); each returns the rows that break it, as two columns.
+-- 1: every product's stock and sales add up to its loaded stock.
+-- name: check_stock()
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+-- 2: a product's sales since the load are the quantities of its lines in orders placed since the load.
+-- name: check_sales(loaded_orders)
+SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
+LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > :loaded_orders GROUP BY prod_id) s ON s.prod_id = i.prod_id
+WHERE i.sales <> COALESCE(s.q, 0);
+-- 3: an order's net amount is the sum of its lines' quantities times prices, and its total is net plus tax.
+-- name: check_totals()
+SELECT o.orderid, o.netamount - l.amount FROM orders o
+JOIN (SELECT ol.orderid, SUM(ol.quantity * p.price) AS amount FROM orderlines ol JOIN products p ON p.prod_id = ol.prod_id GROUP BY ol.orderid) l
+  ON l.orderid = o.orderid
+WHERE ABS(o.netamount - l.amount) > 0.001 OR ABS(o.totalamount - o.netamount - o.tax) > 0.001;
+-- 4: every order has lines, and every line a history row.
+-- name: check_lines()
+SELECT o.orderid, COALESCE(l.n, 0) - COALESCE(h.n, 0) FROM orders o
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM orderlines GROUP BY orderid) l ON l.orderid = o.orderid
+LEFT JOIN (SELECT orderid, COUNT(*) AS n FROM cust_hist GROUP BY orderid) h ON h.orderid = o.orderid
+WHERE l.n IS NULL OR l.n <> COALESCE(h.n, 0);
+-- Counts `webstore reset` compares with the build record.
+-- name: count_customers()
+SELECT COUNT(*) FROM customers;
+-- name: count_orders()
+SELECT COUNT(*) FROM orders;
+-- name: count_reorder()
+SELECT COUNT(*) FROM reorder;
+
+-- `dbdyno webstore reset`: back to the loaded state. What runs added is deleted by key range, the inventory
+-- rows that changed are restored from the loaded copy, the id blocks start again after the loaded keys.
+-- name: reset_history(loaded_orders)
+DELETE FROM cust_hist WHERE orderid > :loaded_orders;
+-- name: reset_lines(loaded_orders)
+DELETE FROM orderlines WHERE orderid > :loaded_orders;
+-- name: reset_orders(loaded_orders)
+DELETE FROM orders WHERE orderid > :loaded_orders;
+-- name: reset_customers(loaded_customers)
+DELETE FROM customers WHERE customerid > :loaded_customers;
+-- name: reset_reorder()
+DELETE FROM reorder;
+-- name: reset_inventory()
+UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
+  sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)
+WHERE EXISTS (SELECT 1 FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id
+              AND (l.quan_in_stock <> inventory.quan_in_stock OR l.sales <> inventory.sales));
+-- name: reset_ids(k, next_id)
+UPDATE dbdyno_webstore_ids SET next_id = :next_id WHERE k = :k;
