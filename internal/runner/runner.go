@@ -8,6 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -410,4 +413,58 @@ func latency(h *hdrhistogram.Histogram) result.Latency {
 	}
 	return result.Latency{Min: h.Min(), Mean: float64(int64(h.Mean()*10)) / 10, P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90),
 		P95: h.ValueAtQuantile(95), P99: h.ValueAtQuantile(99), Max: h.Max()}
+}
+
+// driverProcs is how many OS threads may run the driver's Go code at once. Against a server, virtual users
+// spend nearly all their time waiting on the network; more Ps than needed only make Go's scheduler spin looking
+// for work, CPU that a database on the same machine would otherwise have. One P per 16 VUs is ample (one P
+// drives several thousand transactions per second). An embedded engine runs inside this process and gets every
+// CPU (machine, the Ps before any run). GOMAXPROCS in the environment overrides both.
+func driverProcs(embedded bool, vus, machine int) int {
+	if os.Getenv("GOMAXPROCS") != "" || embedded {
+		return machine
+	}
+	return max(1, min(machine, (vus+15)/16))
+}
+
+// driverCPU is the process-wide GOMAXPROCS and GC setting, shared by the runs going on at once (the targets of
+// a multi-target run): they are set for all their virtual users together; the first run saves the settings
+// and the last one restores them.
+var driverCPU struct {
+	sync.Mutex
+	runs, vus, embedded int
+	procs, gc           int // before the first run
+}
+
+// HoldDriverCPU adds a run's virtual users to the driver's CPU settings; release takes them out again.
+func HoldDriverCPU(embedded bool, vus int) (procs int, release func()) {
+	d := &driverCPU
+	set := func() int {
+		p := driverProcs(d.embedded > 0, d.vus, d.procs)
+		runtime.GOMAXPROCS(p)
+		return p
+	}
+	emb := 0
+	if embedded {
+		emb = 1
+	}
+	d.Lock()
+	defer d.Unlock()
+	if d.runs == 0 {
+		d.procs = runtime.GOMAXPROCS(0)
+		d.gc = debug.SetGCPercent(400) // the driver's heap is small: collect it less often
+	}
+	d.runs, d.vus, d.embedded = d.runs+1, d.vus+vus, d.embedded+emb
+	procs = set()
+	return procs, sync.OnceFunc(func() {
+		d.Lock()
+		defer d.Unlock()
+		d.runs, d.vus, d.embedded = d.runs-1, d.vus-vus, d.embedded-emb
+		if d.runs > 0 {
+			set()
+			return
+		}
+		runtime.GOMAXPROCS(d.procs)
+		debug.SetGCPercent(d.gc)
+	})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/runner"
+	"github.com/jackc/pgx/v5"
 )
 
 // The steps of a user's order, as the runner counts them (each its own latency histogram).
@@ -241,11 +242,14 @@ func (wk *worker) Close() { wk.s.close() }
 
 // ---- a connection's statements ----
 
-// session is one connection with its prepared statements.
+// session is one connection with its prepared statements: a PostgreSQL connection is driven through pgx
+// itself (binary protocol, statements prepared by name), the others through database/sql.
 type session struct {
 	db    *DB
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
+	pg    *pgx.Conn
+	pgOK  map[string]bool // statements prepared on pg
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
@@ -257,7 +261,27 @@ func (db *DB) newSession(ctx context.Context) (*session, error) {
 		conn.Close()
 		return nil, db.T.ConnectError(err)
 	}
-	return &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}, nil
+	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
+	if db.T.Engine.Wire == engine.WirePostgres {
+		if s.pg, err = engine.Pgx(conn); err != nil {
+			conn.Close()
+			return nil, err
+		}
+		s.pgOK = map[string]bool{}
+	}
+	return s, nil
+}
+
+// pgPrepare prepares a statement on the PostgreSQL connection once, under its name.
+func (s *session) pgPrepare(ctx context.Context, name string) error {
+	if s.pgOK[name] {
+		return nil
+	}
+	if _, err := s.pg.Prepare(ctx, name, s.db.stmts[name].SQL); err != nil {
+		return fmt.Errorf("prepare %s: %w", name, err)
+	}
+	s.pgOK[name] = true
+	return nil
 }
 
 // Session opens a connection for running steps one by one (tests and tools).
@@ -286,6 +310,9 @@ func (s *session) close() {
 	for _, p := range s.stmts {
 		p.Close()
 	}
+	if s.pg != nil {
+		s.pg.Close(context.Background()) // database/sql finds the connection closed and discards it
+	}
 	s.conn.Close()
 }
 
@@ -306,6 +333,16 @@ func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, []any, erro
 }
 
 func (s *session) exec(ctx context.Context, name string, args ...any) (int64, error) {
+	if s.pg != nil {
+		if err := s.pgPrepare(ctx, name); err != nil {
+			return 0, err
+		}
+		tag, err := s.pg.Exec(ctx, name, args...)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
+		return tag.RowsAffected(), nil
+	}
 	p, _, err := s.stmt(ctx, name)
 	if err != nil {
 		return 0, err
@@ -318,6 +355,26 @@ func (s *session) exec(ctx context.Context, name string, args ...any) (int64, er
 }
 
 func (s *session) query(ctx context.Context, name string, args []any, dest []any, each func()) error {
+	if s.pg != nil {
+		if err := s.pgPrepare(ctx, name); err != nil {
+			return err
+		}
+		rows, err := s.pg.Query(ctx, name, args...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			each()
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
+	}
 	p, _, err := s.stmt(ctx, name)
 	if err != nil {
 		return err
@@ -340,11 +397,19 @@ func (s *session) query(ctx context.Context, name string, args []any, dest []any
 }
 
 func (s *session) control(ctx context.Context, name string) error {
+	if s.pg != nil {
+		_, err := s.pg.Exec(ctx, s.db.stmts[name].SQL)
+		return err
+	}
 	_, err := s.conn.ExecContext(ctx, s.db.stmts[name].SQL)
 	return err
 }
 
 func (s *session) rollback(ctx context.Context) {
+	if s.pg != nil {
+		s.pg.Exec(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
+		return
+	}
 	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -119,6 +121,7 @@ var runFlags = []workload.Flag{
 	{Name: "check", Kind: workload.Bool, Help: "run the consistency checks after the run"},
 	{Name: "seed", Kind: workload.Uint, Help: "seed of every random choice (default: from the clock; always recorded)"},
 	{Name: "reconnect-timeout", Kind: workload.Duration, Default: "30s", Help: "a lost connection that is not back within this time fails the run"},
+	{Name: "cpuprofile", Kind: workload.String, Hidden: true, NoPlan: true, Help: "write a Go CPU profile of the driver to this file"},
 }
 
 // sizeOf reads --size and the counts that override it.
@@ -244,6 +247,8 @@ type run struct {
 	duration      time.Duration
 	check         bool
 	reset         *ResetReport
+	procs         int
+	release       func() // gives back the driver's share of the process's CPU settings
 }
 
 func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
@@ -278,6 +283,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 		}
 		fmt.Fprintln(s.Out, r.reset)
 	}
+	r.procs, r.release = runner.HoldDriverCPU(t.Engine.Embedded, v.Count("vus"))
 	r.serverVersion = db.ServerVersion(ctx)
 	m := wl.Meta().Size
 	fmt.Fprintf(s.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d VUs, mode %s, seed %d\n",
@@ -296,6 +302,7 @@ func (r *run) Options() map[string]any {
 		"mode": r.mode, "new_customers_pct": o.NewCustomers * 100, "searches": o.Searches, "batch": o.Batch,
 		"lines": fmt.Sprintf("%d..%d", o.MinLines, o.MaxLines), "reorder_below": o.Reorder, "think_s": o.Think.Seconds(),
 		"reset": r.reset != nil, "seed": fmt.Sprint(v.Uint("seed")), "reconnect_timeout_s": v.Duration("reconnect-timeout").Seconds(),
+		"driver_gomaxprocs": r.procs,
 	}
 	if r.reset != nil {
 		out["reset_s"] = round(r.reset.Took.Seconds(), 2)
@@ -306,12 +313,26 @@ func (r *run) Options() map[string]any {
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	v := r.v
 	cfg := runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: r.duration, Interval: v.Duration("interval"),
-		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: Purchase, KeyLabel: "OPM", RateLabel: "steps/min"}
+		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: Purchase, KeyLabel: "OPM", RateLabel: "steps/min",
+		AtMeasureStart: func(context.Context) error {
+			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
+			return nil
+		}}
+	if p := v.String("cpuprofile"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			return false, err
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	m, err := runner.Run(ctx, r.wl, cfg)
 	if m == nil {
 		return false, err
 	}
 	m.KeyTx, m.KeyLabel = StepNames[Purchase], "OPM"
+	res.Options["driver_gomaxprocs"] = r.procs
 	res.Measurement = m
 	res.Figures = figures(m)
 	return true, err
@@ -327,7 +348,10 @@ func (r *run) Finish(ctx context.Context, res *result.Result) error {
 	return err
 }
 
-func (r *run) Close() { r.db.Close() }
+func (r *run) Close() {
+	r.db.Close()
+	r.release()
+}
 
 // figures: OPM is the purchases completed per minute of the measured window; rollbacks are the purchases a
 // short stock undid; client CPU is per completed order.
