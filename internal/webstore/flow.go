@@ -14,6 +14,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/runner"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The steps of a user's order, as the runner counts them (each its own latency histogram).
@@ -498,6 +499,9 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 		}
 		return rolledBack == 1, err
 	}
+	if s.pg != nil {
+		return s.purchasePG(ctx, seed, customer, order, day, prods, qtys, reorder)
+	}
 	if err := s.control(ctx, "begin_write"); err != nil {
 		return false, err
 	}
@@ -536,6 +540,65 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 		}
 	}
 	return false, s.control(ctx, "commit")
+}
+
+// purchasePG is the client-side purchase on PostgreSQL in two round trips: BEGIN and every line's stock update
+// and stock left in one pipeline, then (when every line's stock covered it) the reorders, the order, its lines,
+// the history rows and COMMIT in another. A short stock rolls the whole purchase back, the later lines' updates
+// of the first pipeline included, so the effects are those of the line-by-line purchase.
+func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64, reorder int) (bool, error) {
+	for _, n := range []string{"purchase_stock", "purchase_left", "purchase_reorder", "purchase_order", "purchase_line", "purchase_history"} {
+		if err := s.pgPrepare(ctx, n); err != nil {
+			return false, err
+		}
+	}
+	fail := func(err error) (bool, error) { s.rollback(ctx); return false, err }
+	b := &pgx.Batch{}
+	b.Queue(s.db.stmts["begin_write"].SQL)
+	for i, p := range prods {
+		b.Queue("purchase_stock", p, qtys[i])
+		b.Queue("purchase_left", p)
+	}
+	br := s.pg.SendBatch(ctx, b)
+	_, err := br.Exec()
+	short := false
+	left := make([]int64, len(prods))
+	for i := 0; i < len(prods) && err == nil; i++ {
+		var tag pgconn.CommandTag
+		if tag, err = br.Exec(); err == nil {
+			short = short || tag.RowsAffected() == 0
+			err = br.QueryRow().Scan(&left[i])
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(fmt.Errorf("purchase_stock: %w", err))
+	}
+	if short {
+		s.rollback(ctx)
+		return true, nil
+	}
+	net, tax, total := Amounts(seed, prods, qtys)
+	b = &pgx.Batch{}
+	for i, p := range prods {
+		if left[i] < int64(reorder) {
+			b.Queue("purchase_reorder", p, day, left[i])
+		}
+	}
+	b.Queue("purchase_order", order, day, customer, cents(net), cents(tax), cents(total))
+	for i, p := range prods {
+		b.Queue("purchase_line", i+1, order, p, qtys[i], day)
+	}
+	for _, p := range prods {
+		b.Queue("purchase_history", customer, order, p)
+	}
+	b.Queue(s.db.stmts["commit"].SQL)
+	if err := s.pg.SendBatch(ctx, b).Close(); err != nil {
+		return fail(fmt.Errorf("purchase: %w", err))
+	}
+	return false, nil
 }
 
 // cents is an amount in cents as the decimal text the drivers bind exactly.
