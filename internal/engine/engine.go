@@ -123,6 +123,17 @@ func register(e *Engine) {
 // All lists the engines, the embedded defaults first.
 func All() []*Engine { return append([]*Engine(nil), registry...) }
 
+// OLTPSchemes lists the schemes of the engines made for transactions ("sqlite://"), for messages.
+func OLTPSchemes() string {
+	var out []string
+	for _, e := range registry {
+		if e.OLTP {
+			out = append(out, e.Name+"://")
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // Lookup finds an engine by name or URL scheme.
 func Lookup(name string) (*Engine, bool) {
 	name = strings.ToLower(name)

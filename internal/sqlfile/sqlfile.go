@@ -225,6 +225,30 @@ func Overlay(fsys fs.FS, dialect, name string, ph Placeholder) (*File, error) {
 	return out, nil
 }
 
+// OverlayFiles is Overlay of several files, in order.
+func OverlayFiles(fsys fs.FS, dialect string, names []string, ph Placeholder) ([]*File, error) {
+	var out []*File
+	for _, n := range names {
+		f, err := Overlay(fsys, dialect, n, ph)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// Merge indexes the statements of several files by name (a later file's statement wins).
+func Merge(files []*File) Set {
+	set := Set{}
+	for _, f := range files {
+		for k, v := range f.Set() {
+			set[k] = v
+		}
+	}
+	return set
+}
+
 func (s *Statement) compile(body string, ph Placeholder) error {
 	s.ph = ph
 	if s.Script {

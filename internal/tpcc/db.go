@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -35,13 +34,7 @@ func Statements(e *engine.Engine) (sqlfile.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := sqlfile.Set{}
-	for _, f := range files {
-		for k, v := range f.Set() {
-			set[k] = v
-		}
-	}
-	return set, nil
+	return sqlfile.Merge(files), nil
 }
 
 func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
@@ -49,15 +42,7 @@ func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
 	if e.Procedures {
 		names = append(names, "calls.sql")
 	}
-	var out []*sqlfile.File
-	for _, n := range names {
-		f, err := sqlfile.Overlay(sqlFS, e.Name, n, e.Placeholder)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return sqlfile.OverlayFiles(sqlFS, e.Name, names, e.Placeholder)
 }
 
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
@@ -75,13 +60,7 @@ func supported(e *engine.Engine) error {
 	if e.OLTP {
 		return nil
 	}
-	var names []string
-	for _, o := range engine.All() {
-		if o.OLTP {
-			names = append(names, o.Name+"://")
-		}
-	}
-	return fmt.Errorf("the tpcc workload runs on %s targets, not %s://", strings.Join(names, ", "), e.Name)
+	return fmt.Errorf("the tpcc workload runs on %s targets, not %s://", engine.OLTPSchemes(), e.Name)
 }
 
 // Open connects to a target.

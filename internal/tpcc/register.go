@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/pprof"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
@@ -120,21 +118,11 @@ func init() {
 // quickstartTarget is the file only quickstart uses, so that it never replaces tables someone built elsewhere.
 const quickstartTarget = "sqlite://dbdyno-quickstart.db"
 
-var runFlags = []workload.Flag{
-	{Name: "vus", Kind: workload.Counts, Default: "1", Help: "virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"},
-	{Name: "warmup", Kind: workload.Duration, Default: "0s", Help: "a warm-up run of this length before the measured runs (recorded, not measured)"},
-	{Name: "rampup", Kind: workload.Duration, Default: "10s", Help: "time before measuring starts"},
-	{Name: "duration", Kind: workload.Duration, Default: "60s", Help: "measured time"},
-	{Name: "interval", Kind: workload.Duration, Default: "10s", Help: "progress line interval"},
-	{Name: "warehouses", Kind: workload.Int, Default: "0", Help: "warehouses to use (default: all that were built)"},
-	{Name: "all-warehouses", Kind: workload.Bool, Help: "each virtual user cycles through all warehouses instead of one home warehouse"},
-	{Name: "keying-thinking", Kind: workload.Bool, Help: "apply the specification's keying and think times"},
-	{Name: "check", Kind: workload.Bool, Help: "run the consistency checks after the run"},
-	{Name: "mode", Kind: workload.String, Help: "sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)"},
-	{Name: "seed", Kind: workload.Uint, Help: "seed of every random choice (default: from the clock; always recorded)"},
-	{Name: "reconnect-timeout", Kind: workload.Duration, Default: "30s", Help: "a lost connection that is not back within this time fails the run"},
-	{Name: "cpuprofile", Kind: workload.String, Hidden: true, NoPlan: true, Help: "write a Go CPU profile of the driver to this file"},
-}
+var runFlags = append(runner.Flags("sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)"),
+	workload.Flag{Name: "warehouses", Kind: workload.Int, Default: "0", Help: "warehouses to use (default: all that were built)"},
+	workload.Flag{Name: "all-warehouses", Kind: workload.Bool, Help: "each virtual user cycles through all warehouses instead of one home warehouse"},
+	workload.Flag{Name: "keying-thinking", Kind: workload.Bool, Help: "apply the specification's keying and think times"},
+)
 
 func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	w, threads := v.Int("warehouses"), v.Int("threads")
@@ -184,32 +172,10 @@ func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
 type measured struct{}
 
 func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if v.Duration("duration") <= 0 {
-		return nil, fmt.Errorf("--duration must be positive (got %s)", v.Duration("duration"))
-	}
-	if v.Duration("rampup") < 0 || v.Duration("warmup") < 0 {
-		return nil, fmt.Errorf("--rampup and --warmup cannot be negative")
-	}
-	if w := v.Duration("warmup"); w > 0 && w < time.Second {
-		return nil, fmt.Errorf("--warmup %s is too short: give at least 1s, or 0 for none", w)
-	}
-	for _, f := range []string{"interval", "reconnect-timeout"} {
-		if d := v.Duration(f); d <= 0 {
-			return nil, fmt.Errorf("--%s must be positive (got %s)", f, d)
-		}
-	}
 	if w := v.Int("warehouses"); w < 0 {
 		return nil, fmt.Errorf("--warehouses must be at least 1 (got %d)", w)
 	}
-	switch m := v.String("mode"); m {
-	case "", "sql", "procedures":
-	default:
-		return nil, fmt.Errorf("--mode %q is not known: use sql or procedures", m)
-	}
-	if !v.Changed("seed") {
-		v = v.Set("seed", uint64(time.Now().UnixNano()))
-	}
-	return v, nil
+	return runner.CheckFlags(v)
 }
 
 func (measured) Warmup(v *workload.Values) (bool, string) {
@@ -290,15 +256,11 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		},
 		AtMeasureEnd: func(ctx context.Context) (err error) { r.next1, err = nextOrderID(ctx); return err },
 	}
-	if p := v.String("cpuprofile"); p != "" {
-		f, err := os.Create(p)
-		if err != nil {
-			return false, err
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+	stop, err := runner.Profile(v.String("cpuprofile"))
+	if err != nil {
+		return false, err
 	}
+	defer stop()
 	m, err := runner.Run(ctx, r.wl, cfg)
 	if m == nil {
 		return false, err
@@ -392,15 +354,7 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "  (database: %d new orders, NOPM %.0f)", res.Figures["new_orders_db"], v)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "transaction\tcount\trollbacks\terrors\tretries\tmin\tp50\tp90\tp95\tp99\tmax (ms)\t")
-	for _, n := range TxNames {
-		s := m.Transactions[n]
-		l := s.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", n, s.Count, s.Rollbacks, s.Errors, s.Retries,
-			ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
-	}
-	tw.Flush()
+	runner.PrintTable(w, m, "transaction", TxNames)
 	fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %.1f µs per transaction; reconnects %d\n",
 		m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, m.ClientCPU.MicrosPerTx, m.Reconnects)
 	if m.DisconnectedSecs > 0 {
@@ -421,17 +375,5 @@ func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, erro
 	if err != nil {
 		return nil, err
 	}
-	failed := 0
-	for _, c := range checks {
-		state := "PASS"
-		if !c.Passed {
-			state = "FAIL"
-			failed++
-		}
-		fmt.Fprintf(w, "consistency %s  %s %s\n", state, c.Name, c.Detail)
-	}
-	if failed > 0 {
-		return checks, fmt.Errorf("%d consistency condition(s) failed", failed)
-	}
-	return checks, nil
+	return checks, runner.PrintChecks(w, checks)
 }

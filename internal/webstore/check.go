@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/runner"
 )
 
 var checks = []struct{ name, stmt, what string }{
@@ -72,19 +73,7 @@ func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, erro
 	if err != nil {
 		return nil, err
 	}
-	failed := 0
-	for _, c := range checks {
-		state := "PASS"
-		if !c.Passed {
-			state = "FAIL"
-			failed++
-		}
-		fmt.Fprintf(w, "consistency %s  %s %s\n", state, c.Name, c.Detail)
-	}
-	if failed > 0 {
-		return checks, fmt.Errorf("%d consistency condition(s) failed", failed)
-	}
-	return checks, nil
+	return checks, runner.PrintChecks(w, checks)
 }
 
 // ResetReport says what a reset removed and restored.

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -41,15 +40,7 @@ func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
 	if e.Procedures {
 		names = append(names, "calls.sql")
 	}
-	var out []*sqlfile.File
-	for _, n := range names {
-		f, err := sqlfile.Overlay(sqlFS, e.Name, n, e.Placeholder)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return sqlfile.OverlayFiles(sqlFS, e.Name, names, e.Placeholder)
 }
 
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
@@ -68,14 +59,8 @@ func supported(e *engine.Engine) error {
 	if e.OLTP {
 		return nil
 	}
-	var names []string
-	for _, o := range engine.All() {
-		if o.OLTP {
-			names = append(names, o.Name+"://")
-		}
-	}
 	return fmt.Errorf("the webstore workload runs on %s targets, not %s://: %s is not made for many concurrent writers (purchases of one product conflict and abort instead of waiting their turn)",
-		strings.Join(names, ", "), e.Name, e.Title)
+		engine.OLTPSchemes(), e.Name, e.Title)
 }
 
 // Open connects to a target.
@@ -87,12 +72,7 @@ func Open(ctx context.Context, t *engine.Target) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	set := sqlfile.Set{}
-	for _, f := range files {
-		for k, v := range f.Set() {
-			set[k] = v
-		}
-	}
+	set := sqlfile.Merge(files)
 	data, err := bulk.Open(ctx, Dataset, t)
 	if err != nil {
 		return nil, err

@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"runtime/pprof"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
@@ -104,25 +101,15 @@ func init() {
 	})
 }
 
-var runFlags = []workload.Flag{
-	{Name: "vus", Kind: workload.Counts, Default: "1", Help: "virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"},
-	{Name: "warmup", Kind: workload.Duration, Default: "0s", Help: "a warm-up run of this length before the measured runs (recorded, not measured)"},
-	{Name: "rampup", Kind: workload.Duration, Default: "10s", Help: "time before measuring starts"},
-	{Name: "duration", Kind: workload.Duration, Default: "60s", Help: "measured time"},
-	{Name: "interval", Kind: workload.Duration, Default: "10s", Help: "progress line interval"},
-	{Name: "mode", Kind: workload.String, Help: "sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"},
-	{Name: "new-customers", Kind: workload.String, Default: "20%", Help: "share of orders placed by a newly registered customer instead of a login"},
-	{Name: "searches", Kind: workload.Int, Default: "3", Help: "browse steps per order (each by category, actor or title at random)"},
-	{Name: "batch", Kind: workload.Int, Default: "5", Help: "results per browse"},
-	{Name: "lines", Kind: workload.String, Default: "1..9", Help: "products bought per order, uniform in the range (0..0: browsing only)"},
-	{Name: "reorder-below", Kind: workload.Int, Default: "3", Help: "a purchase that leaves a product's stock below this inserts a reorder record"},
-	{Name: "think", Kind: workload.Duration, Default: "0s", Help: "think time after each step (off by default)"},
-	{Name: "no-reset", Kind: workload.Bool, Help: "do not reset the store to its loaded state before the run"},
-	{Name: "check", Kind: workload.Bool, Help: "run the consistency checks after the run"},
-	{Name: "seed", Kind: workload.Uint, Help: "seed of every random choice (default: from the clock; always recorded)"},
-	{Name: "reconnect-timeout", Kind: workload.Duration, Default: "30s", Help: "a lost connection that is not back within this time fails the run"},
-	{Name: "cpuprofile", Kind: workload.String, Hidden: true, NoPlan: true, Help: "write a Go CPU profile of the driver to this file"},
-}
+var runFlags = append(runner.Flags("sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"),
+	workload.Flag{Name: "new-customers", Kind: workload.String, Default: "20%", Help: "share of orders placed by a newly registered customer instead of a login"},
+	workload.Flag{Name: "searches", Kind: workload.Int, Default: "3", Help: "browse steps per order (each by category, actor or title at random)"},
+	workload.Flag{Name: "batch", Kind: workload.Int, Default: "5", Help: "results per browse"},
+	workload.Flag{Name: "lines", Kind: workload.String, Default: "1..9", Help: "products bought per order, uniform in the range (0..0: browsing only)"},
+	workload.Flag{Name: "reorder-below", Kind: workload.Int, Default: "3", Help: "a purchase that leaves a product's stock below this inserts a reorder record"},
+	workload.Flag{Name: "think", Kind: workload.Duration, Default: "0s", Help: "think time after each step (off by default)"},
+	workload.Flag{Name: "no-reset", Kind: workload.Bool, Help: "do not reset the store to its loaded state before the run"},
+)
 
 // sizeOf reads --size and the counts that override it.
 func sizeOf(v *workload.Values) (Size, error) {
@@ -208,29 +195,13 @@ func options(v *workload.Values) (Options, error) {
 type measured struct{}
 
 func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if v.Duration("duration") <= 0 {
-		return nil, fmt.Errorf("--duration must be positive (got %s)", v.Duration("duration"))
-	}
-	if v.Duration("rampup") < 0 || v.Duration("warmup") < 0 || v.Duration("think") < 0 {
-		return nil, fmt.Errorf("--rampup, --warmup and --think cannot be negative")
-	}
-	for _, f := range []string{"interval", "reconnect-timeout"} {
-		if d := v.Duration(f); d <= 0 {
-			return nil, fmt.Errorf("--%s must be positive (got %s)", f, d)
-		}
-	}
-	switch m := v.String("mode"); m {
-	case "", "sql", "procedures":
-	default:
-		return nil, fmt.Errorf("--mode %q is not known: use sql or procedures", m)
+	if v.Duration("think") < 0 {
+		return nil, fmt.Errorf("--think cannot be negative (got %s)", v.Duration("think"))
 	}
 	if _, err := options(v); err != nil {
 		return nil, err
 	}
-	if !v.Changed("seed") {
-		v = v.Set("seed", uint64(time.Now().UnixNano()))
-	}
-	return v, nil
+	return runner.CheckFlags(v)
 }
 
 func (measured) Warmup(v *workload.Values) (bool, string) {
@@ -318,15 +289,11 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
 			return nil
 		}}
-	if p := v.String("cpuprofile"); p != "" {
-		f, err := os.Create(p)
-		if err != nil {
-			return false, err
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+	stop, err := runner.Profile(v.String("cpuprofile"))
+	if err != nil {
+		return false, err
 	}
+	defer stop()
 	m, err := runner.Run(ctx, r.wl, cfg)
 	if m == nil {
 		return false, err
@@ -414,15 +381,7 @@ func printSummary(w io.Writer, res *result.Result) {
 	m := res.Measurement
 	fmt.Fprintf(w, "\n%s after %.1fs measured: OPM %.0f (%v orders, %v rolled back for short stock)\n", strings.ToUpper(res.Status), m.MeasuredSecs,
 		res.Figures["opm"], res.Figures["orders"], res.Figures["rollbacks"])
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "step\tcount\trollbacks\terrors\tretries\tmin\tp50\tp90\tp95\tp99\tmax (ms)\t")
-	for _, n := range StepNames {
-		s := m.Transactions[n]
-		l := s.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", n, s.Count, s.Rollbacks, s.Errors, s.Retries,
-			ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
-	}
-	tw.Flush()
+	runner.PrintTable(w, m, "step", StepNames)
 	if v, ok := res.Figures["client_cpu_us_per_order"]; ok {
 		fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %v µs per order; reconnects %d\n",
 			m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, v, m.Reconnects)
@@ -434,5 +393,3 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintln(w, result.Ended(res))
 	}
 }
-
-func ms(us int64) float64 { return float64(us) / 1000 }
