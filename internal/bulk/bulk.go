@@ -256,6 +256,8 @@ type appenderSink struct {
 	conn   *sql.Conn
 	e      *engine.Engine
 	app    *duckdb.Appender
+	table  string           // the open appender's
+	open   int              // rows the open appender has taken
 	scales []int            // per column: the DECIMAL scale, or -1
 	known  map[string][]int // each table's scales, read once
 	vals   []driver.Value
@@ -265,7 +267,18 @@ type appenderSink struct {
 
 var decimalRe = regexp.MustCompile(`^DECIMAL\(\d+,\s*(\d+)\)$`)
 
+// Begin appends to table. An appender stays open across the parts of one table that the sink loads in a row
+// (End does not close it), up to appenderRows rows, so that the rows go in as large transactions whose full row
+// groups DuckDB writes straight to the database file, as its own COPY does, instead of one commit (and its log
+// writes) per part.
 func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
+	if s.app != nil && s.table == table && s.open < appenderRows {
+		s.vals, s.col, s.rows = s.vals[:0], 0, 0
+		return s, nil
+	}
+	if err := s.closeAppender(); err != nil {
+		return nil, err
+	}
 	if err := s.readScales(table); err != nil {
 		return nil, err
 	}
@@ -281,8 +294,26 @@ func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("append to %s: %w", table, err)
 	}
+	s.table, s.open = table, 0
 	s.vals, s.col, s.rows = s.vals[:0], 0, 0
 	return s, nil
+}
+
+// appenderRows is how many rows an appender takes before it is flushed and a new one opened: large enough that
+// the commits cost little, small enough that the uncommitted rows DuckDB holds in memory stay bounded.
+const appenderRows = 1 << 20
+
+// closeAppender flushes and closes the open appender, if any.
+func (s *appenderSink) closeAppender() error {
+	if s.app == nil {
+		return nil
+	}
+	err := s.app.Close()
+	s.app, s.table = nil, ""
+	if err != nil {
+		return fmt.Errorf("append: %w", err)
+	}
+	return nil
 }
 
 // readScales reads a table's column types from the catalog, once per table.
@@ -330,7 +361,7 @@ func (s *appenderSink) Dec(units int64, scale int) {
 }
 
 func (s *appenderSink) Str(v string)     { s.add(v) }
-func (s *appenderSink) Bytes(b []byte)   { s.add(string(b)) }
+func (s *appenderSink) Bytes(b []byte)   { s.add(string(b)) } // a generator reuses its buffer within the row
 func (s *appenderSink) Date(days int32)  { s.add(DayTime(days)) }
 func (s *appenderSink) Time(t time.Time) { s.add(t) }
 func (s *appenderSink) Null()            { s.add(nil) }
@@ -339,19 +370,19 @@ func (s *appenderSink) EndRow() error {
 	err := s.app.AppendRow(s.vals...)
 	s.vals, s.col = s.vals[:0], 0
 	s.rows++
+	s.open++
 	return err
 }
 
-func (s *appenderSink) End() (int64, error) {
-	err := s.app.Close()
-	s.app = nil
-	return s.rows, err
-}
+// End ends a part; its rows are flushed with the table's other parts when the sink moves to another table or
+// closes.
+func (s *appenderSink) End() (int64, error) { return s.rows, nil }
+
+// Finish flushes what the sink has appended; Load calls it before the sink is closed.
+func (s *appenderSink) Finish() error { return s.closeAppender() }
 
 func (s *appenderSink) Close() {
-	if s.app != nil {
-		s.app.Close()
-	}
+	s.closeAppender()
 	s.conn.Close()
 }
 

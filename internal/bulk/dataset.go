@@ -359,6 +359,12 @@ func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.I
 					return
 				}
 			}
+			if f, ok := sink.(interface{ Finish() error }); ok && ctx.Err() == nil {
+				if err := f.Finish(); err != nil {
+					errs <- err
+					cancel()
+				}
+			}
 		}()
 	}
 	stop := progress.Start(out, "load", rows, total)

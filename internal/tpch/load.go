@@ -47,6 +47,7 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 		return nil, err
 	}
 	dbgen.TextPool()
+	defer dbgen.HoldGenerationGC()()
 	var total int64
 	for _, t := range dbgen.Tables {
 		total += ExpectedRows(t, opts.Scale)

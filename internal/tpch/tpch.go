@@ -75,6 +75,7 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	var rows atomic.Int64
 	defer progress.Start(opts.Progress, "gen", &rows, total)()
 	dbgen.TextPool()
+	defer dbgen.HoldGenerationGC()()
 	for k := 1; k <= opts.Updates; k++ {
 		n, err := writeUpdateSet(opts.Dir, opts.Scale, k)
 		if err != nil {
