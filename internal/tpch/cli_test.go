@@ -13,6 +13,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/testsrv"
+	"github.com/dbdyno/dbdyno/internal/tpch"
 )
 
 func TestMain(m *testing.M) { clitest.Main(m) }
@@ -371,4 +372,36 @@ func TestTPCHMaxdopAndColumnstore(t *testing.T) {
 	}
 	// the refused --columnstore build left the database as it was
 	clitest.Must(t, "tpch", "run", "--target", lite, "--power", "--queries", "6")
+}
+
+// --shapes checks a scale without reference answers against another scale's: columns and the row counts that do
+// not depend on the scale. A wrong column count fails it.
+func TestTPCHValidateShapes(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "shape.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.02")
+	v := clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answersDir(t, "0.1"), "--shapes")
+	if !strings.Contains(v.Stdout, "shapes only") || !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+		t.Fatalf("shapes:\n%s", v.Stdout)
+	}
+	// without --shapes the other scale's answers are refused
+	if r := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", answersDir(t, "0.1")); r.Code == 0 || !strings.Contains(r.Stderr, "scale factor 0.1") {
+		t.Fatalf("answers of another scale without --shapes: %d %s", r.Code, r.Stderr)
+	}
+	// the shape check can fail: answers with a column fewer
+	dir := t.TempDir()
+	src := answersDir(t, "0.1")
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+	}
+	q1 := tpch.AnswerFile(dir, 1)
+	b, _ := os.ReadFile(q1)
+	lines := strings.Split(string(b), "\n")
+	lines[0] = lines[0] + "|extra"
+	os.WriteFile(q1, []byte(strings.Join(lines, "\n")), 0o644)
+	r := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", dir, "--shapes")
+	if r.Code == 0 || !strings.Contains(r.Stdout, "Q1  FAIL") {
+		t.Fatalf("a changed shape passed: %d\n%s", r.Code, r.Stdout)
+	}
 }

@@ -79,6 +79,7 @@ func init() {
 			Flags: []workload.Flag{
 				{Name: "answers", Kind: workload.String, Help: "directory of expected answers for the scale built (qNN.csv or qN.out)"},
 				{Name: "against", Kind: workload.String, NoPlan: true, Help: "compare with the answers of a second target built at the same scale"},
+				{Name: "shapes", Kind: workload.Bool, Help: "compare only the answers' shapes (columns; row counts fixed at every scale) with --answers of another scale: for scales without reference answers, such as 10"},
 			},
 			Do: validate,
 		}, {
@@ -191,7 +192,16 @@ func validate(ctx context.Context, env *workload.Env, v *workload.Values) error 
 		}
 		defer other.Close()
 	}
-	res, err := d.Validate(ctx, v.String("answers"), other, env.Out)
+	var res []Validation
+	if v.Bool("shapes") {
+		if other != nil {
+			return fmt.Errorf("--shapes compares with --answers of another scale, not with --against")
+		}
+		fmt.Fprintln(env.Out, "shapes only: the columns of every answer and the row counts that do not depend on the scale (no reference answers exist at this scale)")
+		res, err = d.ValidateShapes(ctx, v.String("answers"), env.Out)
+	} else {
+		res, err = d.Validate(ctx, v.String("answers"), other, env.Out)
+	}
 	if err != nil {
 		return err
 	}
