@@ -46,7 +46,7 @@ func compareShape(q int, sf float64, got, want *QueryResult) string {
 		return fmt.Sprintf("%d columns, want %d", len(got.Columns), len(want.Columns))
 	}
 	for j := range got.Columns {
-		if !strings.EqualFold(got.Columns[j], want.Columns[j]) {
+		if !sameColumn(got.Columns[j], want.Columns[j]) {
 			return fmt.Sprintf("column %d is %q, want %q", j+1, got.Columns[j], want.Columns[j])
 		}
 	}
@@ -57,6 +57,15 @@ func compareShape(q int, sf float64, got, want *QueryResult) string {
 		return "no rows" // every query answers with rows from scale factor 1 up (Q11's threshold empties it below)
 	}
 	return ""
+}
+
+var genericColumn = regexp.MustCompile(`^col[0-9]+$`)
+
+// sameColumn compares a column name with an answer file's, whose names the official answers cut to the column's
+// width ("o_orderdat") or leave generic ("col6").
+func sameColumn(got, want string) bool {
+	got, want = strings.ToLower(strings.TrimSpace(got)), strings.ToLower(strings.TrimSpace(want))
+	return got == want || genericColumn.MatchString(want) || want != "" && strings.HasPrefix(got, want)
 }
 
 func (d *DB) validate(ctx context.Context, answersDir string, against *DB, shapes bool, out io.Writer) ([]Validation, error) {

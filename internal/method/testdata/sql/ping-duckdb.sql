@@ -24,3 +24,7 @@ SELECT current_setting('threads');
 -- name: memory_limit()  -- from sql/duckdb/settings.sql
 SELECT current_setting('memory_limit');
 
+-- file: load.sql
+-- name: load_memory_limit  -- from sql/duckdb/load.sql
+SET memory_limit = '512MB';
+
