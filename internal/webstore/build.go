@@ -3,7 +3,6 @@ package webstore
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
@@ -29,16 +28,12 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error
 	if err := opts.Size.Check(); err != nil {
 		return nil, err
 	}
-	var progress io.Writer = io.Discard
-	if opts.Progress != nil {
-		progress = opts.Progress
-	}
 	var rows atomic.Int64
 	s := opts.Size
 	rep, err := db.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"customers", itoa(s.Customers)}, {"products", itoa(s.Products)}, {"orders_per_month", itoa(s.OrdersPerMonth)},
 			{"seed", fmt.Sprint(opts.Seed)}},
-		Work: work(opts.Seed, s, &rows), Rows: &rows, Total: s.Rows(), Bytes: s.Bytes(), Progress: progress})
+		Work: work(opts.Seed, s, &rows), Rows: &rows, Total: s.Rows(), Bytes: s.Bytes(), Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
@@ -176,7 +177,7 @@ type BuildOptions struct {
 	Drop     bool
 	Seed     uint64
 	Version  string
-	Progress interface{ Write([]byte) (int, error) }
+	Progress io.Writer
 }
 
 // errNotFound marks a step that found nothing it needed (a login with no such customer).

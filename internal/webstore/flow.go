@@ -317,20 +317,20 @@ func (s *session) close() {
 	s.conn.Close()
 }
 
-func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, []any, error) {
+func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, error) {
 	st, ok := s.db.stmts[name]
 	if !ok {
 		panic("webstore: statement " + name + " missing from the statement file") // part of the build
 	}
 	if p, ok := s.stmts[name]; ok {
-		return p, nil, nil
+		return p, nil
 	}
 	p, err := s.conn.PrepareContext(ctx, st.SQL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("prepare %s: %w", name, err)
+		return nil, fmt.Errorf("prepare %s: %w", name, err)
 	}
 	s.stmts[name] = p
-	return p, nil, nil
+	return p, nil
 }
 
 func (s *session) exec(ctx context.Context, name string, args ...any) (int64, error) {
@@ -344,7 +344,7 @@ func (s *session) exec(ctx context.Context, name string, args ...any) (int64, er
 		}
 		return tag.RowsAffected(), nil
 	}
-	p, _, err := s.stmt(ctx, name)
+	p, err := s.stmt(ctx, name)
 	if err != nil {
 		return 0, err
 	}
@@ -376,7 +376,7 @@ func (s *session) query(ctx context.Context, name string, args []any, dest []any
 		}
 		return nil
 	}
-	p, _, err := s.stmt(ctx, name)
+	p, err := s.stmt(ctx, name)
 	if err != nil {
 		return err
 	}

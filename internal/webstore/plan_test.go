@@ -63,8 +63,15 @@ func TestAmounts(t *testing.T) {
 	if _, tax, _ := Amounts(1, []int64{0}, []int64{0}); tax != 0 {
 		t.Fatal("tax on nothing")
 	}
-	// 10.00 x 0.0825 = 0.825: half up to 0.83
-	if got := (int64(1000)*825 + 5000) / 10000; got != 83 {
-		t.Fatalf("rounding: %d", got)
+	// an exact half cent rounds up, as the databases' ROUND does (prices of 2 mod 4 dollars and cents, like 10.00:
+	// 0.825)
+	for p := int64(1); p < 20000; p++ {
+		if net := Price(1, p); net*825%10000 == 5000 {
+			if _, tax, _ := Amounts(1, []int64{p}, []int64{1}); tax*10000 != net*825+5000 {
+				t.Fatalf("tax on %d cents is %d cents: the half cent was not rounded up", net, tax)
+			}
+			return
+		}
 	}
+	t.Fatal("no product priced at an exact half cent of tax among the first 20,000")
 }

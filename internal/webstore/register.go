@@ -59,46 +59,42 @@ func init() {
 			Name:   "check",
 			Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
 			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-				db, err := Open(ctx, env.Target())
-				if err != nil {
-					return err
-				}
-				defer db.Close()
-				_, err = printChecks(ctx, env.Out, db)
+			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+				_, err := printChecks(ctx, env.Out, db)
 				return err
-			},
+			}),
 		}, {
 			Name:   "reset",
 			Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
 			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-				db, err := Open(ctx, env.Target())
-				if err != nil {
-					return err
-				}
-				defer db.Close()
+			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
 				rep, err := db.Reset(ctx)
-				if err != nil {
-					return err
+				if err == nil {
+					fmt.Fprintln(env.Out, rep)
 				}
-				fmt.Fprintln(env.Out, rep)
-				return nil
-			},
+				return err
+			}),
 		}, {
 			Name:   "drop",
 			Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
 			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-				db, err := Open(ctx, env.Target())
-				if err != nil {
-					return err
-				}
-				defer db.Close()
+			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
 				return db.data.DropCommand(ctx, env.Out)
-			},
+			}),
 		}},
 	})
+}
+
+// onDB is a command that works on the target's store: opened for it and closed after.
+func onDB(do func(context.Context, *workload.Env, *DB) error) func(context.Context, *workload.Env, *workload.Values) error {
+	return func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+		db, err := Open(ctx, env.Target())
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return do(ctx, env, db)
+	}
 }
 
 var runFlags = append(runner.Flags("sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"),
