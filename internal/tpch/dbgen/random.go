@@ -4,6 +4,8 @@
 // row range can be generated on its own: parts generate in parallel and concatenate to the whole table.
 package dbgen
 
+import "unsafe"
+
 const (
 	prngMultiplier = 16807
 	prngModulus    = 2147483647
@@ -233,6 +235,16 @@ func (t *textRand) next() []byte {
 	off := t.r.intn(0, int32(len(t.pool))-t.max)
 	n := t.r.intn(t.min, t.max)
 	return t.pool[off : off+n]
+}
+
+// nextString is next as a string over the pool's own bytes, without a copy: the pool is never written after it is
+// made, so a sink may keep the string (the DuckDB appender takes strings as they are, bytes only as copies).
+func (t *textRand) nextString() string {
+	b := t.next()
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 func (t *textRand) rowFinished()        { t.r.rowFinished() }

@@ -106,7 +106,7 @@ func genRegion(p []byte, start, count int64, w Writer) error {
 	for i := start; i < start+count; i++ {
 		w.Int(i)
 		w.Str(distRegions.values[i])
-		w.Bytes(c.next())
+		w.Str(c.nextString())
 		c.rowFinished()
 		if err := w.EndRow(); err != nil {
 			return err
@@ -122,7 +122,7 @@ func genNation(p []byte, start, count int64, w Writer) error {
 		w.Int(i)
 		w.Str(nations[i].name)
 		w.Int(nations[i].region)
-		w.Bytes(c.next())
+		w.Str(c.nextString())
 		c.rowFinished()
 		if err := w.EndRow(); err != nil {
 			return err
@@ -215,7 +215,7 @@ func genCustomer(p []byte, sf float64, start, count int64, w Writer) error {
 		w.Bytes(buf)
 		w.Dec(int64(balance.next()), 2)
 		w.Str(segment.next())
-		w.Bytes(comment.next())
+		w.Str(comment.nextString())
 		for _, f := range all {
 			f.rowFinished()
 		}
@@ -272,7 +272,7 @@ func genPart(p []byte, start, count int64, w Writer) error {
 		w.Int(int64(size.next()))
 		w.Str(container.next())
 		w.Dec(PartPrice(key), 2)
-		w.Bytes(comment.next())
+		w.Str(comment.nextString())
 		name.rowFinished()
 		for _, f := range others {
 			f.rowFinished()
@@ -303,7 +303,7 @@ func genPartSupp(p []byte, sf float64, start, count int64, w Writer) error {
 			w.Int(PartSupplier(part, n, sf))
 			w.Int(int64(qty.next()))
 			w.Dec(int64(cost.next()), 2)
-			w.Bytes(comment.next())
+			w.Str(comment.nextString())
 			if err := w.EndRow(); err != nil {
 				return err
 			}
@@ -409,7 +409,7 @@ func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
 		buf = appendPadded(append(buf[:0], "Clerk#"...), int64(clerk.next()), 9)
 		w.Bytes(buf)
 		w.Int(0)
-		w.Bytes(comment.next())
+		w.Str(comment.nextString())
 		for _, f := range all {
 			f.rowFinished()
 		}
@@ -472,7 +472,7 @@ func genLineItem(p []byte, sf float64, o orderRange, w Writer) error {
 			w.Date(rec + EpochDay)
 			w.Str(instruct.next())
 			w.Str(mode.next())
-			w.Bytes(comment.next())
+			w.Str(comment.nextString())
 			if err := w.EndRow(); err != nil {
 				return err
 			}
