@@ -5,64 +5,53 @@
 CREATE TABLE dbdyno_webstore_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
 -- name: dbdyno_webstore_ids  -- from sql/generic/schema.sql
 CREATE TABLE dbdyno_webstore_ids (k varchar(16) NOT NULL PRIMARY KEY, next_id bigint NOT NULL);
--- name: categories  -- from sql/generic/schema.sql
-CREATE TABLE categories (category int NOT NULL, categoryname varchar(50) NOT NULL);
--- name: products  -- from sql/generic/schema.sql
+-- name: categories  -- from sql/mysql/schema.sql
+CREATE TABLE categories (category int NOT NULL, categoryname varchar(50) NOT NULL, PRIMARY KEY (category)) ENGINE = InnoDB;
+-- name: products  -- from sql/mysql/schema.sql
 CREATE TABLE products (
   prod_id int NOT NULL, category int NOT NULL, title varchar(50) NOT NULL, actor varchar(50) NOT NULL,
-  price numeric(12,2) NOT NULL, special smallint NOT NULL, common_prod_id int NOT NULL
-);
--- name: inventory  -- from sql/generic/schema.sql
-CREATE TABLE inventory (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
--- name: inventory_loaded  -- from sql/generic/schema.sql
-CREATE TABLE inventory_loaded (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL);
--- name: customers  -- from sql/generic/schema.sql
+  price numeric(12,2) NOT NULL, special smallint NOT NULL, common_prod_id int NOT NULL, PRIMARY KEY (prod_id)
+) ENGINE = InnoDB;
+-- name: inventory  -- from sql/mysql/schema.sql
+CREATE TABLE inventory (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL, PRIMARY KEY (prod_id)) ENGINE = InnoDB;
+-- name: inventory_loaded  -- from sql/mysql/schema.sql
+CREATE TABLE inventory_loaded (prod_id int NOT NULL, quan_in_stock int NOT NULL, sales int NOT NULL, PRIMARY KEY (prod_id)) ENGINE = InnoDB;
+-- name: customers  -- from sql/mysql/schema.sql
 CREATE TABLE customers (
   customerid int NOT NULL, firstname varchar(50) NOT NULL, lastname varchar(50) NOT NULL, address1 varchar(50) NOT NULL,
   city varchar(50) NOT NULL, state varchar(50), zip int, country varchar(50) NOT NULL, region smallint NOT NULL,
   email varchar(50), phone varchar(50), creditcardtype int NOT NULL, creditcard varchar(50) NOT NULL,
   creditcardexpiration varchar(50) NOT NULL, username varchar(50) NOT NULL, password varchar(50) NOT NULL,
-  age smallint, income int, gender varchar(1)
-);
+  age smallint, income int, gender varchar(1), PRIMARY KEY (customerid)
+) ENGINE = InnoDB;
 -- name: cust_hist  -- from sql/generic/schema.sql
 CREATE TABLE cust_hist (customerid int NOT NULL, orderid int NOT NULL, prod_id int NOT NULL);
--- name: orders  -- from sql/generic/schema.sql
+-- name: orders  -- from sql/mysql/schema.sql
 CREATE TABLE orders (
   orderid int NOT NULL, orderdate date NOT NULL, customerid int NOT NULL, netamount numeric(12,2) NOT NULL,
-  tax numeric(12,2) NOT NULL, totalamount numeric(12,2) NOT NULL
-);
--- name: orderlines  -- from sql/generic/schema.sql
-CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
+  tax numeric(12,2) NOT NULL, totalamount numeric(12,2) NOT NULL, PRIMARY KEY (orderid)
+) ENGINE = InnoDB;
+-- name: orderlines  -- from sql/mysql/schema.sql
+CREATE TABLE orderlines (
+  orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL,
+  PRIMARY KEY (orderid, orderlineid)
+) ENGINE = InnoDB;
 -- name: reorder  -- from sql/generic/schema.sql
 CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
 
 -- file: indexes.sql
--- name: categories_pk  -- from sql/generic/indexes.sql
-ALTER TABLE categories ADD CONSTRAINT categories_pk PRIMARY KEY (category);
--- name: products_pk  -- from sql/generic/indexes.sql
-ALTER TABLE products ADD CONSTRAINT products_pk PRIMARY KEY (prod_id);
 -- name: products_category  -- from sql/generic/indexes.sql
 CREATE INDEX products_category ON products (category, special);
 -- name: products_actor  -- from sql/generic/indexes.sql
 CREATE INDEX products_actor ON products (actor);
 -- name: products_title  -- from sql/generic/indexes.sql
 CREATE INDEX products_title ON products (title);
--- name: inventory_pk  -- from sql/generic/indexes.sql
-ALTER TABLE inventory ADD CONSTRAINT inventory_pk PRIMARY KEY (prod_id);
--- name: inventory_loaded_pk  -- from sql/generic/indexes.sql
-ALTER TABLE inventory_loaded ADD CONSTRAINT inventory_loaded_pk PRIMARY KEY (prod_id);
--- name: customers_pk  -- from sql/generic/indexes.sql
-ALTER TABLE customers ADD CONSTRAINT customers_pk PRIMARY KEY (customerid);
 -- name: customers_username  -- from sql/generic/indexes.sql
 CREATE UNIQUE INDEX customers_username ON customers (username);
 -- name: cust_hist_customer  -- from sql/generic/indexes.sql
 CREATE INDEX cust_hist_customer ON cust_hist (customerid, orderid);
 -- name: cust_hist_order  -- from sql/generic/indexes.sql
 CREATE INDEX cust_hist_order ON cust_hist (orderid);
--- name: orders_pk  -- from sql/generic/indexes.sql
-ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
--- name: orderlines_pk  -- from sql/generic/indexes.sql
-ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
 

@@ -1,0 +1,8 @@
+-- MySQL/MariaDB: the primary keys came with the tables (schema.sql).
+-- name: categories_pk
+-- name: products_pk
+-- name: inventory_pk
+-- name: inventory_loaded_pk
+-- name: customers_pk
+-- name: orders_pk
+-- name: orderlines_pk
