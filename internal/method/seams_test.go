@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,7 +147,11 @@ func TestSQLGolden(t *testing.T) {
 			continue
 		}
 		for _, e := range engine.All() {
-			if m.Name == "tpcc" && !e.OLTP {
+			if m.Supports != nil && m.Supports(e) != nil {
+				// dbdyno sql refuses it, as the workload does
+				if err := method.PrintSQL(io.Discard, m.Name, e.Name); err == nil || err.Error() != m.Supports(e).Error() {
+					t.Errorf("dbdyno sql --workload %s --engine %s: %v, want the workload's refusal", m.Name, e.Name, err)
+				}
 				continue
 			}
 			var out bytes.Buffer

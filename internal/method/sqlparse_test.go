@@ -29,7 +29,7 @@ func TestSQLParsesOffline(t *testing.T) {
 		t.Run(e.Name, func(t *testing.T) {
 			files := e.Files()
 			for _, m := range workload.All() {
-				if m.SQL == nil || m.Name == "tpcc" && !e.OLTP {
+				if m.SQL == nil || m.Supports != nil && m.Supports(e) != nil {
 					continue
 				}
 				f, err := m.SQL(e)

@@ -287,6 +287,11 @@ func PrintSQL(w io.Writer, workloadName, engineName string) error {
 		if m.SQL == nil {
 			return fmt.Errorf("workload %s runs no SQL", m.Name)
 		}
+		if m.Supports != nil {
+			if err := m.Supports(e); err != nil {
+				return err
+			}
+		}
 		var err error
 		if files, err = m.SQL(e); err != nil {
 			return err

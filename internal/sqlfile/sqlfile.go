@@ -38,18 +38,18 @@ const (
 // Statement is one compiled statement.
 type Statement struct {
 	Name   string
-	Params []string // declared argument names, in call order
-	SQL    string   // with the dialect's placeholders
-	From   string   // the file it was read from
-	Script bool     // declared without an argument list: sent as written
-	order  []int    // for Question: the argument index of each placeholder
-	ph     Placeholder
+	Params []string      // declared argument names, in call order
+	SQL    string        // with the dialect's placeholders
+	From   string        // the file it was read from
+	Script bool          // declared without an argument list: sent as written
+	order  []int         // for Question: the argument index of each placeholder
+	conv   func(any) any // the dialect's argument conversion (RegisterArg), resolved when compiled
 }
 
 // Args maps call arguments to the placeholders' order (a copy only when the order differs), each converted
 // as the dialect's driver should send it (RegisterArg).
 func (s *Statement) Args(args []any) []any {
-	conv := converters[s.ph]
+	conv := s.conv
 	if s.order == nil && conv == nil {
 		return args
 	}
@@ -75,7 +75,7 @@ var converters = map[Placeholder]func(any) any{}
 // RegisterArg sets how every argument of a dialect's statements is converted before it goes to the driver
 // (SQL Server's driver sends a Go string as nvarchar unless told varchar, and an nvarchar parameter compared
 // with a varchar column makes the server convert the column, row by row, instead of seeking its index). The
-// engine package registers it at init, before any statement runs.
+// engine package registers it at init, before any statement of the dialect is compiled.
 func RegisterArg(ph Placeholder, conv func(any) any) { converters[ph] = conv }
 
 // Header is the statement's header line as its file declares it.
@@ -250,7 +250,7 @@ func Merge(files []*File) Set {
 }
 
 func (s *Statement) compile(body string, ph Placeholder) error {
-	s.ph = ph
+	s.conv = converters[ph]
 	if s.Script {
 		s.SQL = body
 		return nil

@@ -30,6 +30,7 @@ func init() {
 		Sections:      []string{"measurement"},
 		Metrics:       []workload.MetricDesc{nopm, tpm, txP95, clientCPU},
 		SQL:           Files,
+		Supports:      supported,
 		Derive:        metrics,
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {

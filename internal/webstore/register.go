@@ -29,6 +29,7 @@ func init() {
 		Sections:      []string{"measurement"},
 		Metrics:       []workload.MetricDesc{opm, stepP95, rollbackShare, cpuPerOrder},
 		SQL:           Files,
+		Supports:      supported,
 		Derive:        metrics,
 		Work: func(r *result.Result) string {
 			o := r.Options

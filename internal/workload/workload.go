@@ -34,6 +34,8 @@ type Meta struct {
 	Commands      []*Command
 	// SQL lists the statements the workload runs on an engine, file by file, as they run (dbdyno sql).
 	SQL func(e *engine.Engine) ([]*sqlfile.File, error)
+	// Supports says why the workload does not run on an engine (nil where it does, and when unset).
+	Supports func(e *engine.Engine) error
 	// Derive computes a result's metrics from its own sections: the workload's runs, and results written before
 	// results carried their metrics.
 	Derive func(r *result.Result) []result.Metric
