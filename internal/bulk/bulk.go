@@ -258,7 +258,7 @@ type appenderSink struct {
 	app    *duckdb.Appender
 	table  string           // the open appender's
 	open   int              // rows the open appender has taken
-	scales []int            // per column: the DECIMAL scale, or -1
+	scales []int            // per column: the DECIMAL scale, -1, or boolColumn
 	known  map[string][]int // each table's scales, read once
 	vals   []driver.Value
 	col    int
@@ -328,6 +328,9 @@ func (s *appenderSink) readScales(table string) error {
 	scales := make([]int, len(types))
 	for i, typ := range types {
 		scales[i] = -1
+		if strings.EqualFold(typ, "BOOLEAN") {
+			scales[i] = boolColumn
+		}
 		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
 			scales[i], _ = strconv.Atoi(m[1])
 		}
@@ -341,7 +344,14 @@ func (s *appenderSink) readScales(table string) error {
 
 func (s *appenderSink) add(v driver.Value) { s.vals = append(s.vals, v); s.col++ }
 
+// boolColumn marks a BOOLEAN column among the scales: generators give truth as 0 and 1.
+const boolColumn = -2
+
 func (s *appenderSink) Int(v int64) {
+	if s.scales[s.col] == boolColumn {
+		s.add(v != 0)
+		return
+	}
 	if sc := s.scales[s.col]; sc > 0 {
 		v *= pow10[sc]
 	}

@@ -30,7 +30,23 @@ type Dataset struct {
 	Title    string // "TPC-C"
 	Tables   []string
 	FS       fs.FS
+	// Parts, when set, is the name format of numbered tables that also belong to the dataset
+	// ("dbdyno_probe_read_%d"): a build makes Build.Parts of them, numbered from 1, and each statement of its
+	// files that holds {{part}} runs once per part with the part's name in its place.
+	Parts string
+	// Command is how messages name the workload's commands ("dbdyno probe read"; default "dbdyno WORKLOAD").
+	Command string
 }
+
+func (d *Dataset) command() string {
+	if d.Command != "" {
+		return d.Command
+	}
+	return "dbdyno " + d.Workload
+}
+
+// PartName is the name of numbered table n (from 1).
+func (d *Dataset) PartName(n int) string { return fmt.Sprintf(d.Parts, n) }
 
 var datasets []*Dataset
 
@@ -69,10 +85,23 @@ func (d *Dataset) Files(e *engine.Engine) ([]*sqlfile.File, error) {
 
 // DB is a dataset's target, open.
 type DB struct {
-	D   *Dataset
-	T   *engine.Target
-	SQL *sql.DB
-	set sqlfile.Set // admin.sql
+	D     *Dataset
+	T     *engine.Target
+	SQL   *sql.DB
+	set   sqlfile.Set // admin.sql
+	parts int         // the numbered tables there are (Dataset.Parts): found, or being built
+}
+
+// Parts is how many numbered tables the dataset has in the target (read by Ready, Drop and Build).
+func (db *DB) Parts() int { return db.parts }
+
+// PartNames lists the numbered tables the dataset has in the target.
+func (db *DB) PartNames() []string {
+	var out []string
+	for i := 1; i <= db.parts; i++ {
+		out = append(out, db.D.PartName(i))
+	}
+	return out
 }
 
 // Open opens a dataset's target.
@@ -85,7 +114,11 @@ func Open(ctx context.Context, d *Dataset, t *engine.Target) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &DB{D: d, T: t, SQL: db, set: admin.Set()}, nil
+	out := &DB{D: d, T: t, SQL: db, set: sqlfile.Set{}}
+	for _, st := range admin.Statements {
+		out.set[st.Name] = out.expand(st)[0]
+	}
+	return out, nil
 }
 
 // Close closes the target.
@@ -103,12 +136,30 @@ func (db *DB) Script(ctx context.Context, q engine.Queryer, name string) error {
 		return err
 	}
 	for _, st := range f.Statements {
-		if _, err := q.ExecContext(ctx, st.SQL); err != nil {
-			first, _, _ := strings.Cut(st.SQL, "\n")
-			return fmt.Errorf("%s: %s: %w", name, first, err)
+		for _, st := range db.expand(st) {
+			if _, err := q.ExecContext(ctx, st.SQL); err != nil {
+				first, _, _ := strings.Cut(st.SQL, "\n")
+				return fmt.Errorf("%s: %s: %w", name, first, err)
+			}
 		}
 	}
 	return nil
+}
+
+// expand gives a statement as it runs on the dataset: {{meta}} is its build record's table (files shared by
+// several datasets name it so), and a statement holding {{part}} runs once per numbered table.
+func (db *DB) expand(st *sqlfile.Statement) []*sqlfile.Statement {
+	if st.Templated("meta") {
+		st = st.Ident("meta", db.D.metaTable())
+	}
+	if !st.Templated("part") {
+		return []*sqlfile.Statement{st}
+	}
+	var out []*sqlfile.Statement
+	for _, p := range db.PartNames() {
+		out = append(out, st.Ident("part", p))
+	}
+	return out
 }
 
 // existing lists which of the dataset's tables exist, and whether its build record does.
@@ -120,6 +171,21 @@ func (db *DB) existing(ctx context.Context) (tables []string, meta bool, err err
 		}
 		if ok {
 			tables = append(tables, t)
+		}
+	}
+	if db.D.Parts != "" {
+		db.parts = 0
+		for {
+			name := db.D.PartName(db.parts + 1)
+			ok, err := db.T.Engine.TableExists(ctx, db.SQL, name)
+			if err != nil {
+				return nil, false, fmt.Errorf("listing tables: %w", err)
+			}
+			if !ok {
+				break
+			}
+			tables = append(tables, name)
+			db.parts++
 		}
 	}
 	meta, err = db.T.Engine.TableExists(ctx, db.SQL, db.D.metaTable())
@@ -187,7 +253,7 @@ func (db *DB) Ready(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	build := fmt.Sprintf("'dbdyno %s build", db.D.Workload)
+	build := fmt.Sprintf("'%s build", db.D.command())
 	if !meta {
 		if len(tables) > 0 {
 			return noSchema("no %s schema: %v", db.D.Title, db.foreign(ctx, tables))
@@ -201,7 +267,7 @@ func (db *DB) Ready(ctx context.Context) error {
 	if status != "ready" {
 		return noSchema("no %s schema: the build of %s did not finish (status %q): rebuild with %s --drop'", db.D.Title, db.T, status, build)
 	}
-	if len(tables) != len(db.D.Tables) {
+	if want, _ := db.Meta(ctx, "parts"); len(tables) != len(db.D.Tables)+db.parts || want != "" && want != fmt.Sprint(db.parts) {
 		return noSchema("no %s schema: %s lacks some %s tables: rebuild with %s --drop'", db.D.Title, db.T, db.D.Title, build)
 	}
 	return nil
@@ -235,6 +301,7 @@ type Build struct {
 	Version string        // dbdyno's, recorded
 	Record  [][2]string   // further keys of the build record, written before loading
 	Work    []Work        // spread over Threads connections
+	Parts   int           // numbered tables to make (Dataset.Parts), recorded as "parts"
 	Rows    *atomic.Int64 // the rows written so far, which Work adds to; read for progress
 	Total   int64         // the rows expected, for progress (0: unknown)
 	Bytes   int64         // the rows' size as text, to check an embedded database's disk first (0: unknown)
@@ -276,12 +343,16 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 			if meta {
 				tables = append(tables, db.D.metaTable())
 			}
-			return nil, fmt.Errorf("%s already has %s tables (%s): add --drop to replace them, or run 'dbdyno %s drop'", db.T, db.D.Title, strings.Join(tables, ", "), db.D.Workload)
+			return nil, fmt.Errorf("%s already has %s tables (%s): add --drop to replace them, or run '%s drop'", db.T, db.D.Title, strings.Join(tables, ", "), db.D.command())
 		}
 		if _, err := db.Drop(ctx); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(b.Progress, "dropped dbdyno's previous %s tables\n", db.D.Title)
+	}
+	db.parts = b.Parts
+	if db.D.Parts != "" {
+		b.Record = append(b.Record, [2]string{"parts", fmt.Sprint(b.Parts)})
 	}
 	if err := db.Script(ctx, db.SQL, "schema.sql"); err != nil {
 		return nil, fmt.Errorf("creating the schema: %w", err)
@@ -316,7 +387,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	}
 	ta := time.Now()
 	fmt.Fprintln(b.Progress, "gathering statistics")
-	if err := db.T.Engine.Analyze(ctx, db.SQL, db.D.Tables); err != nil {
+	if err := db.T.Engine.Analyze(ctx, db.SQL, append(append([]string{}, db.D.Tables...), db.PartNames()...)); err != nil {
 		return nil, fmt.Errorf("gathering statistics: %w", err)
 	}
 	rep.Analyze = time.Since(ta)

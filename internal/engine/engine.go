@@ -362,12 +362,70 @@ func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 // engine's counters.sql (a statement that fails, such as a view another server version lacks, is skipped), or
 // nil where the engine has none.
 func (e *Engine) ReadCounters(ctx context.Context, q Queryer) map[string]float64 {
-	if q == nil {
+	return e.readCounters(ctx, q, "counters")
+}
+
+// StorageCounters are the few storage figures the capacity probes compare across engines, under one set of
+// names: read_bytes (bytes the engine read from storage or the operating system), log_bytes (log bytes
+// written), cache_hits or cache_requests and cache_misses (pages), from counters.sql's io_counters(). An
+// embedded engine runs in dbdyno's process, so its figures are the process's own IO (/proc/self/io):
+// read_bytes, and written_bytes (log and data alike) in place of log_bytes.
+func (e *Engine) StorageCounters(ctx context.Context, q Queryer) map[string]float64 {
+	if e.Embedded {
+		return ProcessIO()
+	}
+	return e.readCounters(ctx, q, "io_counters")
+}
+
+// CacheBytes is the size of a server engine's own cache (PostgreSQL's shared buffers, InnoDB's buffer pool,
+// SQL Server's target memory), from counters.sql's cache_size(); false where it has none or it cannot be read.
+func (e *Engine) CacheBytes(ctx context.Context, q Queryer) (int64, bool) {
+	if e.counters == nil || q == nil {
+		return 0, false
+	}
+	st := e.counters.Set()["cache_size"]
+	if st == nil {
+		return 0, false
+	}
+	var v any
+	if q.QueryRowContext(ctx, st.SQL).Scan(&v) != nil {
+		return 0, false
+	}
+	f, ok := number(v)
+	return int64(f), ok && f > 0
+}
+
+// ProcessIO reads this process's storage IO from /proc/self/io (nil where there is none): read_bytes and
+// written_bytes are what reached, or will reach, the storage layer; the page cache's hits are not in them.
+func ProcessIO() map[string]float64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if !ok || err != nil {
+			continue
+		}
+		switch k {
+		case "read_bytes":
+			out["read_bytes"] = f
+		case "write_bytes":
+			out["written_bytes"] = f
+		}
+	}
+	return out
+}
+
+func (e *Engine) readCounters(ctx context.Context, q Queryer, prefix string) map[string]float64 {
+	if q == nil || e.counters == nil {
 		return nil
 	}
 	var out map[string]float64
 	for _, st := range e.counters.Statements {
-		if !strings.HasPrefix(st.Name, "counters") {
+		if !strings.HasPrefix(st.Name, prefix) {
 			continue
 		}
 		rows, err := q.QueryContext(ctx, st.SQL)
@@ -401,6 +459,8 @@ func number(v any) (float64, bool) {
 	case float64:
 		return x, true
 	case int64:
+		return float64(x), true
+	case uint64:
 		return float64(x), true
 	case []byte:
 		f, err := strconv.ParseFloat(string(x), 64)

@@ -95,7 +95,7 @@ func parseOffline(t *testing.T, dialect, dir string, files []*sqlfile.File) ([]s
 	}
 	type stmt struct{ ID, SQL string }
 	var in []map[string]string
-	fill := strings.NewReplacer("{table}", "t", "{name}", "d", "{n}", "2", "{workers}", "1")
+	fill := strings.NewReplacer("{{part}}", "probe_t", "{{meta}}", "probe_meta", "{{chunk}}", "probe_chunk", "{table}", "t", "{name}", "d", "{n}", "2", "{workers}", "1")
 	for _, f := range files {
 		for _, st := range f.Statements {
 			if fragment(st) {

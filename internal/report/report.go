@@ -314,6 +314,9 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	if x := r.IO; x != nil {
 		storage(b, x, of)
 	}
+	if p := r.Probe; p != nil {
+		probeSection(b, p, of)
+	}
 	if s := r.System; s != nil && len(s.Samples) > 0 {
 		system(b, s, of)
 	}

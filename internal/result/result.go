@@ -52,6 +52,7 @@ type Result struct {
 	Checks        []Check        `json:"checks,omitempty"`
 	Analytic      *Analytic      `json:"analytic,omitempty"`
 	IO            *IO            `json:"io,omitempty"`
+	Probe         *Probe         `json:"probe,omitempty"`
 	Metrics       []Metric       `json:"metrics,omitempty"`
 	Parts         []Part         `json:"parts,omitempty"`
 	RunID         string         `json:"run_id,omitempty"`

@@ -63,7 +63,20 @@ type Config struct {
 	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
 	AtMeasureStart func(ctx context.Context) error
 	AtMeasureEnd   func(ctx context.Context) error
+	// Rate, when positive, caps the transactions started per second over all virtual users (an open loop):
+	// each transaction has an intended start on one shared schedule, and its latency counts from that start, so
+	// time spent queued behind a slow server is in it (no coordinated omission).
+	Rate float64
 }
+
+// schedule hands out the intended start times of an open-loop run.
+type schedule struct {
+	start time.Time
+	every time.Duration
+	next  atomic.Int64
+}
+
+func (s *schedule) take() time.Time { return s.start.Add(time.Duration(s.next.Add(1)-1) * s.every) }
 
 // ErrAborted is returned (wrapped) when the parent context was cancelled, e.g. by Ctrl-C: every workload's.
 var ErrAborted = workload.ErrAborted
@@ -144,12 +157,16 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
 
+	var sched *schedule
+	if cfg.Rate > 0 {
+		sched = &schedule{start: start, every: time.Duration(float64(time.Second) / cfg.Rate)}
+	}
 	var wg sync.WaitGroup
 	for i, wk := range workers {
 		wg.Add(1)
 		go func(vu int, wk Worker) {
 			defer wg.Done()
-			vuLoop(ctx, wk, st, &measuring, &reconnects, &disconnected, cfg, fail)
+			vuLoop(ctx, wk, st, &measuring, &reconnects, &disconnected, cfg, sched, fail)
 		}(i, wk)
 	}
 
@@ -252,13 +269,18 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
-func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, fail func(error)) {
+func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, sched *schedule, fail func(error)) {
 	for ctx.Err() == nil {
 		tx, keying, think := wk.Next()
 		if !sleep(ctx, keying) {
 			return
 		}
 		t0 := time.Now()
+		if sched != nil {
+			if t0 = sched.take(); !sleep(ctx, time.Until(t0)) {
+				return
+			}
+		}
 		out := wk.Do(ctx, tx)
 		elapsed := time.Since(t0)
 		if ctx.Err() != nil {

@@ -78,6 +78,22 @@ var converters = map[Placeholder]func(any) any{}
 // engine package registers it at init, before any statement of the dialect is compiled.
 func RegisterArg(ph Placeholder, conv func(any) any) { converters[ph] = conv }
 
+var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Ident is the statement with every {{key}} in its text replaced by an identifier (one table of a numbered
+// set, such as dbdyno_probe_read_3). Only plain identifiers are taken: anything else is a programming error.
+func (s *Statement) Ident(key, ident string) *Statement {
+	if !identRe.MatchString(ident) {
+		panic("sqlfile: not a plain identifier: " + ident)
+	}
+	c := *s
+	c.SQL = strings.ReplaceAll(s.SQL, "{{"+key+"}}", ident)
+	return &c
+}
+
+// Templated says whether the statement holds {{key}}, an identifier given when it runs (Ident).
+func (s *Statement) Templated(key string) bool { return strings.Contains(s.SQL, "{{"+key+"}}") }
+
 // Header is the statement's header line as its file declares it.
 func (s *Statement) Header() string {
 	if s.Script {

@@ -253,7 +253,8 @@ func check(r *result.Result) error {
 		return nil
 	}
 	for _, sec := range m.Sections {
-		if sec == "measurement" && r.Measurement == nil || sec == "analytic" && r.Analytic == nil || sec == "io" && r.IO == nil {
+		if sec == "measurement" && r.Measurement == nil || sec == "analytic" && r.Analytic == nil || sec == "io" && r.IO == nil ||
+			sec == "probe" && r.Probe == nil {
 			return fmt.Errorf("result %s (%s) has no %s section: the document is damaged or not dbdyno's", r.RunID, r.Workload, sec)
 		}
 	}

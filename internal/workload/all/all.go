@@ -5,6 +5,7 @@ package all
 import (
 	_ "github.com/dbdyno/dbdyno/internal/ioprobe"
 	_ "github.com/dbdyno/dbdyno/internal/ping"
+	_ "github.com/dbdyno/dbdyno/internal/probe"
 	_ "github.com/dbdyno/dbdyno/internal/tpcc"
 	_ "github.com/dbdyno/dbdyno/internal/tpch"
 	_ "github.com/dbdyno/dbdyno/internal/webstore"

@@ -19,3 +19,13 @@ WHERE t.TYPE = 'FOREGROUND' AND t.PROCESSLIST_COMMAND <> 'Sleep' AND t.PROCESSLI
 -- then empty, not missing).
 -- name: waits_enabled()
 SELECT @@performance_schema
+-- The storage figures the capacity probes compare across engines (StorageCounters): bytes InnoDB read from
+-- its files, buffer pool reads served from memory and from disk (pages), and redo log bytes written.
+-- name: io_counters()
+SELECT CASE VARIABLE_NAME WHEN 'INNODB_DATA_READ' THEN 'read_bytes' WHEN 'INNODB_OS_LOG_WRITTEN' THEN 'log_bytes'
+  WHEN 'INNODB_BUFFER_POOL_READS' THEN 'cache_misses' ELSE 'cache_requests' END, VARIABLE_VALUE
+FROM information_schema.GLOBAL_STATUS
+WHERE VARIABLE_NAME IN ('INNODB_DATA_READ', 'INNODB_OS_LOG_WRITTEN', 'INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS')
+-- The engine's own cache in bytes (the memory probe's default range is 4x it).
+-- name: cache_size()
+SELECT @@innodb_buffer_pool_size

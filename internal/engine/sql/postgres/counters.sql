@@ -34,3 +34,14 @@ SELECT k, v FROM (VALUES
 SELECT wait_event_type, wait_event, application_name = 'dbdyno'
 FROM pg_stat_activity
 WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()
+-- The storage figures the capacity probes compare across engines (StorageCounters): bytes read into the
+-- engine's cache from the operating system, reads served by the cache (blocks), and log bytes written.
+-- name: io_counters()
+SELECT k, v FROM (VALUES
+  ('read_bytes', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8 * current_setting('block_size')::float8),
+  ('cache_hits', (SELECT blks_hit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('cache_misses', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('log_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v)
+-- The engine's own cache in bytes (the memory probe's default range is 4x it).
+-- name: cache_size()
+SELECT setting::float8 * current_setting('block_size')::float8 FROM pg_settings WHERE name = 'shared_buffers'

@@ -62,3 +62,14 @@ WHERE s.is_user_process = 1 AND r.session_id <> @@SPID
 -- SQL Database): 0 when it may not.
 -- name: waits_enabled()
 SELECT CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(DB_NAME(), 'DATABASE', 'VIEW DATABASE STATE') = 1 THEN 1 ELSE 0 END
+-- The storage figures the capacity probes compare across engines (StorageCounters): bytes read from the
+-- database's data files and written to its log, from the file statistics.
+-- name: io_counters()
+SELECT CASE WHEN f.type = 1 THEN 'log_bytes' ELSE 'read_bytes' END,
+       CAST(SUM(CASE WHEN f.type = 1 THEN s.num_of_bytes_written ELSE s.num_of_bytes_read END) AS float)
+FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) s JOIN sys.database_files f ON f.file_id = s.file_id
+WHERE f.type IN (0, 1)
+GROUP BY f.type
+-- The engine's own cache in bytes (the memory probe's default range is 4x it): the buffer pool's target.
+-- name: cache_size()
+SELECT CAST(cntr_value AS float) * 1024 FROM sys.dm_os_performance_counters WHERE counter_name = 'Target Server Memory (KB)'

@@ -367,6 +367,13 @@ LEFT JOIN performance_schema.events_waits_current w ON w.THREAD_ID = t.THREAD_ID
 WHERE t.TYPE = 'FOREGROUND' AND t.PROCESSLIST_COMMAND <> 'Sleep' AND t.PROCESSLIST_ID <> CONNECTION_ID();
 -- name: waits_enabled()  -- from sql/mysql/counters.sql
 SELECT @@performance_schema;
+-- name: io_counters()  -- from sql/mysql/counters.sql
+SELECT CASE VARIABLE_NAME WHEN 'INNODB_DATA_READ' THEN 'read_bytes' WHEN 'INNODB_OS_LOG_WRITTEN' THEN 'log_bytes'
+  WHEN 'INNODB_BUFFER_POOL_READS' THEN 'cache_misses' ELSE 'cache_requests' END, VARIABLE_VALUE
+FROM information_schema.GLOBAL_STATUS
+WHERE VARIABLE_NAME IN ('INNODB_DATA_READ', 'INNODB_OS_LOG_WRITTEN', 'INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS');
+-- name: cache_size()  -- from sql/mysql/counters.sql
+SELECT @@innodb_buffer_pool_size;
 
 -- file: load.sql
 -- name: no_unique_checks  -- from sql/mysql/load.sql

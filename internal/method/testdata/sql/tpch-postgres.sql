@@ -408,6 +408,14 @@ SELECT k, v FROM (VALUES
 SELECT wait_event_type, wait_event, application_name = 'dbdyno'
 FROM pg_stat_activity
 WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid();
+-- name: io_counters()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('read_bytes', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8 * current_setting('block_size')::float8),
+  ('cache_hits', (SELECT blks_hit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('cache_misses', (SELECT blks_read FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('log_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v);
+-- name: cache_size()  -- from sql/postgres/counters.sql
+SELECT setting::float8 * current_setting('block_size')::float8 FROM pg_settings WHERE name = 'shared_buffers';
 
 -- file: load.sql
 -- name: no_sync_commit  -- from sql/postgres/load.sql

@@ -475,6 +475,14 @@ JOIN sys.dm_exec_sessions s ON s.session_id = r.session_id
 WHERE s.is_user_process = 1 AND r.session_id <> @@SPID;
 -- name: waits_enabled()  -- from sql/sqlserver/counters.sql
 SELECT CASE WHEN HAS_PERMS_BY_NAME(NULL, NULL, 'VIEW SERVER STATE') = 1 OR HAS_PERMS_BY_NAME(DB_NAME(), 'DATABASE', 'VIEW DATABASE STATE') = 1 THEN 1 ELSE 0 END;
+-- name: io_counters()  -- from sql/sqlserver/counters.sql
+SELECT CASE WHEN f.type = 1 THEN 'log_bytes' ELSE 'read_bytes' END,
+       CAST(SUM(CASE WHEN f.type = 1 THEN s.num_of_bytes_written ELSE s.num_of_bytes_read END) AS float)
+FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) s JOIN sys.database_files f ON f.file_id = s.file_id
+WHERE f.type IN (0, 1)
+GROUP BY f.type;
+-- name: cache_size()  -- from sql/sqlserver/counters.sql
+SELECT CAST(cntr_value AS float) * 1024 FROM sys.dm_os_performance_counters WHERE counter_name = 'Target Server Memory (KB)';
 
 -- file: load.sql
 -- name: nocount  -- from sql/sqlserver/load.sql

@@ -1,0 +1,5 @@
+-- The cpu probe's table: 280,000 narrow rows (about 10 MB), five ints and the row id.
+-- name: meta
+CREATE TABLE {{meta}} (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: rows
+CREATE TABLE {{part}} (id bigint NOT NULL, i1 int NOT NULL, i2 int NOT NULL, i3 int NOT NULL, i4 int NOT NULL, i5 int NOT NULL);

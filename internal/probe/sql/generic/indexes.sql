@@ -1,0 +1,2 @@
+-- name: primary_key
+ALTER TABLE {{part}} ADD PRIMARY KEY (id);

@@ -1,0 +1,2 @@
+-- name: empty
+TRUNCATE TABLE {{part}};

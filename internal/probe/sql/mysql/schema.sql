@@ -1,0 +1,12 @@
+-- MySQL/MariaDB: InnoDB clusters rows on the primary key, so it is declared with the table (adding it after the
+-- load would rebuild the table).
+-- name: meta
+CREATE TABLE {{meta}} (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: rows
+CREATE TABLE {{part}} (
+  id bigint NOT NULL PRIMARY KEY, flag boolean NOT NULL, tiny smallint NOT NULL,
+  i1 int NOT NULL, i2 int NOT NULL, i3 int NOT NULL, i4 int NOT NULL, i5 int NOT NULL,
+  big bigint NOT NULL, amount decimal(19,4) NOT NULL, ratio double NOT NULL,
+  born date NOT NULL, stamp datetime NOT NULL,
+  code char(10) NOT NULL, name varchar(70) NOT NULL, note varchar(263) NOT NULL
+) ENGINE=InnoDB;

@@ -1,0 +1,3 @@
+-- SQLite: the row id is the key already (schema.sql).
+-- name: primary_key
+SELECT 1;
