@@ -33,7 +33,7 @@ const (
 )
 
 // OpNames name the operations in results.
-var OpNames = []string{"insert", "select row", "select range", "update", "delete"}
+var OpNames = []string{"insert", "select_id", "select_range", "update", "delete"}
 
 var mixedTable = mixedSet.PartName(1)
 
@@ -274,7 +274,7 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 func (m *mixed) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	v := m.v
 	cfg := runner.Config{VUs: v.Count("threads"), Rampup: v.Duration("rampup"), Duration: m.duration, Interval: v.Duration("interval"),
-		Progress: m.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: OpSelectRow, KeyLabel: "row selects/min",
+		Progress: m.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: OpSelectRow, KeyLabel: "selects by id/min",
 		RateLabel: "ops/min", Rate: float64(v.Int("rate"))}
 	stop, err := runner.Profile(v.String("cpuprofile"))
 	if err != nil {

@@ -58,7 +58,7 @@ func (readProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, err
 				w = append(w, rowWork(readSet.PartName(i), 1, rows, 250_000, c)...)
 			}
 			return w
-		}, versionOf(v), sp.Out)
+		}, "", sp.Out)
 	if err != nil {
 		return nil, err
 	}

@@ -83,10 +83,6 @@ func checkThreads(v *workload.Values) error {
 	return nil
 }
 
-// versionOf is dbdyno's version for the build record: the CLI passes it in the environment of the command
-// only, so the probes record the one built in.
-func versionOf(*workload.Values) string { return "dbdyno" }
-
 func drop(ctx context.Context, env *workload.Env, _ *workload.Values) error {
 	for _, d := range datasets {
 		db, err := bulk.Open(ctx, d, env.Target())

@@ -50,7 +50,6 @@ func (s *stepper) open(ctx context.Context, d *bulk.Dataset) error {
 		db.Close()
 		return err
 	}
-	db.Parts() // counted by Ready
 	conn, err := db.SQL.Conn(ctx)
 	if err != nil {
 		db.Close()

@@ -128,3 +128,25 @@ func TestRegisterArgConverts(t *testing.T) {
 		t.Fatalf("another dialect's arguments converted: %#v", got)
 	}
 }
+
+// A statement's {{key}} takes a plain identifier when it runs; anything else is refused.
+func TestIdentFillsPlainIdentifiersOnly(t *testing.T) {
+	st := &Statement{Name: "scan", SQL: "SELECT count(*) FROM {{part}} WHERE id < $1 -- {{part}}"}
+	if !st.Templated("part") || st.Templated("meta") {
+		t.Fatalf("Templated: part %v, meta %v", st.Templated("part"), st.Templated("meta"))
+	}
+	got := st.Ident("part", "dbdyno_probe_read_3")
+	if got.SQL != "SELECT count(*) FROM dbdyno_probe_read_3 WHERE id < $1 -- dbdyno_probe_read_3" || st.SQL == got.SQL {
+		t.Errorf("Ident: %q (the original %q must not change)", got.SQL, st.SQL)
+	}
+	for _, bad := range []string{"t; DROP TABLE x", "a b", "", "1t", "t\"x"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Ident took %q", bad)
+				}
+			}()
+			st.Ident("part", bad)
+		}()
+	}
+}
