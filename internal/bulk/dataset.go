@@ -517,7 +517,7 @@ func CheckSpace(ctx context.Context, t *engine.Target, rawBytes int64) error {
 		return nil // the check is a courtesy: a disk whose use cannot be read is not refused
 	}
 	if need > u.Free {
-		return fmt.Errorf("this build needs about %s on %s, which has %s free: build less (a smaller --warehouses or --scale) or choose another disk",
+		return fmt.Errorf("this build needs about %s on %s, which has %s free: build less (a smaller size: --warehouses, --scale, --size, --table-size, --total, --max) or choose another disk",
 			humanBytes(need), dir, humanBytes(u.Free))
 	}
 	return nil

@@ -112,7 +112,7 @@ func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, erro
 	v := sp.Values
 	rows := int64(v.Int("rows"))
 	steps, doubling, _ := cpuSteps(v)
-	db, err := ensure(ctx, cpuSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("threads"), rows*CPURowBytes,
+	db, err := ensure(ctx, cpuSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("load-threads"), rows*CPURowBytes,
 		func(c interface{ Add(int64) int64 }) []bulk.Work { return cpuWork(rows, c) }, "", sp.Out)
 	if err != nil {
 		return nil, err
@@ -185,6 +185,17 @@ func cpuRun(ctx context.Context, s *stepper, steps []int64, doubling bool, limit
 	join := s.table("cpu_join", cpuTable)
 	if pre := explainPrefix(s.e); pre != "" {
 		s.probe.Plan = plan(ctx, s.conn, strings.TrimSuffix(pre, ";")+" "+join.SQL, join.Args([]any{steps[0]}))
+	}
+	// the first step once, untimed: the session's caches and the engine's plan machinery (PostgreSQL loads its
+	// JIT compiler on the first query that needs it) warm before anything is measured
+	wctx, cancel := context.WithTimeout(ctx, limit)
+	_, err := s.count(wctx, join, steps[0])
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil && wctx.Err() != nil {
+			return fmt.Errorf("the first step (N %d) ran longer than --limit %s: raise --limit or start with a smaller --steps", steps[0], limit)
+		}
+		return fmt.Errorf("cpu join at N %d: %w", steps[0], err)
 	}
 	for i, n := range steps {
 		var matches int64

@@ -84,7 +84,7 @@ func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, e
 	}
 	tables := sets[len(sets)-1]
 	fmt.Fprintf(sp.Out, "memory probe: working sets up to %s (%s), in tables of %s\n", mb(int64(tables)*rows*RowBytes), why, mb(rows*RowBytes))
-	db, err := ensure(ctx, memorySet, sp.Target, built{"rows_per_table": fmt.Sprint(rows)}, tables, v.Bool("rebuild"), v.Int("threads"),
+	db, err := ensure(ctx, memorySet, sp.Target, built{"rows_per_table": fmt.Sprint(rows)}, tables, v.Bool("rebuild"), v.Int("load-threads"),
 		int64(tables)*rows*RowBytes, func(c interface{ Add(int64) int64 }) []bulk.Work {
 			var w []bulk.Work
 			for i := 1; i <= tables; i++ {

@@ -190,7 +190,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if _, ok := r.Figures["log_mb"]; !ok && !tg.Engine.Embedded {
 				t.Errorf("write: no log volume from the engine: %v", r.Figures)
 			}
-			r = run(t, dir, "bulk", "probe", "write", "--target", u, "--chunk", "1m", "--total", "2m", "--method", "bulk", "--bulk-threads", "2")
+			r = run(t, dir, "bulk", "probe", "write", "--target", u, "--chunk", "1m", "--total", "2m", "--method", "bulk", "--threads", "2")
 			if n := count(t, u, "dbdyno_probe_write_2"); n != 2*chunkRows || r.Options["method"] != "bulk" {
 				t.Errorf("bulk write: %d rows written, want %d", n, 2*chunkRows)
 			}

@@ -51,7 +51,7 @@ func (readProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, err
 	v := sp.Values
 	tables, rows, _ := readSize(v)
 	want := built{"rows_per_table": fmt.Sprint(rows)}
-	db, err := ensure(ctx, readSet, sp.Target, want, tables, v.Bool("rebuild"), v.Int("threads"), int64(tables)*rows*RowBytes,
+	db, err := ensure(ctx, readSet, sp.Target, want, tables, v.Bool("rebuild"), v.Int("load-threads"), int64(tables)*rows*RowBytes,
 		func(c interface{ Add(int64) int64 }) []bulk.Work {
 			var w []bulk.Work
 			for i := 1; i <= tables; i++ {

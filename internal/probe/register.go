@@ -43,7 +43,7 @@ func init() {
 					{Name: "chunk", Kind: workload.String, Default: "100m", Help: "bytes of rows per chunk"},
 					{Name: "total", Kind: workload.String, Default: "1g", Help: "bytes to write in all (whole chunks): the study wrote 1g, 2g, 5g, 10g"},
 					{Name: "method", Kind: workload.String, Default: "sql", Help: "sql (INSERT ... SELECT of the cached chunk, in the server) or bulk (rows sent by the client through the engine's bulk path: COPY, LOAD DATA, appender, bulk copy)"},
-					{Name: "bulk-threads", Kind: workload.Int, Default: "1", Help: "client connections of --method bulk"},
+					{Name: "threads", Kind: workload.Int, Default: "1", Help: "client connections of --method bulk"},
 				}, buildFlags...),
 				Measured: writeProbe{}},
 			{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit", Target: workload.ManyTargets,
@@ -72,13 +72,13 @@ var (
 	coldCmdFlag = workload.Flag{Name: "cold-cmd", Kind: workload.String, Help: "a shell command run before each repeat to start cold (restart the server, drop the OS caches)"}
 	buildFlags  = []workload.Flag{
 		{Name: "rebuild", Kind: workload.Bool, Help: "replace the probe's tables when they were built with other sizes (only dbdyno's probe tables are touched)"},
-		{Name: "threads", Kind: workload.Int, Default: fmt.Sprint(runtime.NumCPU()), Help: "parallel load connections of the build"},
+		{Name: "load-threads", Kind: workload.Int, Default: fmt.Sprint(runtime.NumCPU()), Help: "parallel load connections of the build"},
 	}
 )
 
 func checkThreads(v *workload.Values) error {
-	if v.Int("threads") < 1 {
-		return fmt.Errorf("--threads must be at least 1 (got %d)", v.Int("threads"))
+	if v.Int("load-threads") < 1 {
+		return fmt.Errorf("--load-threads must be at least 1 (got %d)", v.Int("load-threads"))
 	}
 	return nil
 }
@@ -119,7 +119,7 @@ func work(r *result.Result) string {
 	case "read":
 		return fmt.Sprintf("read: %v tables of %v MB", o["tables"], o["table_mb"])
 	case "write":
-		return fmt.Sprintf("write: %v chunks of %v MB, method %v", o["chunks"], o["chunk_mb"], o["method"])
+		return fmt.Sprintf("write: %v chunks of %v MB, method %v, threads %v", o["chunks"], o["chunk_mb"], o["method"], o["threads"])
 	case "cpu":
 		return fmt.Sprintf("cpu: %v rows, steps %v", o["rows"], o["steps"])
 	case "memory":

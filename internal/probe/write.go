@@ -38,8 +38,8 @@ func writeSize(v *workload.Values) (rows int64, chunks int, err error) {
 	default:
 		return 0, 0, fmt.Errorf("--method %q is not known: use sql (INSERT ... SELECT) or bulk (the engine's bulk path from the client)", v.String("method"))
 	}
-	if v.Int("bulk-threads") < 1 {
-		return 0, 0, fmt.Errorf("--bulk-threads must be at least 1 (got %d)", v.Int("bulk-threads"))
+	if v.Int("threads") < 1 {
+		return 0, 0, fmt.Errorf("--threads must be at least 1 (got %d)", v.Int("threads"))
 	}
 	return rows, chunks, nil
 }
@@ -62,7 +62,7 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 	if err := bulk.CheckSpace(ctx, sp.Target, int64(chunks+1)*rows*RowBytes); err != nil {
 		return nil, err
 	}
-	db, err := ensure(ctx, writeSet, sp.Target, built{"chunk_rows": fmt.Sprint(rows)}, 2, v.Bool("rebuild"), v.Int("threads"), rows*RowBytes,
+	db, err := ensure(ctx, writeSet, sp.Target, built{"chunk_rows": fmt.Sprint(rows)}, 2, v.Bool("rebuild"), v.Int("load-threads"), rows*RowBytes,
 		func(c interface{ Add(int64) int64 }) []bulk.Work { return rowWork(chunkTable, 1, rows, 250_000, c) }, "", sp.Out)
 	if err != nil {
 		return nil, err
@@ -71,9 +71,9 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 	method := v.String("method")
 	s := &stepper{kind: "write", rate: "MB/min", spec: sp, v: v,
 		options: map[string]any{"probe": "write", "chunk_rows": rows, "chunk_mb": round(float64(rows*RowBytes)/1e6, 1), "chunks": chunks,
-			"total_mb": round(float64(int64(chunks)*rows*RowBytes)/1e6, 1), "row_bytes": RowBytes, "method": method}}
+			"total_mb": round(float64(int64(chunks)*rows*RowBytes)/1e6, 1), "row_bytes": RowBytes, "method": method, "threads": 1}}
 	if method == "bulk" {
-		s.options["bulk_threads"] = v.Int("bulk-threads")
+		s.options["threads"] = v.Int("threads")
 	}
 	if err := s.open(ctx, writeSet); err != nil {
 		s.Close()
@@ -88,7 +88,7 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 		s.Close()
 		return nil, err
 	}
-	s.steps = writeSteps(rows, chunks, method, v.Int("bulk-threads"))
+	s.steps = writeSteps(rows, chunks, method, v.Int("threads"))
 	fmt.Fprintf(sp.Out, "dbdyno probe write on %s (%s): %d chunk(s) of %s by %s\n", s.version, sp.Target, chunks, mb(rows*RowBytes), method)
 	return s, nil
 }
