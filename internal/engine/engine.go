@@ -367,12 +367,11 @@ func (e *Engine) ReadCounters(ctx context.Context, q Queryer) map[string]float64
 
 // StorageCounters are the few storage figures the capacity probes compare across engines, under one set of
 // names: read_bytes (bytes the engine read from storage or the operating system), log_bytes (log bytes
-// written), cache_hits or cache_requests and cache_misses (pages), from counters.sql's io_counters(). An
-// embedded engine runs in dbdyno's process, so its figures are the process's own IO (/proc/self/io):
-// read_bytes, and written_bytes (log and data alike) in place of log_bytes.
+// written), cache_hits or cache_requests and cache_misses (pages), from counters.sql's io_counters(); nil for
+// an embedded engine, which runs in dbdyno's process (its figures are the process's own IO).
 func (e *Engine) StorageCounters(ctx context.Context, q Queryer) map[string]float64 {
 	if e.Embedded {
-		return ProcessIO()
+		return nil
 	}
 	return e.readCounters(ctx, q, "io_counters")
 }
@@ -393,30 +392,6 @@ func (e *Engine) CacheBytes(ctx context.Context, q Queryer) (int64, bool) {
 	}
 	f, ok := number(v)
 	return int64(f), ok && f > 0
-}
-
-// ProcessIO reads this process's storage IO from /proc/self/io (nil where there is none): read_bytes and
-// written_bytes are what reached, or will reach, the storage layer; the page cache's hits are not in them.
-func ProcessIO() map[string]float64 {
-	b, err := os.ReadFile("/proc/self/io")
-	if err != nil {
-		return nil
-	}
-	out := map[string]float64{}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil {
-			continue
-		}
-		switch k {
-		case "read_bytes":
-			out["read_bytes"] = f
-		case "write_bytes":
-			out["written_bytes"] = f
-		}
-	}
-	return out
 }
 
 func (e *Engine) readCounters(ctx context.Context, q Queryer, prefix string) map[string]float64 {

@@ -300,3 +300,32 @@ func TestMixedRateCapsRequests(t *testing.T) {
 		t.Errorf("--rate 200 gave %.1f ops/s", ops)
 	}
 }
+
+// Every server engine reports its storage counters under the probes' names and the size of its cache (the
+// memory probe's default range); an embedded engine has neither (its figures are the process's IO).
+func TestServerStorageCountersAndCache(t *testing.T) {
+	for _, u := range engines(t) {
+		tg, _ := engine.Parse(u)
+		db, err := tg.Open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tg.Engine.StorageCounters(context.Background(), db)
+		size, ok := tg.Engine.CacheBytes(context.Background(), db)
+		db.Close()
+		if tg.Engine.Embedded {
+			if c != nil || ok {
+				t.Errorf("%s: storage counters %v, cache %d from an embedded engine", tg.Engine.Name, c, size)
+			}
+			continue
+		}
+		for _, k := range []string{"read_bytes", "log_bytes"} {
+			if _, has := c[k]; !has {
+				t.Errorf("%s: no %s among %v", tg.Engine.Name, k, c)
+			}
+		}
+		if !ok || size < 1<<20 {
+			t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -150,8 +151,8 @@ func figures(p *result.Probe, o map[string]any) map[string]any {
 		if len(rates) > 0 {
 			fig["mb_per_min"] = round(median(rates), 1)
 			fig["mb_per_s"] = round(median(rates)/60, 1)
-			fig["min_mb_per_min"] = round(minOf(rates), 1)
-			fig["max_mb_per_min"] = round(maxOf(rates), 1)
+			fig["min_mb_per_min"] = round(slices.Min(rates), 1)
+			fig["max_mb_per_min"] = round(slices.Max(rates), 1)
 		}
 	case "write":
 		if secs > 0 {
@@ -181,22 +182,6 @@ func figures(p *result.Probe, o map[string]any) map[string]any {
 		}
 	}
 	return fig
-}
-
-func minOf(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = min(m, x)
-	}
-	return m
-}
-
-func maxOf(v []float64) float64 {
-	m := v[0]
-	for _, x := range v {
-		m = max(m, x)
-	}
-	return m
 }
 
 func metrics(r *result.Result) []result.Metric {

@@ -18,6 +18,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/result"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/sysmetrics"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -108,7 +109,7 @@ func (s *stepper) table(name, table string) *sqlfile.Statement {
 // step times one step's work and reads the engine's storage counters (and, for an embedded engine, the
 // process's CPU time) around it. The rate is MB/min of bytes.
 func (s *stepper) step(ctx context.Context, name string, x float64, rows, bytes int64, do func(context.Context) error) (result.ProbeStep, error) {
-	c0 := s.e.StorageCounters(ctx, s.conn)
+	c0 := s.counters(ctx)
 	cpu0 := processCPU()
 	t0 := time.Now()
 	err := do(ctx)
@@ -120,7 +121,7 @@ func (s *stepper) step(ctx context.Context, name string, x float64, rows, bytes 
 	if s.e.Embedded {
 		st.CPUSeconds = round(processCPU()-cpu0, 3)
 	}
-	if c1 := s.e.StorageCounters(ctx, s.conn); c0 != nil && c1 != nil {
+	if c1 := s.counters(ctx); c0 != nil && c1 != nil {
 		st.Counters = map[string]float64{}
 		for k, v := range c1 {
 			st.Counters[k] = v - c0[k]
@@ -130,6 +131,19 @@ func (s *stepper) step(ctx context.Context, name string, x float64, rows, bytes 
 		st.Rate = round(float64(bytes)/1e6/(secs/60), 1)
 	}
 	return st, nil
+}
+
+// counters are the engine's storage counters, or for an embedded engine the process's own IO: read_bytes, and
+// written_bytes (log and data alike) in place of log_bytes.
+func (s *stepper) counters(ctx context.Context) map[string]float64 {
+	if !s.e.Embedded {
+		return s.e.StorageCounters(ctx, s.conn)
+	}
+	io := sysmetrics.ProcessIO()
+	if io == nil {
+		return nil
+	}
+	return map[string]float64{"read_bytes": io["process_read_bytes"], "written_bytes": io["process_write_bytes"]}
 }
 
 // cached sets the step's share of bytes that did not come from storage, by the engine's read counter.
