@@ -65,7 +65,8 @@ func TestWaitEventsSampled(t *testing.T) {
 			sum += x.Share
 			own += x.OwnShare * x.Share
 		}
-		if sum < 0.99 || sum > 1.001 || own < 0.5 {
+		// each share is rounded to 3 decimals: the sum may be off by half a thousandth per share
+		if slack := 0.0005*float64(len(w.Top)) + 1e-9; sum < 0.99 || sum > 1+slack || own < 0.5 {
 			t.Fatalf("%s: shares add to %g, dbdyno's own %g: %+v", env, sum, own, w.Top)
 		}
 		clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "300ms", "--wait-interval", "0", "--result", res, "--store", "")

@@ -217,6 +217,17 @@ func TestProbesOnEveryEngine(t *testing.T) {
 					t.Errorf("mixed: no %s ran: %+v", n, r.Measurement.Transactions)
 				}
 			}
+			// the kinds as run, against the mix: within 2 points, or 3 standard errors where fewer requests ran
+			var total float64
+			for _, n := range probe.OpNames {
+				total += float64(r.Measurement.Transactions[n].Count)
+			}
+			for i, want := range []float64{0.20, 0.30 * 0.75, 0.30 * 0.25, 0.30, 0.20} {
+				got := float64(r.Measurement.Transactions[probe.OpNames[i]].Count) / total
+				if tol := max(0.02, 3*math.Sqrt(want*(1-want)/total)); math.Abs(got-want) > tol {
+					t.Errorf("mixed: %s %.3f of %0.f requests, want %.3f ± %.3f", probe.OpNames[i], got, total, want, tol)
+				}
+			}
 			if r.Figures["rows_at_start"] != float64(20000) || len(r.Measurement.Intervals) < 2 {
 				t.Errorf("mixed: rows at start %v, %d intervals", r.Figures["rows_at_start"], len(r.Measurement.Intervals))
 			}
