@@ -423,6 +423,11 @@ func (w *worker) Close() {
 }
 
 func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
+	// an operation in flight when the run ends is let finish (it takes milliseconds) rather than interrupted:
+	// an interrupted statement costs the server more than the operation, and an embedded engine's interrupt
+	// path is its least trodden one; a server that does not answer still ends it after the reconnect timeout
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.m.v.Duration("reconnect-timeout"))
+	defer cancel()
 	m := w.m
 	newest := m.newest.Load()
 	var n int64
