@@ -271,8 +271,20 @@ func ensure(ctx context.Context, d *bulk.Dataset, t *engine.Target, want built, 
 		rec = append(rec, [2]string{k, v})
 	}
 	fmt.Fprintf(out, "building the %s tables in %s (%d table(s), %s)\n", d.Title, t, parts, mb(bytes))
-	rep, err := db.Build(ctx, bulk.Build{Threads: threads, Drop: rebuild || err != nil, Version: version, Record: rec, Parts: parts,
-		Work: work(&rows), Rows: &rows.Int64, Bytes: bytes, Progress: out})
+	drop := rebuild || err != nil
+	var rep *bulk.Report
+	for attempt := 1; ; attempt++ {
+		rows.Store(0)
+		rep, err = db.Build(ctx, bulk.Build{Threads: threads, Drop: drop, Version: version, Record: rec, Parts: parts,
+			Work: work(&rows), Rows: &rows.Int64, Bytes: bytes, Progress: out})
+		// parallel loads into one table can deadlock on some engines (InnoDB's locks at the parts' edges): the
+		// partial build is dbdyno's own, so it is dropped and built again
+		if err == nil || attempt == 3 || ctx.Err() != nil || t.Engine.Classify(err) != engine.Retryable {
+			break
+		}
+		fmt.Fprintf(out, "the load met a lock conflict (%v): building again (attempt %d of 3)\n", err, attempt+1)
+		drop = true
+	}
 	if err != nil {
 		db.Close()
 		return nil, bulk.Interrupted(ctx, err)
