@@ -113,7 +113,7 @@ func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, erro
 	rows := int64(v.Int("rows"))
 	steps, doubling, _ := cpuSteps(v)
 	db, err := ensure(ctx, cpuSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("load-threads"), rows*CPURowBytes,
-		func(c interface{ Add(int64) int64 }) []bulk.Work { return cpuWork(rows, c) }, "", sp.Out)
+		func(c adder) []bulk.Work { return cpuWork(rows, c) }, sp.Out)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, erro
 }
 
 // cpuWork loads the cpu table's narrow rows: the probe rows' ints.
-func cpuWork(rows int64, c interface{ Add(int64) int64 }) []bulk.Work {
+func cpuWork(rows int64, c adder) []bulk.Work {
 	var out []bulk.Work
 	for lo := int64(1); lo <= rows; lo += 100_000 {
 		hi := min(lo+99_999, rows)

@@ -31,7 +31,7 @@ func TestBuildRetriedAfterADeadlock(t *testing.T) {
 		var calls atomic.Int32
 		rows := int64(3000)
 		db, err := ensure(ctx, cpuSet, tg, built{"rows": fmt.Sprint(rows + int64(c.attempts))}, 1, true, 2, rows*CPURowBytes,
-			func(n interface{ Add(int64) int64 }) []bulk.Work {
+			func(n adder) []bulk.Work {
 				w := cpuWork(rows, n)
 				if calls.Add(1) == 1 {
 					do := w[0].Do
@@ -43,7 +43,7 @@ func TestBuildRetriedAfterADeadlock(t *testing.T) {
 					}
 				}
 				return w
-			}, "", io.Discard)
+			}, io.Discard)
 		if got := calls.Load(); got != c.attempts || (err == nil) != c.ok {
 			t.Fatalf("%v: %d attempt(s), error %v; want %d attempt(s), ok %v", c.fail, got, err, c.attempts, c.ok)
 		}

@@ -204,6 +204,7 @@ type mixed struct {
 	rowsStart int64
 	version   string
 	duration  time.Duration
+	opTimeout time.Duration // an operation's bound: the reconnect timeout
 	procs     int
 	release   func()
 }
@@ -213,7 +214,7 @@ func (mixedProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 	mix, _ := ParseMix(v)
 	rows := int64(v.Int("rows"))
 	data, err := ensure(ctx, mixedSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("load-threads"), rows*RowBytes,
-		func(c interface{ Add(int64) int64 }) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }, "", sp.Out)
+		func(c adder) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }, sp.Out)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +224,7 @@ func (mixedProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 			return nil, err
 		}
 	}
-	m := &mixed{spec: sp, v: v, mix: mix, t: sp.Target, duration: v.Duration("duration")}
+	m := &mixed{spec: sp, v: v, mix: mix, t: sp.Target, duration: v.Duration("duration"), opTimeout: v.Duration("reconnect-timeout")}
 	if sp.Warmup {
 		m.duration = v.Duration("warmup")
 	}
@@ -426,7 +427,7 @@ func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
 	// an operation in flight when the run ends is let finish (it takes milliseconds) rather than interrupted:
 	// an interrupted statement costs the server more than the operation, and an embedded engine's interrupt
 	// path is its least trodden one; a server that does not answer still ends it after the reconnect timeout
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.m.v.Duration("reconnect-timeout"))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.m.opTimeout)
 	defer cancel()
 	m := w.m
 	newest := m.newest.Load()

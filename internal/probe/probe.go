@@ -203,7 +203,7 @@ func (r *Row) args() []any {
 }
 
 // rowWork loads ids [from, to] of a table in parts of at most part rows.
-func rowWork(table string, from, to, part int64, rows interface{ Add(int64) int64 }) []bulk.Work {
+func rowWork(table string, from, to, part int64, rows adder) []bulk.Work {
 	var out []bulk.Work
 	for lo := from; lo <= to; lo += part {
 		hi := min(lo+part-1, to)
@@ -227,6 +227,9 @@ func rowWork(table string, from, to, part int64, rows interface{ Add(int64) int6
 	return out
 }
 
+// adder is the build's row counter as the row generators see it.
+type adder interface{ Add(int64) int64 }
+
 // built is what a probe's build record says was built, as "key=value" pairs a probe compares with what it is
 // asked for.
 type built map[string]string
@@ -235,7 +238,7 @@ type built map[string]string
 // keys): missing tables are built; tables built otherwise are replaced only with rebuild, else one line says
 // so. work makes the build's parts.
 func ensure(ctx context.Context, d *bulk.Dataset, t *engine.Target, want built, parts int, rebuild bool, threads int, bytes int64,
-	work func(rows interface{ Add(int64) int64 }) []bulk.Work, version string, out io.Writer) (*bulk.DB, error) {
+	work func(rows adder) []bulk.Work, out io.Writer) (*bulk.DB, error) {
 	if _, err := os.Stat(t.Path); t.Engine.Embedded && err != nil {
 		// a new database file: refuse a build the disk cannot hold before the file is made
 		if err := bulk.CheckSpace(ctx, t, bytes); err != nil {
@@ -246,6 +249,7 @@ func ensure(ctx context.Context, d *bulk.Dataset, t *engine.Target, want built, 
 	if err != nil {
 		return nil, err
 	}
+	want["parts"] = fmt.Sprint(parts) // the build record's count of numbered tables
 	err = db.Ready(ctx)
 	if err == nil {
 		differs := ""
@@ -268,14 +272,16 @@ func ensure(ctx context.Context, d *bulk.Dataset, t *engine.Target, want built, 
 	var rows counter
 	var rec [][2]string
 	for k, v := range want {
-		rec = append(rec, [2]string{k, v})
+		if k != "parts" { // recorded by the build itself
+			rec = append(rec, [2]string{k, v})
+		}
 	}
 	fmt.Fprintf(out, "building the %s tables in %s (%d table(s), %s)\n", d.Title, t, parts, mb(bytes))
 	drop := rebuild || err != nil
 	var rep *bulk.Report
 	for attempt := 1; ; attempt++ {
 		rows.Store(0)
-		rep, err = db.Build(ctx, bulk.Build{Threads: threads, Drop: drop, Version: version, Record: rec, Parts: parts,
+		rep, err = db.Build(ctx, bulk.Build{Threads: threads, Drop: drop, Record: rec, Parts: parts,
 			Work: work(&rows), Rows: &rows.Int64, Bytes: bytes, Progress: out})
 		// parallel loads into one table can deadlock on some engines (InnoDB's locks at the parts' edges): the
 		// partial build is dbdyno's own, so it is dropped and built again

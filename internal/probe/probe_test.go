@@ -280,7 +280,12 @@ func TestBadInputBuildsNothing(t *testing.T) {
 	other := "sqlite://" + filepath.Join(dir, "other.db")
 	ref := filepath.Join(dir, "read.json")
 	clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
-	r := clitest.Run(context.Background(), "probe", "cpu", "--target", other, "--reference", ref, "--store", "")
+	// tables built in another number are not taken for what is asked, nor replaced without --rebuild
+	r := clitest.Run(context.Background(), "probe", "read", "--target", other, "--table-size", "1m", "--tables", "2", "--store", "")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "parts 1 (asked 2)") || !strings.Contains(r.Stderr, "--rebuild") {
+		t.Errorf("2 tables asked of a build of 1: exit %d, %q", r.Code, r.Stderr)
+	}
+	r = clitest.Run(context.Background(), "probe", "cpu", "--target", other, "--reference", ref, "--store", "")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "not a cpu probe run") {
 		t.Errorf("a read run as the cpu reference: exit %d, %q", r.Code, r.Stderr)
 	}

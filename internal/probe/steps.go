@@ -38,7 +38,6 @@ type stepper struct {
 	options    map[string]any
 	probe      *result.Probe
 	steps      func(ctx context.Context, s *stepper) error
-	after      func(ctx context.Context, s *stepper) // cleanup after the steps (the write probe empties its table)
 }
 
 // open opens the probe's session on a built dataset (after any cold start).
@@ -73,9 +72,6 @@ func (s *stepper) Measure(ctx context.Context, res *result.Result) (bool, error)
 		s.probe.Counters = "process"
 	}
 	err := s.steps(ctx, s)
-	if s.after != nil {
-		s.after(context.WithoutCancel(ctx), s)
-	}
 	if len(s.probe.Steps) == 0 {
 		return false, err
 	}

@@ -63,7 +63,7 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 		return nil, err
 	}
 	db, err := ensure(ctx, writeSet, sp.Target, built{"chunk_rows": fmt.Sprint(rows)}, 2, v.Bool("rebuild"), v.Int("load-threads"), rows*RowBytes,
-		func(c interface{ Add(int64) int64 }) []bulk.Work { return rowWork(chunkTable, 1, rows, 250_000, c) }, "", sp.Out)
+		func(c adder) []bulk.Work { return rowWork(chunkTable, 1, rows, 250_000, c) }, sp.Out)
 	if err != nil {
 		return nil, err
 	}
