@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -15,7 +13,6 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
-	"github.com/duckdb/duckdb-go/v2"
 	"github.com/go-sql-driver/mysql"
 	mssql "github.com/microsoft/go-mssqldb"
 )
@@ -37,7 +34,12 @@ func OpenSink(ctx context.Context, t *engine.Target, db *sql.DB) (Sink, error) {
 		}
 		return newStream(conn, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
 	case engine.BulkAppender:
-		return &appenderSink{ctx: ctx, conn: conn, e: t.Engine}, nil
+		s, err := newVectorSink(ctx, conn)
+		if err != nil {
+			conn.Close()
+			return nil, err
+		}
+		return s, nil
 	case engine.BulkCopyIn:
 		return &copyInSink{ctx: ctx, conn: conn}, nil
 	default:
@@ -246,153 +248,6 @@ func (s *insertSink) Close() {
 		s.stmt.Close()
 		s.tx.Rollback()
 	}
-	s.conn.Close()
-}
-
-// appenderSink appends through DuckDB's appender. DECIMAL columns take their stored integer (units of the
-// column's scale), so each value is scaled to its column's type, read from the catalog at Begin.
-type appenderSink struct {
-	ctx    context.Context
-	conn   *sql.Conn
-	e      *engine.Engine
-	app    *duckdb.Appender
-	table  string           // the open appender's
-	open   int              // rows the open appender has taken
-	scales []int            // per column: the DECIMAL scale, -1, or boolColumn
-	known  map[string][]int // each table's scales, read once
-	vals   []driver.Value
-	col    int
-	rows   int64
-}
-
-var decimalRe = regexp.MustCompile(`^DECIMAL\(\d+,\s*(\d+)\)$`)
-
-// Begin appends to table. An appender stays open across the parts of one table that the sink loads in a row
-// (End does not close it), up to appenderRows rows, so that the rows go in as large transactions whose full row
-// groups DuckDB writes straight to the database file, as its own COPY does, instead of one commit (and its log
-// writes) per part.
-func (s *appenderSink) Begin(table string, cols []string) (Row, error) {
-	if s.app != nil && s.table == table && s.open < appenderRows {
-		s.vals, s.col, s.rows = s.vals[:0], 0, 0
-		return s, nil
-	}
-	if err := s.closeAppender(); err != nil {
-		return nil, err
-	}
-	if err := s.readScales(table); err != nil {
-		return nil, err
-	}
-	s.scales = s.known[table]
-	if len(s.scales) != len(cols) {
-		return nil, fmt.Errorf("append to %s: the table has %d columns, the rows %d", table, len(s.scales), len(cols))
-	}
-	err := s.conn.Raw(func(dc any) error {
-		var err error
-		s.app, err = duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("append to %s: %w", table, err)
-	}
-	s.table, s.open = table, 0
-	s.vals, s.col, s.rows = s.vals[:0], 0, 0
-	return s, nil
-}
-
-// appenderRows is how many rows an appender takes before it is flushed and a new one opened: large enough that
-// the commits cost little, small enough that the uncommitted rows DuckDB holds in memory stay bounded.
-const appenderRows = 1 << 20
-
-// closeAppender flushes and closes the open appender, if any.
-func (s *appenderSink) closeAppender() error {
-	if s.app == nil {
-		return nil
-	}
-	err := s.app.Close()
-	s.app, s.table = nil, ""
-	if err != nil {
-		return fmt.Errorf("append: %w", err)
-	}
-	return nil
-}
-
-// readScales reads a table's column types from the catalog, once per table.
-func (s *appenderSink) readScales(table string) error {
-	if _, ok := s.known[table]; ok {
-		return nil
-	}
-	types, err := s.e.ColumnTypes(s.ctx, s.conn, table)
-	if err != nil {
-		return err
-	}
-	scales := make([]int, len(types))
-	for i, typ := range types {
-		scales[i] = -1
-		if strings.EqualFold(typ, "BOOLEAN") {
-			scales[i] = boolColumn
-		}
-		if m := decimalRe.FindStringSubmatch(strings.ToUpper(typ)); m != nil {
-			scales[i], _ = strconv.Atoi(m[1])
-		}
-	}
-	if s.known == nil {
-		s.known = map[string][]int{}
-	}
-	s.known[table] = scales
-	return nil
-}
-
-func (s *appenderSink) add(v driver.Value) { s.vals = append(s.vals, v); s.col++ }
-
-// boolColumn marks a BOOLEAN column among the scales: generators give truth as 0 and 1.
-const boolColumn = -2
-
-func (s *appenderSink) Int(v int64) {
-	if s.scales[s.col] == boolColumn {
-		s.add(v != 0)
-		return
-	}
-	if sc := s.scales[s.col]; sc > 0 {
-		v *= pow10[sc]
-	}
-	s.add(v)
-}
-
-func (s *appenderSink) Dec(units int64, scale int) {
-	sc := s.scales[s.col]
-	switch {
-	case sc < 0:
-		s.add(float64(units) / float64(pow10[scale]))
-	case sc >= scale:
-		s.add(units * pow10[sc-scale])
-	default:
-		s.add(units / pow10[scale-sc])
-	}
-}
-
-func (s *appenderSink) Str(v string)     { s.add(v) }
-func (s *appenderSink) Bytes(b []byte)   { s.add(string(b)) } // a generator reuses its buffer within the row
-func (s *appenderSink) Date(days int32)  { s.add(DayTime(days)) }
-func (s *appenderSink) Time(t time.Time) { s.add(t) }
-func (s *appenderSink) Null()            { s.add(nil) }
-
-func (s *appenderSink) EndRow() error {
-	err := s.app.AppendRow(s.vals...)
-	s.vals, s.col = s.vals[:0], 0
-	s.rows++
-	s.open++
-	return err
-}
-
-// End ends a part; its rows are flushed with the table's other parts when the sink moves to another table or
-// closes.
-func (s *appenderSink) End() (int64, error) { return s.rows, nil }
-
-// Finish flushes what the sink has appended; Load calls it before the sink is closed.
-func (s *appenderSink) Finish() error { return s.closeAppender() }
-
-func (s *appenderSink) Close() {
-	s.closeAppender()
 	s.conn.Close()
 }
 

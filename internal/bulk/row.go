@@ -90,7 +90,8 @@ func (t *Text) EndRow() error {
 // Flush writes what is buffered.
 func (t *Text) Flush() error { return t.W.Flush() }
 
-var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000}
+var pow10 = [...]int64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
 // AppendDec appends units x 10^-scale as a decimal number.
 func AppendDec(b []byte, units int64, scale int) []byte {
