@@ -4,8 +4,6 @@
 // row range can be generated on its own: parts generate in parallel and concatenate to the whole table.
 package dbgen
 
-import "unsafe"
-
 const (
 	prngMultiplier = 16807
 	prngModulus    = 2147483647
@@ -220,31 +218,23 @@ func (s *stringRand) rowFinished()        { s.r.rowFinished() }
 func (s *stringRand) advanceRows(n int64) { s.r.advanceRows(n) }
 
 // textRand is a comment: a substring of the text pool at a random offset with a random length in
-// [0.4, 1.6] x the mean.
+// [0.4, 1.6] x the mean, copied into the textRand's buffer (valid until its next comment).
 type textRand struct {
 	r        rowRand
-	pool     []byte
+	pool     *Pool
 	min, max int32
+	buf      []byte
 }
 
-func newTextRand(seed int64, pool []byte, mean float64, rowsPerRow int32) textRand {
+func newTextRand(seed int64, pool *Pool, mean float64, rowsPerRow int32) textRand {
 	return textRand{r: newRowRand(seed, 2*rowsPerRow), pool: pool, min: int32(mean * 0.4), max: int32(mean * 1.6)}
 }
 
 func (t *textRand) next() []byte {
-	off := t.r.intn(0, int32(len(t.pool))-t.max)
+	off := t.r.intn(0, int32(t.pool.Size())-t.max)
 	n := t.r.intn(t.min, t.max)
-	return t.pool[off : off+n]
-}
-
-// nextString is next as a string over the pool's own bytes, without a copy: the pool is never written after it is
-// made, so a sink may keep the string (the DuckDB appender takes strings as they are, bytes only as copies).
-func (t *textRand) nextString() string {
-	b := t.next()
-	if len(b) == 0 {
-		return ""
-	}
-	return unsafe.String(&b[0], len(b))
+	t.buf = t.pool.Append(t.buf[:0], int(off), int(n))
+	return t.buf
 }
 
 func (t *textRand) rowFinished()        { t.r.rowFinished() }

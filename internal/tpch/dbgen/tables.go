@@ -100,13 +100,13 @@ func Generate(t Table, sf float64, start, count int64, w Writer) error {
 	}
 }
 
-func genRegion(p []byte, start, count int64, w Writer) error {
+func genRegion(p *Pool, start, count int64, w Writer) error {
 	c := newTextRand(1500869201, p, 72, 1)
 	c.advanceRows(start)
 	for i := start; i < start+count; i++ {
 		w.Int(i)
 		w.Str(distRegions.values[i])
-		w.Str(c.nextString())
+		w.Bytes(c.next())
 		c.rowFinished()
 		if err := w.EndRow(); err != nil {
 			return err
@@ -115,14 +115,14 @@ func genRegion(p []byte, start, count int64, w Writer) error {
 	return nil
 }
 
-func genNation(p []byte, start, count int64, w Writer) error {
+func genNation(p *Pool, start, count int64, w Writer) error {
 	c := newTextRand(606179079, p, 72, 1)
 	c.advanceRows(start)
 	for i := start; i < start+count; i++ {
 		w.Int(i)
 		w.Str(nations[i].name)
 		w.Int(nations[i].region)
-		w.Str(c.nextString())
+		w.Bytes(c.next())
 		c.rowFinished()
 		if err := w.EndRow(); err != nil {
 			return err
@@ -138,7 +138,7 @@ const (
 	bbbCommentLen = len(bbbBase) + len(bbbComplaint)
 )
 
-func genSupplier(p []byte, sf float64, start, count int64, w Writer) error {
+func genSupplier(p *Pool, sf float64, start, count int64, w Writer) error {
 	address := newAlnumRand(706178559, 25)
 	nation := newBoundedInt(110356601, 0, int32(len(nations)-1), 1)
 	phone := newPhoneRand(884434366)
@@ -188,7 +188,7 @@ func genSupplier(p []byte, sf float64, start, count int64, w Writer) error {
 	return nil
 }
 
-func genCustomer(p []byte, sf float64, start, count int64, w Writer) error {
+func genCustomer(p *Pool, sf float64, start, count int64, w Writer) error {
 	address := newAlnumRand(881155353, 25)
 	nation := newBoundedInt(1489529863, 0, int32(len(nations)-1), 1)
 	phone := newPhoneRand(1521138112)
@@ -215,7 +215,7 @@ func genCustomer(p []byte, sf float64, start, count int64, w Writer) error {
 		w.Bytes(buf)
 		w.Dec(int64(balance.next()), 2)
 		w.Str(segment.next())
-		w.Str(comment.nextString())
+		w.Bytes(comment.next())
 		for _, f := range all {
 			f.rowFinished()
 		}
@@ -231,7 +231,7 @@ func PartPrice(key int64) int64 {
 	return 90000 + (key/10)%20001 + (key%1000)*100
 }
 
-func genPart(p []byte, start, count int64, w Writer) error {
+func genPart(p *Pool, start, count int64, w Writer) error {
 	name := newRowRand(709314158, int32(len(distColors.values)))
 	mfgr := newBoundedInt(1, 1, 5, 1)
 	brand := newBoundedInt(46831694, 1, 5, 1)
@@ -272,7 +272,7 @@ func genPart(p []byte, start, count int64, w Writer) error {
 		w.Int(int64(size.next()))
 		w.Str(container.next())
 		w.Dec(PartPrice(key), 2)
-		w.Str(comment.nextString())
+		w.Bytes(comment.next())
 		name.rowFinished()
 		for _, f := range others {
 			f.rowFinished()
@@ -290,7 +290,7 @@ func PartSupplier(part, n int64, sf float64) int64 {
 	return (part+n*(s/4+(part-1)/s))%s + 1
 }
 
-func genPartSupp(p []byte, sf float64, start, count int64, w Writer) error {
+func genPartSupp(p *Pool, sf float64, start, count int64, w Writer) error {
 	qty := newBoundedInt(1671059989, 1, 9999, 4)
 	cost := newBoundedInt(1051288424, 100, 100000, 4)
 	comment := newTextRand(1961692154, p, 124, 4)
@@ -303,7 +303,7 @@ func genPartSupp(p []byte, sf float64, start, count int64, w Writer) error {
 			w.Int(PartSupplier(part, n, sf))
 			w.Int(int64(qty.next()))
 			w.Dec(int64(cost.next()), 2)
-			w.Str(comment.nextString())
+			w.Bytes(comment.next())
 			if err := w.EndRow(); err != nil {
 				return err
 			}
@@ -358,7 +358,7 @@ func newOrderStreams(sf float64) orderStreams {
 	}
 }
 
-func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
+func genOrders(p *Pool, sf float64, o orderRange, w Writer) error {
 	s := newOrderStreams(sf)
 	maxCust := int64(customerBase * sf)
 	cust := newBoundedLong(851767375, sf >= 30000, 1, maxCust, 1)
@@ -409,7 +409,7 @@ func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
 		buf = appendPadded(append(buf[:0], "Clerk#"...), int64(clerk.next()), 9)
 		w.Bytes(buf)
 		w.Int(0)
-		w.Str(comment.nextString())
+		w.Bytes(comment.next())
 		for _, f := range all {
 			f.rowFinished()
 		}
@@ -420,7 +420,7 @@ func genOrders(p []byte, sf float64, o orderRange, w Writer) error {
 	return nil
 }
 
-func genLineItem(p []byte, sf float64, o orderRange, w Writer) error {
+func genLineItem(p *Pool, sf float64, o orderRange, w Writer) error {
 	s := newOrderStreams(sf)
 	supp := newBoundedInt(2095021727, 0, 3, 7)
 	commit := newBoundedInt(904914315, 30, 90, 7)
@@ -472,7 +472,7 @@ func genLineItem(p []byte, sf float64, o orderRange, w Writer) error {
 			w.Date(rec + EpochDay)
 			w.Str(instruct.next())
 			w.Str(mode.next())
-			w.Str(comment.nextString())
+			w.Bytes(comment.next())
 			if err := w.EndRow(); err != nil {
 				return err
 			}
