@@ -10,6 +10,7 @@ type distribution struct {
 	values  []string
 	weights []int32 // cumulative
 	expand  []string
+	ids     []uint16 // the text pool's word id of each entry of expand (text.go), for the lists the text draws from
 }
 
 func newDist(spec string) *distribution {

@@ -3,6 +3,7 @@ package dbgen
 import (
 	"os"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"syscall"
 	"unsafe"
@@ -34,12 +35,14 @@ const suffixComma = 1
 
 // tokText and tokLen are each token value's text and its length.
 var (
-	tokText []string
-	tokLen  []uint8
+	tokText  []string
+	tokLen   []uint8
+	tokSlots [][tokSlot]byte
 )
 
-// wordIDs gives each entry of the distributions the text draws words from the id of its word.
-var wordIDs = map[*distribution][]uint16{}
+// tokSlot is the room a token's text has in tokSlots: more than the longest token.
+const tokSlot = 32
+
 
 // theID is the word "the" that follows a preposition; terminatorSuffix maps distTerminators' entries to suffixes.
 var (
@@ -59,11 +62,10 @@ func initTokens() {
 		return ids[w]
 	}
 	for _, d := range []*distribution{distNouns, distVerbs, distAdjectives, distAdverbs, distAuxiliaries, distArticles, distPrepositions} {
-		m := make([]uint16, len(d.expand))
+		d.ids = make([]uint16, len(d.expand))
 		for i, w := range d.expand {
-			m[i] = id(w)
+			d.ids[i] = id(w)
 		}
-		wordIDs[d] = m
 	}
 	theID = id("the")
 	for _, t := range distTerminators.expand {
@@ -78,14 +80,16 @@ func initTokens() {
 	}
 	tokText = make([]string, len(words)*len(suffixes))
 	tokLen = make([]uint8, len(tokText))
+	tokSlots = make([][tokSlot]byte, len(tokText))
 	for w, word := range words {
 		for s, suf := range suffixes {
 			t := w<<3 | s
 			tokText[t] = word + suf
-			if len(tokText[t]) >= 64 {
-				panic("dbgen: a token longer than the index's offsets")
+			if len(tokText[t]) >= tokSlot {
+				panic("dbgen: a token longer than its slot")
 			}
 			tokLen[t] = uint8(len(tokText[t]))
+			copy(tokSlots[t][:], tokText[t])
 		}
 	}
 }
@@ -152,7 +156,7 @@ func (g *poolGen) commit() {
 }
 
 func (g *poolGen) word(d *distribution, r *rowRand) {
-	g.add(wordIDs[d][r.intn(0, int32(len(d.expand))-1)])
+	g.add(d.ids[r.intn(0, int32(len(d.expand))-1)])
 }
 
 func (g *poolGen) add(id uint16) {
@@ -221,19 +225,23 @@ func (p *Pool) Size() int { return textPoolSize }
 // Append appends the pool's text [off, off+n) to b.
 func (p *Pool) Append(b []byte, off, n int) []byte {
 	e := p.index[off/poolBlock]
-	t := int(e >> 6)
+	toks := p.toks[e>>6:]
 	skip := off%poolBlock + int(e&63)
-	for l := int(tokLen[p.toks[t]]); skip >= l; l = int(tokLen[p.toks[t]]) {
+	t := 0
+	for l := int(tokLen[toks[0]]); skip >= l; l = int(tokLen[toks[t]]) {
 		skip -= l
 		t++
 	}
-	end := len(b) + n
-	for len(b) < end {
-		b = append(b, tokText[p.toks[t]][skip:]...)
-		skip = 0
-		t++
+	start := len(b)
+	b = slices.Grow(b, n+tokSlot)
+	out := b[start : start+n+tokSlot]
+	pos := copy(out, tokText[toks[t]][skip:])
+	for t++; pos < n; t++ {
+		// a whole slot is written and the position moves by the token's length: one wide store per token
+		*(*[tokSlot]byte)(out[pos:]) = tokSlots[toks[t]]
+		pos += int(tokLen[toks[t]])
 	}
-	return b[:end]
+	return b[:start+n]
 }
 
 // GenHeapLimit is the Go heap's ceiling while data is generated (HoldGenerationGC).
