@@ -43,7 +43,6 @@ var (
 // tokSlot is the room a token's text has in tokSlots: more than the longest token.
 const tokSlot = 32
 
-
 // theID is the word "the" that follows a preposition; terminatorSuffix maps distTerminators' entries to suffixes.
 var (
 	theID            uint16
