@@ -304,7 +304,10 @@ type Build struct {
 	Parts   int           // numbered tables to make (Dataset.Parts), recorded as "parts"
 	Rows    *atomic.Int64 // the rows written so far, which Work adds to; read for progress
 	Total   int64         // the rows expected, for progress (0: unknown)
-	Bytes   int64         // the rows' size as text, to check an embedded database's disk first (0: unknown)
+	// Tables are the tables' own counts of rows written, which Work adds to beside Rows, for progress per table
+	// (optional).
+	Tables []*progress.Part
+	Bytes  int64 // the rows' size as text, to check an embedded database's disk first (0: unknown)
 	// Indexes names the file of keys and indexes made after the load: indexes.sql unless a build option
 	// chooses another layout the engine has (Dataset.Has).
 	Indexes  string
@@ -365,7 +368,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	}
 	rep := &Report{}
 	tl := time.Now()
-	if err := db.Load(ctx, b.Threads, b.Work, b.Rows, b.Total, b.Progress); err != nil {
+	if err := db.Load(ctx, b.Threads, b.Work, b.Rows, b.Total, b.Progress, b.Tables...); err != nil {
 		return nil, fmt.Errorf("loading: %w", err)
 	}
 	rep.Rows, rep.Load = b.Rows.Load(), time.Since(tl)
@@ -400,7 +403,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 
 // Load spreads the work over threads connections, each loading through its own sink, and prints progress
 // (rows, rows/s, ETA) while it goes.
-func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.Int64, total int64, out io.Writer) error {
+func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.Int64, total int64, out io.Writer, tables ...*progress.Part) error {
 	if threads < 1 || db.T.Engine.SingleWriter {
 		threads = 1
 	}
@@ -438,7 +441,7 @@ func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.I
 			}
 		}()
 	}
-	stop := progress.Start(out, "load", rows, total)
+	stop := progress.Start(out, "load", rows, total, tables...)
 	go func() {
 		defer close(queue)
 		for _, w := range work {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/progress"
 	"github.com/dbdyno/dbdyno/internal/tpch/dbgen"
 )
 
@@ -49,8 +50,12 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 	dbgen.TextPool()
 	defer dbgen.HoldGenerationGC()()
 	var total int64
+	tables := map[dbgen.Table]*progress.Part{}
+	var parts []*progress.Part
 	for _, t := range dbgen.Tables {
 		total += ExpectedRows(t, opts.Scale)
+		tables[t] = &progress.Part{Name: t.String(), Total: ExpectedRows(t, opts.Scale)}
+		parts = append(parts, tables[t])
 	}
 	record := [][2]string{{"scale", strconv.FormatFloat(opts.Scale, 'g', -1, 64)}}
 	indexes := ""
@@ -64,7 +69,8 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 	var rows atomic.Int64
 	return d.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version, Indexes: indexes,
 		Record: record,
-		Work:   work(chunks(opts.Scale), opts.Scale, &rows), Rows: &rows, Total: total, Bytes: int64(opts.Scale * bytesPerScale),
+		Work:   work(chunks(opts.Scale), opts.Scale, &rows, tables), Rows: &rows, Total: total, Tables: parts,
+		Bytes:    int64(opts.Scale * bytesPerScale),
 		Progress: opts.Progress})
 }
 
@@ -92,8 +98,9 @@ func chunks(sf float64) []chunk {
 	return out
 }
 
-// work turns chunks into the build's parts: each generates its rows into a sink, counting them in rows.
-func work(cs []chunk, sf float64, rows *atomic.Int64) []bulk.Work {
+// work turns chunks into the build's parts: each generates its rows into a sink, counting them in rows and in
+// its table's part of the progress, if given.
+func work(cs []chunk, sf float64, rows *atomic.Int64, tables map[dbgen.Table]*progress.Part) []bulk.Work {
 	out := make([]bulk.Work, len(cs))
 	for i, c := range cs {
 		out[i] = bulk.Work{Name: fmt.Sprintf("%s rows %d..%d", c.t, c.start+1, c.start+c.count), Do: func(ctx context.Context, s bulk.Sink) error {
@@ -101,6 +108,9 @@ func work(cs []chunk, sf float64, rows *atomic.Int64) []bulk.Work {
 				return dbgen.Generate(c.t, sf, c.start, c.count, r)
 			})
 			rows.Add(n)
+			if p := tables[c.t]; p != nil {
+				p.Done.Add(n)
+			}
 			return err
 		}}
 	}

@@ -106,7 +106,7 @@ func (d *DB) undo(ctx context.Context, sf float64, s setRange) error {
 func (d *DB) loadAgain(ctx context.Context, sf float64, r dbgen.Restore) error {
 	var rows atomic.Int64
 	cs := []chunk{{dbgen.Orders, r.First - 1, r.Count}, {dbgen.LineItem, r.First - 1, r.Count}}
-	return d.data.Load(ctx, 1, work(cs, sf, &rows), &rows, 0, nil)
+	return d.data.Load(ctx, 1, work(cs, sf, &rows, nil), &rows, 0, nil)
 }
 
 // startRefresh decides which update set comes first: set 1 on the loaded data, after undoing what an earlier
