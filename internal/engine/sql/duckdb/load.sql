@@ -2,4 +2,4 @@
 -- limit keeps the blocks the load has written from piling up in DuckDB's cache (its memory would otherwise grow
 -- with the scale: 3.5 GB at TPC-H SF 10) and ends with the build.
 -- name: load_memory_limit
-SET memory_limit = '192MB'
+SET memory_limit = '128MB'

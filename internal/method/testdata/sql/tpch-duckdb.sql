@@ -321,5 +321,5 @@ SELECT current_setting('memory_limit');
 
 -- file: load.sql
 -- name: load_memory_limit  -- from sql/duckdb/load.sql
-SET memory_limit = '192MB';
+SET memory_limit = '128MB';
 
