@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// The progress lines name each table under way with its share and time left, and neither a table not begun nor
-// one finished.
+// The progress lines name each table under way with its share and time left (below 100% until it ends), and
+// neither a table not begun nor one finished.
 func TestLinesShowThePartsUnderWay(t *testing.T) {
 	Interval = 20 * time.Millisecond
 	defer func() { Interval = 2 * time.Second }()
@@ -17,12 +17,16 @@ func TestLinesShowThePartsUnderWay(t *testing.T) {
 	lineitem := &Part{Name: "lineitem", Total: 1000}
 	orders := &Part{Name: "orders", Total: 100}
 	region := &Part{Name: "region", Total: 5}
+	customer := &Part{Name: "customer", Total: 1000}
+	nation := &Part{Name: "nation", Total: 25} // not begun
 	var buf bytes.Buffer
-	stop := Start(&buf, "load", &done, 1105, lineitem, orders, region)
+	stop := Start(&buf, "load", &done, 2130, lineitem, orders, region, customer, nation)
 	time.Sleep(50 * time.Millisecond)
 	lineitem.Done.Store(500)
+	region.Done.Store(4) // 80%: under way
 	orders.Done.Store(100)
-	done.Store(600)
+	customer.Done.Store(999) // 99.9%: still under way, read as 99%
+	done.Store(1603)
 	time.Sleep(80 * time.Millisecond)
 	stop()
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -30,14 +34,14 @@ func TestLinesShowThePartsUnderWay(t *testing.T) {
 		t.Fatalf("too few lines:\n%s", buf.String())
 	}
 	last := lines[len(lines)-2]
-	if !strings.Contains(last, "load:  54.3%  600/1105 rows") || !strings.Contains(last, "[lineitem 50% ") ||
-		!strings.Contains(last, "ETA") || strings.Contains(last, "orders") || strings.Contains(last, "region") {
-		t.Fatalf("last progress line %q: want the whole at 54.3%% and lineitem alone, at 50%%", last)
+	if !strings.Contains(last, "load:  75.3%  1603/2130 rows") || !strings.Contains(last, "[lineitem 50% ") ||
+		!strings.Contains(last, "ETA") || strings.Contains(last, "orders") || strings.Contains(last, "nation") || !strings.Contains(last, "customer 99% ") || !strings.Contains(last, "region 80% ") {
+		t.Fatalf("last progress line %q: want the whole at 75.3%%, lineitem at 50%%, region at 80%%, customer at 99%%, not orders (done) nor nation (not begun)", last)
 	}
 	if strings.Contains(lines[0], "[") {
 		t.Fatalf("first line %q names a table before any has rows", lines[0])
 	}
-	if !strings.HasPrefix(lines[len(lines)-1], "load: 600 rows in ") {
+	if !strings.HasPrefix(lines[len(lines)-1], "load: 1603 rows in ") {
 		t.Fatalf("final line %q", lines[len(lines)-1])
 	}
 }
