@@ -2,6 +2,7 @@ package bulk
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,15 +17,7 @@ import (
 // the sink's string blocks, and parts of one table sharing one appender.
 func TestDuckDBSinkWritesEveryType(t *testing.T) {
 	ctx := context.Background()
-	tg, err := engine.Parse("duckdb://" + filepath.Join(t.TempDir(), "v.duckdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	tg, db := duckTarget(t)
 	if _, err := db.Exec(`CREATE TABLE v (b BOOLEAN, t TINYINT, s SMALLINT, i INTEGER, g BIGINT, d4 DECIMAL(4,2),
 		d9 DECIMAL(9,3), d18 DECIMAL(15,2), d38 DECIMAL(30,4), f REAL, x DOUBLE, dt DATE, ts TIMESTAMP, ds DOUBLE,
 		c VARCHAR, n INTEGER)`); err != nil {
@@ -153,15 +146,7 @@ func TestDuckDBSinkWritesEveryType(t *testing.T) {
 // missing fails instead of shifting the next row's values.
 func TestDuckDBSinkRefusesMismatches(t *testing.T) {
 	ctx := context.Background()
-	tg, err := engine.Parse("duckdb://" + filepath.Join(t.TempDir(), "m.duckdb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	tg, db := duckTarget(t)
 	if _, err := db.Exec(`CREATE TABLE m (i INTEGER, dt DATE)`); err != nil {
 		t.Fatal(err)
 	}
@@ -191,4 +176,18 @@ func TestDuckDBSinkRefusesMismatches(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*) FROM m`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d rows after refused rows (%v), want 0", n, err)
 	}
+}
+
+// duckTarget is a DuckDB file of the test's own, open.
+func duckTarget(t *testing.T) (*engine.Target, *sql.DB) {
+	tg, err := engine.Parse("duckdb://" + filepath.Join(t.TempDir(), "t.duckdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return tg, db
 }
