@@ -131,19 +131,78 @@ func (db *DB) ServerVersion(ctx context.Context) string {
 
 // Script runs a statement file's statements in order.
 func (db *DB) Script(ctx context.Context, q engine.Queryer, name string) error {
-	f, err := sqlfile.Overlay(db.D.FS, db.T.Engine.Name, name, db.T.Engine.Placeholder)
+	sts, err := db.statements(name)
 	if err != nil {
 		return err
 	}
-	for _, st := range f.Statements {
-		for _, st := range db.expand(st) {
-			if _, err := q.ExecContext(ctx, st.SQL); err != nil {
-				first, _, _ := strings.Cut(st.SQL, "\n")
-				return fmt.Errorf("%s: %s: %w", name, first, err)
-			}
+	for _, st := range sts {
+		if err := db.exec(ctx, q, name, st); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// statements are a statement file's statements as they run on the dataset.
+func (db *DB) statements(name string) ([]*sqlfile.Statement, error) {
+	f, err := sqlfile.Overlay(db.D.FS, db.T.Engine.Name, name, db.T.Engine.Placeholder)
+	if err != nil {
+		return nil, err
+	}
+	var out []*sqlfile.Statement
+	for _, st := range f.Statements {
+		out = append(out, db.expand(st)...)
+	}
+	return out, nil
+}
+
+func (db *DB) exec(ctx context.Context, q engine.Queryer, name string, st *sqlfile.Statement) error {
+	if _, err := q.ExecContext(ctx, st.SQL); err != nil {
+		first, _, _ := strings.Cut(st.SQL, "\n")
+		return fmt.Errorf("%s: %s: %w", name, first, err)
+	}
+	return nil
+}
+
+// indexes runs the keys and indexes file: on an engine that runs DDL on several tables at once, over threads
+// connections taking the statements in the file's order (a statement on a table another one is changing waits
+// for its lock); otherwise one after another.
+func (db *DB) indexes(ctx context.Context, name string, threads int) error {
+	if threads < 2 || !db.T.Engine.ConcurrentDDL {
+		return db.Script(ctx, db.SQL, name)
+	}
+	sts, err := db.statements(name)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	queue := make(chan *sqlfile.Statement, len(sts))
+	for _, st := range sts {
+		queue <- st
+	}
+	close(queue)
+	errs := make(chan error, threads)
+	var wg sync.WaitGroup
+	for range min(threads, len(sts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for st := range queue {
+				if ctx.Err() != nil {
+					return
+				}
+				if err := db.exec(ctx, db.SQL, name, st); err != nil {
+					errs <- err
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
 
 // expand gives a statement as it runs on the dataset: {{meta}} is its build record's table (files shared by
@@ -377,7 +436,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		b.Indexes = "indexes.sql"
 	}
 	fmt.Fprintln(b.Progress, "creating keys and indexes")
-	if err := db.Script(ctx, db.SQL, b.Indexes); err != nil {
+	if err := db.indexes(ctx, b.Indexes, b.Threads); err != nil {
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	rep.Index = time.Since(ti)

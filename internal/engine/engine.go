@@ -73,8 +73,10 @@ type Engine struct {
 	Arrays      bool // takes array parameters (else lists travel as comma-separated text)
 	// SingleWriter: one connection writes at a time (loads run on one connection; writers queue for the lock).
 	SingleWriter bool
-	Bulk         BulkPath
-	Wire         Wire
+	// ConcurrentDDL: DDL on different tables runs at once from several connections (a build's keys and indexes).
+	ConcurrentDDL bool
+	Bulk          BulkPath
+	Wire          Wire
 	// Counters names what the engine's counters (sql/NAME/counters.sql) cover, "" when it has none.
 	Counters string
 	// ParseDialect is the engine's dialect name in sqlglot, whose parser checks every statement file of the

@@ -27,7 +27,7 @@ func init() {
 		rank: 4,
 		Name: "mysql", Title: "MySQL/MariaDB", Schemes: []string{"mysql", "mariadb"},
 		DefaultPort: 3306, DefaultUser: "root",
-		Placeholder: sqlfile.Question, OLTP: true, Procedures: true, Bulk: BulkLoadData,
+		Placeholder: sqlfile.Question, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkLoadData,
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
 		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},
 		denied:   "access denied", open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,
