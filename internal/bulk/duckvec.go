@@ -64,7 +64,7 @@ const (
 	vString
 )
 
-// newVectorSink returns a sink on conn, or false when conn is not a DuckDB connection the sink can reach.
+// newVectorSink returns a sink on conn, or an error when conn is not a DuckDB connection the sink can reach.
 func newVectorSink(ctx context.Context, conn *sql.Conn) (*vectorSink, error) {
 	s := &vectorSink{ctx: ctx, conn: conn, size: int(mapping.VectorSize())}
 	err := conn.Raw(func(dc any) error {

@@ -246,25 +246,6 @@ func (e *Engine) TableExists(ctx context.Context, q Queryer, name string) (bool,
 	return n > 0, nil
 }
 
-// ColumnTypes lists a table's column types in column order, as the catalog words them ("DECIMAL(15,2)").
-func (e *Engine) ColumnTypes(ctx context.Context, q Queryer, table string) ([]string, error) {
-	st := e.stmt("column_types")
-	rows, err := q.QueryContext(ctx, st.SQL, st.Args([]any{table})...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var typ string
-		if err := rows.Scan(&typ); err != nil {
-			return nil, err
-		}
-		out = append(out, typ)
-	}
-	return out, rows.Err()
-}
-
 // BulkAllowed reports whether the server takes the engine's bulk path on this connection (MySQL 8 refuses
 // LOAD DATA LOCAL INFILE by default); true where the engine has no such switch.
 func (e *Engine) BulkAllowed(ctx context.Context, q Queryer) bool {

@@ -4,5 +4,3 @@
 SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = :name
 -- name: server_version()
 SELECT version()
--- name: column_types(name)
-SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = :name ORDER BY ordinal_position

@@ -9,7 +9,5 @@ ANALYZE TABLE {table}
 SELECT count(*) FROM information_schema.schemata WHERE schema_name = :name
 -- name: create_database
 CREATE DATABASE IF NOT EXISTS {name}
--- name: column_types(name)
-SELECT column_type FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = :name ORDER BY ordinal_position
 -- name: bulk_allowed()
 SELECT @@local_infile

@@ -5,5 +5,3 @@ SELECT 'SQLite ' || sqlite_version()
 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = :name
 -- name: analyze
 ANALYZE
--- name: column_types(name)
-SELECT type FROM pragma_table_info(:name) ORDER BY cid

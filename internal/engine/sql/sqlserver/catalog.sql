@@ -3,11 +3,6 @@
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128))
 -- name: table_exists(name)
 SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = :name
--- name: column_types(name)
-SELECT CASE WHEN DATA_TYPE IN ('decimal', 'numeric')
-            THEN 'DECIMAL(' + CAST(NUMERIC_PRECISION AS varchar(4)) + ',' + CAST(NUMERIC_SCALE AS varchar(4)) + ')'
-            ELSE upper(DATA_TYPE) END
-FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = :name ORDER BY ORDINAL_POSITION
 -- name: analyze_table
 UPDATE STATISTICS {table}
 -- name: database_exists(name)

@@ -11,8 +11,6 @@ SELECT 1;
 SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?;
 -- name: server_version()  -- from sql/mysql/catalog.sql
 SELECT CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION());
--- name: column_types(name)  -- from sql/mysql/catalog.sql
-SELECT column_type FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position;
 -- name: analyze_table  -- from sql/mysql/catalog.sql
 ANALYZE TABLE {table};
 -- name: database_exists(name)  -- from sql/mysql/catalog.sql

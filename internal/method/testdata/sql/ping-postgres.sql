@@ -11,8 +11,6 @@ SELECT 1;
 SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1;
 -- name: server_version()  -- from sql/postgres/catalog.sql
 SELECT 'PostgreSQL ' || current_setting('server_version');
--- name: column_types(name)  -- from sql/generic/catalog.sql
-SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position;
 -- name: analyze_table  -- from sql/postgres/catalog.sql
 ANALYZE {table};
 -- name: database_exists(name)  -- from sql/postgres/catalog.sql

@@ -78,8 +78,6 @@ EXPLAIN;
 SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1;
 -- name: server_version()  -- from sql/duckdb/catalog.sql
 SELECT 'DuckDB ' || version();
--- name: column_types(name)  -- from sql/generic/catalog.sql
-SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position;
 -- name: analyze  -- from sql/duckdb/catalog.sql
 CHECKPOINT;
 -- name: max_parallel_session  -- from sql/duckdb/catalog.sql

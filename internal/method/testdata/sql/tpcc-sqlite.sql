@@ -218,8 +218,6 @@ ROLLBACK;
 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?;
 -- name: server_version()  -- from sql/sqlite/catalog.sql
 SELECT 'SQLite ' || sqlite_version();
--- name: column_types(name)  -- from sql/sqlite/catalog.sql
-SELECT type FROM pragma_table_info(?) ORDER BY cid;
 -- name: analyze  -- from sql/sqlite/catalog.sql
 ANALYZE;
 

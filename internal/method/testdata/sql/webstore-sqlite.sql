@@ -190,8 +190,6 @@ UPDATE dbdyno_webstore_ids SET next_id = ? WHERE k = ?;
 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?;
 -- name: server_version()  -- from sql/sqlite/catalog.sql
 SELECT 'SQLite ' || sqlite_version();
--- name: column_types(name)  -- from sql/sqlite/catalog.sql
-SELECT type FROM pragma_table_info(?) ORDER BY cid;
 -- name: analyze  -- from sql/sqlite/catalog.sql
 ANALYZE;
 

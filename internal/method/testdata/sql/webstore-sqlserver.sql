@@ -259,11 +259,6 @@ EXEC dbdyno_ws_purchase @p1, @p2, @p3, @p4, @p5, @p6;
 SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
 -- name: server_version()  -- from sql/sqlserver/catalog.sql
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
--- name: column_types(name)  -- from sql/sqlserver/catalog.sql
-SELECT CASE WHEN DATA_TYPE IN ('decimal', 'numeric')
-            THEN 'DECIMAL(' + CAST(NUMERIC_PRECISION AS varchar(4)) + ',' + CAST(NUMERIC_SCALE AS varchar(4)) + ')'
-            ELSE upper(DATA_TYPE) END
-FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1 ORDER BY ORDINAL_POSITION;
 -- name: analyze_table  -- from sql/sqlserver/catalog.sql
 UPDATE STATISTICS {table};
 -- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
