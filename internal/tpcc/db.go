@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/bulk"
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/pgfast"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
 )
 
@@ -135,12 +136,12 @@ func (db *DB) newSession(ctx context.Context) (session, error) {
 		return nil, db.T.ConnectError(err)
 	}
 	if db.T.Engine.Wire == engine.WirePostgres {
-		pc, err := engine.Pgx(conn)
+		ps, err := pgfast.New(conn, db.stmts)
 		if err != nil {
 			conn.Close()
 			return nil, err
 		}
-		return &pgSession{conn: pc, sqlc: conn, set: db.stmts}, nil
+		return pgSession{ps}, nil
 	}
 	return newSQLSession(conn, db.stmts), nil
 }

@@ -280,13 +280,13 @@ func TestSessionOutlivesTheRunsContext(t *testing.T) {
 	defer s.close()
 	run, end := context.WithCancel(ctx)
 	var v int64
-	if err := s.batch(run, op{name: "sum_next_o_id", dest: []any{&v}}); err != nil {
+	if err := s.batch(run, op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil {
 		t.Fatal(err)
 	}
 	end()
 	time.Sleep(50 * time.Millisecond) // the watcher has set the deadline by now
 	for _, c := range []context.Context{context.Background(), context.WithoutCancel(run)} {
-		if err := s.batch(c, op{name: "sum_next_o_id", dest: []any{&v}}); err != nil || v == 0 {
+		if err := s.batch(c, op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil || v == 0 {
 			t.Fatalf("after the run's context ended: %v (sum %d)", err, v)
 		}
 	}

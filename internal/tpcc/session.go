@@ -3,23 +3,14 @@ package tpcc
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"time"
 
+	"github.com/dbdyno/dbdyno/internal/pgfast"
 	"github.com/dbdyno/dbdyno/internal/sqlfile"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// op is one statement of a batch: an exec when dest is nil, otherwise a single-row query. A query whose row
-// may be missing sets *found instead of failing.
-type op struct {
-	name  string
-	args  []any
-	dest  []any
-	found *bool
-}
+// op is one statement of a batch (pgfast.Op: an exec, or a single-row query whose row may be missing).
+type op = pgfast.Op
 
 // session is one virtual user's connection with the statements of a dialect. The transaction code is written
 // once against it; pgx sends a batch in one round trip, database/sql runs it statement by statement.
@@ -34,135 +25,24 @@ type session interface {
 	close()
 }
 
-var errNotFound = errors.New("no row")
+// errNotFound is a single-row query that found no row.
+var errNotFound = pgfast.ErrNoRow
 
-// --- PostgreSQL through pgx ---
+// --- PostgreSQL through pgfast (pgconn, text parameters, batches in one round trip) ---
 
-type pgSession struct {
-	conn *pgx.Conn
-	sqlc *sql.Conn // the database/sql connection conn belongs to
-	set  sqlfile.Set
-	// pending: BEGIN not sent yet. It travels in front of the transaction's first batch, saving a round trip.
-	pending bool
-	// calm's state: the context watched and how to stop watching it
-	watched   context.Context
-	stopWatch func() bool
-	// statements and buffers of pgraw.go
-	prepared map[string]*pgconn.StatementDescription
-	params   [][]byte
-	buf      []byte
-	offs     [][2]int
-	b        pgconn.Batch
-	batchOps []op
+type pgSession struct{ s *pgfast.Session }
+
+func (p pgSession) begin(ctx context.Context, readOnly bool) error { p.s.Begin(); return nil }
+func (p pgSession) commit(ctx context.Context) error               { return p.s.Commit(ctx) }
+func (p pgSession) rollback(ctx context.Context) error             { return p.s.Rollback(ctx) }
+func (p pgSession) batch(ctx context.Context, ops ...op) error     { return p.s.Send(ctx, false, ops...) }
+func (p pgSession) batchCommit(ctx context.Context, ops ...op) error {
+	return p.s.Send(ctx, true, ops...)
 }
-
-func (s *pgSession) sql(name string) string {
-	st, ok := s.set[name]
-	if !ok {
-		panic("tpcc: statement " + name + " missing from the postgres statement file") // programming error
-	}
-	return st.SQL
+func (p pgSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
+	return p.s.Query(ctx, name, args, dest, each)
 }
-
-// calm returns the context to give pgx. For a cancellable context pgx starts a goroutine per call to watch it,
-// and ends it after the call: two goroutine switches per round trip, a large part of the driver's CPU on a
-// small machine. So pgx gets a context that is never cancelled, and the session watches the run's context once:
-// when it ends, the socket's deadline is moved to the past, which ends a call in flight as cancelling it would.
-//
-// A session that moves on to another context (a check after the run, a reconnect) stops watching the old one,
-// and when that one had already ended, clears the deadline it left on the socket.
-func (s *pgSession) calm(ctx context.Context) context.Context {
-	if ctx == s.watched {
-		return context.Background()
-	}
-	if s.stopWatch != nil {
-		if !s.stopWatch() { // the old context ended: its deadline is on the socket
-			s.conn.PgConn().Conn().SetDeadline(time.Time{})
-		}
-		s.watched, s.stopWatch = nil, nil
-	}
-	if ctx.Done() == nil {
-		return ctx
-	}
-	nc := s.conn.PgConn().Conn()
-	s.watched = ctx
-	s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
-	return context.Background()
-}
-
-func (s *pgSession) begin(ctx context.Context, readOnly bool) error {
-	s.pending = true
-	return nil
-}
-func (s *pgSession) commit(ctx context.Context) error {
-	ctx = s.calm(ctx)
-	if s.pending {
-		s.pending = false
-		return nil
-	}
-	o := opCommit
-	return s.call(ctx, &o)
-}
-func (s *pgSession) rollback(ctx context.Context) error {
-	if s.pending {
-		s.pending = false
-		return nil
-	}
-	if s.conn.IsClosed() {
-		return nil
-	}
-	_, err := s.conn.Exec(s.calm(ctx), s.sql("rollback"))
-	return err
-}
-
-func (s *pgSession) batch(ctx context.Context, ops ...op) error { return s.send(ctx, false, ops) }
-
-func (s *pgSession) batchCommit(ctx context.Context, ops ...op) error { return s.send(ctx, true, ops) }
-
-func (s *pgSession) send(ctx context.Context, commit bool, ops []op) error {
-	ctx = s.calm(ctx)
-	if len(ops) == 1 && !commit && !s.pending {
-		return s.call(ctx, &ops[0])
-	}
-	return s.pipeline(ctx, commit, ops)
-}
-
-func scanRow(o *op, err error) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		if o.found != nil {
-			*o.found = false
-			return nil
-		}
-		return fmt.Errorf("%s: %w", o.name, errNotFound)
-	}
-	if o.found != nil && err == nil {
-		*o.found = true
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", o.name, err)
-	}
-	return nil
-}
-
-func (s *pgSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
-	ctx = s.calm(ctx)
-	if s.pending {
-		o := opBegin
-		if err := s.call(ctx, &o); err != nil {
-			return err
-		}
-		s.pending = false
-	}
-	return s.rows(ctx, name, args, dest, each)
-}
-
-func (s *pgSession) close() {
-	if s.stopWatch != nil {
-		s.stopWatch()
-	}
-	s.conn.Close(context.Background())
-	s.sqlc.Close() // database/sql finds the connection closed and discards it
-}
+func (p pgSession) close() { p.s.Close() }
 
 // --- SQLite and MySQL through database/sql, statements prepared on one pinned connection ---
 
@@ -214,17 +94,17 @@ func (s *sqlSession) rollback(ctx context.Context) error {
 func (s *sqlSession) batch(ctx context.Context, ops ...op) error {
 	for i := range ops {
 		o := &ops[i]
-		p, st, err := s.stmt(ctx, o.name)
+		p, st, err := s.stmt(ctx, o.Name)
 		if err != nil {
 			return err
 		}
-		if o.dest == nil {
-			if _, err := p.ExecContext(ctx, st.Args(o.args)...); err != nil {
-				return fmt.Errorf("%s: %w", o.name, err)
+		if o.Dest == nil {
+			if _, err := p.ExecContext(ctx, st.Args(o.Args)...); err != nil {
+				return fmt.Errorf("%s: %w", o.Name, err)
 			}
 			continue
 		}
-		if err := scanRow(o, p.QueryRowContext(ctx, st.Args(o.args)...).Scan(o.dest...)); err != nil {
+		if err := o.Row(p.QueryRowContext(ctx, st.Args(o.Args)...).Scan(o.Dest...)); err != nil {
 			return err
 		}
 	}

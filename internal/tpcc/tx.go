@@ -97,7 +97,7 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		} else {
 			args = []any{in.wID, in.dID, in.cID, len(in.lines), in.allLocal, items, supply, qty}
 		}
-		err := s.batch(ctx, op{name: "proc_new_order", args: args, dest: []any{&total, &rolledBack}})
+		err := s.batch(ctx, op{Name: "proc_new_order", Args: args, Dest: []any{&total, &rolledBack}})
 		if err != nil {
 			if t.isItemNotFound(err) {
 				return 0, errRollback
@@ -116,10 +116,10 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	var oID int
 	var cLast, cCredit string
 	if err := s.batch(ctx,
-		op{name: "no_warehouse", args: []any{in.wID}, dest: []any{&wTax}},
-		op{name: "no_district", args: []any{in.wID, in.dID}, dest: []any{&dTax, &oID}},
-		op{name: "no_district_update", args: []any{in.wID, in.dID}},
-		op{name: "no_customer", args: []any{in.wID, in.dID, in.cID}, dest: []any{&cDiscount, &cLast, &cCredit}},
+		op{Name: "no_warehouse", Args: []any{in.wID}, Dest: []any{&wTax}},
+		op{Name: "no_district", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}},
+		op{Name: "no_district_update", Args: []any{in.wID, in.dID}},
+		op{Name: "no_customer", Args: []any{in.wID, in.dID, in.cID}, Dest: []any{&cDiscount, &cLast, &cCredit}},
 	); err != nil {
 		return 0, err
 	}
@@ -130,10 +130,10 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	found := make([]bool, n)
 	ops := make([]op, 0, 2+2*n)
 	ops = append(ops,
-		op{name: "no_insert_order", args: []any{oID, in.dID, in.wID, in.cID, t.now(), n, in.allLocal}},
-		op{name: "no_insert_new_order", args: []any{oID, in.dID, in.wID}})
+		op{Name: "no_insert_order", Args: []any{oID, in.dID, in.wID, in.cID, t.now(), n, in.allLocal}},
+		op{Name: "no_insert_new_order", Args: []any{oID, in.dID, in.wID}})
 	for i, l := range in.lines {
-		ops = append(ops, op{name: "no_item", args: []any{l.iID}, dest: []any{&prices[i], &names[i], &idata[i]}, found: &found[i]})
+		ops = append(ops, op{Name: "no_item", Args: []any{l.iID}, Dest: []any{&prices[i], &names[i], &idata[i]}, Found: &found[i]})
 	}
 	if err := s.batch(ctx, ops...); err != nil {
 		return 0, err
@@ -148,7 +148,7 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	sDist := make([]string, n)
 	ops = ops[:0]
 	for i, l := range in.lines {
-		ops = append(ops, op{name: "no_stock", args: []any{l.supplyWID, l.iID, in.dID}, dest: []any{&sQty[i], &sData[i], &sDist[i]}})
+		ops = append(ops, op{Name: "no_stock", Args: []any{l.supplyWID, l.iID, in.dID}, Dest: []any{&sQty[i], &sData[i], &sDist[i]}})
 	}
 	if err := s.batch(ctx, ops...); err != nil {
 		return 0, err
@@ -177,8 +177,8 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		// brand-generic (clause 2.4.2.2) is computed for the output screen only.
 		_ = strings.Contains(idata[i], "ORIGINAL") && strings.Contains(sData[i], "ORIGINAL")
 		ops = append(ops,
-			op{name: "no_stock_update", args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
-			op{name: "no_insert_order_line", args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
+			op{Name: "no_stock_update", Args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
+			op{Name: "no_insert_order_line", Args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
 	}
 	if err := s.batchCommit(ctx, ops...); err != nil {
 		return 0, err
@@ -247,18 +247,18 @@ func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
 	if t.procs {
 		var cID int
 		var balance float64
-		return s.batch(ctx, op{name: "proc_payment", args: []any{in.wID, in.dID, in.cWID, in.cDID, in.cID, in.byName, in.cLast, in.amount},
-			dest: []any{&cID, &balance}})
+		return s.batch(ctx, op{Name: "proc_payment", Args: []any{in.wID, in.dID, in.cWID, in.cDID, in.cID, in.byName, in.cLast, in.amount},
+			Dest: []any{&cID, &balance}})
 	}
 	if err := s.begin(ctx, false); err != nil {
 		return err
 	}
 	var wName, wS1, wS2, wCity, wState, wZip, dName, dS1, dS2, dCity, dState, dZip string
 	if err := s.batch(ctx,
-		op{name: "pay_warehouse_update", args: []any{in.wID, in.amount}},
-		op{name: "pay_warehouse", args: []any{in.wID}, dest: []any{&wName, &wS1, &wS2, &wCity, &wState, &wZip}},
-		op{name: "pay_district_update", args: []any{in.wID, in.dID, in.amount}},
-		op{name: "pay_district", args: []any{in.wID, in.dID}, dest: []any{&dName, &dS1, &dS2, &dCity, &dState, &dZip}},
+		op{Name: "pay_warehouse_update", Args: []any{in.wID, in.amount}},
+		op{Name: "pay_warehouse", Args: []any{in.wID}, Dest: []any{&wName, &wS1, &wS2, &wCity, &wState, &wZip}},
+		op{Name: "pay_district_update", Args: []any{in.wID, in.dID, in.amount}},
+		op{Name: "pay_district", Args: []any{in.wID, in.dID}, Dest: []any{&dName, &dS1, &dS2, &dCity, &dState, &dZip}},
 	); err != nil {
 		return err
 	}
@@ -272,25 +272,25 @@ func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
 	var first, middle, last, s1, s2, city, state, zip, phone, credit string
 	var since any
 	var limit, discount, balance float64
-	if err := s.batch(ctx, op{name: "pay_customer", args: []any{in.cWID, in.cDID, cID},
-		dest: []any{&first, &middle, &last, &s1, &s2, &city, &state, &zip, &phone, &since, &credit, &limit, &discount, &balance}}); err != nil {
+	if err := s.batch(ctx, op{Name: "pay_customer", Args: []any{in.cWID, in.cDID, cID},
+		Dest: []any{&first, &middle, &last, &s1, &s2, &city, &state, &zip, &phone, &since, &credit, &limit, &discount, &balance}}); err != nil {
 		return err
 	}
 	var tail []op
 	if credit == "BC" {
 		var data string
-		if err := s.batch(ctx, op{name: "pay_customer_data", args: []any{in.cWID, in.cDID, cID}, dest: []any{&data}}); err != nil {
+		if err := s.batch(ctx, op{Name: "pay_customer_data", Args: []any{in.cWID, in.cDID, cID}, Dest: []any{&data}}); err != nil {
 			return err
 		}
 		data = fmt.Sprintf("%d %d %d %d %d %.2f|%s", cID, in.cDID, in.cWID, in.dID, in.wID, in.amount, data)
 		if len(data) > 500 {
 			data = data[:500]
 		}
-		tail = append(tail, op{name: "pay_customer_update_bc", args: []any{in.cWID, in.cDID, cID, in.amount, data}})
+		tail = append(tail, op{Name: "pay_customer_update_bc", Args: []any{in.cWID, in.cDID, cID, in.amount, data}})
 	} else {
-		tail = append(tail, op{name: "pay_customer_update", args: []any{in.cWID, in.cDID, cID, in.amount}})
+		tail = append(tail, op{Name: "pay_customer_update", Args: []any{in.cWID, in.cDID, cID, in.amount}})
 	}
-	tail = append(tail, op{name: "pay_insert_history", args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
+	tail = append(tail, op{Name: "pay_insert_history", Args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
 	return s.batchCommit(ctx, tail...)
 }
 
@@ -317,7 +317,7 @@ func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
 	s := t.s
 	if t.procs {
 		var cID, lines int
-		return s.batch(ctx, op{name: "proc_order_status", args: []any{in.wID, in.dID, in.cID, in.byName, in.cLast}, dest: []any{&cID, &lines}})
+		return s.batch(ctx, op{Name: "proc_order_status", Args: []any{in.wID, in.dID, in.cID, in.byName, in.cLast}, Dest: []any{&cID, &lines}})
 	}
 	if err := s.begin(ctx, true); err != nil {
 		return err
@@ -335,8 +335,8 @@ func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
 	var entry, carrier any
 	found := false
 	if err := s.batch(ctx,
-		op{name: "os_customer", args: []any{in.wID, in.dID, cID}, dest: []any{&balance, &first, &middle, &last}},
-		op{name: "os_last_order", args: []any{in.wID, in.dID, cID}, dest: []any{&oID, &entry, &carrier}, found: &found},
+		op{Name: "os_customer", Args: []any{in.wID, in.dID, cID}, Dest: []any{&balance, &first, &middle, &last}},
+		op{Name: "os_last_order", Args: []any{in.wID, in.dID, cID}, Dest: []any{&oID, &entry, &carrier}, Found: &found},
 	); err != nil {
 		return err
 	}
@@ -355,7 +355,7 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	s := t.s
 	if t.procs {
 		var delivered int
-		return s.batch(ctx, op{name: "proc_delivery", args: []any{wID, carrier}, dest: []any{&delivered}})
+		return s.batch(ctx, op{Name: "proc_delivery", Args: []any{wID, carrier}, Dest: []any{&delivered}})
 	}
 	if err := s.begin(ctx, false); err != nil {
 		return err
@@ -368,7 +368,7 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	var found [DistrictsPerWH]bool
 	ops := make([]op, 0, 5*DistrictsPerWH)
 	for d := 1; d <= DistrictsPerWH; d++ {
-		ops = append(ops, op{name: "dl_new_order", args: []any{wID, d}, dest: []any{&oID[d-1]}, found: &found[d-1]})
+		ops = append(ops, op{Name: "dl_new_order", Args: []any{wID, d}, Dest: []any{&oID[d-1]}, Found: &found[d-1]})
 	}
 	if err := s.batch(ctx, ops...); err != nil {
 		return err
@@ -380,11 +380,11 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 		}
 		o := oID[d-1]
 		ops = append(ops,
-			op{name: "dl_delete_new_order", args: []any{wID, d, o}},
-			op{name: "dl_order", args: []any{wID, d, o}, dest: []any{&cID[d-1]}},
-			op{name: "dl_update_order", args: []any{wID, d, o, carrier}},
-			op{name: "dl_update_order_lines", args: []any{wID, d, o, now}},
-			op{name: "dl_sum_order_lines", args: []any{wID, d, o}, dest: []any{&amount[d-1]}})
+			op{Name: "dl_delete_new_order", Args: []any{wID, d, o}},
+			op{Name: "dl_order", Args: []any{wID, d, o}, Dest: []any{&cID[d-1]}},
+			op{Name: "dl_update_order", Args: []any{wID, d, o, carrier}},
+			op{Name: "dl_update_order_lines", Args: []any{wID, d, o, now}},
+			op{Name: "dl_sum_order_lines", Args: []any{wID, d, o}, Dest: []any{&amount[d-1]}})
 	}
 	if len(ops) == 0 {
 		return s.commit(ctx)
@@ -395,7 +395,7 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	ops = ops[:0]
 	for d := 1; d <= DistrictsPerWH; d++ {
 		if found[d-1] {
-			ops = append(ops, op{name: "dl_update_customer", args: []any{wID, d, cID[d-1], amount[d-1]}})
+			ops = append(ops, op{Name: "dl_update_customer", Args: []any{wID, d, cID[d-1], amount[d-1]}})
 		}
 	}
 	return s.batchCommit(ctx, ops...)
@@ -405,16 +405,16 @@ func (t *Terminal) stockLevel(ctx context.Context, wID, dID, threshold int) (int
 	s := t.s
 	var low int
 	if t.procs {
-		return low, s.batch(ctx, op{name: "proc_stock_level", args: []any{wID, dID, threshold}, dest: []any{&low}})
+		return low, s.batch(ctx, op{Name: "proc_stock_level", Args: []any{wID, dID, threshold}, Dest: []any{&low}})
 	}
 	if err := s.begin(ctx, true); err != nil {
 		return 0, err
 	}
 	var next int
-	if err := s.batch(ctx, op{name: "sl_district", args: []any{wID, dID}, dest: []any{&next}}); err != nil {
+	if err := s.batch(ctx, op{Name: "sl_district", Args: []any{wID, dID}, Dest: []any{&next}}); err != nil {
 		return 0, err
 	}
-	return low, s.batchCommit(ctx, op{name: "sl_count", args: []any{wID, dID, next, threshold}, dest: []any{&low}})
+	return low, s.batchCommit(ctx, op{Name: "sl_count", Args: []any{wID, dID, next, threshold}, Dest: []any{&low}})
 }
 
 func (t *Terminal) now() time.Time { return time.Now().UTC().Truncate(time.Second) }

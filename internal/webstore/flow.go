@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/pgfast"
 	"github.com/dbdyno/dbdyno/internal/runner"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // The steps of a user's order, as the runner counts them (each its own latency histogram).
@@ -243,14 +242,18 @@ func (wk *worker) Close() { wk.s.close() }
 
 // ---- a connection's statements ----
 
-// session is one connection with its prepared statements: a PostgreSQL connection is driven through pgx
-// itself (binary protocol, statements prepared by name), the others through database/sql.
+// session is one connection with its prepared statements: a PostgreSQL connection is driven through pgfast
+// (statements prepared by name, text parameters and results, batches in one round trip), the others through
+// database/sql.
 type session struct {
 	db    *DB
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
-	pg    *pgx.Conn
-	pgOK  map[string]bool // statements prepared on pg
+	pg    *pgfast.Session
+	// the client-side PostgreSQL purchase's reused statements and results
+	ops      []pgfast.Op
+	affected []int64
+	left     []int64
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
@@ -264,25 +267,12 @@ func (db *DB) newSession(ctx context.Context) (*session, error) {
 	}
 	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
 	if db.T.Engine.Wire == engine.WirePostgres {
-		if s.pg, err = engine.Pgx(conn); err != nil {
+		if s.pg, err = pgfast.New(conn, db.stmts); err != nil {
 			conn.Close()
 			return nil, err
 		}
-		s.pgOK = map[string]bool{}
 	}
 	return s, nil
-}
-
-// pgPrepare prepares a statement on the PostgreSQL connection once, under its name.
-func (s *session) pgPrepare(ctx context.Context, name string) error {
-	if s.pgOK[name] {
-		return nil
-	}
-	if _, err := s.pg.Prepare(ctx, name, s.db.stmts[name].SQL); err != nil {
-		return fmt.Errorf("prepare %s: %w", name, err)
-	}
-	s.pgOK[name] = true
-	return nil
 }
 
 // Session opens a connection for running steps one by one (tests and tools).
@@ -308,11 +298,12 @@ func (x *Session) Login(ctx context.Context, procedures bool, user, password str
 func (x *Session) Close() { x.s.close() }
 
 func (s *session) close() {
+	if s.pg != nil {
+		s.pg.Close() // database/sql finds the connection closed and discards it
+		return
+	}
 	for _, p := range s.stmts {
 		p.Close()
-	}
-	if s.pg != nil {
-		s.pg.Close(context.Background()) // database/sql finds the connection closed and discards it
 	}
 	s.conn.Close()
 }
@@ -335,14 +326,7 @@ func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, error) {
 
 func (s *session) exec(ctx context.Context, name string, args ...any) (int64, error) {
 	if s.pg != nil {
-		if err := s.pgPrepare(ctx, name); err != nil {
-			return 0, err
-		}
-		tag, err := s.pg.Exec(ctx, name, args...)
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", name, err)
-		}
-		return tag.RowsAffected(), nil
+		return s.pg.Exec(ctx, name, args...)
 	}
 	p, err := s.stmt(ctx, name)
 	if err != nil {
@@ -357,24 +341,7 @@ func (s *session) exec(ctx context.Context, name string, args ...any) (int64, er
 
 func (s *session) query(ctx context.Context, name string, args []any, dest []any, each func()) error {
 	if s.pg != nil {
-		if err := s.pgPrepare(ctx, name); err != nil {
-			return err
-		}
-		rows, err := s.pg.Query(ctx, name, args...)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			each()
-		}
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		return nil
+		return s.pg.Query(ctx, name, args, dest, func() error { each(); return nil })
 	}
 	p, err := s.stmt(ctx, name)
 	if err != nil {
@@ -397,18 +364,15 @@ func (s *session) query(ctx context.Context, name string, args []any, dest []any
 	return nil
 }
 
+// control runs begin_write or commit through database/sql.
 func (s *session) control(ctx context.Context, name string) error {
-	if s.pg != nil {
-		_, err := s.pg.Exec(ctx, s.db.stmts[name].SQL)
-		return err
-	}
 	_, err := s.conn.ExecContext(ctx, s.db.stmts[name].SQL)
 	return err
 }
 
 func (s *session) rollback(ctx context.Context) {
 	if s.pg != nil {
-		s.pg.Exec(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
+		s.pg.Rollback(ctx)
 		return
 	}
 	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
@@ -416,6 +380,15 @@ func (s *session) rollback(ctx context.Context) {
 
 // takeIDs reserves n keys of kind k and returns the end of the block (the keys are end-n .. end-1).
 func (s *session) takeIDs(ctx context.Context, k string, n int64) (int64, error) {
+	if s.pg != nil { // one round trip: BEGIN, take, read, COMMIT
+		var end int64
+		s.pg.Begin()
+		err := s.pg.Send(ctx, true, pgfast.Op{Name: "ids_take", Args: []any{k, n}}, pgfast.Op{Name: "ids_next", Args: []any{k}, Dest: []any{&end}})
+		if err != nil {
+			s.pg.Rollback(ctx)
+		}
+		return end, err
+	}
 	if err := s.control(ctx, "begin_write"); err != nil {
 		return 0, err
 	}
@@ -547,56 +520,44 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 // the history rows and COMMIT in another. A short stock rolls the whole purchase back, the later lines' updates
 // of the first pipeline included, so the effects are those of the line-by-line purchase.
 func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64, reorder int) (bool, error) {
-	for _, n := range []string{"purchase_stock", "purchase_left", "purchase_reorder", "purchase_order", "purchase_line", "purchase_history"} {
-		if err := s.pgPrepare(ctx, n); err != nil {
-			return false, err
-		}
-	}
-	fail := func(err error) (bool, error) { s.rollback(ctx); return false, err }
-	b := &pgx.Batch{}
-	b.Queue(s.db.stmts["begin_write"].SQL)
+	n := len(prods)
+	s.affected = append(s.affected[:0], make([]int64, n)...)
+	s.left = append(s.left[:0], make([]int64, n)...)
+	ops := s.ops[:0]
 	for i, p := range prods {
-		b.Queue("purchase_stock", p, qtys[i])
-		b.Queue("purchase_left", p)
+		ops = append(ops,
+			pgfast.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]},
+			pgfast.Op{Name: "purchase_left", Args: []any{p}, Dest: []any{&s.left[i]}})
 	}
-	br := s.pg.SendBatch(ctx, b)
-	_, err := br.Exec()
-	short := false
-	left := make([]int64, len(prods))
-	for i := 0; i < len(prods) && err == nil; i++ {
-		var tag pgconn.CommandTag
-		if tag, err = br.Exec(); err == nil {
-			short = short || tag.RowsAffected() == 0
-			err = br.QueryRow().Scan(&left[i])
+	s.ops = ops
+	fail := func(err error) (bool, error) { s.pg.Rollback(ctx); return false, err }
+	s.pg.Begin()
+	if err := s.pg.Send(ctx, false, ops...); err != nil {
+		return fail(err)
+	}
+	for _, a := range s.affected {
+		if a == 0 { // short stock: the purchase rolls back
+			s.pg.Rollback(ctx)
+			return true, nil
 		}
-	}
-	if cerr := br.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(fmt.Errorf("purchase_stock: %w", err))
-	}
-	if short {
-		s.rollback(ctx)
-		return true, nil
 	}
 	net, tax, total := Amounts(seed, prods, qtys)
-	b = &pgx.Batch{}
+	ops = ops[:0]
 	for i, p := range prods {
-		if left[i] < int64(reorder) {
-			b.Queue("purchase_reorder", p, day, left[i])
+		if s.left[i] < int64(reorder) {
+			ops = append(ops, pgfast.Op{Name: "purchase_reorder", Args: []any{p, day, s.left[i]}})
 		}
 	}
-	b.Queue("purchase_order", order, day, customer, cents(net), cents(tax), cents(total))
+	ops = append(ops, pgfast.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
 	for i, p := range prods {
-		b.Queue("purchase_line", i+1, order, p, qtys[i], day)
+		ops = append(ops, pgfast.Op{Name: "purchase_line", Args: []any{i + 1, order, p, qtys[i], day}})
 	}
 	for _, p := range prods {
-		b.Queue("purchase_history", customer, order, p)
+		ops = append(ops, pgfast.Op{Name: "purchase_history", Args: []any{customer, order, p}})
 	}
-	b.Queue(s.db.stmts["commit"].SQL)
-	if err := s.pg.SendBatch(ctx, b).Close(); err != nil {
-		return fail(fmt.Errorf("purchase: %w", err))
+	s.ops = ops
+	if err := s.pg.Send(ctx, true, ops...); err != nil {
+		return fail(err)
 	}
 	return false, nil
 }
