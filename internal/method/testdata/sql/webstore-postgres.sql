@@ -226,6 +226,8 @@ WHERE EXISTS (SELECT 1 FROM inventory_loaded l WHERE l.prod_id = inventory.prod_
               AND (l.quan_in_stock <> inventory.quan_in_stock OR l.sales <> inventory.sales));
 -- name: reset_ids(k, next_id)  -- from sql/generic/tx.sql
 UPDATE dbdyno_webstore_ids SET next_id = $2 WHERE k = $1;
+-- name: reset_tidy  -- from sql/postgres/tx.sql
+VACUUM (ANALYZE) cust_hist, orderlines, orders, customers, inventory, reorder;
 
 -- file: calls.sql
 -- name: proc_login(username, password)  -- from sql/postgres/calls.sql
