@@ -25,39 +25,53 @@ func OpenSink(ctx context.Context, t *engine.Target, db *sql.DB) (Sink, error) {
 		return nil, t.ConnectError(err)
 	}
 	t.Engine.PrepareLoad(ctx, conn)
-	switch t.Engine.Bulk {
-	case engine.BulkCopy:
-		return newStream(conn, func(table string, cols []string, r io.Reader) error { return pgCopy(ctx, conn, table, cols, r) }), nil
-	case engine.BulkLoadData:
+	s, err := sinkOn(ctx, t, conn, nil)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// sinkOn returns the engine's sink on conn. Inside the caller's transaction tx the sink leaves conn open when it
+// closes, and SQL Server's bulk copy gives way to INSERTs: its table lock would last to the end of the
+// transaction and stop every reader of the table.
+func sinkOn(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
+	keep := tx != nil
+	switch {
+	case t.Engine.Bulk == engine.BulkCopy:
+		return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return pgCopy(ctx, conn, table, cols, r) }), nil
+	case t.Engine.Bulk == engine.BulkLoadData:
 		if !t.Engine.BulkAllowed(ctx, conn) { // then rows go in as multi-row INSERTs, about half as fast
-			return newStream(conn, func(table string, cols []string, r io.Reader) error { return insertTSV(ctx, conn, table, cols, r) }), nil
+			return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return insertTSV(ctx, conn, table, cols, r) }), nil
 		}
-		return newStream(conn, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
-	case engine.BulkAppender:
+		return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
+	case t.Engine.Bulk == engine.BulkAppender:
 		s, err := newVectorSink(ctx, conn)
 		if err != nil {
-			conn.Close()
 			return nil, err
 		}
+		s.keep = keep
 		return s, nil
-	case engine.BulkCopyIn:
+	case t.Engine.Bulk == engine.BulkCopyIn && tx == nil:
 		return &copyInSink{ctx: ctx, conn: conn}, nil
 	default:
-		return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder}, nil
+		return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder, outer: tx}, nil
 	}
 }
 
 // streamSink feeds a load that reads text from a pipe (COPY, LOAD DATA) while the generator writes into it.
 type streamSink struct {
 	conn *sql.Conn
+	keep bool // conn is the caller's
 	load func(table string, cols []string, r io.Reader) error
 	row  *Text
 	pw   *io.PipeWriter
 	done chan error
 }
 
-func newStream(conn *sql.Conn, load func(table string, cols []string, r io.Reader) error) *streamSink {
-	return &streamSink{conn: conn, load: load}
+func newStream(conn *sql.Conn, keep bool, load func(table string, cols []string, r io.Reader) error) *streamSink {
+	return &streamSink{conn: conn, keep: keep, load: load}
 }
 
 func (s *streamSink) Begin(table string, cols []string) (Row, error) {
@@ -81,7 +95,11 @@ func (s *streamSink) End() (int64, error) {
 	return s.row.Rows, ferr
 }
 
-func (s *streamSink) Close() { s.conn.Close() }
+func (s *streamSink) Close() {
+	if !s.keep {
+		s.conn.Close()
+	}
+}
 
 // pgCopy loads text rows into a PostgreSQL table with COPY ... FROM STDIN.
 func pgCopy(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
@@ -168,16 +186,18 @@ func insertTSV(ctx context.Context, conn *sql.Conn, table string, cols []string,
 	return nil
 }
 
-// insertSink inserts rows with one prepared INSERT per table inside transactions of 50,000 rows.
+// insertSink inserts rows with one prepared INSERT per table inside transactions of 50,000 rows, or inside the
+// caller's transaction (outer).
 type insertSink struct {
-	ctx  context.Context
-	conn *sql.Conn
-	ph   sqlfile.Placeholder
-	q    string
-	tx   *sql.Tx
-	stmt *sql.Stmt
-	vals Values
-	n    int
+	ctx   context.Context
+	conn  *sql.Conn
+	ph    sqlfile.Placeholder
+	outer *sql.Tx
+	q     string
+	tx    *sql.Tx // the sink's own
+	stmt  *sql.Stmt
+	vals  Values
+	n     int
 }
 
 const insertTx = 50000
@@ -203,23 +223,35 @@ func (s *insertSink) Begin(table string, cols []string) (Row, error) {
 }
 
 func (s *insertSink) begin() error {
-	tx, err := s.conn.BeginTx(s.ctx, nil)
-	if err != nil {
-		return err
+	tx := s.outer
+	if tx == nil {
+		var err error
+		if tx, err = s.conn.BeginTx(s.ctx, nil); err != nil {
+			return err
+		}
 	}
 	stmt, err := tx.PrepareContext(s.ctx, s.q)
 	if err != nil {
-		tx.Rollback()
+		if s.outer == nil {
+			tx.Rollback()
+		}
 		return err
 	}
-	s.tx, s.stmt = tx, stmt
+	if s.outer == nil {
+		s.tx = tx
+	}
+	s.stmt = stmt
 	return nil
 }
 
 func (s *insertSink) commit() error {
 	s.stmt.Close()
+	s.stmt = nil
+	if s.tx == nil {
+		return nil
+	}
 	err := s.tx.Commit()
-	s.tx, s.stmt = nil, nil
+	s.tx = nil
 	return err
 }
 
@@ -227,7 +259,7 @@ func (s *insertSink) emit(vals []any) error {
 	if _, err := s.stmt.ExecContext(s.ctx, vals...); err != nil {
 		return err
 	}
-	if s.n++; s.n%insertTx == 0 {
+	if s.n++; s.n%insertTx == 0 && s.outer == nil {
 		if err := s.commit(); err != nil {
 			return err
 		}
@@ -237,18 +269,22 @@ func (s *insertSink) emit(vals []any) error {
 }
 
 func (s *insertSink) End() (int64, error) {
-	if s.tx == nil {
+	if s.stmt == nil {
 		return s.vals.Rows, nil
 	}
 	return s.vals.Rows, s.commit()
 }
 
 func (s *insertSink) Close() {
-	if s.tx != nil {
+	if s.stmt != nil {
 		s.stmt.Close()
+	}
+	if s.tx != nil {
 		s.tx.Rollback()
 	}
-	s.conn.Close()
+	if s.outer == nil {
+		s.conn.Close()
+	}
 }
 
 // copyInSink loads through SQL Server's bulk copy: the rows travel as the TDS bulk-load stream in the columns'

@@ -460,6 +460,36 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	return rep, nil
 }
 
+// InTx runs fn in one transaction on one connection: fn writes rows through sink, the engine's bulk path as a
+// build takes it but without the engine's load settings (a run's loads, such as TPC-H's refresh functions, must
+// leave the instance as its queries run it), and runs its other statements on tx. The transaction commits when
+// fn returns nil; otherwise nothing fn wrote stays.
+func (db *DB) InTx(ctx context.Context, fn func(tx *sql.Tx, sink Sink) error) error {
+	conn, err := db.SQL.Conn(ctx)
+	if err != nil {
+		return db.T.ConnectError(err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // after Commit: nothing to do
+	sink, err := sinkOn(ctx, db.T, conn, tx)
+	if err != nil {
+		return err
+	}
+	err = fn(tx, sink)
+	if f, ok := sink.(interface{ Finish() error }); ok && err == nil {
+		err = f.Finish()
+	}
+	sink.Close() // before the transaction ends: what it still holds goes into the transaction, or with it
+	if err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // Load spreads the work over threads connections, each loading through its own sink, and prints progress
 // (rows, rows/s, ETA) while it goes.
 func (db *DB) Load(ctx context.Context, threads int, work []Work, rows *atomic.Int64, total int64, out io.Writer, tables ...*progress.Part) error {

@@ -23,6 +23,7 @@ import (
 type vectorSink struct {
 	ctx   context.Context
 	conn  *sql.Conn
+	keep  bool               // conn is the caller's
 	h     mapping.Connection // valid while conn is held
 	app   mapping.Appender
 	chunk mapping.DataChunk
@@ -405,7 +406,9 @@ func (s *vectorSink) closeAppender() error {
 func (s *vectorSink) Close() {
 	s.closeAppender()
 	s.text.free()
-	s.conn.Close()
+	if !s.keep {
+		s.conn.Close()
+	}
 }
 
 // arena holds the strings of one chunk. DuckDB reads them when the chunk is appended, from string headers in

@@ -281,15 +281,6 @@ group by cntrycode
 order by cntrycode;
 
 -- file: refresh.sql
--- name: rf1_orders(o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)  -- from sql/generic/refresh.sql
-INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
-VALUES ($1, $2, $3, $4, cast($5 as date), $6, $7, $8, $9);
--- name: rf1_lineitem(l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)  -- from sql/generic/refresh.sql
-INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
-  l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-  $9, $10, cast($11 as date), cast($12 as date), cast($13 as date),
-  $14, $15, $16);
 -- name: rf2_lineitem(o_orderkey)  -- from sql/generic/refresh.sql
 DELETE FROM lineitem WHERE l_orderkey = $1;
 -- name: rf2_orders(o_orderkey)  -- from sql/generic/refresh.sql

@@ -297,15 +297,6 @@ group by cntrycode
 order by cntrycode;
 
 -- file: refresh.sql
--- name: rf1_orders(o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)  -- from sql/mysql/refresh.sql
-INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
--- name: rf1_lineitem(l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)  -- from sql/mysql/refresh.sql
-INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
-  l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?,
-  ?, ?, ?, ?, ?,
-  ?, ?, ?);
 -- name: rf2_lineitem(o_orderkey)  -- from sql/generic/refresh.sql
 DELETE FROM lineitem WHERE l_orderkey = ?;
 -- name: rf2_orders(o_orderkey)  -- from sql/generic/refresh.sql

@@ -342,15 +342,6 @@ group by cntrycode
 order by cntrycode;
 
 -- file: refresh.sql
--- name: rf1_orders(o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)  -- from sql/generic/refresh.sql
-INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
-VALUES (@p1, @p2, @p3, @p4, cast(@p5 as date), @p6, @p7, @p8, @p9);
--- name: rf1_lineitem(l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)  -- from sql/generic/refresh.sql
-INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
-  l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
-VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7, @p8,
-  @p9, @p10, cast(@p11 as date), cast(@p12 as date), cast(@p13 as date),
-  @p14, @p15, @p16);
 -- name: rf2_lineitem(o_orderkey)  -- from sql/generic/refresh.sql
 DELETE FROM lineitem WHERE l_orderkey = @p1;
 -- name: rf2_orders(o_orderkey)  -- from sql/generic/refresh.sql

@@ -1,14 +1,6 @@
--- Refresh functions (clause 2.5) with dbgen's update sets: RF1 inserts the new orders with their lines
--- (orders.tbl.uN, lineitem.tbl.uN), one row at a time in one transaction.
--- name: rf1_orders(o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
-INSERT INTO orders (o_orderkey, o_custkey, o_orderstatus, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment)
-VALUES (:o_orderkey, :o_custkey, :o_orderstatus, :o_totalprice, cast(:o_orderdate as date), :o_orderpriority, :o_clerk, :o_shippriority, :o_comment);
--- name: rf1_lineitem(l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
-INSERT INTO lineitem (l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_extendedprice, l_discount, l_tax,
-  l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment)
-VALUES (:l_orderkey, :l_partkey, :l_suppkey, :l_linenumber, :l_quantity, :l_extendedprice, :l_discount, :l_tax,
-  :l_returnflag, :l_linestatus, cast(:l_shipdate as date), cast(:l_commitdate as date), cast(:l_receiptdate as date),
-  :l_shipinstruct, :l_shipmode, :l_comment);
+-- Refresh functions (clause 2.5) with dbgen's update sets. RF1 inserts the new orders with their lines
+-- (orders.tbl.uN, lineitem.tbl.uN) in one transaction through the engine's bulk path, as the build loads
+-- (PostgreSQL COPY, MySQL LOAD DATA, DuckDB's appender, INSERT elsewhere): no statement of its own here.
 -- RF2 (clause 2.27.2) deletes the orders of dbgen's delete set one key at a time, lines first.
 -- name: rf2_lineitem(o_orderkey)
 DELETE FROM lineitem WHERE l_orderkey = :o_orderkey;
