@@ -13,11 +13,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/agent"
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	_ "github.com/dbdyno/dbdyno/internal/workload/all" // every workload registers itself
+	_ "github.com/dbdyno/dbdyno/internal/workloads/all" // every workload registers itself
 	"github.com/spf13/cobra"
 )
 

@@ -9,13 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/clitest"
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 // The command line itself: the commands built from the registries, their flags, one-line errors and exit
-// statuses. What the commands do is tested in their packages (internal/tpcc, internal/tpch, internal/method).
+// statuses. What the commands do is tested in their packages (internal/workloads/tpcc, internal/workloads/tpch, internal/method).
 
 func TestMain(m *testing.M) { clitest.Main(m) }
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/plan"
-	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/method/plan"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/spf13/cobra"
 )
 

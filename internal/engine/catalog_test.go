@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/testsrv"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
 // The catalog statement the loaders rely on answers on every engine: whether the bulk path is open.

@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/duckdb/duckdb-go/v2" // also registers the database/sql driver
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )

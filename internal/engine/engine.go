@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 )
 
 //go:embed sql

@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbdyno/dbdyno/internal/rawconn"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/rawconn"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/go-sql-driver/mysql"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/rawconn"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/rawconn"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"

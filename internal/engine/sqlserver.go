@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/rawconn"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/rawconn"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	mssql "github.com/microsoft/go-mssqldb"
 	"github.com/microsoft/go-mssqldb/azuread"
 )

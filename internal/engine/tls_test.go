@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/testsrv"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
 func TestMain(m *testing.M) { testsrv.Main(m) }

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/host/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // dbSampler reads the database's counters every interval (an embedded engine's: the process's IO) and, where

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/clitest"
-	"github.com/dbdyno/dbdyno/internal/testsrv"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
 // The database's counters are read every interval, not only at the start and end: an embedded engine's as

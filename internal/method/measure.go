@@ -6,11 +6,11 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/agent"
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/envinfo"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
+	"github.com/dbdyno/dbdyno/internal/host/envinfo"
+	"github.com/dbdyno/dbdyno/internal/host/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 func goVersion() string { return runtime.Version() }

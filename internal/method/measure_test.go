@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/result"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // A server that went away between a run's start and its measurement (the second connection is refused) must

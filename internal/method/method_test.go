@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/clitest"
-	"github.com/dbdyno/dbdyno/internal/compare"
 	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 func TestMain(m *testing.M) { clitest.Main(m) }

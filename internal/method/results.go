@@ -11,10 +11,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dbdyno/dbdyno/internal/compare"
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 

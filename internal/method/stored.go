@@ -12,12 +12,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/dbdyno/dbdyno/internal/compare"
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/report"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
-	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/output/report"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/clitest"
 	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/store"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 func fileSum(t *testing.T, path string) string {

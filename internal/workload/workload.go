@@ -2,7 +2,7 @@
 // (Meta), declares its commands with their flags once (the CLI, plans and sweeps derive from them), its
 // metric descriptors, and, for its measured command, how one run starts, measures and finishes; the method
 // (internal/method) does the rest: repeats, warm-up, sweeps, several targets, the result and the store. A
-// workload registers itself from init; internal/workload/all lists the packages, one line each.
+// workload registers itself from init; internal/workloads/all lists the packages, one line each.
 //
 // The shape follows cockroachdb's pkg/workload (Meta, Flags with metadata, a registry the CLI is built from),
 // written for dbdyno's method and result.
@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/result"
-	"github.com/dbdyno/dbdyno/internal/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // Meta describes a workload.

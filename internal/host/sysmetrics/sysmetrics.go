@@ -1,0 +1,253 @@
+// Package sysmetrics samples the machine's CPU, memory and disks while a run goes on (like sar, iostat or
+// PerfMon next to a benchmark) and summarises each series.
+package sysmetrics
+
+import (
+	"context"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/shirou/gopsutil/v4/cpu"
+	"github.com/shirou/gopsutil/v4/disk"
+	"github.com/shirou/gopsutil/v4/mem"
+	"github.com/shirou/gopsutil/v4/net"
+)
+
+// Sampler samples every interval until Stop.
+type Sampler struct {
+	interval time.Duration
+	scope    string
+	start    time.Time
+	cancel   context.CancelFunc
+	done     chan struct{}
+	mu       sync.Mutex
+	samples  []result.SystemSample
+}
+
+// Start begins sampling. scope says whose load the figures show ("database and client" or "client").
+func Start(ctx context.Context, interval time.Duration, scope string) *Sampler {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Sampler{interval: interval, scope: scope, start: time.Now(), cancel: cancel, done: make(chan struct{})}
+	go s.loop(ctx)
+	return s
+}
+
+type snapshot struct {
+	total cpu.TimesStat
+	cores []cpu.TimesStat
+	disks map[string]disk.IOCountersStat
+	nets  []net.IOCountersStat
+	at    time.Time
+}
+
+func take() snapshot {
+	s := snapshot{at: time.Now()}
+	if t, err := cpu.Times(false); err == nil && len(t) > 0 {
+		s.total = t[0]
+	}
+	s.cores, _ = cpu.Times(true)
+	s.disks, _ = disk.IOCounters()
+	s.nets, _ = net.IOCounters(true)
+	return s
+}
+
+func busy(a, b cpu.TimesStat) (busyPct, user, system, iowait, steal float64) {
+	tot := b.Total() - a.Total()
+	if tot <= 0 {
+		return 0, 0, 0, 0, 0
+	}
+	idle := (b.Idle - a.Idle) + (b.Iowait - a.Iowait)
+	pct := func(x float64) float64 { return math.Max(0, 100*x/tot) }
+	return pct(tot - idle), pct(b.User - a.User + b.Nice - a.Nice), pct(b.System - a.System + b.Irq - a.Irq + b.Softirq - a.Softirq),
+		pct(b.Iowait - a.Iowait), pct(b.Steal - a.Steal)
+}
+
+func skipDisk(name string) bool {
+	for _, p := range []string{"loop", "ram", "zram", "sr", "fd"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Sampler) loop(ctx context.Context) {
+	defer close(s.done)
+	prev := Take()
+	t := time.NewTicker(s.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		cur := Take()
+		smp := Between(prev, cur)
+		smp.T = math.Round(cur.at.Sub(s.start).Seconds()*10) / 10
+		s.mu.Lock()
+		s.samples = append(s.samples, smp)
+		s.mu.Unlock()
+		prev = cur
+	}
+}
+
+// Snapshot is the machine's counters at one moment.
+type Snapshot = snapshot
+
+// Take reads the machine's counters now.
+func Take() Snapshot { return take() }
+
+// At is when the snapshot was taken.
+func (s Snapshot) At() time.Time { return s.at }
+
+// Between is the interval from one snapshot to the next: CPU busy (all cores and each), memory used now, each
+// disk's IOPS, MB/s, latency and queue depth. Its T is left for the caller.
+func Between(prev, cur Snapshot) result.SystemSample {
+	secs := cur.at.Sub(prev.at).Seconds()
+	smp := result.SystemSample{Disks: map[string]result.DiskSample{}}
+	smp.CPUBusy, smp.CPUUser, smp.CPUSystem, smp.CPUIowait, smp.CPUSteal = busy(prev.total, cur.total)
+	for i := range cur.cores {
+		if i < len(prev.cores) {
+			b, u, sy, io, st := busy(prev.cores[i], cur.cores[i])
+			r := func(x float64) float64 { return math.Round(x*10) / 10 }
+			smp.PerCoreBusy = append(smp.PerCoreBusy, r(b))
+			smp.PerCore = append(smp.PerCore, result.CoreSample{User: r(u), System: r(sy), Iowait: r(io), Steal: r(st)})
+		}
+	}
+	if vm, err := mem.VirtualMemory(); err == nil {
+		smp.MemUsed = vm.Used
+	}
+	for name, c := range cur.disks {
+		p, ok := prev.disks[name]
+		if !ok || skipDisk(name) || secs <= 0 {
+			continue
+		}
+		ops := float64(c.ReadCount-p.ReadCount) + float64(c.WriteCount-p.WriteCount)
+		d := result.DiskSample{
+			IOPS:       ops / secs,
+			ReadMBs:    float64(c.ReadBytes-p.ReadBytes) / secs / 1e6,
+			WriteMBs:   float64(c.WriteBytes-p.WriteBytes) / secs / 1e6,
+			QueueDepth: float64(c.WeightedIO-p.WeightedIO) / (secs * 1000),
+		}
+		if ops > 0 {
+			d.LatencyMs = float64(c.ReadTime-p.ReadTime+c.WriteTime-p.WriteTime) / ops
+		}
+		smp.Disks[name] = d
+	}
+	for _, c := range cur.nets {
+		if c.Name == "lo" || secs <= 0 {
+			continue
+		}
+		for _, p := range prev.nets {
+			if p.Name == c.Name {
+				if smp.Net == nil {
+					smp.Net = map[string]result.NetSample{}
+				}
+				smp.Net[c.Name] = result.NetSample{RxMBs: float64(c.BytesRecv-p.BytesRecv) / secs / 1e6, TxMBs: float64(c.BytesSent-p.BytesSent) / secs / 1e6,
+					RxPPS: float64(c.PacketsRecv-p.PacketsRecv) / secs, TxPPS: float64(c.PacketsSent-p.PacketsSent) / secs}
+			}
+		}
+	}
+	return smp
+}
+
+// Stop ends sampling and returns the series with their summaries.
+func (s *Sampler) Stop() *result.SystemMetrics {
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Metrics(s.scope, s.interval, s.samples)
+}
+
+// Metrics are samples with each series' summary.
+func Metrics(scope string, interval time.Duration, samples []result.SystemSample) *result.SystemMetrics {
+	m := &result.SystemMetrics{Scope: scope, IntervalS: interval.Seconds(), Samples: samples, Summary: map[string]result.Stat{}}
+	if m.Samples == nil {
+		m.Samples = []result.SystemSample{}
+	}
+	series := map[string][]float64{}
+	for _, x := range samples {
+		series["cpu_busy_pct"] = append(series["cpu_busy_pct"], x.CPUBusy)
+		series["cpu_user_pct"] = append(series["cpu_user_pct"], x.CPUUser)
+		series["cpu_system_pct"] = append(series["cpu_system_pct"], x.CPUSystem)
+		series["cpu_iowait_pct"] = append(series["cpu_iowait_pct"], x.CPUIowait)
+		series["cpu_steal_pct"] = append(series["cpu_steal_pct"], x.CPUSteal)
+		series["mem_used_bytes"] = append(series["mem_used_bytes"], float64(x.MemUsed))
+		for i, c := range x.PerCoreBusy {
+			k := "core" + itoa(i) + "_busy_pct"
+			series[k] = append(series[k], c)
+		}
+		for name, d := range x.Disks {
+			series["disk."+name+".iops"] = append(series["disk."+name+".iops"], d.IOPS)
+			series["disk."+name+".read_mb_s"] = append(series["disk."+name+".read_mb_s"], d.ReadMBs)
+			series["disk."+name+".write_mb_s"] = append(series["disk."+name+".write_mb_s"], d.WriteMBs)
+			series["disk."+name+".avg_latency_ms"] = append(series["disk."+name+".avg_latency_ms"], d.LatencyMs)
+			series["disk."+name+".queue_depth"] = append(series["disk."+name+".queue_depth"], d.QueueDepth)
+		}
+		for name, n := range x.Net {
+			series["net."+name+".rx_mb_s"] = append(series["net."+name+".rx_mb_s"], n.RxMBs)
+			series["net."+name+".tx_mb_s"] = append(series["net."+name+".tx_mb_s"], n.TxMBs)
+		}
+	}
+	for k, v := range series {
+		m.Summary[k] = Summarise(v)
+	}
+	return m
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// Summarise returns the mean and nearest-rank percentiles of a series.
+func Summarise(v []float64) result.Stat {
+	if len(v) == 0 {
+		return result.Stat{}
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	sum := 0.0
+	for _, x := range s {
+		sum += x
+	}
+	rank := func(p float64) float64 {
+		i := int(math.Ceil(p/100*float64(len(s)))) - 1
+		return s[max(0, min(i, len(s)-1))]
+	}
+	r := func(x float64) float64 { return math.Round(x*1000) / 1000 }
+	return result.Stat{Mean: r(sum / float64(len(s))), P50: r(rank(50)), P90: r(rank(90)), P99: r(rank(99)), Max: r(s[len(s)-1])}
+}
+
+// ProcessIO is this process's IO counters (/proc/self/io): bytes asked of read and write calls, those calls,
+// and the bytes that reached the storage layer. An embedded engine's counters.
+func ProcessIO() map[string]float64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+			out["process_"+strings.TrimSpace(k)] = f
+		}
+	}
+	return out
+}

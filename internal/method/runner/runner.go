@@ -1,0 +1,492 @@
+// Package runner owns virtual users, timing and progress: it drives any workload that can hand it workers,
+// measures each transaction with a monotonic clock into HdrHistograms, prints a progress line every interval
+// and returns the figures of the measured window (ramp-up excluded).
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Worker is one virtual user's view of a workload.
+type Worker interface {
+	// Next chooses the next transaction and the keying and think times around it (zero when off).
+	Next() (tx int, keying, think time.Duration)
+	// Do runs transaction tx.
+	Do(ctx context.Context, tx int) Outcome
+	// Reconnect replaces a lost connection.
+	Reconnect(ctx context.Context) error
+	Close()
+}
+
+// Outcome is how one transaction ended.
+type Outcome struct {
+	RolledBack bool  // an expected rollback, part of the workload's definition
+	Retries    int   // serialization failures or deadlocks retried before the outcome
+	Err        error // a failure; counted as an error
+	ConnLost   bool  // with Err: the connection is gone and must be replaced
+}
+
+// Workload hands out workers.
+type Workload interface {
+	Transactions() []string
+	NewWorker(ctx context.Context, vu int) (Worker, error)
+}
+
+// Config is a run's timing.
+type Config struct {
+	VUs              int
+	Rampup           time.Duration
+	Duration         time.Duration
+	Interval         time.Duration
+	ReconnectTimeout time.Duration // a VU that cannot reconnect for this long fails the run
+	Progress         io.Writer
+	// KeyTx is a transaction whose committed count per minute the progress lines show as KeyLabel (e.g. NOPM).
+	KeyTx    int
+	KeyLabel string
+	// RateLabel names all transactions per minute in the progress lines (default "TPM").
+	RateLabel string
+	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
+	AtMeasureStart func(ctx context.Context) error
+	AtMeasureEnd   func(ctx context.Context) error
+	// Rate, when positive, caps the transactions started per second over all virtual users (an open loop):
+	// each transaction has an intended start on one shared schedule, and its latency counts from that start, so
+	// time spent queued behind a slow server is in it (no coordinated omission).
+	Rate float64
+}
+
+// schedule hands out the intended start times of an open-loop run.
+type schedule struct {
+	start time.Time
+	every time.Duration
+	next  atomic.Int64
+}
+
+func (s *schedule) take() time.Time { return s.start.Add(time.Duration(s.next.Add(1)-1) * s.every) }
+
+// ErrAborted is returned (wrapped) when the parent context was cancelled, e.g. by Ctrl-C: every workload's.
+var ErrAborted = workload.ErrAborted
+
+const maxLatencyUS = 3600_000_000 // one hour
+
+type txStat struct {
+	count, rollbacks, errors, retries int64
+	hist                              *hdrhistogram.Histogram
+}
+
+func newTxStat() *txStat { return &txStat{hist: hdrhistogram.New(1, maxLatencyUS, 3)} }
+
+func (s *txStat) reset() {
+	s.count, s.rollbacks, s.errors, s.retries = 0, 0, 0, 0
+	s.hist.Reset()
+}
+
+type stats struct {
+	mu       sync.Mutex
+	interval []*txStat
+	total    []*txStat
+	samples  []string
+}
+
+// Run drives the workload and returns the measurement. The error is non-nil when the run did not complete:
+// wrapped ErrAborted for a cancelled context, otherwise the reason it failed. The measurement holds the
+// figures gathered until then in every case.
+func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, error) {
+	if cfg.VUs < 1 {
+		return nil, errors.New("--vus must be at least 1")
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 10 * time.Second
+	}
+	if cfg.ReconnectTimeout <= 0 {
+		cfg.ReconnectTimeout = 30 * time.Second
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+	names := w.Transactions()
+	st := &stats{}
+	for range names {
+		st.interval = append(st.interval, newTxStat())
+		st.total = append(st.total, newTxStat())
+	}
+
+	workers := make([]Worker, cfg.VUs)
+	for i := range workers {
+		wk, err := w.NewWorker(parent, i)
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.Close()
+			}
+			return nil, err
+		}
+		workers[i] = wk
+	}
+	defer func() {
+		for _, wk := range workers {
+			wk.Close()
+		}
+	}()
+
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var measuring atomic.Bool
+	var reconnects, disconnected atomic.Int64 // disconnected: nanoseconds virtual users spent without a connection while measuring
+	var failOnce sync.Once
+	var failErr error
+	fail := func(err error) {
+		failOnce.Do(func() { failErr = err; cancel() })
+	}
+
+	start := time.Now()
+	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(),
+		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+	fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
+
+	var sched *schedule
+	if cfg.Rate > 0 {
+		sched = &schedule{start: start, every: time.Duration(float64(time.Second) / cfg.Rate)}
+	}
+	var wg sync.WaitGroup
+	for i, wk := range workers {
+		wg.Add(1)
+		go func(vu int, wk Worker) {
+			defer wg.Done()
+			vuLoop(ctx, wk, st, &measuring, &reconnects, &disconnected, cfg, sched, fail)
+		}(i, wk)
+	}
+
+	var ru0, ru1 syscall.Rusage
+	var measureStart, measureEnd time.Time
+	var boundaryErr error
+	tick := time.NewTicker(cfg.Interval)
+	defer tick.Stop()
+	var rampTimer <-chan time.Time
+	if cfg.Rampup > 0 {
+		rampTimer = time.After(cfg.Rampup)
+	} else {
+		rampTimer = time.After(0)
+	}
+	var endTimer <-chan time.Time
+	lastTick := start
+	done := false
+	for !done {
+		select {
+		case <-rampTimer:
+			rampTimer = nil
+			if cfg.AtMeasureStart != nil {
+				if err := cfg.AtMeasureStart(ctx); err != nil && ctx.Err() == nil {
+					boundaryErr = err
+				}
+			}
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+			measureStart = time.Now()
+			measuring.Store(true)
+			if cfg.Rampup > 0 {
+				fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
+			}
+			endTimer = time.After(cfg.Duration)
+		case now := <-tick.C:
+			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load()))
+			lastTick = now
+		case <-endTimer:
+			done = true
+		case <-ctx.Done():
+			done = true
+		}
+	}
+	wasMeasuring := measuring.Swap(false)
+	if wasMeasuring {
+		measureEnd = time.Now()
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	}
+	cancel()
+	wg.Wait()
+	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 {
+		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring))
+	}
+	if wasMeasuring && cfg.AtMeasureEnd != nil {
+		if err := cfg.AtMeasureEnd(context.WithoutCancel(parent)); err != nil && boundaryErr == nil {
+			boundaryErr = err
+		}
+	}
+
+	if wasMeasuring {
+		m.MeasureStart, m.MeasureEnd = measureStart.UTC(), measureEnd.UTC()
+		m.MeasuredSecs = measureEnd.Sub(measureStart).Seconds()
+		m.ClientCPU.UserSeconds = tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime)
+		m.ClientCPU.SystemSeconds = tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)
+	} else {
+		m.MeasureStart, m.MeasureEnd = time.Now().UTC(), time.Now().UTC()
+	}
+	minutes := m.MeasuredSecs / 60
+	for i, n := range names {
+		t := st.total[i]
+		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist)}
+		if minutes > 0 {
+			ts.PerMinute = float64(t.count) / minutes
+		}
+		m.Transactions[n] = ts
+		m.Committed += t.count
+		m.Rollbacks += t.rollbacks
+		m.Errors += t.errors
+		m.Retries += t.retries
+	}
+	m.Reconnects = reconnects.Load()
+	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
+	if minutes > 0 {
+		m.PerMinute = float64(m.Committed) / minutes
+	}
+	if m.Committed > 0 {
+		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
+	}
+	m.ErrorSamples = st.samples
+
+	switch {
+	case failErr != nil:
+		return m, failErr
+	case parent.Err() != nil:
+		return m, fmt.Errorf("%w after %.1fs", ErrAborted, time.Since(start).Seconds())
+	case boundaryErr != nil:
+		return m, boundaryErr
+	}
+	return m, nil
+}
+
+func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
+
+func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, sched *schedule, fail func(error)) {
+	for ctx.Err() == nil {
+		tx, keying, think := wk.Next()
+		if !sleep(ctx, keying) {
+			return
+		}
+		t0 := time.Now()
+		if sched != nil {
+			if t0 = sched.take(); !sleep(ctx, time.Until(t0)) {
+				return
+			}
+		}
+		out := wk.Do(ctx, tx)
+		elapsed := time.Since(t0)
+		if ctx.Err() != nil {
+			return // the run ended while this transaction was in flight: it is not counted
+		}
+		st.record(tx, elapsed, out, measuring.Load())
+		if out.ConnLost {
+			lost := time.Now()
+			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, reconnects, fail)
+			if measuring.Load() {
+				disconnected.Add(int64(time.Since(lost)))
+			}
+			if !ok {
+				return
+			}
+		}
+		if !sleep(ctx, think) {
+			return
+		}
+	}
+}
+
+func reconnect(ctx context.Context, wk Worker, limit time.Duration, reconnects *atomic.Int64, fail func(error)) bool {
+	deadline := time.Now().Add(limit)
+	backoff := 100 * time.Millisecond
+	var last error
+	for time.Now().Before(deadline) {
+		if !sleep(ctx, backoff) {
+			return false
+		}
+		if last = wk.Reconnect(ctx); last == nil {
+			reconnects.Add(1)
+			return true
+		}
+		if backoff *= 2; backoff > 2*time.Second {
+			backoff = 2 * time.Second
+		}
+	}
+	fail(fmt.Errorf("connection lost and not re-established within %s: %v", limit, last))
+	return false
+}
+
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *txStat) add(us int64, out Outcome) {
+	s.retries += int64(out.Retries)
+	switch {
+	case out.Err != nil:
+		s.errors++
+	case out.RolledBack:
+		s.rollbacks++
+		s.hist.RecordValue(min(us, maxLatencyUS))
+	default:
+		s.count++
+		s.hist.RecordValue(min(us, maxLatencyUS))
+	}
+}
+
+func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
+	us := d.Microseconds()
+	if us < 1 {
+		us = 1
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.interval[tx].add(us, out)
+	if measured {
+		st.total[tx].add(us, out)
+	}
+	if out.Err != nil && len(st.samples) < 10 {
+		st.samples = append(st.samples, out.Err.Error())
+	}
+}
+
+func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Duration, measured bool) result.Interval {
+	st.mu.Lock()
+	iv := result.Interval{ElapsedSeconds: round1(elapsed.Seconds()), Measured: measured, Transactions: map[string]result.IntervalTxStat{}}
+	var committed, keyCount int64
+	var b strings.Builder
+	for i, n := range names {
+		s := st.interval[i]
+		its := result.IntervalTxStat{Count: s.count, P50: s.hist.ValueAtQuantile(50), P95: s.hist.ValueAtQuantile(95), P99: s.hist.ValueAtQuantile(99)}
+		iv.Transactions[n] = its
+		committed += s.count
+		iv.Errors += s.errors
+		if i == cfg.KeyTx {
+			keyCount = s.count
+		}
+		fmt.Fprintf(&b, "  %s %s/%s/%s", abbrev(n), ms(its.P50), ms(its.P95), ms(its.P99))
+		s.reset()
+	}
+	st.mu.Unlock()
+	minutes := span.Minutes()
+	if minutes > 0 {
+		iv.PerMinute = float64(committed) / minutes
+	}
+	phase := "measure"
+	if !measured {
+		phase = "ramp-up"
+	}
+	key := ""
+	if cfg.KeyLabel != "" && minutes > 0 {
+		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, float64(keyCount)/minutes)
+	}
+	rate := cfg.RateLabel
+	if rate == "" {
+		rate = "TPM"
+	}
+	fmt.Fprintf(cfg.Progress, "%7.1fs %s %s %8.0f%s  err %d |%s (p50/p95/p99 ms)\n", elapsed.Seconds(), phase, rate, iv.PerMinute, key, iv.Errors, b.String())
+	return iv
+}
+
+func abbrev(name string) string {
+	parts := strings.Split(name, "_")
+	var b strings.Builder
+	for _, p := range parts {
+		if p != "" {
+			b.WriteByte(p[0] - 'a' + 'A')
+		}
+	}
+	return b.String()
+}
+
+func ms(us int64) string {
+	v := float64(us) / 1000
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func round1(v float64) float64 { return float64(int64(v*10+0.5)) / 10 }
+
+func latency(h *hdrhistogram.Histogram) result.Latency {
+	if h.TotalCount() == 0 {
+		return result.Latency{}
+	}
+	return result.Latency{Min: h.Min(), Mean: float64(int64(h.Mean()*10)) / 10, P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90),
+		P95: h.ValueAtQuantile(95), P99: h.ValueAtQuantile(99), Max: h.Max()}
+}
+
+// driverProcs is how many OS threads may run the driver's Go code at once. Against a server, virtual users
+// spend nearly all their time waiting on the network; more Ps than needed only make Go's scheduler spin looking
+// for work, CPU that a database on the same machine would otherwise have. One P per 16 VUs is ample (one P
+// drives several thousand transactions per second). An embedded engine runs inside this process and gets every
+// CPU (machine, the Ps before any run). GOMAXPROCS in the environment overrides both.
+func driverProcs(embedded bool, vus, machine int) int {
+	if os.Getenv("GOMAXPROCS") != "" || embedded {
+		return machine
+	}
+	return max(1, min(machine, (vus+15)/16))
+}
+
+// driverCPU is the process-wide GOMAXPROCS and GC setting, shared by the runs going on at once (the targets of
+// a multi-target run): they are set for all their virtual users together; the first run saves the settings
+// and the last one restores them.
+var driverCPU struct {
+	sync.Mutex
+	runs, vus, embedded int
+	procs, gc           int // before the first run
+}
+
+// HoldDriverCPU adds a run's virtual users to the driver's CPU settings; release takes them out again.
+func HoldDriverCPU(embedded bool, vus int) (procs int, release func()) {
+	d := &driverCPU
+	set := func() int {
+		p := driverProcs(d.embedded > 0, d.vus, d.procs)
+		runtime.GOMAXPROCS(p)
+		return p
+	}
+	emb := 0
+	if embedded {
+		emb = 1
+	}
+	d.Lock()
+	defer d.Unlock()
+	if d.runs == 0 {
+		d.procs = runtime.GOMAXPROCS(0)
+		d.gc = debug.SetGCPercent(400) // the driver's heap is small: collect it less often
+	}
+	d.runs, d.vus, d.embedded = d.runs+1, d.vus+vus, d.embedded+emb
+	procs = set()
+	return procs, sync.OnceFunc(func() {
+		d.Lock()
+		defer d.Unlock()
+		d.runs, d.vus, d.embedded = d.runs-1, d.vus-vus, d.embedded-emb
+		if d.runs > 0 {
+			set()
+			return
+		}
+		runtime.GOMAXPROCS(d.procs)
+		debug.SetGCPercent(d.gc)
+	})
+}

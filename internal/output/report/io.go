@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+)
+
+// storage renders a storage probe's run: its files, warm-up, a table of its tests, IOPS and latency against
+// queue depth where the tests step the depth, and each test's IOPS over time.
+func storage(b *strings.Builder, x *result.IO, of string) {
+	b.WriteString("<h3>Files</h3>\n<table class=\"io-files\"><tr><th class=\"l\">path</th><th>size</th><th class=\"l\">device</th><th class=\"l\">filesystem</th><th class=\"l\">laid out by this run</th><th class=\"l\">IO</th></tr>")
+	for _, f := range x.Files {
+		mode := "direct"
+		if f.Buffered {
+			mode = "<span class=\"bad\">buffered: direct IO refused, the page cache's figures</span>"
+		}
+		laid := "no (reused)"
+		if f.LaidOut {
+			laid = fmt.Sprintf("yes, %.1f s (untimed)", f.LayoutS)
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>",
+			esc(f.Path), result.FormatSize(f.SizeBytes), esc(f.Device), esc(f.Filesystem), laid, mode)
+	}
+	b.WriteString("</table>\n")
+	if w := x.Warmup; w != nil {
+		fmt.Fprintf(b, "<p>Warm-up before measuring: 1 MiB writes for %.0f s (%.0f MB/s), then reads for %.0f s (%.0f MB/s).</p>\n", w.WriteS, w.WriteMBs, w.ReadS, w.ReadMBs)
+	}
+	b.WriteString("<table class=\"io-tests\"><tr><th class=\"l\">test</th><th class=\"l\">engine</th><th>read IOPS</th><th>read MB/s</th><th>write IOPS</th><th>write MB/s</th>" +
+		"<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>device util %</th><th>device queue</th><th>CPU per IO (µs)</th><th>in flight (Little) / kept</th><th class=\"l\">status</th></tr>")
+	for i := range x.Tests {
+		t := &x.Tests[i]
+		row := []string{esc(t.Name), esc(t.IOEngine)}
+		for _, d := range []*result.IODir{t.Read, t.Write} {
+			if d == nil {
+				row = append(row, "-", "-")
+				continue
+			}
+			row = append(row, fmtVal(d.IOPS), fmtVal(d.MBs))
+		}
+		if l, ok := t.Latency(); ok {
+			row = append(row, fmtVal(l.P50), fmtVal(l.P99), fmtVal(l.P999))
+		} else {
+			row = append(row, "-", "-", "-")
+		}
+		if d := t.Disk; d != nil {
+			row = append(row, fmt.Sprintf("%.0f", d.UtilPct), fmt.Sprintf("%.1f", d.AvgQueue))
+		} else {
+			row = append(row, "-", "-")
+		}
+		row = append(row, fmt.Sprintf("%.2f", t.CPU.PerIOUs))
+		if l := t.Little; l != nil {
+			row = append(row, fmt.Sprintf("%.1f / %d", l.ImpliedDepth, l.Depth))
+		} else {
+			row = append(row, "-")
+		}
+		st := esc(t.Status)
+		if t.Buffered {
+			st += " (buffered)"
+		}
+		b.WriteString("<tr><td class=\"l\">" + row[0] + "</td><td class=\"l\">" + row[1] + "</td><td>" + strings.Join(row[2:], "</td><td>") + "</td><td class=\"l\">" + st + "</td></tr>")
+	}
+	b.WriteString("</table>\n<p class=\"note\">Latency is completion latency of the read side (the write side for tests that only write). " +
+		"In flight (Little's law) is IOPS x mean latency: near the depth kept, the figures agree with each other.</p>\n")
+	byDepth(b, x.Tests, of)
+	var series []Series
+	for i := range x.Tests {
+		t := &x.Tests[i]
+		if len(series) == len(palette) {
+			fmt.Fprintf(b, "<p class=\"note\">IOPS over time: the first %d tests are drawn.</p>\n", len(palette))
+			break
+		}
+		s := Series{Name: t.Name}
+		for _, p := range t.Series {
+			s.X, s.Y = append(s.X, p.T), append(s.Y, p.ReadIOPS+p.WriteIOPS)
+		}
+		if len(s.X) > 1 { // a test shorter than two intervals has no course to draw
+			series = append(series, s)
+		}
+	}
+	if len(series) > 0 {
+		b.WriteString(LineChart("IOPS over time (each interval)"+of, "elapsed (s)", "IOPS", series))
+	}
+}
+
+// byDepth charts IOPS and p99 latency against queue depth, one line per test kind (direction, block size,
+// jobs), where a kind was run at two depths or more.
+func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
+	type pt struct{ depth, iops, p99 float64 }
+	kinds := map[string][]pt{}
+	var order []string
+	for i := range tests {
+		t := &tests[i]
+		l, ok := t.Latency()
+		if !ok {
+			continue
+		}
+		k := fmt.Sprintf("%s %s T%d", t.RW, result.FormatSize(int64(t.BS)), t.NumJobs)
+		if _, seen := kinds[k]; !seen {
+			order = append(order, k)
+		}
+		kinds[k] = append(kinds[k], pt{float64(t.IODepth), t.IOPS(), l.P99})
+	}
+	var ios, lats []Series
+	for _, k := range order {
+		pts := kinds[k]
+		if len(pts) < 2 {
+			continue
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].depth < pts[j].depth })
+		a, l := Series{Name: k}, Series{Name: k}
+		for _, p := range pts {
+			a.X, a.Y = append(a.X, p.depth), append(a.Y, p.iops)
+			l.X, l.Y = append(l.X, p.depth), append(l.Y, p.p99)
+		}
+		ios, lats = append(ios, a), append(lats, l)
+	}
+	if len(ios) == 0 {
+		return
+	}
+	b.WriteString(LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
+	b.WriteString(LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
+}

@@ -1,0 +1,662 @@
+// Package report writes a self-contained HTML report of one or more results: a summary table, comparisons,
+// scaling for sweeps, then each run: its metrics, throughput over time, latency percentiles, query and stream
+// times, system metrics and the environment fingerprint, always in that order. It knows no workload: figures
+// come from the metrics results carry, sections from the result's own parts. Charts are inline SVG; the page
+// loads nothing from anywhere.
+package report
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Configuration is a set of runs to be summarised together (the repeats of one setting).
+type Configuration struct {
+	Name string
+	Runs []*result.Result
+}
+
+// Group splits runs into configurations: the repeats of a group (and sweep value and target) form one. Each
+// gets a name no other configuration has (compare.Names).
+func Group(runs []*result.Result) []Configuration {
+	var out []Configuration
+	idx := map[string]int{}
+	for _, r := range runs {
+		key := r.Configuration()
+		if i, ok := idx[key]; ok {
+			out[i].Runs = append(out[i].Runs, r)
+			continue
+		}
+		idx[key] = len(out)
+		out = append(out, Configuration{Runs: []*result.Result{r}})
+	}
+	sets := make([][]*result.Result, len(out))
+	for i, c := range out {
+		sets[i] = c.Runs
+	}
+	for i, n := range compare.Names(sets) {
+		out[i].Name = n
+	}
+	return out
+}
+
+const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1100px}
+h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
+table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
+svg.chart{display:block;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}`
+
+// Write renders the report.
+func Write(w io.Writer, title string, runs []*result.Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
+		esc(title), len(runs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	confs := Group(runs)
+	names := map[*result.Result]string{}
+	for _, c := range confs {
+		for _, r := range c.Runs {
+			names[r] = c.Name
+		}
+	}
+	summaryTable(&b, runs, names)
+	comparisons(&b, confs)
+	scaling(&b, runs)
+	for _, r := range runs {
+		runSection(&b, r, names[r])
+	}
+	b.WriteString("</body></html>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func summaryTable(b *strings.Builder, runs []*result.Result, names map[*result.Result]string) {
+	b.WriteString("<h2>Summary</h2>\n<table id=\"summary\"><tr><th class=\"l\">run</th><th class=\"l\">workload</th><th class=\"l\">system</th><th class=\"l\">status</th><th class=\"l\">started</th><th class=\"l\">group</th><th>headline</th></tr>\n")
+	for _, r := range runs {
+		h, ok := r.Headline()
+		hl := "-"
+		if ok {
+			hl = fmt.Sprintf("%s %s", h.Name, fmtVal(h.Value))
+		}
+		cls := "ok"
+		if r.Status != result.StatusOK {
+			cls = "bad"
+		}
+		grp := ""
+		if g := r.Group; g != nil {
+			grp = fmt.Sprintf("%s repeat %d/%d", g.ID, g.Repeat, g.Repeats)
+			if g.Median && g.Repeats > 1 {
+				grp += " (median)"
+			}
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
+			esc(r.RunID), esc(r.Workload), esc(names[r]), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(grp), esc(hl))
+	}
+	b.WriteString("</table>\n")
+}
+
+func fmtVal(v float64) string { return compare.Format(v) }
+
+// comparisons compares the configurations that can be compared: those that ended ok, grouped by workload and
+// work (workload.Comparable's rule), each group against its first; what is left out says why.
+func comparisons(b *strings.Builder, confs []Configuration) {
+	buckets := map[string][]Configuration{}
+	var order []string
+	var left []string
+	for _, c := range confs {
+		if err := workload.Comparable(c.Runs); err != nil {
+			left = append(left, fmt.Sprintf("%s: %v", c.Name, err))
+			continue
+		}
+		k := workload.WorkOf(c.Runs[0])
+		if _, ok := buckets[k]; !ok {
+			order = append(order, k)
+		}
+		buckets[k] = append(buckets[k], c)
+	}
+	first := true
+	for _, k := range order {
+		if len(buckets[k]) < 2 {
+			continue
+		}
+		if first {
+			b.WriteString("<h2>Comparison</h2>\n<p class=\"note\">Each configuration against the first of its work; repeated runs are summarised by their median.</p>\n")
+		}
+		fmt.Fprintf(b, "<h3>%s</h3>\n", esc(k))
+		comparison(b, buckets[k], first)
+		first = false
+	}
+	if len(left) > 0 && len(confs) > 1 {
+		fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+	}
+}
+
+func comparison(b *strings.Builder, confs []Configuration, first bool) {
+	var sums []compare.Summary
+	for _, c := range confs {
+		sums = append(sums, compare.Summarise(c.Name, c.Runs))
+	}
+	id := ""
+	if first {
+		id = ` id="comparison"`
+	}
+	fmt.Fprintf(b, "<table class=\"comparison\"%s><tr><th class=\"l\">metric</th>", id)
+	for _, s := range sums {
+		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Name), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
+	}
+	b.WriteString("<th class=\"l\">difference</th></tr>\n")
+	for _, row := range compare.Table(sums) {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s%s</td>", esc(row.Metric), unit(row.Unit))
+		for _, v := range row.Values {
+			fmt.Fprintf(b, "<td>%s</td>", fmtVal(v))
+		}
+		fmt.Fprintf(b, "<td class=\"l\">%s</td></tr>\n", esc(strings.Join(compare.NonEmpty(row.Words), "; ")))
+	}
+	b.WriteString("</table>\n")
+	// headline chart
+	var cats []string
+	var vals []float64
+	var metric string
+	for i, c := range confs {
+		if h, ok := c.Runs[0].Headline(); ok && (metric == "" || h.Name == metric) {
+			metric = h.Name
+			cats = append(cats, c.Name)
+			vals = append(vals, sums[i].Metrics[h.Name].Median)
+		}
+	}
+	if len(cats) > 1 {
+		b.WriteString(BarChart(metric+" by configuration (median)", metric, cats, []Series{{Name: metric, Y: vals}}))
+	}
+}
+
+func unit(u string) string {
+	if u == "" {
+		return ""
+	}
+	return " (" + esc(u) + ")"
+}
+
+// scaling charts the headline metric against a swept setting (median over repeats), one section per sweep in
+// the order the runs came.
+func scaling(b *strings.Builder, runs []*result.Result) {
+	type key struct{ group, sweep string }
+	pts := map[key]map[float64][]float64{}
+	names := map[key]string{}
+	title := map[key]string{}
+	// the p99 latencies the runs carry, charted beside the headline: the price of the scaling
+	lat := map[key]map[string]map[float64][]float64{}
+	latOrder := map[key][]string{}
+	latUnit := map[key]string{}
+	var order []key
+	for _, r := range runs {
+		g := r.Group
+		if g == nil || g.Sweep == "" || (g.Targets > 1 && !g.Aggregate) {
+			continue
+		}
+		h, ok := r.Headline()
+		if !ok {
+			continue
+		}
+		k := key{g.ID, g.Sweep}
+		if pts[k] == nil {
+			pts[k] = map[float64][]float64{}
+			order = append(order, k)
+			title[k] = sweepTitle(r.Workload, g.Sweep)
+		}
+		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
+		names[k] = h.Name
+		for _, mt := range r.Metrics {
+			if strings.HasSuffix(mt.Name, "p99 latency") {
+				if lat[k] == nil {
+					lat[k] = map[string]map[float64][]float64{}
+				}
+				if lat[k][mt.Name] == nil {
+					lat[k][mt.Name] = map[float64][]float64{}
+					latOrder[k] = append(latOrder[k], mt.Name)
+				}
+				lat[k][mt.Name][g.Value] = append(lat[k][mt.Name][g.Value], mt.Value)
+				latUnit[k] = mt.Unit
+			}
+		}
+	}
+	for _, k := range order {
+		m := pts[k]
+		var xs []float64
+		for x := range m {
+			xs = append(xs, x)
+		}
+		sort.Float64s(xs)
+		s := Series{Name: names[k]}
+		fmt.Fprintf(b, "<h2>Scaling: %s by %s</h2>\n<table class=\"scaling\"><tr><th>%s</th><th>%s (median)</th><th>runs</th><th>vs first</th></tr>\n", esc(names[k]), esc(k.sweep), esc(k.sweep), esc(names[k]))
+		first := 0.0
+		for i, x := range xs {
+			med := compare.Median(m[x])
+			if i == 0 {
+				first = med
+			}
+			s.X, s.Y = append(s.X, x), append(s.Y, med)
+			fmt.Fprintf(b, "<tr><td>%g</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", x, fmtVal(med), len(m[x]), fmtVal(med/first)+"x")
+		}
+		b.WriteString("</table>\n")
+		b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
+		var ls []Series
+		for _, name := range latOrder[k] {
+			if name == names[k] {
+				continue
+			}
+			l := Series{Name: name}
+			for _, x := range xs {
+				if v, ok := lat[k][name][x]; ok {
+					l.X, l.Y = append(l.X, x), append(l.Y, compare.Median(v))
+				}
+			}
+			ls = append(ls, l)
+		}
+		if len(ls) > 0 {
+			b.WriteString(LineChart("p99 latency "+title[k]+" ("+k.group+")", k.sweep, latUnit[k], ls))
+		}
+	}
+}
+
+// sweepTitle words a sweep over a workload's flag ("N concurrent streams", "by vus"), from the flag's metadata.
+func sweepTitle(w, flag string) string {
+	if m, ok := workload.Lookup(w); ok {
+		for _, c := range m.Commands {
+			for _, f := range c.Flags {
+				if f.Name == flag {
+					return f.Title()
+				}
+			}
+		}
+	}
+	return "by " + flag
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func runSection(b *strings.Builder, r *result.Result, name string) {
+	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(name))
+	target := r.Target.URL
+	if target == "" {
+		target = "none (no database)"
+	}
+	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(target))
+	if r.Error != "" {
+		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
+	}
+	metrics(b, r)
+	if len(r.Parts) > 0 {
+		parts(b, r)
+	}
+	of := " (" + name + ", run " + r.RunID + ")"
+	if m := r.Measurement; m != nil {
+		oltp(b, m, of)
+	}
+	if a := r.Analytic; a != nil {
+		analytic(b, a, of)
+	}
+	if x := r.IO; x != nil {
+		storage(b, x, of)
+	}
+	if p := r.Probe; p != nil {
+		probeSection(b, p, of)
+	}
+	if s := r.System; s != nil && len(s.Samples) > 0 {
+		system(b, s, of)
+	}
+	if s := r.ServerSystem; s != nil {
+		serverSystem(b, r, of)
+	}
+	if w := r.Waits; w != nil {
+		waits(b, w, of)
+	}
+	if c := r.DBCounters; c != nil && len(c.Series) > 0 {
+		counters(b, c)
+	}
+	if e := r.Environment; e != nil {
+		environment(b, e, r.Labels)
+	}
+}
+
+// metrics lists the run's metrics with their units, the headline first in bold.
+func metrics(b *strings.Builder, r *result.Result) {
+	if len(r.Metrics) == 0 {
+		return
+	}
+	b.WriteString("<table class=\"metrics\"><tr><th class=\"l\">metric</th><th>value</th><th class=\"l\">unit</th></tr>")
+	for _, m := range r.Metrics {
+		v := fmtVal(m.Value)
+		if m.Headline {
+			v = "<b>" + v + "</b>"
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td></tr>", esc(m.Name), v, esc(m.Unit))
+	}
+	b.WriteString("</table>\n")
+}
+
+// parts names the targets an aggregate adds up.
+func parts(b *strings.Builder, r *result.Result) {
+	b.WriteString("<table class=\"parts\"><tr><th class=\"l\">target</th><th class=\"l\">run</th><th class=\"l\">status</th><th>headline</th></tr>")
+	for _, p := range r.Parts {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\"><a href=\"#run-%s\">%s</a></td><td class=\"l\">%s</td><td>%s</td></tr>",
+			esc(p.Target), esc(p.RunID), esc(p.RunID), esc(p.Status), fmtVal(p.Headline))
+	}
+	b.WriteString("</table>\n")
+}
+
+func oltp(b *strings.Builder, m *result.Measurement, of string) {
+	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
+	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
+		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
+	var all, key Series
+	all.Name, key.Name = "all transactions", m.KeyLabel
+	for _, iv := range m.Intervals {
+		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, iv.PerMinute)
+		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
+			span := iv.ElapsedSeconds
+			if n := len(key.X); n > 0 {
+				span = iv.ElapsedSeconds - key.X[n-1]
+			}
+			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
+		}
+	}
+	series := []Series{all}
+	if len(key.X) > 0 {
+		series = append(series, key)
+	}
+	b.WriteString(LineChart("Throughput over time (per minute, each interval)"+of, "elapsed (s)", "per minute", series))
+	names := make([]string, 0, len(m.Transactions))
+	for n := range m.Transactions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var p50, p95, p99 Series
+	p50.Name, p95.Name, p99.Name = "p50", "p95", "p99"
+	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
+	for _, n := range names {
+		t := m.Transactions[n]
+		l := t.Latency
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
+	}
+	b.WriteString("</table>\n")
+	b.WriteString(BarChart("Latency percentiles per transaction"+of, "ms", names, []Series{p50, p95, p99}))
+}
+
+func ms(us int64) float64 { return float64(us) / 1000 }
+
+func analytic(b *strings.Builder, a *result.Analytic, of string) {
+	fmt.Fprintf(b, "<p>Scale factor %g, seed %s, refresh functions %v. %s</p>\n", a.Scale, esc(a.Seed), a.Refresh, esc(a.Note))
+	b.WriteString("<table class=\"tests\"><tr><th class=\"l\">test</th><th>streams</th><th class=\"l\">status</th><th>time to complete (s)</th><th>geomean (s)</th><th class=\"l\">metric</th></tr>")
+	for _, t := range a.Tests {
+		metric, g := t.MetricText()
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td class=\"l\">%s</td><td>%.3f</td><td>%s</td><td class=\"l\">%s</td></tr>", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
+	}
+	b.WriteString("</table>\n")
+	for _, t := range a.Tests {
+		if t.Kind == "warmup" {
+			continue
+		}
+		// per-query times: one series per stream, the queries in number order
+		var qs []int
+		seen := map[int]bool{}
+		for _, s := range t.QueryStreams {
+			for _, q := range s.Queries {
+				if !seen[q.Query] {
+					seen[q.Query] = true
+					qs = append(qs, q.Query)
+				}
+			}
+		}
+		sort.Ints(qs)
+		pos := map[int]int{}
+		var cats []string
+		for i, q := range qs {
+			pos[q] = i
+			cats = append(cats, fmt.Sprintf("Q%d", q))
+		}
+		var series []Series
+		var sc []string
+		var sv []float64
+		for _, s := range t.QueryStreams {
+			ser := Series{Name: fmt.Sprintf("stream %d", s.Stream), Y: make([]float64, len(qs))}
+			for i := range ser.Y {
+				ser.Y[i] = math.NaN()
+			}
+			for _, q := range s.Queries {
+				ser.Y[pos[q.Query]] = q.Seconds
+			}
+			series = append(series, ser)
+			sc, sv = append(sc, fmt.Sprintf("stream %d", s.Stream)), append(sv, s.Seconds)
+		}
+		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind)+of, "seconds", cats, series))
+		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind)+of, "seconds", sc, []Series{{Name: "completion", Y: sv}}))
+	}
+}
+
+// serverSystem is the database host's own figures, from its dbdyno agent: the measured window, the gaps, a
+// line on which side was saturated, then the same charts as the client's.
+func serverSystem(b *strings.Builder, r *result.Result, of string) {
+	s := r.ServerSystem
+	fmt.Fprintf(b, "<h3>Database host metrics</h3><p class=\"note\">From the dbdyno agent at %s; the summary covers the measured window, %.1f s to %.1f s of the series (before it: ramp-up).</p>\n",
+		esc(s.Source), s.MeasureFromS, s.MeasureToS)
+	for _, g := range s.Gaps {
+		fmt.Fprintf(b, "<p class=\"bad\">No samples from %.1f s to %.1f s: the agent was away.</p>\n", g.FromS, g.ToS)
+	}
+	b.WriteString("<p>" + esc(saturation(r)) + "</p>\n")
+	if m := r.Measurement; m != nil && len(m.Intervals) > 0 {
+		// throughput and the host's CPU on one time axis: seconds of the measured window
+		peak := 0.0
+		for _, iv := range m.Intervals {
+			peak = math.Max(peak, iv.PerMinute)
+		}
+		tp, cpu := Series{Name: "throughput (% of its peak)"}, Series{Name: "database host CPU busy (%)"}
+		for _, iv := range m.Intervals {
+			if peak > 0 {
+				tp.X, tp.Y = append(tp.X, iv.ElapsedSeconds), append(tp.Y, iv.PerMinute/peak*100)
+			}
+		}
+		disk := Series{Name: "database host disk IOPS (% of its peak)"}
+		diskPeak := 0.0
+		for _, x := range s.Samples {
+			if t := x.T - s.MeasureFromS; t >= 0 && t <= s.MeasureToS-s.MeasureFromS+s.IntervalS {
+				cpu.X, cpu.Y = append(cpu.X, t), append(cpu.Y, x.CPUBusy)
+				iops := 0.0
+				for _, d := range x.Disks {
+					iops += d.IOPS
+				}
+				disk.X, disk.Y = append(disk.X, t), append(disk.Y, iops)
+				diskPeak = math.Max(diskPeak, iops)
+			}
+		}
+		lines := []Series{tp, cpu}
+		if diskPeak > 0 {
+			for i := range disk.Y {
+				disk.Y[i] = disk.Y[i] / diskPeak * 100
+			}
+			lines = append(lines, disk)
+		}
+		b.WriteString(LineChart("Throughput and the database host's CPU and disk"+of, "measured (s)", "percent", lines))
+	}
+	system(b, s, " of the database host"+of)
+}
+
+// waits shows what the database's active sessions waited on: the top events and their average active
+// sessions over time.
+func waits(b *strings.Builder, w *result.Waits, of string) {
+	fmt.Fprintf(b, "<h3>Wait events</h3><p class=\"note\">Active sessions sampled every %.0f ms (%d samples, %d observations); CPU: active, waiting on nothing.</p>\n",
+		w.IntervalMs, w.Samples, w.Observations)
+	if w.Note != "" {
+		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(w.Note))
+	}
+	if len(w.Top) == 0 {
+		return
+	}
+	b.WriteString("<table class=\"waits\"><tr><th class=\"l\">event</th><th class=\"l\">class</th><th>share %</th><th>dbdyno's sessions %</th><th>average active</th></tr>")
+	for _, x := range w.Top {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%.1f</td><td>%.0f</td><td>%.2f</td></tr>", esc(x.Event), esc(x.Class), x.Share*100, x.OwnShare*100, x.AvgActive)
+	}
+	b.WriteString("</table>\n")
+	var series []Series
+	for i, x := range w.Top {
+		if i == 5 {
+			break
+		}
+		s := Series{Name: x.Event}
+		for _, p := range w.Series {
+			s.X, s.Y = append(s.X, p.T), append(s.Y, p.Active[x.Event])
+		}
+		series = append(series, s)
+	}
+	b.WriteString(LineChart("Wait events over time (average active sessions)"+of, "elapsed (s)", "sessions", series))
+}
+
+// counters tabulates the database's counters per second over the run's intervals.
+func counters(b *strings.Builder, c *result.DBCounters) {
+	names := map[string]bool{}
+	for _, p := range c.Series {
+		for k := range p.Rates {
+			names[k] = true
+		}
+	}
+	var keys []string
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(b, "<h3>Database counters per second</h3><p class=\"note\">Read every %.1f s from the %s.</p>\n<table class=\"counters\"><tr><th class=\"l\">counter</th><th>mean</th><th>max</th></tr>", c.IntervalS, esc(c.Source))
+	for _, k := range keys {
+		sum, mx, n := 0.0, math.Inf(-1), 0
+		for _, p := range c.Series {
+			if v, ok := p.Rates[k]; ok {
+				sum, mx, n = sum+v, math.Max(mx, v), n+1
+			}
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td></tr>", esc(k), fmtVal(sum/float64(n)), fmtVal(mx))
+	}
+	b.WriteString("</table>\n")
+}
+
+// saturation says which side ran out of CPU (p90 busy above 90%), from the client's and the database host's
+// figures.
+func saturation(r *result.Result) string {
+	p90 := func(s *result.SystemMetrics) float64 {
+		if s == nil {
+			return -1
+		}
+		return s.Summary["cpu_busy_pct"].P90
+	}
+	db, cl := p90(r.ServerSystem), p90(r.System)
+	switch {
+	case db > 90 && cl > 90:
+		return fmt.Sprintf("Both the database host (CPU p90 %.0f%%) and the client (%.0f%%) were saturated.", db, cl)
+	case db > 90:
+		return fmt.Sprintf("The database host was saturated: CPU p90 %.0f%% (client %.0f%%).", db, cl)
+	case cl > 90:
+		return fmt.Sprintf("The client was saturated: CPU p90 %.0f%% (database host %.0f%%); the database may do more with a bigger client.", cl, db)
+	}
+	return fmt.Sprintf("Neither side was saturated: database host CPU p90 %.0f%%, client %.0f%%.", db, cl)
+}
+
+func system(b *strings.Builder, s *result.SystemMetrics, of string) {
+	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %g s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
+	var busy, user, sys, iow Series
+	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "iowait"
+	var memS Series
+	memS.Name = "memory used (GB)"
+	diskNames := map[string]bool{}
+	for _, x := range s.Samples {
+		busy.X, busy.Y = append(busy.X, x.T), append(busy.Y, x.CPUBusy)
+		user.X, user.Y = append(user.X, x.T), append(user.Y, x.CPUUser)
+		sys.X, sys.Y = append(sys.X, x.T), append(sys.Y, x.CPUSystem)
+		iow.X, iow.Y = append(iow.X, x.T), append(iow.Y, x.CPUIowait)
+		memS.X, memS.Y = append(memS.X, x.T), append(memS.Y, float64(x.MemUsed)/1e9)
+		for d := range x.Disks {
+			diskNames[d] = true
+		}
+	}
+	b.WriteString(LineChart("CPU (%)"+of, "elapsed (s)", "percent", []Series{busy, user, sys, iow}))
+	b.WriteString(LineChart("Memory used"+of, "elapsed (s)", "GB", []Series{memS}))
+	var disks []Series
+	for d := range diskNames {
+		ser := Series{Name: d + " IOPS"}
+		for _, x := range s.Samples {
+			ser.X, ser.Y = append(ser.X, x.T), append(ser.Y, x.Disks[d].IOPS)
+		}
+		disks = append(disks, ser)
+	}
+	sort.Slice(disks, func(i, j int) bool { return disks[i].Name < disks[j].Name })
+	if len(disks) > 0 {
+		b.WriteString(LineChart("Disk IOPS"+of, "elapsed (s)", "IOPS", disks))
+	}
+	keys := make([]string, 0, len(s.Summary))
+	for k := range s.Summary {
+		if !strings.HasPrefix(k, "core") {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	b.WriteString("<table class=\"system\"><tr><th class=\"l\">series</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>")
+	for _, k := range keys {
+		st := s.Summary[k]
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>", esc(k), fmtVal(st.Mean), fmtVal(st.P50), fmtVal(st.P90), fmtVal(st.P99), fmtVal(st.Max))
+	}
+	b.WriteString("</table>\n")
+}
+
+func environment(b *strings.Builder, e *result.Environment, labels map[string]any) {
+	b.WriteString("<h3>Environment</h3><table class=\"environment\">")
+	row := func(k, v string) {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>", esc(k), esc(v))
+	}
+	row("host", e.Host)
+	row("OS", strings.TrimSpace(e.OS+" "+e.Platform))
+	row("kernel", e.Kernel)
+	if e.Virtualization != "" {
+		row("virtualization", e.Virtualization)
+	}
+	row("CPU", e.CPUModel)
+	row("sockets / cores / threads", fmt.Sprintf("%d / %d / %d", e.Sockets, e.Cores, e.Threads))
+	row("NUMA nodes", fmt.Sprint(e.NUMANodes))
+	row("memory", fmt.Sprintf("%.1f GiB", float64(e.MemoryBytes)/(1<<30)))
+	row("engine", e.EngineVersion)
+	row("database on this machine", fmt.Sprint(e.DatabaseLocal))
+	if s := e.Storage; s != nil {
+		row("database file", s.Path)
+		row("filesystem / device", fmt.Sprintf("%s on %s (%s)", s.Filesystem, s.Device, s.Mount))
+	}
+	keys := make([]string, 0, len(e.Settings))
+	for k := range e.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		row("setting "+k, e.Settings[k])
+	}
+	lk := make([]string, 0, len(labels))
+	for k := range labels {
+		lk = append(lk, k)
+	}
+	sort.Strings(lk)
+	for _, k := range lk {
+		row("label "+k, fmt.Sprint(labels[k]))
+	}
+	b.WriteString("</table>\n")
+}

@@ -1,0 +1,135 @@
+// Package clitest runs dbdyno's workload commands in tests as the command line would (method.Invoke with the
+// flags each command declares, method.ExitStatus for the exit status and the one error line), and holds the
+// helpers those tests share. Test packages that import it are external (package x_test): it registers every
+// workload.
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+	_ "github.com/dbdyno/dbdyno/internal/workloads/all" // every workload registers itself
+)
+
+// Main runs a package's tests with the default results store in a scratch directory.
+func Main(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dbdyno-test")
+	if err != nil {
+		panic(err)
+	}
+	store.DefaultPath = filepath.Join(dir, "results.db")
+	code := testsrv.Run(m)
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Result is a command's exit status and output.
+type Result struct {
+	Code           int
+	Stdout, Stderr string
+}
+
+// Run runs one workload command line.
+func Run(ctx context.Context, args ...string) Result {
+	var out bytes.Buffer
+	code, line := method.ExitStatus(method.Invoke(ctx, args, &out, "test"), args)
+	if line != "" {
+		line += "\n"
+	}
+	return Result{code, out.String(), line}
+}
+
+// Must runs a command line that must succeed.
+func Must(t testing.TB, args ...string) Result {
+	t.Helper()
+	r := Run(context.Background(), args...)
+	if r.Code != 0 {
+		t.Fatalf("dbdyno %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(engine.RedactArgs(args), " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// Engine is an engine the tests drive, with the modes its OLTP workload has.
+type Engine struct {
+	Name, URL string
+	Modes     []string
+}
+
+// OLTPEngines are SQLite in a scratch file and, where the servers run (always in CI), PostgreSQL and MariaDB,
+// and SQL Server when testsrv.MSSQLEnv names one.
+func OLTPEngines(t *testing.T) []Engine {
+	urls := append([]string{"sqlite://" + filepath.Join(t.TempDir(), "t.db")}, testsrv.Servers(t)...)
+	var out []Engine
+	for _, u := range urls {
+		tg, err := engine.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		modes := []string{"sql"}
+		if tg.Engine.Procedures {
+			modes = append(modes, "procedures")
+		}
+		out = append(out, Engine{tg.Engine.Name, u, modes})
+	}
+	return out
+}
+
+// PasswordOf is the password in a URL, "" when it has none.
+func PasswordOf(url string) string {
+	if i := strings.Index(url, "://"); i >= 0 {
+		rest := url[i+3:]
+		if at := strings.LastIndex(rest, "@"); at >= 0 {
+			if c := strings.Index(rest[:at], ":"); c >= 0 {
+				return rest[c+1 : at]
+			}
+		}
+	}
+	return ""
+}
+
+// NoPassword fails when the URL's password appears in any of the texts.
+func NoPassword(t testing.TB, url string, texts ...string) {
+	t.Helper()
+	p := PasswordOf(url)
+	if p == "" {
+		return
+	}
+	for _, s := range texts {
+		if strings.Contains(s, p) {
+			t.Fatalf("the password appears in output or a result file")
+		}
+	}
+}
+
+// ReadResult reads and validates a result file, and returns its text too.
+func ReadResult(t testing.TB, path string) (*result.Result, string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := result.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, string(b)
+}
+
+// ResultFile is the n-th (1-based) result file of a command given --result path: path, path.2.json, ...
+func ResultFile(path string, n int) string {
+	if n == 1 {
+		return path
+	}
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + fmt.Sprintf(".%d", n) + ext
+}

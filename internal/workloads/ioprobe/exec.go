@@ -1,0 +1,421 @@
+package ioprobe
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/unix"
+
+	"github.com/dbdyno/dbdyno/internal/lib/aio"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+)
+
+// Latencies are kept in nanoseconds in log-linear histograms of two significant digits: every percentile is
+// within 1% of the exact one, and jobs' histograms merge.
+func newHist() *hdrhistogram.Histogram { return hdrhistogram.New(1, int64(time.Hour), 2) }
+
+const (
+	dirRead  = 0
+	dirWrite = 1
+)
+
+// counters are one clone's figures, updated by its goroutine and read by the sampler (the histograms are
+// read only after the clone ended).
+type counters struct {
+	ios, bytes, latNs [2]atomic.Int64
+	totNs             [2]atomic.Int64 // from the IO's preparation to its reaping (fio's lat: clat plus submission)
+	hist              [2]*hdrhistogram.Histogram
+}
+
+type clone struct {
+	job      *Job
+	k        int
+	file     *File
+	c        counters
+	err      error
+	ru0, ru1 unix.Rusage // the clone's thread over the measured window
+}
+
+// window is a test's timeline in nanoseconds from its start: ramp until measure, then measured until end
+// (end 0: until the jobs' IO is done).
+type window struct {
+	base    time.Time
+	measure int64
+	end     int64
+}
+
+func (w *window) now() int64 { return int64(time.Since(w.base)) }
+
+// runTest runs one pass of a test: every job's clones at the same time, the sampler beside them.
+func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer, interval time.Duration) (*result.IOTest, error) {
+	j0 := t.Jobs[0]
+	rt := &result.IOTest{Name: t.Name, RW: j0.RW, BS: j0.BS, IODepth: j0.Depth(), NumJobs: j0.NumJobs, RWMixRead: j0.mixRead(),
+		IOEngine: j0.IOEngine, Direct: j0.Direct, RateIOPS: j0.RateIOPS, RampS: j0.Ramp.Seconds(), RuntimeS: j0.Runtime.Seconds(),
+		TimeBased: j0.TimeBased, Passes: t.Passes, Status: result.StatusOK}
+	var clones []*clone
+	for i := range t.Jobs {
+		j := &t.Jobs[i]
+		for k := 0; k < j.NumJobs; k++ {
+			f := files[j.path(k)]
+			rt.Buffered = rt.Buffered || j.Direct && f.Buffered
+			clones = append(clones, &clone{job: j, k: k, file: f})
+		}
+	}
+	w := &window{measure: int64(j0.Ramp)}
+	if j0.Runtime > 0 {
+		w.end = w.measure + int64(j0.Runtime)
+	}
+	if n := len(clones) + 2; runtime.GOMAXPROCS(0) < n {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
+	}
+	// the clones open their files, set up their queues and fill their buffers first; the clock starts when
+	// all are ready, so the window's CPU and time are the IO's alone
+	var ready, wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, c := range clones {
+		ready.Add(1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.err = c.run(ctx, w, &ready, start)
+		}()
+	}
+	ready.Wait()
+	debug.FreeOSMemory() // the runtime's own clean-up, now rather than inside the window
+	w.base = time.Now()
+	s := startSampler(w, clones, interval, out)
+	close(start)
+	wg.Wait()
+	last := w.now()
+	s.stop(last)
+	for _, c := range clones {
+		if c.err != nil {
+			rt.Status, rt.Error = result.StatusFailed, fmt.Sprintf("%s clone %d on %s: %v", c.job.Name, c.k, c.file.Path, c.err)
+			break
+		}
+	}
+	if rt.Status == result.StatusOK && ctx.Err() != nil {
+		rt.Status, rt.Error = result.StatusAborted, "stopped before the test's end"
+	}
+	figures(rt, clones, s, w, last)
+	if rt.Status == result.StatusFailed {
+		return rt, fmt.Errorf("%s", rt.Error)
+	}
+	return rt, nil
+}
+
+// run is one clone's IO loop: keep depth IOs in flight (at the rate cap, if any) until the window ends or
+// the job's IO is done, count those that complete inside the measured window.
+func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start <-chan struct{}) error {
+	// the clone keeps its thread: its queue is used from one thread, and the thread's CPU over the window is
+	// the job's own (as fio counts a job's)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	setUp := false
+	defer func() {
+		if !setUp {
+			ready.Done()
+		}
+	}()
+	j := c.job
+	flags := unix.O_RDONLY | unix.O_CLOEXEC
+	if j.Writes() {
+		flags = unix.O_RDWR | unix.O_CLOEXEC
+	}
+	if j.Direct && !c.file.Buffered {
+		flags |= unix.O_DIRECT
+	}
+	fd, err := unix.Open(c.file.Path, flags, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	depth := j.Depth()
+	q, err := aio.Open(j.IOEngine, fd, depth)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	bufs, free, err := aio.Buffers(depth, j.BS)
+	if err != nil {
+		return err
+	}
+	defer free()
+	seed := uint64(c.k)<<32 | uint64(len(j.Name))
+	rng := rand.New(rand.NewPCG(0x64626479, seed)) // fixed per clone, as fio's randrepeat: the same offsets each run
+	{                                              // reads too: every buffer page is faulted in before the run, not by the kernel during the first IOs
+		fill := rand.NewChaCha8([32]byte{byte(c.k), 'w'})
+		for _, b := range bufs {
+			fill.Read(b)
+		}
+	}
+	c.c.hist = [2]*hdrhistogram.Histogram{newHist(), newHist()}
+	var (
+		bs        = int64(j.BS)
+		blocks    = j.Size / bs
+		seqOff    [2]int64
+		issuedAt  = make([]int64, depth)
+		preppedAt = make([]int64, depth)
+		batch     = make([]int, 0, depth)
+		dirOf     = make([]int, depth)
+		freeSlot  = make([]int, 0, depth)
+		done      = make([]aio.Done, depth)
+		inflight  int
+		issued    int64
+		budget    int64 // IOs the job does when not time based: size/bs, as fio's io_size
+		per       int64 // ns between IOs under a rate cap
+		due       int64
+		mix       = j.mixRead()
+		random    = j.Random()
+		seq       uint64
+		firstErr  error
+	)
+	if !j.TimeBased {
+		budget = blocks
+	}
+	var perm *permutation // fio's random map: every block once per pass over the file, in random order
+	if random && !j.NoRandomMap {
+		perm = newPermutation(uint64(blocks), rng)
+	}
+	if j.RateIOPS > 0 {
+		per = int64(time.Second) / int64(j.RateIOPS)
+	}
+	for s := depth - 1; s >= 0; s-- {
+		freeSlot = append(freeSlot, s)
+	}
+	setUp = true
+	ready.Done()
+	<-start
+	inWindow := false
+	defer func() {
+		if inWindow {
+			unix.Getrusage(unix.RUSAGE_THREAD, &c.ru1)
+		}
+	}()
+	for {
+		now := w.now()
+		if !inWindow && now >= w.measure {
+			inWindow = true
+			unix.Getrusage(unix.RUSAGE_THREAD, &c.ru0)
+		}
+		stopping := firstErr != nil || ctx.Err() != nil || w.end > 0 && now >= w.end || budget > 0 && issued >= budget
+		for inflight < depth && !stopping {
+			if per > 0 {
+				if now < due {
+					break
+				}
+				due += per
+			}
+			slot := freeSlot[len(freeSlot)-1]
+			freeSlot = freeSlot[:len(freeSlot)-1]
+			d := dirRead
+			if mix < 100 && (mix == 0 || rng.IntN(100) >= mix) {
+				d = dirWrite
+			}
+			var off int64
+			if random {
+				if perm != nil {
+					off = int64(perm.next()) * bs
+				} else {
+					off = rng.Int64N(blocks) * bs
+				}
+			} else {
+				off = seqOff[d]
+				if seqOff[d] += bs; seqOff[d]+bs > blocks*bs {
+					seqOff[d] = 0
+				}
+			}
+			if d == dirWrite {
+				seq++
+				scramble(bufs[slot], seq)
+			}
+			dirOf[slot], preppedAt[slot] = d, now
+			batch = append(batch, slot)
+			q.Prep(slot, d == dirWrite, off, bufs[slot])
+			inflight++
+			if issued++; budget > 0 && issued >= budget {
+				stopping = true
+			}
+		}
+		if err := q.Submit(); err != nil {
+			return err
+		}
+		// completion latency, as fio's clat: from the IO's submission (the syscall returned) to its reaping
+		if len(batch) > 0 {
+			at := w.now()
+			for _, s := range batch {
+				issuedAt[s] = at
+			}
+			batch = batch[:0]
+		}
+		if inflight == 0 {
+			if stopping {
+				return firstErr
+			}
+			if wait := time.Duration(due - w.now()); wait > 0 {
+				time.Sleep(wait)
+			}
+			continue
+		}
+		n, err := q.Wait(1, done)
+		if err != nil {
+			return err
+		}
+		end := w.now()
+		for _, dn := range done[:n] {
+			s := dn.Slot
+			if err := dn.Err(j.BS); err != nil && firstErr == nil {
+				firstErr = err
+			}
+			if end >= w.measure && (w.end == 0 || end <= w.end) {
+				d := dirOf[s]
+				lat := end - issuedAt[s]
+				c.c.ios[d].Add(1)
+				c.c.bytes[d].Add(bs)
+				c.c.latNs[d].Add(lat)
+				c.c.totNs[d].Add(end - preppedAt[s])
+				c.c.hist[d].RecordValue(lat)
+			}
+			freeSlot = append(freeSlot, s)
+			inflight--
+		}
+	}
+}
+
+// scramble makes each write's data differ from the last (incompressible, and no two blocks alike for
+// deduplicating storage): a counter mixed into the first 8 bytes of every 512-byte sector.
+func scramble(b []byte, seq uint64) {
+	x := seq * 0x9E3779B97F4A7C15
+	for i := 0; i+8 <= len(b); i += 512 {
+		x ^= x >> 29
+		x *= 0xBF58476D1CE4E5B9
+		b[i], b[i+1], b[i+2], b[i+3], b[i+4], b[i+5], b[i+6], b[i+7] = byte(x), byte(x>>8), byte(x>>16), byte(x>>24), byte(x>>32), byte(x>>40), byte(x>>48), byte(x>>56)
+	}
+}
+
+// figures fills the test's figures from the clones and the sampler.
+func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int64) {
+	secs := float64(w.end-w.measure) / 1e9
+	if w.end == 0 || last < w.end {
+		secs = float64(last-w.measure) / 1e9
+	}
+	if secs <= 0 {
+		secs = math.SmallestNonzeroFloat64
+	}
+	rt.Seconds = secs
+	var merged [2]*hdrhistogram.Histogram
+	var total int64
+	for d := range 2 {
+		merged[d] = newHist()
+		var ios, bytes, lat int64
+		for _, c := range clones {
+			if c.c.hist[d] != nil {
+				merged[d].Merge(c.c.hist[d])
+			}
+			ios += c.c.ios[d].Load()
+			bytes += c.c.bytes[d].Load()
+			lat += c.c.latNs[d].Load()
+		}
+		if ios == 0 {
+			continue
+		}
+		total += ios
+		h := merged[d]
+		us := func(q float64) float64 { return float64(h.ValueAtPercentile(q)) / 1e3 }
+		dir := &result.IODir{IOs: ios, Bytes: bytes, IOPS: float64(ios) / secs, MBs: float64(bytes) / secs / 1e6,
+			Lat: result.IOLatency{Min: float64(h.Min()) / 1e3, Mean: float64(lat) / float64(ios) / 1e3, P50: us(50), P90: us(90),
+				P95: us(95), P99: us(99), P999: us(99.9), Max: float64(h.Max()) / 1e3}}
+		if d == dirRead {
+			rt.Read = dir
+		} else {
+			rt.Write = dir
+		}
+	}
+	for _, c := range clones {
+		r, wr := c.c.ios[dirRead].Load(), c.c.ios[dirWrite].Load()
+		jf := result.IOJob{Job: c.job.Name, Clone: c.k, File: c.file.Path, ReadIOPS: float64(r) / secs, WriteIOPS: float64(wr) / secs,
+			ReadMBs: float64(c.c.bytes[dirRead].Load()) / secs / 1e6, WriteMBs: float64(c.c.bytes[dirWrite].Load()) / secs / 1e6}
+		if r+wr > 0 {
+			jf.MeanLatUs = float64(c.c.latNs[dirRead].Load()+c.c.latNs[dirWrite].Load()) / float64(r+wr) / 1e3
+		}
+		rt.Jobs = append(rt.Jobs, jf)
+	}
+	rt.Series = s.series
+	rt.CPU = s.cpu(total)
+	for _, c := range clones {
+		rt.CPU.JobsUserS += tv(c.ru1.Utime) - tv(c.ru0.Utime)
+		rt.CPU.JobsSystemS += tv(c.ru1.Stime) - tv(c.ru0.Stime)
+	}
+	if total > 0 {
+		rt.CPU.JobsPerIOUs = (rt.CPU.JobsUserS + rt.CPU.JobsSystemS) / float64(total) * 1e6
+	}
+	rt.Disk = s.disk()
+	if total > 0 {
+		// Little's law on the IO's whole time in dbdyno's hands (submission included): in flight on average
+		var tot int64
+		for _, c := range clones {
+			tot += c.c.totNs[dirRead].Load() + c.c.totNs[dirWrite].Load()
+		}
+		iops := float64(total) / secs
+		mean := float64(tot) / float64(total) / 1e9
+		depth := 0
+		for _, c := range clones {
+			depth += c.job.Depth()
+		}
+		rt.Little = &result.LittlesLaw{IOPS: iops, MeanLatS: mean, ImpliedDepth: iops * mean, Depth: depth}
+	}
+}
+
+func tv(t unix.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+// permutation yields every number below n once per pass, in an order that changes from pass to pass: a
+// bijective mix of a counter over the smallest power of two holding n, skipping what falls outside (fio's
+// random map, without the bitmap). The order is fixed by the seed of rng, as fio's randrepeat.
+type permutation struct {
+	n, mask, i, key uint64
+	shift           uint
+	rng             *rand.Rand
+}
+
+func newPermutation(n uint64, rng *rand.Rand) *permutation {
+	bits := uint(1)
+	for uint64(1)<<bits < n {
+		bits++
+	}
+	return &permutation{n: n, mask: 1<<bits - 1, shift: bits/2 + 1, key: rng.Uint64(), rng: rng}
+}
+
+func (p *permutation) next() uint64 {
+	for {
+		if p.i > p.mask {
+			p.i, p.key = 0, p.rng.Uint64()
+		}
+		x := p.mix(p.i)
+		p.i++
+		if x < p.n {
+			return x
+		}
+	}
+}
+
+// mix is a bijection on [0, mask]: xor with the key, multiplications by odd numbers and xor-shifts, each
+// taken modulo the power of two.
+func (p *permutation) mix(x uint64) uint64 {
+	m := p.mask
+	x = (x ^ p.key) & m
+	x = x * 0x9E3779B97F4A7C15 & m
+	x ^= x >> p.shift
+	x = x * 0xBF58476D1CE4E5B9 & m
+	x ^= x >> p.shift
+	x = (x + p.key>>32) & m
+	return x
+}

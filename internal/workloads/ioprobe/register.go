@@ -1,0 +1,388 @@
+// Package ioprobe is dbdyno's storage IO probe (dbdyno io): fio's jobs with fio's option names and meanings,
+// io_uring, libaio or psync at a queue depth, direct IO on files dbdyno lays out (and never on files it did
+// not, unless told), IOPS, MB/s and completion-latency percentiles per direction, the per-second series, the
+// CPU it used and the device's own counters, stored and compared like every other run. Presets reproduce the
+// storage studies' tests (CrystalDiskMark, the premium-storage guide, SQL Server's IO); a matrix sweeps block
+// sizes, depths and directions in one run.
+package ioprobe
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+func init() {
+	workload.Register(&workload.Meta{
+		Name:  "io",
+		Short: "storage IO probe: fio-class IOPS, MB/s and latency percentiles on a file or device",
+		Long: "dbdyno io run measures a file or block device the way fio does, with fio's option names (--rw, --bs, --iodepth,\n" +
+			"--numjobs, --direct, --ioengine, --runtime ...) or a fio job file (--job FILE.fio), or the storage studies' presets.\n" +
+			"Files are laid out before the run (untimed) and reused; a file dbdyno did not lay out is never written without\n" +
+			"--overwrite, and a block device is used only when named with --device.",
+		NeedsDB:  false,
+		Sections: []string{"io"},
+		Metrics:  []workload.MetricDesc{mIOPS, mMBs, mRead50, mRead99, mWrite50, mWrite99, mCPU},
+		Derive:   metrics,
+		Work:     work,
+		Commands: []*workload.Command{{
+			Name:     "run",
+			Short:    "measure IOPS, MB/s and latency of a file or device",
+			Long:     "Runs one job (the options), a fio job file (--job), a preset (--preset " + strings.Join(Presets(), "|") + ") or a --matrix of tests.\nPresets: " + PresetHelp(),
+			Flags:    flags(),
+			Measured: measured{},
+		}},
+	})
+}
+
+// jobFlags are the fio options on the command line; a job file sets them itself.
+var jobFlags = []string{"filename", "directory", "size", "rw", "bs", "iodepth", "numjobs", "rwmixread", "direct", "ioengine",
+	"ramp_time", "runtime", "time_based", "rate_iops", "norandommap"}
+
+func flags() []workload.Flag {
+	return []workload.Flag{
+		{Name: "filename", Kind: workload.String, Help: "the file the jobs use (fio's filename); laid out at --size when new"},
+		{Name: "directory", Kind: workload.String, Help: "or a directory: each job clone uses its own file in it (dbdyno.N.0, as fio names them)"},
+		{Name: "device", Kind: workload.String, Help: "a block device to measure (reads only, unless --i-know-this-destroys-data)"},
+		{Name: "size", Kind: workload.String, Default: "1g", Help: "bytes of the file the jobs use (4k, 64m, 1g, 30g)"},
+		{Name: "rw", Kind: workload.String, Default: "randread", Help: "read, write, randread, randwrite, rw or randrw"},
+		{Name: "bs", Kind: workload.String, Default: "4k", Help: "block size (a multiple of 512 with --direct)"},
+		{Name: "iodepth", Kind: workload.Counts, Default: "32", Help: "IOs each job keeps in flight; a list 1,8,32 sweeps them", SweepTitle: "by queue depth"},
+		{Name: "numjobs", Kind: workload.Counts, Default: "1", Help: "clones of the job running at once; a list sweeps them", SweepTitle: "by jobs"},
+		{Name: "rwmixread", Kind: workload.Int, Default: "50", Help: "per cent of reads in rw and randrw"},
+		{Name: "direct", Kind: workload.Bool, Default: "true", Help: "O_DIRECT (bypass the page cache); where the filesystem refuses it, the default falls back to buffered IO and says so, and an explicit --direct=1 is an error"},
+		{Name: "ioengine", Kind: workload.String, Default: "io_uring", Help: "io_uring, libaio or psync (psync runs at depth 1)"},
+		{Name: "ramp_time", Kind: workload.String, Default: "0", Help: "time run before measuring (fio's: seconds, or 500ms, 2m)"},
+		{Name: "runtime", Kind: workload.String, Default: "30", Help: "measured time (seconds, or with a unit); 0 with --time_based=false: one pass over --size"},
+		{Name: "time_based", Kind: workload.Bool, Default: "true", Help: "run for the runtime even when --size is done (--time_based=false stops after size bytes)"},
+		{Name: "rate_iops", Kind: workload.Int, Default: "0", Help: "cap each job at this many IOPS (0: no cap)"},
+		{Name: "norandommap", Kind: workload.Bool, Help: "draw random offsets uniformly (blocks may repeat); by default every block is visited once per pass, as fio's random map"},
+		{Name: "group_reporting", Kind: workload.Bool, Help: "accepted for fio's sake: dbdyno always reports one figure per test and keeps each job's"},
+		{Name: "job", Kind: workload.String, Help: "a fio job file ([global] and job sections, the options above); any other option is an error naming it"},
+		{Name: "preset", Kind: workload.String, Help: "a study's tests: " + strings.Join(Presets(), ", ")},
+		{Name: "matrix", Kind: workload.Strings, Help: "tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"},
+		{Name: "passes", Kind: workload.Int, Default: "0", Help: "run each test this many times in the run and keep the best (0: the preset's, else 1)"},
+		{Name: "overwrite", Kind: workload.Bool, Help: "allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"},
+		{Name: "i-know-this-destroys-data", Kind: workload.Bool, Help: "allow jobs to write to the --device"},
+		{Name: "warmup-write", Kind: workload.Duration, Help: "before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"},
+		{Name: "warmup-read", Kind: workload.Duration, Help: "then read 1 MiB blocks for this long"},
+		{Name: "interval", Kind: workload.Duration, Default: "1s", Help: "progress line and series interval"},
+	}
+}
+
+// Tests builds the run's tests from the flags: a job file, a preset, a matrix, or the one job the options give.
+func Tests(v *workload.Values) ([]Test, error) {
+	if v.Duration("interval") < 100*time.Millisecond {
+		return nil, fmt.Errorf("--interval must be at least 100ms (got %s)", v.Duration("interval"))
+	}
+	if v.Duration("warmup-write") < 0 || v.Duration("warmup-read") < 0 {
+		return nil, fmt.Errorf("--warmup-write and --warmup-read cannot be negative")
+	}
+	var tests []Test
+	switch job, preset, matrix := v.String("job"), v.String("preset"), v.Strings("matrix"); {
+	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
+		return nil, fmt.Errorf("--job, --preset and --matrix each say which tests run: give one")
+	case job != "":
+		for _, name := range jobFlags {
+			if v.Changed(name) {
+				return nil, fmt.Errorf("--%s is given with --job: set it in the job file (%s) instead", name, job)
+			}
+		}
+		f, err := os.Open(job)
+		if err != nil {
+			return nil, fmt.Errorf("--job: %v", err)
+		}
+		defer f.Close()
+		if tests, err = ParseJobFile(job, f); err != nil {
+			return nil, err
+		}
+		for i := range tests {
+			for k := range tests[i].Jobs {
+				if tests[i].Jobs[k].Device = isBlock(tests[i].Jobs[k].Filename); tests[i].Jobs[k].Device && v.String("device") != tests[i].Jobs[k].Filename {
+					return nil, fmt.Errorf("%s: filename=%s is a block device: name it with --device %s as well (and --i-know-this-destroys-data for a job that writes)", job, tests[i].Jobs[k].Filename, tests[i].Jobs[k].Filename)
+				}
+			}
+		}
+	default:
+		base, err := cliJob(v)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case preset != "":
+			tests, err = presetTests(preset, base, v.Changed("size"), v.Changed("runtime"))
+		case len(matrix) > 0:
+			tests, err = matrixTests(matrix, base)
+		default:
+			if err = base.Check(); err == nil {
+				tests = []Test{{Name: base.Title(), Jobs: []Job{base}, Passes: 1}}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if p := v.Int("passes"); p < 0 {
+		return nil, fmt.Errorf("--passes cannot be negative (got %d)", p)
+	} else if p > 0 {
+		for i := range tests {
+			tests[i].Passes = p
+		}
+	}
+	return tests, nil
+}
+
+// cliJob is the job the command line's options describe.
+func cliJob(v *workload.Values) (Job, error) {
+	j := Job{Name: defaultName, Filename: v.String("filename"), Directory: v.String("directory"), RW: v.String("rw"),
+		IODepth: v.Count("iodepth"), NumJobs: v.Count("numjobs"), RWMixRead: v.Int("rwmixread"), Direct: v.Bool("direct"),
+		DirectAsked: v.Changed("direct"), IOEngine: v.String("ioengine"), TimeBased: v.Bool("time_based"), RateIOPS: v.Int("rate_iops"),
+		NoRandomMap: v.Bool("norandommap")}
+	if j.RW == "readwrite" {
+		j.RW = "rw"
+	}
+	if d := v.String("device"); d != "" {
+		if j.Filename != "" || j.Directory != "" {
+			return j, fmt.Errorf("--device is given with --filename or --directory: give one")
+		}
+		j.Filename, j.Device = d, true
+	}
+	var err error
+	if j.Size, err = ParseSize(v.String("size")); err != nil {
+		return j, fmt.Errorf("--size: %v", err)
+	}
+	bs, err := ParseSize(v.String("bs"))
+	if err != nil {
+		return j, fmt.Errorf("--bs: %v", err)
+	}
+	j.BS = int(bs)
+	if j.Ramp, err = ParseTime(v.String("ramp_time")); err != nil {
+		return j, fmt.Errorf("--ramp_time: %v", err)
+	}
+	if j.Runtime, err = ParseTime(v.String("runtime")); err != nil {
+		return j, fmt.Errorf("--runtime: %v", err)
+	}
+	return j, nil
+}
+
+type measured struct{}
+
+// Prepare checks everything before anything is written: the tests and the files (guard, devices, sizes,
+// directories, direct IO); Inputs gives the method the files, which it keeps the store and result off.
+func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
+	_, _, err := plan(v)
+	return v, err
+}
+
+func plan(v *workload.Values) ([]Test, []*File, error) {
+	tests, err := Tests(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := Plan(tests, Guard{Overwrite: v.Bool("overwrite"), Destroy: v.Bool("i-know-this-destroys-data")}, v.Duration("warmup-write") > 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return tests, files, nil
+}
+
+// Inputs are the files and devices the jobs use: the method keeps the results store and the result file off
+// them.
+func (measured) Inputs(v *workload.Values) ([]string, error) {
+	_, files, err := plan(v)
+	var out []string
+	for _, f := range files {
+		out = append(out, f.Path)
+	}
+	return out, err
+}
+
+func isBlock(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
+}
+
+func (measured) Warmup(*workload.Values) (bool, string) { return false, "" }
+
+type run struct {
+	spec   workload.Spec
+	tests  []Test
+	files  []*File
+	byPath map[string]*File
+	io     *result.IO
+}
+
+// Start lays the files out (untimed), runs the warm-up writes and reads, and hands the measured tests over.
+func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
+	tests, files, err := plan(s.Values)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{spec: s, tests: tests, files: files, byPath: map[string]*File{}, io: &result.IO{}}
+	for _, f := range files {
+		t0 := time.Now()
+		laid := f.LayOut
+		if err := f.LayOutFile(s.Out); err != nil {
+			return nil, err
+		}
+		f.LayOut = false // laid out now: further repeats reuse it
+		rf := result.IOFile{Path: f.Path, SizeBytes: f.Size, Device: f.DevName, Filesystem: f.FSType, LaidOut: laid, Buffered: f.Buffered}
+		if laid {
+			rf.LayoutS = time.Since(t0).Seconds()
+		}
+		if f.Buffered {
+			fmt.Fprintf(s.Out, "NOTE: %s (%s) refuses direct IO: the jobs use buffered IO, and the figures are the page cache's, not the disk's\n", f.Path, f.FSType)
+		}
+		r.io.Files = append(r.io.Files, rf)
+		r.byPath[f.Path] = f
+	}
+	if err := r.warmup(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// warmup writes, then reads, 1 MiB blocks sequentially over the files for the times asked (untimed).
+func (r *run) warmup(ctx context.Context) error {
+	ww, wr := r.spec.Values.Duration("warmup-write"), r.spec.Values.Duration("warmup-read")
+	if ww == 0 && wr == 0 {
+		return nil
+	}
+	wu := &result.IOWarmup{}
+	for _, phase := range []struct {
+		rw  string
+		d   time.Duration
+		s   *float64
+		mbs *float64
+	}{{"write", ww, &wu.WriteS, &wu.WriteMBs}, {"read", wr, &wu.ReadS, &wu.ReadMBs}} {
+		if phase.d == 0 {
+			continue
+		}
+		t := Test{Name: "warm-up " + phase.rw}
+		for _, f := range r.files {
+			j := Job{Name: "warmup", Filename: f.Path, Size: f.Size, RW: phase.rw, BS: 1 << 20, IODepth: 8, NumJobs: 1, IOEngine: "io_uring",
+				Direct: true, Runtime: phase.d, TimeBased: true, Device: f.Device}
+			t.Jobs = append(t.Jobs, j)
+		}
+		fmt.Fprintf(r.spec.Out, "warm-up: %s 1 MiB blocks for %s (untimed)\n", phase.rw, phase.d)
+		rt, err := runTest(ctx, &t, r.byPath, io.Discard, time.Second)
+		if err != nil {
+			return fmt.Errorf("warm-up %s: %v", phase.rw, err)
+		}
+		*phase.s = rt.Seconds
+		for _, d := range []*result.IODir{rt.Read, rt.Write} {
+			if d != nil {
+				*phase.mbs += d.MBs
+			}
+		}
+	}
+	r.io.Warmup = wu
+	return nil
+}
+
+// ServerVersion names what is under test: the devices and filesystems of the files ("vda ext4").
+func (r *run) ServerVersion() string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, f := range r.files {
+		p := strings.TrimSpace(f.DevName + " " + f.FSType)
+		if p != "" && !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (r *run) Options() map[string]any {
+	v := r.spec.Values
+	o := map[string]any{}
+	for _, name := range append(jobFlags, "device", "job", "preset", "passes", "overwrite", "warmup-write", "warmup-read") {
+		f, _ := v.Flag(name)
+		switch f.Kind {
+		case workload.Counts:
+			o[f.PlanKey()] = v.Count(name)
+		case workload.Bool:
+			o[f.PlanKey()] = v.Bool(name)
+		case workload.Int:
+			o[f.PlanKey()] = v.Int(name)
+		case workload.Duration:
+			o[f.PlanKey()] = v.Duration(name).Seconds()
+		default:
+			o[f.PlanKey()] = v.String(name)
+		}
+	}
+	o["matrix"] = strings.Join(v.Strings("matrix"), " ")
+	var names []string
+	for _, t := range r.tests {
+		names = append(names, t.Name)
+	}
+	o["tests"] = strings.Join(names, "; ")
+	return o
+}
+
+// Measure runs the tests in order, each for its passes (the best pass kept).
+func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	res.IO = r.io
+	var runErr error
+	for i := range r.tests {
+		t := &r.tests[i]
+		if ctx.Err() != nil {
+			break
+		}
+		var best *result.IOTest
+		for p := 1; p <= t.Passes && ctx.Err() == nil; p++ {
+			fmt.Fprintf(r.spec.Out, "test %d of %d: %s%s\n", i+1, len(r.tests), t.Name, passOf(p, t.Passes))
+			rt, err := runTest(ctx, t, r.byPath, r.spec.Out, r.spec.Values.Duration("interval"))
+			printTest(r.spec.Out, rt)
+			if err != nil {
+				runErr = err
+				best = rt
+				break
+			}
+			if best == nil || rt.Status == result.StatusOK && main(rt) > main(best) {
+				best = rt
+				best.BestPass = p
+			}
+		}
+		if best != nil {
+			if t.Passes == 1 {
+				best.BestPass = 0
+			}
+			r.io.Tests = append(r.io.Tests, *best)
+		}
+		if runErr != nil {
+			break
+		}
+	}
+	if runErr == nil && ctx.Err() != nil {
+		runErr = fmt.Errorf("%w: stopped during the tests", workload.ErrAborted)
+	}
+	return len(r.io.Tests) > 0, runErr
+}
+
+func passOf(p, n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return fmt.Sprintf(", pass %d of %d", p, n)
+}
+
+func (r *run) Finish(_ context.Context, res *result.Result) error {
+	if len(r.io.Tests) > 1 {
+		fmt.Fprintf(r.spec.Out, "\n%s: %d tests\n", res.Status, len(r.io.Tests))
+		for i := range r.io.Tests {
+			t := &r.io.Tests[i]
+			fmt.Fprintf(r.spec.Out, "  %-40s %10.0f IOPS %9.1f MB/s  p50 %8.0f µs  p99 %8.0f µs\n", t.Name, t.IOPS(), t.MBs(), lat(t, 50), lat(t, 99))
+		}
+	}
+	return nil
+}
+
+func (r *run) Close() {}

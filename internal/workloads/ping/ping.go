@@ -1,0 +1,190 @@
+// Package ping is the smallest workload: each virtual user sends the engine's cheapest statement on its own
+// connection as fast as it answers, and the run reports the round trip's latency (p50, p99, max, per second)
+// and the round trips per second: the floor every other workload's latency sits on.
+package ping
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+//go:embed sql
+var sqlFS embed.FS
+
+func files(e *engine.Engine) ([]*sqlfile.File, error) {
+	f, err := sqlfile.Overlay(sqlFS, e.Name, "ping.sql", e.Placeholder)
+	return []*sqlfile.File{f}, err
+}
+
+var (
+	rate = workload.MetricDesc{Name: "round trips per second", Unit: "1/s", Better: result.Higher, Aggregate: "sum"}
+	p50  = workload.MetricDesc{Name: "p50 latency", Unit: "µs", Better: result.Lower, Headline: true, Aggregate: "max"}
+	p99  = workload.MetricDesc{Name: "p99 latency", Unit: "µs", Better: result.Lower, Aggregate: "max"}
+	pmax = workload.MetricDesc{Name: "max latency", Unit: "µs", Better: result.Lower, Aggregate: "max"}
+)
+
+func init() {
+	workload.Register(&workload.Meta{
+		Name:          "ping",
+		Short:         "round-trip latency of the engine's cheapest statement, per connection",
+		Long:          "Each virtual user sends SELECT 1 (sql/generic/ping.sql) on its own connection, back to back.",
+		DefaultTarget: "sqlite://dbdyno.db",
+		NeedsDB:       true,
+		Sections:      []string{"measurement"},
+		Metrics:       []workload.MetricDesc{p50, p99, pmax, rate},
+		SQL:           files,
+		Derive:        metrics,
+		Work:          func(r *result.Result) string { return fmt.Sprint(r.Options["statement"]) },
+		Commands: []*workload.Command{{
+			Target: workload.ManyTargets,
+			Flags: []workload.Flag{
+				{Name: "vus", Kind: workload.Counts, Default: "1", Help: "connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them"},
+				{Name: "rampup", Kind: workload.Duration, Default: "1s", Help: "time before measuring starts"},
+				{Name: "duration", Kind: workload.Duration, Default: "10s", Help: "measured time"},
+				{Name: "interval", Kind: workload.Duration, Default: "1s", Help: "progress line and series interval"},
+			},
+			Measured: measured{},
+		}},
+	})
+}
+
+type measured struct{}
+
+func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
+	if v.Duration("duration") <= 0 {
+		return nil, fmt.Errorf("--duration must be positive (got %s)", v.Duration("duration"))
+	}
+	if v.Duration("rampup") < 0 {
+		return nil, fmt.Errorf("--rampup cannot be negative")
+	}
+	if d := v.Duration("interval"); d <= 0 {
+		return nil, fmt.Errorf("--interval must be positive (got %s)", d)
+	}
+	return v, nil
+}
+
+func (measured) Warmup(*workload.Values) (bool, string) { return false, "" }
+
+type run struct {
+	spec    workload.Spec
+	db      *sql.DB
+	query   string
+	version string
+}
+
+func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
+	fs, err := files(s.Target.Engine)
+	if err != nil {
+		return nil, err
+	}
+	db, err := s.Target.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{spec: s, db: db, query: fs[0].Set()["ping"].SQL, version: s.Target.Engine.ServerVersion(ctx, db)}
+	fmt.Fprintf(s.Out, "dbdyno ping on %s (%s): %d connection(s) sending %q\n", r.version, s.Target, s.Values.Count("vus"), r.query)
+	return r, nil
+}
+
+func (r *run) ServerVersion() string { return r.version }
+
+func (r *run) Options() map[string]any {
+	v := r.spec.Values
+	return map[string]any{"vus": v.Count("vus"), "rampup_s": v.Duration("rampup").Seconds(), "duration_s": v.Duration("duration").Seconds(),
+		"interval_s": v.Duration("interval").Seconds(), "statement": r.query}
+}
+
+func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	v := r.spec.Values
+	m, err := runner.Run(ctx, r, runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: v.Duration("duration"),
+		Interval: v.Duration("interval"), Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/min"})
+	if m == nil {
+		return false, err
+	}
+	res.Measurement = m
+	return true, err
+}
+
+func (r *run) Finish(_ context.Context, res *result.Result) error {
+	summary(r.spec.Out, res)
+	return nil
+}
+
+func (r *run) Close() { r.db.Close() }
+
+func summary(w io.Writer, res *result.Result) {
+	s := res.Measurement.Transactions["ping"]
+	fmt.Fprintf(w, "\n%s: %d round trips in %.1fs, %.0f per second; latency p50 %d µs, p99 %d µs, max %d µs; errors %d\n",
+		res.Status, s.Count, res.Measurement.MeasuredSecs, s.PerMinute/60, s.Latency.P50, s.Latency.P99, s.Latency.Max, res.Measurement.Errors)
+}
+
+func metrics(r *result.Result) []result.Metric {
+	m := r.Measurement
+	if m == nil || m.MeasuredSecs <= 0 {
+		return nil
+	}
+	s := m.Transactions["ping"]
+	if s.Count == 0 {
+		return nil
+	}
+	return []result.Metric{p50.Value(float64(s.Latency.P50)), p99.Value(float64(s.Latency.P99)), pmax.Value(float64(s.Latency.Max)),
+		rate.Value(s.PerMinute / 60)}
+}
+
+// The runner's side: one transaction, the ping.
+
+func (r *run) Transactions() []string { return []string{"ping"} }
+
+func (r *run) NewWorker(ctx context.Context, _ int) (runner.Worker, error) {
+	w := &worker{r: r}
+	return w, w.Reconnect(ctx)
+}
+
+type worker struct {
+	r    *run
+	conn *sql.Conn
+	stmt *sql.Stmt
+	v    int64
+}
+
+func (w *worker) Next() (int, time.Duration, time.Duration) { return 0, 0, 0 }
+
+func (w *worker) Do(ctx context.Context, _ int) runner.Outcome {
+	if err := w.stmt.QueryRowContext(ctx).Scan(&w.v); err != nil {
+		return runner.Outcome{Err: err, ConnLost: w.r.spec.Target.Engine.Classify(err) == engine.ConnLost}
+	}
+	return runner.Outcome{}
+}
+
+func (w *worker) Reconnect(ctx context.Context) error {
+	w.Close()
+	c, err := w.r.db.Conn(ctx)
+	if err != nil {
+		return w.r.spec.Target.ConnectError(err)
+	}
+	st, err := c.PrepareContext(ctx, w.r.query)
+	if err != nil {
+		c.Close()
+		return err
+	}
+	w.conn, w.stmt = c, st
+	return nil
+}
+
+func (w *worker) Close() {
+	if w.stmt != nil {
+		w.stmt.Close()
+		w.conn.Close()
+		w.stmt, w.conn = nil, nil
+	}
+}

@@ -1,0 +1,39 @@
+package ping_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+func TestMain(m *testing.M) { clitest.Main(m) }
+
+// The round trip of the cheapest statement on every engine: latencies that hold together, a rate, a series per
+// second, and p50 latency as the headline.
+func TestPingOnEveryEngine(t *testing.T) {
+	engines := []clitest.Engine{{Name: "duckdb", URL: "duckdb://" + filepath.Join(t.TempDir(), "p.duckdb")}}
+	engines = append(engines, clitest.OLTPEngines(t)...)
+	for _, e := range engines {
+		t.Run(e.Name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "p.json")
+			r := clitest.Must(t, "ping", "--target", e.URL, "--vus", "2", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+			res, raw := clitest.ReadResult(t, file)
+			clitest.NoPassword(t, e.URL, r.Stdout, raw)
+			m := map[string]float64{}
+			for _, x := range res.Metrics {
+				m[x.Name] = x.Value
+			}
+			if h, ok := res.Headline(); !ok || h.Name != "p50 latency" || h.Unit != "µs" {
+				t.Fatalf("headline %+v", h)
+			}
+			if m["p50 latency"] < 1 || m["p99 latency"] < m["p50 latency"] || m["max latency"] < m["p99 latency"] || m["round trips per second"] <= 0 {
+				t.Fatalf("metrics %v", m)
+			}
+			meas := res.Measurement
+			if meas.Errors != 0 || meas.Transactions["ping"].Count == 0 || len(meas.Intervals) < 2 || res.Target.Engine != e.Name {
+				t.Fatalf("errors %d, %d pings, %d intervals, engine %s", meas.Errors, meas.Transactions["ping"].Count, len(meas.Intervals), res.Target.Engine)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
+	"github.com/shirou/gopsutil/v4/mem"
+)
+
+// cachedKnee is the share of a working set's second read that must come from the cache for the set to count
+// as kept cached.
+const cachedKnee = 90
+
+type memoryProbe struct{}
+
+func (memoryProbe) Prepare(v *workload.Values) (*workload.Values, error) {
+	size, err := ioprobe.ParseSize(v.String("step-size"))
+	if err != nil {
+		return nil, fmt.Errorf("--step-size: %v", err)
+	}
+	if size < RowBytes {
+		return nil, fmt.Errorf("--step-size %s holds no row: give at least %d bytes", v.String("step-size"), RowBytes)
+	}
+	if m := v.String("max"); m != "" {
+		max, err := ioprobe.ParseSize(m)
+		if err != nil {
+			return nil, fmt.Errorf("--max: %v", err)
+		}
+		if max < size {
+			return nil, fmt.Errorf("--max %s is less than one --step-size %s: give a larger --max", m, v.String("step-size"))
+		}
+	}
+	return v, checkThreads(v)
+}
+
+func (memoryProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+
+// memoryMax is the largest working set: --max, else 2x this machine's memory for an embedded engine or 4x the
+// engine's own cache for a server.
+func memoryMax(ctx context.Context, sp workload.Spec) (int64, string, error) {
+	if m := sp.Values.String("max"); m != "" {
+		n, err := ioprobe.ParseSize(m)
+		return n, "--max", err
+	}
+	t := sp.Target
+	if t.Engine.Embedded {
+		vm, err := mem.VirtualMemoryWithContext(ctx)
+		if err != nil {
+			return 0, "", fmt.Errorf("reading this machine's memory for the default --max: %v: give --max", err)
+		}
+		return 2 * int64(vm.Total), "2x this machine's memory", nil
+	}
+	db, err := t.Open(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	defer db.Close()
+	c, ok := t.Engine.CacheBytes(ctx, db)
+	if !ok {
+		return 0, "", fmt.Errorf("%s does not say how large its cache is: give --max", t)
+	}
+	return 4 * c, fmt.Sprintf("4x the engine's cache of %s", mb(c)), nil
+}
+
+func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
+	v := sp.Values
+	size, _ := ioprobe.ParseSize(v.String("step-size"))
+	rows := size / RowBytes
+	max, why, err := memoryMax(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	// working sets of 1, 2, 4 ... tables, the last the first past max
+	var sets []int
+	for k := 1; ; k *= 2 {
+		sets = append(sets, k)
+		if int64(k)*rows*RowBytes > max {
+			break
+		}
+	}
+	tables := sets[len(sets)-1]
+	fmt.Fprintf(sp.Out, "memory probe: working sets up to %s (%s), in tables of %s\n", mb(int64(tables)*rows*RowBytes), why, mb(rows*RowBytes))
+	db, err := ensure(ctx, memorySet, sp.Target, built{"rows_per_table": fmt.Sprint(rows)}, tables, v.Bool("rebuild"), v.Int("load-threads"),
+		int64(tables)*rows*RowBytes, func(c adder) []bulk.Work {
+			var w []bulk.Work
+			for i := 1; i <= tables; i++ {
+				w = append(w, rowWork(memorySet.PartName(i), 1, rows, 250_000, c)...)
+			}
+			return w
+		}, sp.Out)
+	if err != nil {
+		return nil, err
+	}
+	db.Close()
+	s := &stepper{kind: "memory", rate: "MB/min", spec: sp, v: v,
+		options: map[string]any{"probe": "memory", "step_mb": round(float64(rows*RowBytes)/1e6, 1), "max_mb": round(float64(max)/1e6, 1), "max_from": why,
+			"row_bytes": RowBytes}}
+	if err := s.open(ctx, memorySet); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.steps = func(ctx context.Context, s *stepper) error { return memorySteps(ctx, s, sets, rows) }
+	return s, nil
+}
+
+// memorySteps reads each working set twice: the first pass brings it in, the second shows what stayed.
+func memorySteps(ctx context.Context, s *stepper, sets []int, rows int64) error {
+	names := s.data.PartNames()
+	for _, k := range sets {
+		bytes := int64(k) * rows * RowBytes
+		for pass := 1; pass <= 2; pass++ {
+			st, err := s.step(ctx, fmt.Sprintf("%s pass %d", mb(bytes), pass), float64(bytes)/1e6, int64(k)*rows, bytes, func(ctx context.Context) error {
+				for _, name := range names[:k] {
+					if _, err := s.count(ctx, s.table("scan", name)); err != nil {
+						return fmt.Errorf("scanning %s: %w", name, err)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			st.Pass = pass
+			cached(&st)
+			s.probe.Steps = append(s.probe.Steps, st)
+			c := "?"
+			if st.Cached != nil {
+				c = fmt.Sprintf("%.0f%%", *st.Cached)
+			}
+			fmt.Fprintf(s.spec.Out, "working set %s pass %d: %.2fs = %.0f MB/min, %s cached\n", mb(bytes), pass, st.Seconds, st.Rate, c)
+		}
+	}
+	return nil
+}
+
+// memoryEstimate reads the knee off the second passes: the largest working set still read at least 90% from
+// the cache, and the next one, which was not. The estimate is the larger of that set and the bytes the next
+// one's second pass still found cached.
+func memoryEstimate(p *result.Probe) map[string]any {
+	var below, above *result.ProbeStep
+	for i := range p.Steps {
+		st := &p.Steps[i]
+		if st.Pass != 2 || st.Cached == nil {
+			continue
+		}
+		if *st.Cached >= cachedKnee {
+			below = st
+			continue
+		}
+		above = st
+		break
+	}
+	out := map[string]any{}
+	switch {
+	case below == nil && above == nil:
+		return out // no counters: no estimate
+	case above == nil:
+		out["cache_mb"] = below.X
+		out["cache_note"] = fmt.Sprintf("at least %.0f MB: every working set stayed cached", below.X)
+	case below == nil:
+		out["cache_mb"] = round(above.X**above.Cached/100, 1)
+		out["cache_note"] = fmt.Sprintf("less than %.0f MB, the smallest working set (%.0f%% cached on its second read)", above.X, *above.Cached)
+	default:
+		est := max(below.X, round(above.X**above.Cached/100, 1))
+		out["cache_mb"] = est
+		out["cache_note"] = fmt.Sprintf("between %.0f MB (%.0f%% cached on the second read) and %.0f MB (%.0f%%)", below.X, *below.Cached, above.X, *above.Cached)
+		out["knee_low_mb"], out["knee_high_mb"] = below.X, above.X
+	}
+	return out
+}

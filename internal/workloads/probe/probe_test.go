@@ -1,0 +1,347 @@
+package probe_test
+
+import (
+	"context"
+	"database/sql"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/dbdyno/dbdyno/internal/workloads/probe"
+	"github.com/spf13/pflag"
+)
+
+func TestMain(m *testing.M) { clitest.Main(m) }
+
+// values are the mixed command's flags as given on a command line.
+func values(t *testing.T, args ...string) *workload.Values {
+	t.Helper()
+	m, _ := workload.Lookup("probe")
+	c, _ := m.Command("mixed")
+	fs := pflag.NewFlagSet("mixed", pflag.ContinueOnError)
+	read := workload.Define(fs, c.Flags)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The mix and its two distributions over 20,000 requests, against their documented definitions: the kinds
+// within 2 points of 20/30/30/20 and selects 75/25 by id/range; single-row ids in the newest 5% with
+// probability hot + (1-hot) x 5% (90.5%); range starts there with probability sqrt(5%) (22.4%).
+func TestMixedDistributions(t *testing.T) {
+	m, err := probe.ParseMix(values(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	const n, newest = 20000, 1_000_000
+	var kinds [5]float64
+	var rowHot, rowN, rangeHot, rangeN float64
+	for i := 0; i < n; i++ {
+		op := m.Op(r)
+		kinds[op]++
+		switch op {
+		case probe.OpSelectRange:
+			rangeN++
+			if s := m.RangeStart(r, newest); s > newest*95/100 {
+				rangeHot++
+			} else if s < 1 {
+				t.Fatalf("range start %d below the first id", s)
+			}
+		default:
+			if op == probe.OpInsert {
+				continue
+			}
+			rowN++
+			id := m.RowID(r, newest)
+			if id < 1 || id > newest {
+				t.Fatalf("row id %d outside 1..%d", id, newest)
+			}
+			if id > newest*95/100 {
+				rowHot++
+			}
+		}
+	}
+	within := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 0.02 {
+			t.Errorf("%s: %.3f, want %.3f ± 0.02", what, got, want)
+		}
+	}
+	within("inserts", kinds[probe.OpInsert]/n, 0.20)
+	within("selects", (kinds[probe.OpSelectRow]+kinds[probe.OpSelectRange])/n, 0.30)
+	within("updates", kinds[probe.OpUpdate]/n, 0.30)
+	within("deletes", kinds[probe.OpDelete]/n, 0.20)
+	within("selects by id", kinds[probe.OpSelectRow]/(kinds[probe.OpSelectRow]+kinds[probe.OpSelectRange]), 0.75)
+	within("single-row operations on the newest 5%", rowHot/rowN, 0.9+0.1*0.05)
+	within("range starts in the newest 5%", rangeHot/rangeN, math.Sqrt(0.05))
+}
+
+func TestMixRefusesBadShares(t *testing.T) {
+	for _, args := range [][]string{{"--mix", "20/30/30/30"}, {"--mix", "20/30/50"}, {"--hot", "120%"}, {"--hot-ids", "0%"}, {"--range", "0"}} {
+		if _, err := probe.ParseMix(values(t, args...)); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}
+
+// engines are SQLite and DuckDB in scratch files and, where the servers run (always in CI), PostgreSQL and
+// MariaDB (and SQL Server when named), each in a database of its own.
+func engines(t *testing.T) []string {
+	dir := t.TempDir()
+	out := []string{"sqlite://" + filepath.Join(dir, "p.db"), "duckdb://" + filepath.Join(dir, "p.duckdb")}
+	for _, u := range testsrv.Servers(t) {
+		out = append(out, testsrv.Beside(t, u, "dbdyno_probe"))
+	}
+	return out
+}
+
+func run(t *testing.T, dir, name string, args ...string) *result.Result {
+	t.Helper()
+	path := filepath.Join(dir, name+".json")
+	out := clitest.Must(t, append(args, "--store", "", "--result", path)...)
+	r, text := clitest.ReadResult(t, path)
+	clitest.NoPassword(t, args[3], out.Stdout, text)
+	return r
+}
+
+func count(t *testing.T, url, table string) int64 {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n sql.NullInt64
+	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatalf("counting %s: %v", table, err)
+	}
+	return n.Int64
+}
+
+func exists(t *testing.T, url, table string) bool {
+	t.Helper()
+	tg, _ := engine.Parse(url)
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ok, err := tg.Engine.TableExists(context.Background(), db, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func TestProbesOnEveryEngine(t *testing.T) {
+	for _, u := range engines(t) {
+		tg, _ := engine.Parse(u)
+		t.Run(tg.Engine.Name, func(t *testing.T) {
+			dir := t.TempDir()
+			tableRows := int64(2<<20) / probe.RowBytes
+
+			// read: each table scanned once, its bytes rows x the row size; a second, warm run is warned about
+			r := run(t, dir, "read1", "probe", "read", "--target", u, "--table-size", "2m", "--tables", "2", "--cold=false")
+			if r.Probe == nil || r.Probe.Kind != "read" || len(r.Probe.Steps) != 2 {
+				t.Fatalf("read probe result: %+v", r.Probe)
+			}
+			for _, st := range r.Probe.Steps {
+				if st.Rows != tableRows || st.Bytes != tableRows*probe.RowBytes || st.Rate <= 0 {
+					t.Errorf("read step %+v: want %d rows of %d bytes at a positive rate", st, tableRows, probe.RowBytes)
+				}
+			}
+			if h, ok := r.Headline(); !ok || h.Name != "read MB/min" || h.Value <= 0 {
+				t.Errorf("read headline %+v", h)
+			}
+			r = run(t, dir, "read2", "probe", "read", "--target", u, "--table-size", "2m", "--tables", "2", "--cold=false")
+			if len(r.Probe.Warnings) == 0 || !strings.Contains(r.Probe.Warnings[0], "served from cache") {
+				t.Errorf("a warm scan was not warned about: %v (steps %+v)", r.Probe.Warnings, r.Probe.Steps)
+			}
+
+			// write: three chunks; the rows written are 3 x the chunk's and their bytes rows x the row size
+			r = run(t, dir, "write", "probe", "write", "--target", u, "--chunk", "1m", "--total", "3m")
+			chunkRows := int64(1<<20) / probe.RowBytes
+			written := count(t, u, "dbdyno_probe_write_2")
+			var bytes int64
+			for _, st := range r.Probe.Steps {
+				bytes += st.Bytes
+			}
+			if len(r.Probe.Steps) != 3 || written != 3*chunkRows || bytes != written*probe.RowBytes {
+				t.Errorf("write: %d steps, %d rows written (want %d), %d bytes (want %d)", len(r.Probe.Steps), written, 3*chunkRows, bytes, written*probe.RowBytes)
+			}
+			if _, ok := r.Figures["log_mb"]; !ok && !tg.Engine.Embedded {
+				t.Errorf("write: no log volume from the engine: %v", r.Figures)
+			}
+			r = run(t, dir, "bulk", "probe", "write", "--target", u, "--chunk", "1m", "--total", "2m", "--method", "bulk", "--threads", "2")
+			if n := count(t, u, "dbdyno_probe_write_2"); n != 2*chunkRows || r.Options["method"] != "bulk" {
+				t.Errorf("bulk write: %d rows written, want %d", n, 2*chunkRows)
+			}
+
+			// cpu: doubling steps stop at the first that passes the limit
+			r = run(t, dir, "cpu", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000..", "--limit", "1s")
+			steps := r.Probe.Steps
+			if len(steps) < 2 || !steps[len(steps)-1].Exceeded {
+				t.Fatalf("cpu: the last step did not stop at the limit: %+v", steps)
+			}
+			for _, st := range steps[:len(steps)-1] {
+				if st.Exceeded || st.Seconds >= 1 || st.Rows != int64(st.X*st.X) {
+					t.Errorf("cpu step %+v: want a completed step under the limit comparing N x N pairs", st)
+				}
+			}
+			if r.Probe.Plan == "" && tg.Engine.Name != "sqlserver" {
+				t.Errorf("cpu: the join's plan was not recorded")
+			}
+
+			// mixed: every kind ran; the series is per interval
+			r = run(t, dir, "mixed", "probe", "mixed", "--target", u, "--rows", "20000", "--duration", "2s", "--interval", "1s", "--threads", "2")
+			for _, n := range probe.OpNames {
+				if r.Measurement.Transactions[n].Count == 0 {
+					t.Errorf("mixed: no %s ran: %+v", n, r.Measurement.Transactions)
+				}
+			}
+			// the kinds as run, against the mix: within 2 points, or 3 standard errors where fewer requests ran
+			var total float64
+			for _, n := range probe.OpNames {
+				total += float64(r.Measurement.Transactions[n].Count)
+			}
+			for i, want := range []float64{0.20, 0.30 * 0.75, 0.30 * 0.25, 0.30, 0.20} {
+				got := float64(r.Measurement.Transactions[probe.OpNames[i]].Count) / total
+				if tol := max(0.02, 3*math.Sqrt(want*(1-want)/total)); math.Abs(got-want) > tol {
+					t.Errorf("mixed: %s %.3f of %0.f requests, want %.3f ± %.3f", probe.OpNames[i], got, total, want, tol)
+				}
+			}
+			if r.Figures["rows_at_start"] != float64(20000) || len(r.Measurement.Intervals) < 2 {
+				t.Errorf("mixed: rows at start %v, %d intervals", r.Figures["rows_at_start"], len(r.Measurement.Intervals))
+			}
+
+			// memory: working sets of 1, 2 and 4 tables, each read twice, and an estimate
+			r = run(t, dir, "memory", "probe", "memory", "--target", u, "--step-size", "1m", "--max", "3m")
+			if len(r.Probe.Steps) != 6 || r.Probe.Steps[5].Pass != 2 {
+				t.Errorf("memory: steps %+v", r.Probe.Steps)
+			}
+			if _, ok := r.Figures["cache_mb"]; !ok {
+				t.Errorf("memory: no estimate: %v", r.Figures)
+			}
+
+			clitest.Must(t, "probe", "drop", "--target", u)
+			for _, table := range []string{"dbdyno_probe_read_1", "dbdyno_probe_write_2", "dbdyno_probe_cpu_1", "dbdyno_probe_mixed_1", "dbdyno_probe_memory_1", "dbdyno_probe_read_meta"} {
+				if exists(t, u, table) {
+					t.Errorf("%s is still there after probe drop", table)
+				}
+			}
+		})
+	}
+}
+
+// Bad input gets one line and builds nothing: a limit too short to measure a step, sizes the disk cannot hold,
+// a reference run of another probe, a mix that does not add up.
+func TestBadInputBuildsNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bad.db")
+	u := "sqlite://" + db
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"probe", "cpu", "--target", u, "--limit", "10ms"}, "--limit 10ms is shorter"},
+		{[]string{"probe", "read", "--target", u, "--table-size", "1t", "--tables", "1000"}, "free"},
+		{[]string{"probe", "write", "--target", u, "--chunk", "10g", "--total", "900t"}, "free"},
+		{[]string{"probe", "mixed", "--target", u, "--mix", "20/30/30/30"}, "adds up to 110"},
+		{[]string{"probe", "memory", "--target", u, "--step-size", "64m", "--max", "1m"}, "less than one --step-size"},
+	} {
+		r := clitest.Run(context.Background(), append(c.args, "--store", "")...)
+		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) || strings.Count(strings.TrimSpace(r.Stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q: want one line with %q", c.args, r.Code, r.Stderr, c.want)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Fatalf("%v made the database file", c.args)
+		}
+	}
+
+	// a reference that is a read probe's run
+	other := "sqlite://" + filepath.Join(dir, "other.db")
+	ref := filepath.Join(dir, "read.json")
+	clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
+	// tables built in another number are not taken for what is asked, nor replaced without --rebuild
+	r := clitest.Run(context.Background(), "probe", "read", "--target", other, "--table-size", "1m", "--tables", "2", "--store", "")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "parts 1 (asked 2)") || !strings.Contains(r.Stderr, "--rebuild") {
+		t.Errorf("2 tables asked of a build of 1: exit %d, %q", r.Code, r.Stderr)
+	}
+	r = clitest.Run(context.Background(), "probe", "cpu", "--target", other, "--reference", ref, "--store", "")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "not a cpu probe run") {
+		t.Errorf("a read run as the cpu reference: exit %d, %q", r.Code, r.Stderr)
+	}
+	if exists(t, other, "dbdyno_probe_cpu_1") {
+		t.Errorf("the cpu table was built for a refused reference")
+	}
+}
+
+// A cpu run against a reference reports the multiple of its step times.
+func TestCPUReferenceMultiple(t *testing.T) {
+	ref := &result.Probe{Steps: []result.ProbeStep{{X: 1000, Seconds: 2}, {X: 2000, Seconds: 8}, {X: 4000, Seconds: 30, Exceeded: true}}}
+	p := &result.Probe{Steps: []result.ProbeStep{{X: 1000, Seconds: 1}, {X: 2000, Seconds: 4}, {X: 4000, Seconds: 15}}}
+	if m, ok := probe.Multiple(p, ref); !ok || m != 2 {
+		t.Errorf("multiple %v %v, want 2 (the steps both completed)", m, ok)
+	}
+	if _, ok := probe.Multiple(p, &result.Probe{}); ok {
+		t.Errorf("a multiple with no common step")
+	}
+}
+
+// --rate caps the requests per second over all threads (an open loop).
+func TestMixedRateCapsRequests(t *testing.T) {
+	dir := t.TempDir()
+	u := "sqlite://" + filepath.Join(dir, "rate.db")
+	r := run(t, dir, "rate", "probe", "mixed", "--target", u, "--rows", "5000", "--duration", "3s", "--interval", "1s", "--threads", "2", "--rate", "200")
+	ops := r.Figures["ops_per_s"].(float64)
+	if ops < 170 || ops > 215 {
+		t.Errorf("--rate 200 gave %.1f ops/s", ops)
+	}
+}
+
+// Every server engine reports its storage counters under the probes' names and the size of its cache (the
+// memory probe's default range); an embedded engine has neither (its figures are the process's IO).
+func TestServerStorageCountersAndCache(t *testing.T) {
+	for _, u := range engines(t) {
+		tg, _ := engine.Parse(u)
+		db, err := tg.Open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tg.Engine.StorageCounters(context.Background(), db)
+		size, ok := tg.Engine.CacheBytes(context.Background(), db)
+		db.Close()
+		if tg.Engine.Embedded {
+			if c != nil || ok {
+				t.Errorf("%s: storage counters %v, cache %d from an embedded engine", tg.Engine.Name, c, size)
+			}
+			continue
+		}
+		for _, k := range []string{"read_bytes", "log_bytes"} {
+			if _, has := c[k]; !has {
+				t.Errorf("%s: no %s among %v", tg.Engine.Name, k, c)
+			}
+		}
+		if !ok || size < 1<<20 {
+			t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package probe
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
+)
+
+// cachedWarning is the share of a table's bytes above which a scan counts as served from cache.
+const cachedWarning = 50
+
+// readSize is the read probe's tables: how many, and rows each.
+func readSize(v *workload.Values) (tables int, rows int64, err error) {
+	size, err := ioprobe.ParseSize(v.String("table-size"))
+	if err != nil {
+		return 0, 0, fmt.Errorf("--table-size: %v", err)
+	}
+	rows = size / RowBytes
+	if rows < 1 {
+		return 0, 0, fmt.Errorf("--table-size %s holds no row: give at least %d bytes (one row)", v.String("table-size"), RowBytes)
+	}
+	tables = v.Int("tables")
+	if v.Changed("total") {
+		total, err := ioprobe.ParseSize(v.String("total"))
+		if err != nil {
+			return 0, 0, fmt.Errorf("--total: %v", err)
+		}
+		tables = int((total + size - 1) / size)
+	}
+	if tables < 1 || tables > 10000 {
+		return 0, 0, fmt.Errorf("the read probe needs 1 to 10,000 tables (got %d): set --tables or --total", tables)
+	}
+	return tables, rows, nil
+}
+
+type readProbe struct{}
+
+func (readProbe) Prepare(v *workload.Values) (*workload.Values, error) {
+	if _, _, err := readSize(v); err != nil {
+		return nil, err
+	}
+	return v, checkThreads(v)
+}
+
+func (readProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+
+func (readProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
+	v := sp.Values
+	tables, rows, _ := readSize(v)
+	want := built{"rows_per_table": fmt.Sprint(rows)}
+	db, err := ensure(ctx, readSet, sp.Target, want, tables, v.Bool("rebuild"), v.Int("load-threads"), int64(tables)*rows*RowBytes,
+		func(c adder) []bulk.Work {
+			var w []bulk.Work
+			for i := 1; i <= tables; i++ {
+				w = append(w, rowWork(readSet.PartName(i), 1, rows, 250_000, c)...)
+			}
+			return w
+		}, sp.Out)
+	if err != nil {
+		return nil, err
+	}
+	db.Close()
+	if err := cold(ctx, sp.Target, v.String("cold-cmd"), sp.Out); err != nil {
+		return nil, err
+	}
+	s := &stepper{kind: "read", rate: "MB/min", spec: sp, v: v,
+		options: map[string]any{"probe": "read", "tables": tables, "rows_per_table": rows, "table_mb": round(float64(rows*RowBytes)/1e6, 1),
+			"row_bytes": RowBytes, "cold_cmd": v.String("cold-cmd") != ""}}
+	if err := s.open(ctx, readSet); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.steps = readSteps(rows)
+	fmt.Fprintf(sp.Out, "dbdyno probe read on %s (%s): %d table(s) of %s, each scanned once\n", s.version, sp.Target, tables, mb(rows*RowBytes))
+	return s, nil
+}
+
+// readSteps scans each table once with the study's predicate and reports its MB/min and what the engine read.
+func readSteps(rows int64) func(ctx context.Context, s *stepper) error {
+	return func(ctx context.Context, s *stepper) error {
+		names := s.data.PartNames()
+		for i, name := range names {
+			scan := s.table("scan", name)
+			var got int64
+			st, err := s.step(ctx, name, float64(i+1), rows, rows*RowBytes, func(ctx context.Context) (err error) {
+				got, err = s.count(ctx, scan)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("scanning %s: %w", name, err)
+			}
+			if got < 1 {
+				return fmt.Errorf("scanning %s matched no row: the table is not the probe's: rebuild with --rebuild", name)
+			}
+			cached(&st)
+			s.probe.Steps = append(s.probe.Steps, st)
+			line := fmt.Sprintf("table %d/%d %s: %s in %.2fs = %.0f MB/min (%.1f MB/s)", i+1, len(names), name, mb(st.Bytes), st.Seconds, st.Rate, st.Rate/60)
+			if st.Cached != nil {
+				line += fmt.Sprintf(", %s from storage (%.0f%% cached)", mb(int64(st.Counters["read_bytes"])), *st.Cached)
+				if *st.Cached > cachedWarning {
+					w := fmt.Sprintf("%s: %.0f%% of its bytes did not come from storage (the engine read %s): the scan was served from cache "+
+						"(or a columnar engine read only the predicate's columns); run cold with --cold-cmd (restart the server or drop its caches)", name, *st.Cached, mb(int64(st.Counters["read_bytes"])))
+					s.probe.Warnings = append(s.probe.Warnings, w)
+				}
+			}
+			fmt.Fprintln(s.spec.Out, line)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,60 @@
+package tpcc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+)
+
+// Consistency conditions of clause 3.3.2 that `tpcc check` verifies.
+var checks = []struct{ stmt, name string }{
+	{"check_1", "1: W_YTD = sum(D_YTD) for each warehouse"},
+	{"check_2", "2: D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID) for each district"},
+	{"check_3", "3: max(NO_O_ID) - min(NO_O_ID) + 1 = new_order rows for each district"},
+	{"check_4", "4: sum(O_OL_CNT) = order_line rows for each district"},
+}
+
+// Check runs the consistency conditions; each result names the first rows that break it.
+func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
+	if _, err := db.ReadMeta(ctx); err != nil {
+		return nil, err
+	}
+	var out []result.Check
+	for _, c := range checks {
+		vals := make([]any, 2) // every check statement returns two columns (see tx.sql)
+		dest := []any{&vals[0], &vals[1]}
+		var bad []string
+		err := db.rows(ctx, c.stmt, dest, func() error {
+			if len(bad) < 5 {
+				parts := make([]string, len(vals))
+				for i, v := range vals {
+					if b, ok := v.([]byte); ok {
+						v = string(b)
+					}
+					parts[i] = fmt.Sprint(v)
+				}
+				bad = append(bad, "("+strings.Join(parts, ", ")+")")
+			} else if len(bad) == 5 {
+				bad = append(bad, "...")
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("consistency condition %s: %w", c.name, err)
+		}
+		r := result.Check{Name: c.name, Passed: len(bad) == 0}
+		if !r.Passed {
+			r.Detail = "violated at " + strings.Join(bad, " ")
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// rows runs an argument-less statement and calls each for every row, after scanning it into dest.
+func (db *DB) rows(ctx context.Context, name string, dest []any, each func() error) error {
+	rows, err := db.data.SQL.QueryContext(ctx, db.stmts[name].SQL)
+	return eachRow(rows, err, dest, each)
+}

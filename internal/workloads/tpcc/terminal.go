@@ -1,0 +1,201 @@
+package tpcc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/method/runner"
+)
+
+// RunOptions are `tpcc run`'s settings.
+type RunOptions struct {
+	Warehouses     int  // warehouses to use (≤ those built); 0 means all
+	AllWarehouses  bool // each VU cycles through every warehouse instead of keeping a home warehouse
+	KeyingThinking bool
+	Procedures     bool
+	Seed           uint64
+	MaxRetries     int
+}
+
+// Workload is the TPC-C driver for the runner.
+type Workload struct {
+	db   *DB
+	opts RunOptions
+	meta *Meta
+	C    Constants // run-time NURand constants
+}
+
+// NewWorkload prepares a run against a built database.
+func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, error) {
+	meta, err := db.ReadMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Warehouses == 0 {
+		opts.Warehouses = meta.Warehouses
+	}
+	if opts.Warehouses < 1 {
+		return nil, errors.New("--warehouses must be at least 1")
+	}
+	if opts.Warehouses > meta.Warehouses {
+		return nil, fmt.Errorf("--warehouses %d is more than the %d built: rebuild with 'dbdyno tpcc build --warehouses %d --drop'", opts.Warehouses, meta.Warehouses, opts.Warehouses)
+	}
+	if opts.Procedures && !db.T.Engine.Procedures {
+		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", db.T.Engine)
+	}
+	if opts.MaxRetries <= 0 {
+		opts.MaxRetries = 10
+	}
+	c := NewRunConstants(NewRand(opts.Seed, 1<<40), meta.C)
+	return &Workload{db: db, opts: opts, meta: meta, C: c}, nil
+}
+
+// Meta is the build record of the database under test.
+func (w *Workload) Meta() *Meta { return w.meta }
+
+// Options are the effective run options.
+func (w *Workload) Options() RunOptions { return w.opts }
+
+// Transactions implements runner.Workload.
+func (w *Workload) Transactions() []string { return TxNames }
+
+// NewWorker implements runner.Workload: one terminal with its own connection and random stream.
+func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
+	s, err := w.db.newSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
+	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
+		listsAsText: !w.db.T.Engine.Arrays}
+	t.home = vu%w.opts.Warehouses + 1
+	t.cur = t.home
+	t.did = (vu/w.opts.Warehouses)%DistrictsPerWH + 1
+	return t, nil
+}
+
+// Terminal is one virtual user: an emulated terminal with a home warehouse and, for Stock-Level, a fixed
+// district (clause 2.8.1.1).
+type Terminal struct {
+	w           *Workload
+	s           session
+	r           *Rand
+	c           Constants
+	warehouses  int
+	home, cur   int
+	did         int
+	procs       bool
+	listsAsText bool
+	deck        []int
+	idBuf       []int
+}
+
+func (t *Terminal) homeWID() int { return t.cur }
+
+// Next draws the next transaction from a shuffled deck of 100 cards in the 45/43/4/4/4 mix, so every 100
+// transactions hold the mix exactly (clause 5.2.4.2 allows a deck).
+func (t *Terminal) Next() (int, time.Duration, time.Duration) {
+	if len(t.deck) == 0 {
+		for tx, n := range mix {
+			for i := 0; i < n; i++ {
+				t.deck = append(t.deck, tx)
+			}
+		}
+		t.r.r.Shuffle(len(t.deck), func(i, j int) { t.deck[i], t.deck[j] = t.deck[j], t.deck[i] })
+	}
+	tx := t.deck[len(t.deck)-1]
+	t.deck = t.deck[:len(t.deck)-1]
+	if t.w.opts.AllWarehouses {
+		t.cur = t.cur%t.warehouses + 1
+	}
+	if !t.w.opts.KeyingThinking {
+		return tx, 0, 0
+	}
+	return tx, time.Duration(keyingTime[tx] * float64(time.Second)), time.Duration(t.r.Exp(thinkMean[tx]) * float64(time.Second))
+}
+
+// Do runs one transaction, retrying serialization failures and deadlocks with the same input.
+func (t *Terminal) Do(ctx context.Context, tx int) runner.Outcome {
+	var run func() error
+	switch tx {
+	case NewOrder:
+		in := t.newOrderInput()
+		run = func() error { _, err := t.newOrder(ctx, in); return err }
+	case Payment:
+		in := t.paymentInput()
+		run = func() error { return t.payment(ctx, in) }
+	case OrderStatus:
+		in := t.orderStatusInput()
+		run = func() error { return t.orderStatus(ctx, in) }
+	case Delivery:
+		w, carrier := t.homeWID(), t.r.Int(1, 10)
+		run = func() error { return t.delivery(ctx, w, carrier) }
+	case StockLevel:
+		w, threshold := t.homeWID(), t.r.Int(10, 20)
+		run = func() error { _, err := t.stockLevel(ctx, w, t.did, threshold); return err }
+	}
+	var out runner.Outcome
+	for {
+		err := run()
+		if err == nil {
+			return out
+		}
+		if !t.w.db.connLost(err) {
+			t.s.rollback(ctx) // harmless when a procedure already ended the transaction
+		}
+		switch {
+		case errors.Is(err, errRollback):
+			out.RolledBack = true
+			return out
+		case t.w.db.connLost(err):
+			out.Err, out.ConnLost = fmt.Errorf("%s: connection lost: %w", TxNames[tx], err), true
+			return out
+		case t.w.db.retryable(err) && out.Retries < t.w.opts.MaxRetries && ctx.Err() == nil:
+			out.Retries++
+			continue
+		default:
+			out.Err = fmt.Errorf("%s: %w", TxNames[tx], err)
+			return out
+		}
+	}
+}
+
+// isItemNotFound reports the error dbdyno's New-Order procedure raises for the 1% of orders with an unused item.
+func (t *Terminal) isItemNotFound(err error) bool {
+	msg, ok := t.w.db.T.Engine.Raised(err)
+	return ok && strings.HasPrefix(msg, "dbdyno: item not found")
+}
+
+// Reconnect implements runner.Worker.
+func (t *Terminal) Reconnect(ctx context.Context) error {
+	t.s.close()
+	s, err := t.w.db.newSession(ctx)
+	if err != nil {
+		t.s = closedSession{}
+		return err
+	}
+	t.s = s
+	return nil
+}
+
+// Close implements runner.Worker.
+func (t *Terminal) Close() { t.s.close() }
+
+// closedSession stands in while a terminal waits to reconnect.
+type closedSession struct{}
+
+var errClosed = errors.New("connection closed")
+
+func (closedSession) begin(context.Context, bool) error  { return errClosed }
+func (closedSession) commit(context.Context) error       { return errClosed }
+func (closedSession) rollback(context.Context) error     { return nil }
+func (closedSession) batch(context.Context, ...op) error { return errClosed }
+func (closedSession) query(context.Context, string, []any, []any, func() error) error {
+	return errClosed
+}
+func (closedSession) close() {}
+
+func (closedSession) batchCommit(context.Context, ...op) error { return errClosed }

@@ -1,0 +1,434 @@
+package tpch_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+	"github.com/dbdyno/dbdyno/internal/workloads/tpch"
+)
+
+func TestMain(m *testing.M) { clitest.Main(m) }
+
+// answersDir is ../shared/tpch/answers/sfX beside the project (never copied into it).
+func answersDir(t *testing.T, sf string) string { return testsrv.Shared(t, "tpch", "answers", "sf"+sf) }
+
+func tpchEngines(t *testing.T) []clitest.Engine {
+	out := []clitest.Engine{
+		{Name: "duckdb", URL: "duckdb://" + filepath.Join(t.TempDir(), "h.duckdb")},
+		{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "h.db")},
+	}
+	for _, u := range testsrv.Servers(t) {
+		tg, err := engine.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: tpchDatabase(t, u)})
+	}
+	return out
+}
+
+// tpchDatabase returns the URL of a database beside the test database, created if missing: TPC-H and TPC-C
+// share table names (customer, orders), so each gets its own database.
+func tpchDatabase(t *testing.T, url string) string { return testsrv.Beside(t, url, "dbdyno_tpch") }
+
+func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
+	answers := answersDir(t, "0.01")
+	for _, e := range tpchEngines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			b := clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop", "--threads", "2")
+			if !strings.Contains(b.Stdout, "built 86805 rows") {
+				t.Fatalf("build:\n%s", b.Stdout)
+			}
+			keysMade(t, e.URL)
+			v := clitest.Must(t, "tpch", "validate", "--target", e.URL, "--answers", answers)
+			if strings.Count(v.Stdout, " PASS ") != 22 || !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+				t.Fatalf("validate:\n%s", v.Stdout)
+			}
+			clitest.NoPassword(t, e.URL, b.Stdout, v.Stdout)
+			powerAndThroughput(t, e.URL, answers)
+			updateSetsLeftApplied(t, e.URL, answers)
+			if r := clitest.Run(context.Background(), "tpch", "build", "--target", e.URL, "--scale", "0.01"); r.Code == 0 || !strings.Contains(r.Stderr, "--drop") {
+				t.Fatalf("build over an existing schema without --drop: %d %s", r.Code, r.Stderr)
+			}
+			clitest.Must(t, "tpch", "drop", "--target", e.URL)
+		})
+	}
+}
+
+// keysMade: on an engine that makes keys on several connections at once, every table's primary key exists after
+// a build: a row copied onto itself is refused.
+func keysMade(t *testing.T, url string) {
+	tg, _ := engine.Parse(url)
+	if !tg.Engine.ConcurrentDDL {
+		return
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{"INSERT INTO region SELECT * FROM region WHERE r_regionkey = 1",
+		"INSERT INTO nation SELECT * FROM nation WHERE n_nationkey = 1",
+		"INSERT INTO supplier SELECT * FROM supplier WHERE s_suppkey = 1",
+		"INSERT INTO customer SELECT * FROM customer WHERE c_custkey = 1",
+		"INSERT INTO part SELECT * FROM part WHERE p_partkey = 1",
+		"INSERT INTO partsupp SELECT * FROM partsupp WHERE ps_partkey = 1",
+		"INSERT INTO orders SELECT * FROM orders WHERE o_orderkey = 1",
+		"INSERT INTO lineitem SELECT * FROM lineitem WHERE l_orderkey = 1"} {
+		if _, err := db.Exec(q); err == nil {
+			t.Fatalf("%s: no key refused the copy", q)
+		}
+	}
+}
+
+// updateSetsLeftApplied: with --no-restore the update sets stay applied, the next run goes on with the following
+// set, validate refuses the changed data, and `tpch restore` puts the loaded data back.
+func updateSetsLeftApplied(t *testing.T, url, answers string) {
+	for set := 1; set <= 2; set++ {
+		file := filepath.Join(t.TempDir(), "n.json")
+		r := clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore", "--result", file)
+		res, _ := clitest.ReadResult(t, file)
+		p := res.Analytic.Tests[0].Refresh
+		if len(p) != 1 || p[0].UpdateSet != set || p[0].Status != "ok" || !strings.Contains(r.Stdout, "left applied (--no-restore)") {
+			t.Fatalf("run %d with --no-restore: pairs %+v\n%s", set, p, r.Stdout)
+		}
+	}
+	// a run without the refresh functions refuses the changed data instead of measuring it
+	if r := clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "6"); r.Code == 0 ||
+		!strings.Contains(r.Stderr, "update sets 1..2") || !strings.Contains(r.Stderr, "tpch restore") {
+		t.Fatalf("run without --refresh on refreshed data: exit %d %s", r.Code, r.Stderr)
+	}
+	v := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", answers)
+	if v.Code == 0 || !strings.Contains(v.Stderr, "update sets 1..2") || !strings.Contains(v.Stderr, "tpch restore") || strings.Count(v.Stderr, "\n") != 1 {
+		t.Fatalf("validate on refreshed data: exit %d\n%s", v.Code, v.Stderr)
+	}
+	r := clitest.Must(t, "tpch", "restore", "--target", url)
+	if !strings.Contains(r.Stdout, "undid update sets 1..2") {
+		t.Fatalf("restore: %s", r.Stdout)
+	}
+	if r := clitest.Must(t, "tpch", "restore", "--target", url); !strings.Contains(r.Stdout, "no update set is applied") {
+		t.Fatalf("second restore: %s", r.Stdout)
+	}
+	// a run finds a set left applied (as an interrupted run leaves it): it undoes it first and starts again at set 1
+	clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--no-restore")
+	file := filepath.Join(t.TempDir(), "d.json")
+	r = clitest.Must(t, "tpch", "run", "--target", url, "--power", "--refresh", "--queries", "6", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	if p := res.Analytic.Tests[0].Refresh; len(p) != 1 || p[0].UpdateSet != 1 || !strings.Contains(r.Stdout, "undid update set 1 left by an earlier run") ||
+		!strings.Contains(r.Stdout, "restored the loaded data") || !strings.Contains(res.Analytic.Note, "restored after the run") {
+		t.Fatalf("run after a set was left applied: %+v\n%s", p, r.Stdout)
+	}
+	clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
+}
+
+func powerAndThroughput(t *testing.T, url, answers string) {
+	file := filepath.Join(t.TempDir(), "h.json")
+	r := clitest.Must(t, "tpch", "run", "--target", url, "--power", "--throughput", "--streams", "2", "--refresh", "--seed", "3", "--result", file)
+	res, raw := clitest.ReadResult(t, file)
+	clitest.NoPassword(t, url, r.Stdout, raw)
+	an := res.Analytic
+	if res.Status != result.StatusOK || res.Workload != "tpch" || an == nil || len(an.Tests) != 2 || an.QphH == nil || *an.QphH <= 0 {
+		t.Fatalf("status %s, analytic %+v", res.Status, an)
+	}
+	power, through := an.Tests[0], an.Tests[1]
+	if power.Kind != "power" || power.PowerAtSize == nil || len(power.Refresh) != 1 || len(power.QueryStreams) != 1 {
+		t.Fatalf("power test %+v", power)
+	}
+	if through.Kind != "throughput" || through.ThroughputAtSize == nil || len(through.Refresh) != 2 || len(through.QueryStreams) != 2 {
+		t.Fatalf("throughput test %+v", through)
+	}
+	for _, s := range append(power.QueryStreams, through.QueryStreams...) {
+		if len(s.Queries) != 22 || s.Status != "ok" {
+			t.Fatalf("stream %d: %d queries, %s", s.Stream, len(s.Queries), s.Status)
+		}
+		// a stream's time to complete is at least the sum of its queries' times
+		sum := 0.0
+		for _, q := range s.Queries {
+			sum += q.Seconds
+		}
+		if s.Seconds < sum || s.Seconds <= 0 {
+			t.Fatalf("stream %d took %vs for queries of %vs", s.Stream, s.Seconds, sum)
+		}
+		if s.Queries[0].Query != map[int]int{0: 14, 1: 21, 2: 6}[s.Stream] {
+			t.Fatalf("stream %d does not follow Appendix A: starts with Q%d", s.Stream, s.Queries[0].Query)
+		}
+	}
+	// pair N of the run uses dbgen's update set N, 10 orders each at SF 0.01 (dbgen's integer arithmetic)
+	for i, p := range append(power.Refresh, through.Refresh...) {
+		if p.Status != "ok" || p.Orders != 10 || p.UpdateSet != i+1 {
+			t.Fatalf("refresh pair %d: %+v", i+1, p)
+		}
+	}
+	// Throughput@Size = S x 22 x 3600 / Ts x SF
+	want := 2 * 22 * 3600 / through.Seconds * 0.01
+	if d := *through.ThroughputAtSize - want; d > 1e-6 || d < -1e-6 {
+		t.Fatalf("Throughput@Size %v, want %v", *through.ThroughputAtSize, want)
+	}
+	// the refresh functions left the data as it was
+	clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
+
+	// a query that times out is a failure, never dropped from an aggregate
+	file2 := filepath.Join(t.TempDir(), "t.json")
+	r2 := clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "1", "--no-warmup", "--queries", "1,9", "--timeout", "1ns", "--result", file2)
+	res2, _ := clitest.ReadResult(t, file2)
+	if r2.Code == 0 || res2.Status != result.StatusFailed || res2.Analytic.Tests[0].GeomeanSeconds != nil {
+		t.Fatalf("timeouts: exit %d status %s test %+v", r2.Code, res2.Status, res2.Analytic.Tests[0])
+	}
+	if q := res2.Analytic.Tests[0].QueryStreams[0].Queries; len(q) != 2 || q[0].Status != "timeout" {
+		t.Fatalf("timed-out queries %+v", q)
+	}
+}
+
+func TestTPCHSweepAndSubset(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "s.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "s.json")
+	clitest.Must(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file)
+	// the method sweeps --streams: a warm-up run, then one run per point
+	var tests []result.AnalyticTest
+	for i := 1; i <= 4; i++ {
+		res, _ := clitest.ReadResult(t, clitest.ResultFile(file, i))
+		tests = append(tests, res.Analytic.Tests...)
+		if g := res.Group; i > 1 && (g.Sweep != "streams" || g.Value != float64(i-1)) {
+			t.Fatalf("run %d: group %+v, want the sweep's point streams=%d", i, g, i-1)
+		}
+	}
+	if len(tests) != 4 || tests[0].Kind != "warmup" || tests[3].Streams != 3 || len(tests[3].QueryStreams) != 3 {
+		t.Fatalf("sweep tests: %+v", tests)
+	}
+	for _, s := range tests[3].QueryStreams {
+		if len(s.Queries) != 3 {
+			t.Fatalf("stream %d ran %d queries, want the subset of 3", s.Stream, len(s.Queries))
+		}
+	}
+}
+
+func TestTPCHBadInput(t *testing.T) {
+	empty := "duckdb://" + filepath.Join(t.TempDir(), "e.duckdb")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpch", "gen", "--scale", "0", "--out", t.TempDir()}, "--scale 0 is out of range"},
+		{[]string{"tpch", "build", "--target", empty, "--scale", "-1"}, "out of range"},
+		{[]string{"tpch", "gen", "--scale", "0.01"}, "--out DIR is required"},
+		{[]string{"tpch", "gen", "--scale", "0.01", "--out", t.TempDir(), "--format", "xml"}, "--format \"xml\""},
+		{[]string{"tpch", "run", "--target", empty}, "run 'dbdyno tpch build"},
+		{[]string{"tpch", "validate", "--target", empty}, "run 'dbdyno tpch build"},
+		{[]string{"tpch", "run", "--target", empty, "--streams", "two"}, "--streams \"two\""},
+		{[]string{"tpch", "run", "--target", empty, "--queries", "1,23"}, "not a query number"},
+		{[]string{"tpcc", "run", "--target", empty}, "tpcc workload runs on"},
+	} {
+		r := clitest.Run(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+		if r.Code == 0 || len(lines) != 1 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+}
+
+func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "c.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "c.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(1500*time.Millisecond, cancel)
+	r := clitest.Run(ctx, "tpch", "run", "--target", url, "--streams", "1..40", "--result", file)
+	if r.Code != method.ExitAborted || !strings.Contains(r.Stderr, "run aborted") {
+		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
+	}
+	// the sweep's runs each wrote their result; the last one is the interrupted one
+	n := 1
+	for ; ; n++ {
+		if _, err := os.Stat(clitest.ResultFile(file, n+1)); err != nil {
+			break
+		}
+	}
+	res, _ := clitest.ReadResult(t, clitest.ResultFile(file, n))
+	if strings.Contains(r.Stderr, "before measuring began") {
+		// Ctrl-C landed while a point was being set up: the points before it ended ok, and nothing of it was measured
+		if res.Status != result.StatusOK || n < 1 {
+			t.Fatalf("cancelled while setting up: last result %s of %d", res.Status, n)
+		}
+		return
+	}
+	last := res.Analytic.Tests[len(res.Analytic.Tests)-1]
+	if res.Status != result.StatusAborted || n < 2 || last.Status != result.StatusAborted || last.GeomeanSeconds != nil {
+		t.Fatalf("status %s, %d results, last test %+v", res.Status, n, last)
+	}
+}
+
+// A server that drops every connection mid-run (pg_terminate_backend, as a restart does): the failed queries are
+// recorded as failures, the streams reconnect and go on, and the run ends failed with its partial figures.
+func TestTPCHConnectionsLostMidRun(t *testing.T) {
+	url := tpchDatabase(t, testsrv.URL(t, "DBDYNO_TEST_PG"))
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+	file := filepath.Join(t.TempDir(), "k.json")
+	done := make(chan clitest.Result)
+	go func() {
+		done <- clitest.Run(context.Background(), "tpch", "run", "--target", url, "--streams", "2", "--repeat", "1", "--queries", "9,18,21,13",
+			"--no-warmup", "--result", file)
+	}()
+	tg, _ := engine.Parse(url)
+	admin, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	killed := 0
+	deadline := time.Now().Add(20 * time.Second)
+	var r clitest.Result
+wait:
+	for {
+		select {
+		case r = <-done:
+			break wait
+		default:
+		}
+		var n int
+		admin.QueryRowContext(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database() AND state = 'active'
+			  AND (query ILIKE '%o_orderkey%' OR query ILIKE '%c_custkey%')`).Scan(&n)
+		killed += n
+		if time.Now().After(deadline) {
+			t.Fatal("the run did not end")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("%d queries terminated", killed)
+	if killed == 0 {
+		t.Fatal("no query was running when the connections were terminated")
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no result written (exit %d): %s", r.Code, r.Stderr)
+	}
+	res, _ := clitest.ReadResult(t, file)
+	if r.Code == 0 || res.Status != result.StatusFailed {
+		t.Fatalf("exit %d status %s after %d terminated queries", r.Code, res.Status, killed)
+	}
+	failed, ok := 0, 0
+	for _, s := range res.Analytic.Tests[0].QueryStreams {
+		for _, q := range s.Queries {
+			if q.Status == "failed" {
+				failed++
+				if q.Error == "" {
+					t.Fatal("a failed query must say why")
+				}
+			} else if q.Status == "ok" {
+				ok++
+			}
+		}
+		if len(s.Queries) != 4 {
+			t.Fatalf("stream %d stopped after %d queries: it must go on after a lost connection", s.Stream, len(s.Queries))
+		}
+	}
+	if failed == 0 || res.Analytic.Tests[0].GeomeanSeconds != nil {
+		t.Fatalf("%d failed, %d ok, geomean %v", failed, ok, res.Analytic.Tests[0].GeomeanSeconds)
+	}
+}
+
+// The 22 queries at scale factor 1 match the TPC's official answers (shared/tpch/answers/sf1), Q17 included.
+func TestTPCHOfficialAnswersAtSF1(t *testing.T) {
+	answers := answersDir(t, "1")
+	url := "duckdb://" + filepath.Join(t.TempDir(), "sf1.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "1")
+	v := clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answers)
+	if !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+		t.Fatalf("validate at SF 1:\n%s", v.Stdout)
+	}
+}
+
+// --streams N alone is one set of N streams: no warm-up run (that is for sweeps), one result.
+func TestTPCHOneStreamSetHasNoWarmup(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "o.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	file := filepath.Join(t.TempDir(), "o.json")
+	r := clitest.Must(t, "tpch", "run", "--target", url, "--streams", "2", "--queries", "6", "--result", file, "--store", "")
+	res, _ := clitest.ReadResult(t, file)
+	if strings.Contains(r.Stdout, "warm-up") || len(res.Analytic.Tests) != 1 || res.Analytic.Tests[0].Kind != "streams" {
+		t.Fatalf("tests %+v\n%s", res.Analytic.Tests, r.Stdout)
+	}
+	if _, err := os.Stat(clitest.ResultFile(file, 2)); err == nil {
+		t.Fatal("a second result was written")
+	}
+}
+
+// --maxdop is recorded and applied the engine's way where it has one; an engine without one, and --columnstore
+// on an engine without columnstore indexes, are refused in one line naming the engines that take them.
+func TestTPCHMaxdopAndColumnstore(t *testing.T) {
+	urls := []string{"duckdb://" + filepath.Join(t.TempDir(), "m.duckdb")}
+	if os.Getenv(testsrv.PostgresEnv) != "" || os.Getenv("CI") == "true" {
+		urls = append(urls, tpchDatabase(t, testsrv.URL(t, testsrv.PostgresEnv)))
+	}
+	for _, url := range urls {
+		clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+		file := filepath.Join(t.TempDir(), "m.json")
+		clitest.Must(t, "tpch", "run", "--target", url, "--power", "--queries", "1,6", "--maxdop", "1", "--result", file)
+		res, _ := clitest.ReadResult(t, file)
+		if res.Analytic.MaxDOP != 1 || res.Analytic.Layout != "" || res.Options["maxdop"] != float64(1) {
+			t.Errorf("%s: maxdop %d layout %q options %v", url, res.Analytic.MaxDOP, res.Analytic.Layout, res.Options["maxdop"])
+		}
+		if st := res.Analytic.Tests[0].Status; st != "ok" {
+			t.Errorf("%s: power test %s", url, st)
+		}
+	}
+	lite := "sqlite://" + filepath.Join(t.TempDir(), "m.db")
+	clitest.Must(t, "tpch", "build", "--target", lite, "--scale", "0.01")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpch", "run", "--target", lite, "--power", "--maxdop", "2"}, "--maxdop: SQLite runs each query on one thread here; it applies to duckdb://, postgres://"},
+		{[]string{"tpch", "run", "--target", lite, "--power", "--maxdop", "-1"}, "--maxdop must be at least 1"},
+		{[]string{"tpch", "build", "--target", lite, "--scale", "0.01", "--drop", "--columnstore"}, "it applies to sqlserver:// targets"},
+	} {
+		r := clitest.Run(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+		if r.Code == 0 || len(lines) != 1 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+	// the refused --columnstore build left the database as it was
+	clitest.Must(t, "tpch", "run", "--target", lite, "--power", "--queries", "6")
+}
+
+// --shapes checks a scale without reference answers against another scale's: columns and the row counts that do
+// not depend on the scale. A wrong column count fails it.
+func TestTPCHValidateShapes(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "shape.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.02")
+	v := clitest.Must(t, "tpch", "validate", "--target", url, "--answers", answersDir(t, "0.1"), "--shapes")
+	if !strings.Contains(v.Stdout, "shapes only") || !strings.Contains(v.Stdout, "22 passed, 0 failed") {
+		t.Fatalf("shapes:\n%s", v.Stdout)
+	}
+	// without --shapes the other scale's answers are refused
+	if r := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", answersDir(t, "0.1")); r.Code == 0 || !strings.Contains(r.Stderr, "scale factor 0.1") {
+		t.Fatalf("answers of another scale without --shapes: %d %s", r.Code, r.Stderr)
+	}
+	// the shape check can fail: answers with a column fewer
+	dir := t.TempDir()
+	src := answersDir(t, "0.1")
+	entries, _ := os.ReadDir(src)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+	}
+	q1 := tpch.AnswerFile(dir, 1)
+	b, _ := os.ReadFile(q1)
+	lines := strings.Split(string(b), "\n")
+	lines[0] = lines[0] + "|extra"
+	os.WriteFile(q1, []byte(strings.Join(lines, "\n")), 0o644)
+	r := clitest.Run(context.Background(), "tpch", "validate", "--target", url, "--answers", dir, "--shapes")
+	if r.Code == 0 || !strings.Contains(r.Stdout, "Q1  FAIL") {
+		t.Fatalf("a changed shape passed: %d\n%s", r.Code, r.Stdout)
+	}
+}

@@ -1,0 +1,471 @@
+package tpch
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/dbdyno/dbdyno/internal/workloads/tpch/dbgen"
+)
+
+// The TPC-H-derived workload's commands and metrics, as the registry (and so the CLI and plans) sees them.
+func init() {
+	threads := fmt.Sprint(runtime.NumCPU())
+	workload.Register(&workload.Meta{
+		Name:  "tpch",
+		Short: "TPC-H-derived analytic workload: gen, build, run, validate, drop",
+		Long: "A TPC-H-derived analytic workload (not an audited TPC-H result): dbgen-identical data at any scale\n" +
+			"factor, the 22 queries, power and throughput tests.",
+		DefaultTarget: DefaultTarget,
+		NeedsDB:       true,
+		Sections:      []string{"analytic"},
+		Metrics:       []workload.MetricDesc{qphh, power, throughput, toComplete, geomean, qph},
+		SQL:           Files,
+		Derive:        metrics,
+		Work: func(r *result.Result) string {
+			sf := r.Options["scale"] // recorded since results carry metrics; before, in the analytic section
+			if a := r.Analytic; sf == nil && a != nil {
+				sf = a.Scale
+			}
+			return fmt.Sprintf("scale %v, refresh %v, queries %q", sf, r.Options["refresh"], r.Options["queries"])
+		},
+		Commands: []*workload.Command{{
+			Name:  "gen",
+			Short: "write the eight tables as files, byte-identical to dbgen's .tbl output",
+			Flags: []workload.Flag{
+				{Name: "scale", Kind: workload.Float, Default: "1", Help: "scale factor (1 is about 1 GB; fractions such as 0.01 work)"},
+				{Name: "out", Kind: workload.String, Help: "output directory"},
+				{Name: "format", Kind: workload.String, Default: "tbl", Help: "tbl (dbgen's format) or csv (with a header line)"},
+				{Name: "threads", Kind: workload.Int, Default: threads, Help: "generator threads"},
+				{Name: "parts", Kind: workload.Int, Default: "1", Help: "split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does"},
+				{Name: "updates", Kind: workload.Int, Default: "0", Help: "also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does"},
+				{Name: "updates-only", Kind: workload.Bool, Help: "write only the update sets, not the tables"},
+			},
+			Do: gen,
+		}, {
+			Name:   "build",
+			Short:  "create the schema and load dbgen's population straight from the generator",
+			Target: workload.OneTarget,
+			Flags: []workload.Flag{
+				{Name: "scale", Kind: workload.Float, Default: "1", Help: "scale factor"},
+				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel load connections"},
+				{Name: "drop", Kind: workload.Bool, Help: "replace dbdyno's existing TPC-H tables (never touches tables dbdyno did not create)"},
+				{Name: "columnstore", Kind: workload.Bool, Help: "store every table as a clustered columnstore index, keys as nonclustered B-trees (engines that have them)"},
+			},
+			Do: build,
+		}, {
+			Name:  "run",
+			Short: "power test, throughput test, or sets of concurrent query streams; times every query",
+			Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
+				"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
+				"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
+			Target:   workload.ManyTargets,
+			Flags:    runFlags,
+			Measured: measured{},
+		}, {
+			Name:   "validate",
+			Short:  "run the 22 queries with the validation parameters and compare with expected answers",
+			Target: workload.OneTarget,
+			Flags: []workload.Flag{
+				{Name: "answers", Kind: workload.String, Help: "directory of expected answers for the scale built (qNN.csv or qN.out)"},
+				{Name: "against", Kind: workload.String, NoPlan: true, Help: "compare with the answers of a second target built at the same scale"},
+				{Name: "shapes", Kind: workload.Bool, Help: "compare only the answers' shapes (columns; row counts fixed at every scale) with --answers of another scale: for scales without reference answers, such as 10"},
+			},
+			Do: validate,
+		}, {
+			Name:   "restore",
+			Short:  "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
+			Target: workload.OneTarget,
+			Do:     restore,
+		}, {
+			Name:   "drop",
+			Short:  "remove dbdyno's TPC-H tables (and nothing else)",
+			Target: workload.OneTarget,
+			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+				d, err := Open(ctx, env.Target())
+				if err != nil {
+					return err
+				}
+				defer d.Close()
+				return d.data.DropCommand(ctx, env.Out)
+			},
+		}},
+	})
+}
+
+var runFlags = []workload.Flag{
+	{Name: "streams", Kind: workload.Counts, SweepTitle: "N concurrent streams", Help: "stream count N, a sweep 1..N, or a list 1,2,4"},
+	{Name: "power", Kind: workload.Bool, Help: "run the power test (RF1, stream 0, RF2)"},
+	{Name: "throughput", Kind: workload.Bool, Help: "run the throughput test (N streams and a refresh stream)"},
+	{Name: "refresh", Kind: workload.Bool, Help: "run the refresh functions RF1/RF2 in the power and throughput tests"},
+	{Name: "queries", Kind: workload.String, Help: "run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)"},
+	{Name: "timeout", Kind: workload.Duration, Default: "30m", Help: "a query running longer fails (0: no limit)"},
+	{Name: "seed", Kind: workload.Uint, Help: "qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"},
+	{Name: "no-warmup", Kind: workload.Bool, Help: "skip the warm-up stream before a --streams sweep"},
+	{Name: "maxdop", Kind: workload.Int, Help: "hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"},
+	{Name: "no-restore", Kind: workload.Bool, Help: "leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"},
+}
+
+func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
+	sf, threads := v.Float("scale"), v.Int("threads")
+	if err := ValidateScale(sf); err != nil {
+		return err
+	}
+	if threads < 1 {
+		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
+	}
+	if err := bulk.CheckSpace(ctx, env.Target(), int64(sf*bytesPerScale)); err != nil {
+		return err
+	}
+	d, err := Open(ctx, env.Target())
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	fmt.Fprintf(env.Out, "building TPC-H schema at scale factor %g in %s (%s), %d thread(s)\n", sf, d.T, d.ServerVersion(ctx), threads)
+	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: v.Bool("drop"), Columnstore: v.Bool("columnstore"), Version: env.Version, Progress: env.Out})
+	if err != nil {
+		return bulk.Interrupted(ctx, err)
+	}
+	fmt.Fprintln(env.Out, rep.Summary())
+	return nil
+}
+
+func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
+	opts := GenOptions{Scale: v.Float("scale"), Dir: v.String("out"), Threads: v.Int("threads"), Parts: v.Int("parts"),
+		Updates: v.Int("updates"), NoTables: v.Bool("updates-only"), Progress: env.Out}
+	switch f := v.String("format"); f {
+	case "tbl":
+		opts.Format = dbgen.FormatTBL
+	case "csv":
+		opts.Format = dbgen.FormatCSV
+	default:
+		return fmt.Errorf("--format %q is not known: use tbl or csv", f)
+	}
+	if err := ValidateScale(opts.Scale); err != nil {
+		return err
+	}
+	if opts.Dir == "" {
+		return fmt.Errorf("--out DIR is required")
+	}
+	if opts.Threads < 1 || opts.Parts < 1 {
+		return fmt.Errorf("--threads and --parts must be at least 1")
+	}
+	if opts.Updates < 0 || opts.NoTables && opts.Updates == 0 {
+		return fmt.Errorf("--updates N needs N >= 1 (and --updates-only needs --updates)")
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return fmt.Errorf("cannot create --out directory: %w", err)
+	}
+	rows, err := GenerateFiles(ctx, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Out, "wrote %d rows at scale factor %g to %s\n", rows, opts.Scale, opts.Dir)
+	return nil
+}
+
+func validate(ctx context.Context, env *workload.Env, v *workload.Values) error {
+	d, err := Open(ctx, env.Target())
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	var other *DB
+	if against := v.String("against"); against != "" {
+		t, err := engine.Parse(against)
+		if err != nil {
+			return fmt.Errorf("--against: %w", err)
+		}
+		if other, err = Open(ctx, t); err != nil {
+			return fmt.Errorf("--against: %w", err)
+		}
+		defer other.Close()
+	}
+	var res []Validation
+	if v.Bool("shapes") {
+		if other != nil {
+			return fmt.Errorf("--shapes compares with --answers of another scale, not with --against")
+		}
+		fmt.Fprintln(env.Out, "shapes only: the columns of every answer and the row counts that do not depend on the scale (no reference answers exist at this scale)")
+		res, err = d.ValidateShapes(ctx, v.String("answers"), env.Out)
+	} else {
+		res, err = d.Validate(ctx, v.String("answers"), other, env.Out)
+	}
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, r := range res {
+		if !r.Passed {
+			failed++
+		}
+	}
+	fmt.Fprintf(env.Out, "%d passed, %d failed\n", len(res)-failed, failed)
+	if failed > 0 {
+		return fmt.Errorf("%d of 22 queries did not match the expected answers", failed)
+	}
+	return nil
+}
+
+func restore(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+	d, err := Open(ctx, env.Target())
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	t0 := time.Now()
+	lo, hi, err := d.Restore(ctx)
+	if err != nil {
+		return err
+	}
+	if lo == 0 {
+		fmt.Fprintf(env.Out, "%s: no update set is applied; the data is as loaded\n", d.T)
+		return nil
+	}
+	fmt.Fprintf(env.Out, "%s: undid %s in %.1fs; the data is as loaded\n", d.T, SetsString(lo, hi), time.Since(t0).Seconds())
+	return nil
+}
+
+// ParseQueries reads --queries: "1,3,5" or "q1,q3" ("" is all 22).
+func ParseQueries(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(p)), "q"))
+		if err != nil || n < 1 || n > 22 {
+			return nil, fmt.Errorf("--queries %q: %q is not a query number from 1 to 22", s, p)
+		}
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// qgenClockSeed is a qgen seed from the clock in the specification's form, mmddhhmmss.
+func qgenClockSeed(t time.Time) uint64 {
+	t = t.UTC()
+	return uint64(t.Month())*100000000 + uint64(t.Day())*1000000 + uint64(t.Hour())*10000 + uint64(t.Minute())*100 + uint64(t.Second())
+}
+
+// measured is `tpch run` for the method.
+type measured struct{}
+
+func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
+	if _, err := ParseQueries(v.String("queries")); err != nil {
+		return nil, err
+	}
+	if v.Duration("timeout") < 0 {
+		return nil, fmt.Errorf("--timeout cannot be negative")
+	}
+	if v.Int("maxdop") < 0 {
+		return nil, fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
+	}
+	if !v.Changed("seed") {
+		v = v.Set("seed", qgenClockSeed(time.Now()))
+	}
+	return v, nil
+}
+
+// Warmup: a sweep of stream sets starts after one warm-up stream, unless --no-warmup.
+func (measured) Warmup(v *workload.Values) (bool, string) {
+	return !v.Bool("no-warmup") && !v.Bool("throughput") && len(v.Counts("streams")) > 1, "one stream"
+}
+
+type run struct {
+	d             *DB
+	sf            float64
+	opts          RunOptions
+	queries       string
+	serverVersion string
+	out           io.Writer
+}
+
+func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
+	v := s.Values
+	opts := RunOptions{Power: v.Bool("power"), Throughput: v.Bool("throughput"), Refresh: v.Bool("refresh"), Timeout: v.Duration("timeout"),
+		Seed: v.Uint("seed"), Streams: v.Count("streams"), NoRestore: v.Bool("no-restore"), MaxDOP: v.Int("maxdop"), Progress: s.Out}
+	opts.Queries, _ = ParseQueries(v.String("queries"))
+	d, err := Open(ctx, s.Target)
+	if err != nil {
+		return nil, err
+	}
+	sf, err := d.Scale(ctx)
+	if err == nil && opts.MaxDOP > 0 {
+		err = d.LimitParallelism(opts.MaxDOP)
+	}
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	if !opts.Refresh || s.Warmup {
+		// without the refresh functions, queries must run on the loaded data
+		if set, err := d.appliedSets(ctx); err != nil || set.lo != 0 {
+			d.Close()
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: %w (%s, by a run with --no-restore or an interrupted one), so the queries would not run on the loaded data: run with --refresh to go on with the following sets, or `dbdyno tpch restore` first", s.Target, ErrRefreshed, set)
+		}
+	}
+	switch {
+	case s.Warmup:
+		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, MaxDOP: opts.MaxDOP, Progress: s.Out}
+	case !opts.Power && !opts.Throughput && opts.Streams == 0:
+		opts.Power, opts.Throughput, opts.Streams = true, true, MinStreams(sf)
+	case opts.Throughput && opts.Streams == 0:
+		opts.Streams = MinStreams(sf)
+	}
+	r := &run{d: d, opts: opts, sf: sf, queries: v.String("queries"), serverVersion: d.ServerVersion(ctx), out: s.Out}
+	fmt.Fprintf(s.Out, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", r.serverVersion, s.Target, sf, opts.Seed)
+	return r, nil
+}
+
+func (r *run) ServerVersion() string { return r.serverVersion }
+
+func (r *run) Options() map[string]any {
+	o := r.opts
+	var streams []int
+	if o.Streams > 0 {
+		streams = []int{o.Streams}
+	}
+	return map[string]any{"scale": r.sf, "power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
+		"queries": r.queries, "timeout_s": o.Timeout.Seconds(), "seed": fmt.Sprint(o.Seed), "warmup": o.Warmup, "no_restore": o.NoRestore, "maxdop": o.MaxDOP}
+}
+
+func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	an, err := r.d.Run(ctx, r.opts)
+	if an == nil {
+		return false, err
+	}
+	res.Analytic = an
+	return true, err
+}
+
+func (r *run) Finish(_ context.Context, res *result.Result) error {
+	w := r.out
+	fmt.Fprintf(w, "\n%s  (not comparable with audited TPC-H results)\n", strings.ToUpper(res.Status))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "test\tstreams\tstatus\ttime to complete (s)\tgeomean query (s)\tmetric")
+	for _, t := range res.Analytic.Tests {
+		metric, g := t.MetricText()
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.3f\t%s\t%s\n", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
+	}
+	tw.Flush()
+	if q := res.Analytic.QphH; q != nil {
+		fmt.Fprintf(w, "QphH@Size %.1f\n", *q)
+	}
+	if res.Error != "" {
+		fmt.Fprintln(w, result.Ended(res))
+	}
+	return nil
+}
+
+func (r *run) Close() { r.d.Close() }
+
+// The workload's metrics. QphH@Size is the headline when a run has both tests; a plain set of streams is
+// headed by its time to complete, and adds its queries per hour.
+var (
+	qphh       = workload.MetricDesc{Name: "QphH@Size", Better: result.Higher, PerCore: true, PerPrice: true}
+	power      = workload.MetricDesc{Name: "Power@Size", Better: result.Higher, PerCore: true, PerPrice: true}
+	throughput = workload.MetricDesc{Name: "Throughput@Size", Better: result.Higher, PerCore: true, PerPrice: true}
+	toComplete = workload.MetricDesc{Name: "time to complete", Unit: "s", Better: result.Lower, Aggregate: "max"}
+	geomean    = workload.MetricDesc{Name: "geometric mean query time", Unit: "s", Better: result.Lower}
+	qph        = workload.MetricDesc{Name: "queries per hour", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
+)
+
+// metrics derives a run's metrics from its tests: each test's time to complete and geometric mean, the
+// specification's metrics where the tests make them, and a plain stream set's queries per hour.
+func metrics(r *result.Result) []result.Metric {
+	a := r.Analytic
+	if a == nil {
+		return nil
+	}
+	sets := 0
+	for _, t := range a.Tests {
+		if t.Kind == "streams" && t.Status == result.StatusOK {
+			sets++
+		}
+	}
+	var out []result.Metric
+	var last string
+	for _, t := range a.Tests {
+		if t.Status != result.StatusOK || t.Kind == "warmup" {
+			continue
+		}
+		label := ""
+		switch t.Kind {
+		case "power":
+			label = "power test: "
+		case "throughput":
+			label = fmt.Sprintf("throughput test (%d streams): ", t.Streams)
+		case "streams":
+			if sets > 1 { // a sweep inside one result, as results written before sweeps left the workload have
+				label = fmt.Sprintf("%d stream(s): ", t.Streams)
+			}
+		}
+		last = label + toComplete.Name
+		out = append(out, toComplete.Named(last).Value(t.Seconds))
+		if t.GeomeanSeconds != nil {
+			out = append(out, geomean.Named(label+geomean.Name).Value(*t.GeomeanSeconds))
+		}
+		if t.Kind == "streams" && sets == 1 && t.Seconds > 0 {
+			n := 0
+			for _, s := range t.QueryStreams {
+				n += len(s.Queries)
+			}
+			out = append(out, qph.Value(float64(n)*3600/t.Seconds))
+		}
+		if t.PowerAtSize != nil {
+			out = append(out, power.Value(*t.PowerAtSize))
+		}
+		if t.ThroughputAtSize != nil {
+			out = append(out, throughput.Value(*t.ThroughputAtSize))
+		}
+	}
+	if a.QphH != nil {
+		out = append(out, qphh.Value(*a.QphH))
+	}
+	return workload.Headline(out, qphh.Name, power.Name, throughput.Name, last)
+}
+
+// Aggregate adds up the targets of a multi-instance run: the queries of all of them per hour of the longest,
+// and the longest time to complete.
+func (measured) Aggregate(parts []*result.Result) []result.Metric {
+	var queries, longest float64
+	for _, r := range parts {
+		if r.Analytic == nil {
+			continue
+		}
+		for _, t := range r.Analytic.Tests {
+			if t.Kind == "warmup" {
+				continue
+			}
+			for _, s := range t.QueryStreams {
+				queries += float64(len(s.Queries))
+			}
+		}
+		longest = max(longest, r.EndedAt.Sub(r.StartedAt).Seconds())
+	}
+	if longest <= 0 {
+		return nil
+	}
+	h := qph
+	h.Headline = true
+	return []result.Metric{h.Value(queries * 3600 / longest), toComplete.Value(longest)}
+}

@@ -1,0 +1,329 @@
+package webstore_test
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+	"github.com/dbdyno/dbdyno/internal/workloads/webstore"
+)
+
+func TestMain(m *testing.M) { clitest.Main(m) }
+
+// engines are SQLite and, where the servers run (always in CI), PostgreSQL, MariaDB (and SQL Server when
+// testsrv.MSSQLEnv names one), each in a database of its own.
+func engines(t *testing.T) []clitest.Engine {
+	out := []clitest.Engine{{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "ws.db"), Modes: []string{"sql"}}}
+	for _, u := range testsrv.Servers(t) {
+		u = testsrv.Beside(t, u, "dbdyno_webstore")
+		tg, err := engine.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: u, Modes: []string{"sql", "procedures"}})
+	}
+	return out
+}
+
+func open(t *testing.T, url string) (*webstore.DB, *sql.DB) {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := webstore.Open(context.Background(), tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close(); raw.Close() })
+	return db, raw
+}
+
+func one(t *testing.T, db *sql.DB, q string, args ...any) int64 {
+	t.Helper()
+	var v sql.NullFloat64
+	if err := db.QueryRow(q, args...).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return int64(v.Float64 + 0.5)
+}
+
+// ph writes a query with the engine's placeholders ($1 or ? or @p1) for the tests' own statements.
+func ph(url, q string) string {
+	tg, _ := engine.Parse(url)
+	n := 0
+	var b strings.Builder
+	for _, c := range q {
+		if c != '?' {
+			b.WriteRune(c)
+			continue
+		}
+		n++
+		switch tg.Engine.Placeholder {
+		case 0:
+			b.WriteString("$" + string(rune('0'+n)))
+		case 2:
+			b.WriteString("@p" + string(rune('0'+n)))
+		default:
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}
+
+func TestWebstoreOnEveryEngine(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			b := clitest.Must(t, "webstore", "build", "--target", e.URL, "--size", "S", "--drop", "--seed", "3")
+			if !strings.Contains(b.Stdout, "built 181374 rows") { // seed 3's history: 12,000 orders with their lines
+				t.Fatalf("build:\n%s", b.Stdout)
+			}
+			db, raw := open(t, e.URL)
+			for _, mode := range e.Modes {
+				orderFlow(t, e.URL, db, raw, mode == "procedures")
+			}
+			runCheckReset(t, e.URL, raw)
+			clitest.Must(t, "webstore", "drop", "--target", e.URL)
+		})
+	}
+}
+
+// orderFlow checks one purchase's effects row by row, a reorder, and a rollback on short stock.
+func orderFlow(t *testing.T, url string, db *webstore.DB, raw *sql.DB, procedures bool) {
+	ctx := context.Background()
+	if _, err := db.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.Session(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const seed = 3
+	c, _, err := s.Login(ctx, procedures, webstore.Username(17), webstore.Password)
+	if err != nil || c != 17 {
+		t.Fatalf("login: %d %v", c, err)
+	}
+	if _, _, err := s.Login(ctx, procedures, webstore.Username(17), "wrong"); err == nil {
+		t.Fatal("a wrong password logged in")
+	}
+	stock := func(p int64) int64 {
+		return one(t, raw, ph(url, "SELECT quan_in_stock FROM inventory WHERE prod_id = ?"), p)
+	}
+	orders0 := one(t, raw, "SELECT COUNT(*) FROM orders")
+	// product 40 is left with reorder-1 after buying 2: a reorder record
+	if _, err := raw.Exec(ph(url, "UPDATE inventory SET quan_in_stock = ? WHERE prod_id = ?"), 4, 40); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(ph(url, "UPDATE inventory_loaded SET quan_in_stock = ? WHERE prod_id = ?"), 4, 40); err != nil {
+		t.Fatal(err)
+	}
+	prods, qtys := []int64{5, 40, 900}, []int64{3, 2, 1}
+	before := []int64{stock(5), stock(40), stock(900)}
+	if before[0] < 3 || before[2] < 1 {
+		t.Fatalf("seed 3 gives products 5 and 900 too little stock to test with: %v", before)
+	}
+	order := int64(webstore.Sizes["S"].Orders() + 1000)
+	rolled, err := s.Purchase(ctx, procedures, seed, 17, order, time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC), prods, qtys, 3)
+	if err != nil || rolled {
+		t.Fatalf("purchase: rolled back %v, %v", rolled, err)
+	}
+	for i, p := range prods {
+		if got := stock(p); got != before[i]-qtys[i] {
+			t.Errorf("product %d: stock %d, want %d", p, got, before[i]-qtys[i])
+		}
+		if got := one(t, raw, ph(url, "SELECT sales FROM inventory WHERE prod_id = ?"), p); got != qtys[i] {
+			t.Errorf("product %d: sales %d, want %d", p, got, qtys[i])
+		}
+		if got := one(t, raw, ph(url, "SELECT quantity FROM orderlines WHERE orderid = ? AND orderlineid = ?"), order, i+1); got != qtys[i] {
+			t.Errorf("line %d: quantity %d", i+1, got)
+		}
+	}
+	if n := one(t, raw, ph(url, "SELECT COUNT(*) FROM cust_hist WHERE orderid = ? AND customerid = ?"), order, 17); n != 3 {
+		t.Errorf("%d history rows, want 3", n)
+	}
+	net, tax, total := webstore.Amounts(seed, prods, qtys)
+	if got := one(t, raw, ph(url, "SELECT netamount * 100 FROM orders WHERE orderid = ?"), order); got != net {
+		t.Errorf("net amount %d cents, want %d", got, net)
+	}
+	if got := one(t, raw, ph(url, "SELECT totalamount * 100 FROM orders WHERE orderid = ?"), order); got != total || tax == 0 {
+		t.Errorf("total %d cents, want %d", got, total)
+	}
+	if n := one(t, raw, ph(url, "SELECT COUNT(*) FROM reorder WHERE prod_id = ? AND quan_low = ?"), 40, 2); n != 1 {
+		t.Errorf("%d reorder records of product 40 at 2, want 1", n)
+	}
+	if n := one(t, raw, "SELECT COUNT(*) FROM reorder"); n != 1 {
+		t.Errorf("%d reorder records, want 1", n)
+	}
+	// short stock: product 40 has 2 left, 3 are asked for; nothing is written, not even the first line's stock
+	s5 := stock(5)
+	rolled, err = s.Purchase(ctx, procedures, seed, 17, order+1, time.Now(), []int64{5, 40}, []int64{1, 3}, 3)
+	if err != nil || !rolled {
+		t.Fatalf("purchase on short stock: rolled back %v, %v", rolled, err)
+	}
+	if stock(5) != s5 || stock(40) != 2 || one(t, raw, "SELECT COUNT(*) FROM orders") != orders0+1 ||
+		one(t, raw, ph(url, "SELECT COUNT(*) FROM orderlines WHERE orderid = ?"), order+1) != 0 ||
+		one(t, raw, ph(url, "SELECT COUNT(*) FROM cust_hist WHERE orderid = ?"), order+1) != 0 {
+		t.Fatal("the rolled back purchase left something behind")
+	}
+	if _, err := raw.Exec(ph(url, "UPDATE inventory_loaded SET quan_in_stock = ? WHERE prod_id = ?"), webstore.Stock(seed, 40), 40); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runCheckReset: a run passes the checks; a broken store fails them; reset restores the loaded counts and
+// inventory exactly.
+func runCheckReset(t *testing.T, url string, raw *sql.DB) {
+	file := filepath.Join(t.TempDir(), "ws.json")
+	r := clitest.Must(t, "webstore", "run", "--target", url, "--vus", "2", "--rampup", "0s", "--duration", "3s", "--interval", "1s",
+		"--check", "--result", file, "--seed", "5")
+	res, text := clitest.ReadResult(t, file)
+	clitest.NoPassword(t, url, r.Stdout, text)
+	orders, _ := res.Figures["orders"].(float64)
+	if orders < 1 || res.Figures["opm"].(float64) <= 0 || len(res.Checks) != 4 {
+		t.Fatalf("run: figures %v checks %v\n%s", res.Figures, res.Checks, r.Stdout)
+	}
+	if !strings.Contains(r.Stdout, "reset to the loaded state") {
+		t.Fatalf("the run did not reset the store first:\n%s", r.Stdout)
+	}
+	s := webstore.Sizes["S"]
+	if n := one(t, raw, "SELECT COUNT(*) FROM orders"); n <= s.Orders() {
+		t.Fatalf("%d orders after the run, want more than the %d loaded", n, s.Orders())
+	}
+	// a broken store fails the check in one line
+	if _, err := raw.Exec(ph(url, "UPDATE inventory SET quan_in_stock = quan_in_stock + 1 WHERE prod_id = ?"), 7); err != nil {
+		t.Fatal(err)
+	}
+	// and one the run did not sell: reset restores it too
+	if _, err := raw.Exec("UPDATE inventory SET quan_in_stock = quan_in_stock + 5 WHERE sales = 0 AND prod_id = (SELECT MIN(prod_id) FROM inventory WHERE sales = 0)"); err != nil {
+		t.Fatal(err)
+	}
+	c := clitest.Run(context.Background(), "webstore", "check", "--target", url)
+	if c.Code == 0 || !strings.Contains(c.Stdout, "FAIL  stock") || !strings.Contains(c.Stderr, "consistency condition(s) failed") {
+		t.Fatalf("check of a broken store: %d\n%s%s", c.Code, c.Stdout, c.Stderr)
+	}
+	tg, _ := engine.Parse(url)
+	vacuumed := func() int64 { return 0 }
+	if tg.Engine.Wire == engine.WirePostgres { // reset_tidy: the removed rows vacuumed before the next run
+		vacuumed = func() int64 {
+			return one(t, raw, "SELECT COALESCE(SUM(vacuum_count), 0) FROM pg_stat_user_tables WHERE relname IN ('orderlines', 'cust_hist', 'orders')")
+		}
+	}
+	before := vacuumed()
+	out := clitest.Must(t, "webstore", "reset", "--target", url)
+	if tg.Engine.Wire == engine.WirePostgres && (vacuumed() != before+3 || !strings.Contains(out.Stdout, "vacuumed and analyzed")) {
+		t.Fatalf("reset did not vacuum the tables it removed rows from (vacuum count %d -> %d):\n%s", before, vacuumed(), out.Stdout)
+	}
+	if one(t, raw, "SELECT COUNT(*) FROM customers") != s.Customers || one(t, raw, "SELECT COUNT(*) FROM orders") != s.Orders() ||
+		one(t, raw, "SELECT COUNT(*) FROM reorder") != 0 ||
+		one(t, raw, "SELECT COUNT(*) FROM inventory i JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock <> l.quan_in_stock OR i.sales <> l.sales") != 0 {
+		t.Fatal("reset did not restore the loaded counts and inventory")
+	}
+	clitest.Must(t, "webstore", "check", "--target", url)
+}
+
+// Several instances at once: each target's OPM and their sum as a result of its own.
+func TestWebstoreTwoInstances(t *testing.T) {
+	dir := t.TempDir()
+	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
+	for _, u := range []string{a, b} {
+		clitest.Must(t, "webstore", "build", "--target", u, "--customers", "2000", "--products", "1000", "--orders-per-month", "100")
+	}
+	file := filepath.Join(dir, "two.json")
+	r := clitest.Must(t, "webstore", "run", "--target", a, "--target", b, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+	if !strings.Contains(r.Stdout, "aggregate of 2 targets") {
+		t.Fatalf("no aggregate:\n%s", r.Stdout)
+	}
+	var sum, agg float64
+	for i := 1; i <= 3; i++ {
+		res, _ := clitest.ReadResult(t, clitest.ResultFile(file, i))
+		for _, m := range res.Metrics {
+			if m.Name != "OPM" {
+				continue
+			}
+			if res.Group != nil && res.Group.Aggregate {
+				agg = m.Value
+			} else {
+				sum += m.Value
+			}
+		}
+	}
+	if sum <= 0 || agg < sum*0.999 || agg > sum*1.001 {
+		t.Fatalf("aggregate OPM %.1f, instances' sum %.1f", agg, sum)
+	}
+}
+
+func TestWebstoreBadInput(t *testing.T) {
+	dir := t.TempDir()
+	lite := "sqlite://" + filepath.Join(dir, "w.db")
+	tpcc := "sqlite://" + filepath.Join(dir, "tpcc.db")
+	clitest.Must(t, "tpcc", "build", "--target", tpcc, "--warehouses", "1")
+	huge := filepath.Join(dir, "huge.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"webstore", "build", "--target", "duckdb://" + filepath.Join(dir, "w.duckdb")}, "not made for many concurrent writers"},
+		{[]string{"webstore", "run", "--target", tpcc}, "holds dbdyno's TPC-C tables"},
+		{[]string{"webstore", "build", "--target", tpcc}, "TPC-C"},
+		{[]string{"webstore", "run", "--target", lite, "--searches", "0", "--lines", "0"}, "makes an empty order"},
+		{[]string{"webstore", "run", "--target", lite, "--lines", "3..12"}, "--lines must be a range within 0..9"},
+		{[]string{"webstore", "run", "--target", lite, "--new-customers", "120%"}, "--new-customers \"120%\""},
+		{[]string{"webstore", "build", "--target", lite, "--size", "XL"}, "--size \"XL\" is not known"},
+		{[]string{"webstore", "build", "--target", "sqlite://" + huge, "--customers", "2000000000", "--products", "1000000", "--orders-per-month", "80000000"}, "disk"},
+	} {
+		r := clitest.Run(context.Background(), c.args...)
+		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")
+		if r.Code == 0 || len(lines) != 1 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(huge); err == nil {
+		t.Error("the build that does not fit the disk created its database")
+	}
+	// the TPC-C database is untouched
+	clitest.Must(t, "tpcc", "check", "--target", tpcc)
+}
+
+// A run whose server sessions are all terminated midway reconnects its virtual users, goes on selling, and
+// leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
+func TestWebstoreSurvivesLostConnections(t *testing.T) {
+	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
+	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--drop")
+	file := filepath.Join(t.TempDir(), "gone.json")
+	done := make(chan clitest.Result)
+	go func() {
+		done <- clitest.Run(context.Background(), "webstore", "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
+			"--interval", "1s", "--check", "--result", file)
+	}()
+	time.Sleep(3 * time.Second)
+	_, raw := open(t, url)
+	n := one(t, raw, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database()`)
+	if n < 3 {
+		t.Fatalf("terminated only %d sessions", n)
+	}
+	r := <-done
+	if r.Code != 0 {
+		t.Fatalf("the run did not survive lost connections: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	res, _ := clitest.ReadResult(t, file)
+	m := res.Measurement
+	if m.Reconnects < 1 || m.Errors < 1 || m.DisconnectedSecs <= 0 || len(res.Checks) != 4 {
+		t.Fatalf("reconnects %d errors %d disconnected %.1fs checks %d (%d sessions terminated)\n%s", m.Reconnects, m.Errors, m.DisconnectedSecs, len(res.Checks), n, r.Stdout)
+	}
+	if last := m.Intervals[len(m.Intervals)-2]; last.Transactions["purchase"].Count == 0 {
+		t.Fatalf("no purchases after reconnecting: %+v", last)
+	}
+}

@@ -1,0 +1,186 @@
+// Package webstore is a DVD-Store-style e-commerce OLTP workload, written from the workload's public
+// description: customers log in (or register), browse the catalogue by category, actor and title, and buy one
+// to nine products in a transaction that takes them from stock, rolls back when the stock is short and
+// reorders what runs low. Its figure is orders per minute (OPM). `webstore reset` brings the database back to
+// its loaded state between repeats, as the studies restored a backup before each run.
+package webstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+)
+
+//go:embed sql
+var sqlFS embed.FS
+
+// Tables are the store's tables (the build record's and the id blocks' included).
+var Tables = []string{"dbdyno_webstore_meta", "dbdyno_webstore_ids", "categories", "products", "inventory", "inventory_loaded",
+	"customers", "cust_hist", "orders", "orderlines", "reorder"}
+
+// Dataset is the web store's tables and the files that make them.
+var Dataset = bulk.Register(&bulk.Dataset{Workload: "webstore", Title: "web store", Tables: Tables, FS: sqlFS})
+
+// DB is an open web store target.
+type DB struct {
+	T     *engine.Target
+	data  *bulk.DB
+	stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
+}
+
+func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
+	names := []string{"tx.sql"}
+	if e.Procedures {
+		names = append(names, "calls.sql")
+	}
+	return sqlfile.OverlayFiles(sqlFS, e.Name, names, e.Placeholder)
+}
+
+// Files lists every statement the workload runs on an engine, file by file, as it runs them.
+func Files(e *engine.Engine) ([]*sqlfile.File, error) {
+	build, err := Dataset.Files(e)
+	if err != nil {
+		return nil, err
+	}
+	run, err := statementFiles(e)
+	return append(build, run...), err
+}
+
+// supported: the store is a transaction workload. An engine that is not made for concurrent writers (DuckDB:
+// optimistic concurrency, where two purchases of one product conflict and abort instead of queueing) is refused.
+func supported(e *engine.Engine) error {
+	if e.OLTP {
+		return nil
+	}
+	return fmt.Errorf("the webstore workload runs on %s targets, not %s://: %s is not made for many concurrent writers (purchases of one product conflict and abort instead of waiting their turn)",
+		engine.OLTPSchemes(), e.Name, e.Title)
+}
+
+// Open connects to a target.
+func Open(ctx context.Context, t *engine.Target) (*DB, error) {
+	if err := supported(t.Engine); err != nil {
+		return nil, err
+	}
+	files, err := statementFiles(t.Engine)
+	if err != nil {
+		return nil, err
+	}
+	set := sqlfile.Merge(files)
+	data, err := bulk.Open(ctx, Dataset, t)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{T: t, data: data, stmts: set}, nil
+}
+
+// Close releases the connections.
+func (db *DB) Close() { db.data.Close() }
+
+// ServerVersion is the engine's version string.
+func (db *DB) ServerVersion(ctx context.Context) string { return db.data.ServerVersion(ctx) }
+
+// Meta is what build records about the store it made.
+type Meta struct {
+	Size Size
+	Seed uint64
+}
+
+// ReadMeta reads the build record and checks the build finished.
+func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
+	if err := db.data.Ready(ctx); err != nil {
+		return nil, err
+	}
+	m := &Meta{}
+	get := func(k string, dst any) error {
+		s, err := db.data.Meta(ctx, k)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Sscan(s, dst)
+		return err
+	}
+	for _, f := range []struct {
+		k   string
+		dst any
+	}{{"customers", &m.Size.Customers}, {"products", &m.Size.Products}, {"orders_per_month", &m.Size.OrdersPerMonth}, {"seed", &m.Seed}} {
+		if err := get(f.k, f.dst); err != nil {
+			return nil, fmt.Errorf("reading dbdyno's build record (%s): %w: rebuild with 'dbdyno webstore build --drop'", f.k, err)
+		}
+	}
+	return m, nil
+}
+
+// exec runs a statement of tx.sql on q.
+func (db *DB) exec(ctx context.Context, q engine.Queryer, name string, args ...any) (sql.Result, error) {
+	st := db.stmts[name]
+	r, err := q.ExecContext(ctx, st.SQL, st.Args(args)...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return r, nil
+}
+
+// count runs a statement that returns one number.
+func (db *DB) count(ctx context.Context, q engine.Queryer, name string, args ...any) (int64, error) {
+	st := db.stmts[name]
+	var n int64
+	if err := q.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// Id blocks: new customers and orders take their keys from dbdyno_webstore_ids.
+const (
+	idCustomer = "customer"
+	idOrder    = "order"
+)
+
+// setIDs makes the id blocks start after the loaded keys.
+func (db *DB) setIDs(ctx context.Context, q engine.Queryer, m *Meta) error {
+	for _, k := range []struct {
+		k    string
+		next int64
+	}{{idCustomer, m.Size.Customers + 1}, {idOrder, m.Size.Orders() + 1}} {
+		// asked first: MySQL counts an UPDATE that sets the value a row already has as no row affected
+		var cur int64
+		st := db.stmts["ids_next"]
+		switch err := q.QueryRowContext(ctx, st.SQL, st.Args([]any{k.k})...).Scan(&cur); {
+		case errors.Is(err, sql.ErrNoRows):
+			_, err = db.exec(ctx, q, "ids_put", k.k, k.next)
+			if err != nil {
+				return err
+			}
+		case err != nil:
+			return fmt.Errorf("ids_next: %w", err)
+		default:
+			if _, err := db.exec(ctx, q, "reset_ids", k.k, k.next); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// BuildOptions are `webstore build`'s settings.
+type BuildOptions struct {
+	Size     Size
+	Threads  int
+	Drop     bool
+	Seed     uint64
+	Version  string
+	Progress io.Writer
+}
+
+// errNotFound marks a step that found nothing it needed (a login with no such customer).
+var errNotFound = errors.New("not found")
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }

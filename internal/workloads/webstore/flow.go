@@ -1,0 +1,580 @@
+package webstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
+)
+
+// The steps of a user's order, as the runner counts them (each its own latency histogram).
+const (
+	Login = iota
+	NewCustomer
+	BrowseCategory
+	BrowseActor
+	BrowseTitle
+	Purchase
+)
+
+// StepNames name the steps in results and progress lines.
+var StepNames = []string{"login", "new_customer", "browse_category", "browse_actor", "browse_title", "purchase"}
+
+// Options are a run's order settings.
+type Options struct {
+	NewCustomers float64 // share of orders by a newly registered customer, 0..1
+	Searches     int     // browse steps per order
+	Batch        int     // results per browse
+	MinLines     int     // products bought per order: uniform in MinLines..MaxLines (0..0: browsing only)
+	MaxLines     int
+	Reorder      int // a purchase that leaves a product's stock below this inserts a reorder record
+	Think        time.Duration
+	Procedures   bool
+	Seed         uint64
+}
+
+// Check refuses settings that make no order at all.
+func (o Options) Check() error {
+	switch {
+	case o.NewCustomers < 0 || o.NewCustomers > 1:
+		return fmt.Errorf("--new-customers must be a share between 0%% and 100%% (got %g%%)", o.NewCustomers*100)
+	case o.Searches < 0 || o.Batch < 1:
+		return fmt.Errorf("--searches cannot be negative and --batch must be at least 1 (got %d, %d)", o.Searches, o.Batch)
+	case o.MinLines < 0 || o.MaxLines < o.MinLines || o.MaxLines > 9:
+		return fmt.Errorf("--lines must be a range within 0..9, like 1..9 (got %d..%d)", o.MinLines, o.MaxLines)
+	case o.MaxLines == 0 && o.Searches == 0:
+		return fmt.Errorf("--searches 0 with --lines 0 makes an empty order (a login and nothing else): browse (--searches N) or buy (--lines 1..9)")
+	case o.Reorder < 0:
+		return fmt.Errorf("--reorder-below cannot be negative (got %d)", o.Reorder)
+	}
+	return nil
+}
+
+// Plan is one user's order: a new customer or a login, the browse steps, and the products and quantities bought.
+type Plan struct {
+	New      bool
+	Customer int64 // the loaded customer who logs in
+	Browse   []int // BrowseCategory, BrowseActor or BrowseTitle
+	Prods    []int64
+	Qtys     []int64
+}
+
+// NextPlan draws an order. A new customer is chosen with probability NewCustomers, else a loaded customer
+// uniformly; each browse step is one of the three kinds uniformly; the line count is uniform in
+// MinLines..MaxLines, the products distinct and uniform over the catalogue (sorted, so that purchases lock
+// stock rows in one order), each quantity uniform in 1..3.
+func NextPlan(r *rand.Rand, s Size, o Options) Plan {
+	p := Plan{New: r.Float64() < o.NewCustomers}
+	if !p.New {
+		p.Customer = 1 + r.Int64N(s.Customers)
+	}
+	for i := 0; i < o.Searches; i++ {
+		p.Browse = append(p.Browse, BrowseCategory+r.IntN(3))
+	}
+	n := o.MinLines + r.IntN(o.MaxLines-o.MinLines+1)
+	n = int(min(int64(n), s.Products))
+	for len(p.Prods) < n {
+		prod := 1 + r.Int64N(s.Products)
+		if !slices.Contains(p.Prods, prod) {
+			p.Prods = append(p.Prods, prod)
+		}
+	}
+	slices.Sort(p.Prods)
+	for range p.Prods {
+		p.Qtys = append(p.Qtys, 1+r.Int64N(3))
+	}
+	return p
+}
+
+// Workload drives a store with virtual users (runner.Workload).
+type Workload struct {
+	db   *DB
+	meta *Meta
+	opts Options
+}
+
+// NewWorkload readies a run on a built store.
+func (db *DB) NewWorkload(ctx context.Context, opts Options) (*Workload, error) {
+	if err := opts.Check(); err != nil {
+		return nil, err
+	}
+	if opts.Procedures && !(db.T.Engine.Procedures && db.stmts["proc_purchase"] != nil) {
+		return nil, fmt.Errorf("--mode procedures: %s has no stored procedures here: use --mode sql", db.T.Engine.Title)
+	}
+	m, err := db.ReadMeta(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Workload{db: db, meta: m, opts: opts}, nil
+}
+
+// Meta is the store's build record.
+func (w *Workload) Meta() *Meta { return w.meta }
+
+// Transactions names the steps.
+func (w *Workload) Transactions() []string { return StepNames }
+
+// NewWorker opens a virtual user's connection.
+func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
+	s, err := w.db.newSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &worker{w: w, s: s, vu: vu, r: rand.New(rand.NewPCG(w.opts.Seed, uint64(vu)))}, nil
+}
+
+type worker struct {
+	w        *Workload
+	s        *session
+	vu       int
+	r        *rand.Rand
+	steps    []int
+	plan     Plan
+	customer int64
+	custIDs  idBlock
+	orderIDs idBlock
+}
+
+type idBlock struct{ next, end int64 }
+
+const idBlockSize = 100
+
+func (wk *worker) Next() (int, time.Duration, time.Duration) {
+	if len(wk.steps) == 0 {
+		wk.plan = NextPlan(wk.r, wk.w.meta.Size, wk.w.opts)
+		first := Login
+		if wk.plan.New {
+			first = NewCustomer
+		}
+		wk.steps = append(append(wk.steps, first), wk.plan.Browse...)
+		if len(wk.plan.Prods) > 0 {
+			wk.steps = append(wk.steps, Purchase)
+		}
+	}
+	step := wk.steps[0]
+	wk.steps = wk.steps[1:]
+	return step, 0, wk.w.opts.Think
+}
+
+func (wk *worker) Do(ctx context.Context, step int) runner.Outcome {
+	var out runner.Outcome
+	for attempt := 0; ; attempt++ {
+		rolledBack, err := wk.do(ctx, step)
+		if err != nil && wk.w.db.T.Engine.Classify(err) == engine.Retryable && attempt < 10 && ctx.Err() == nil {
+			out.Retries++
+			continue
+		}
+		if err != nil {
+			out.Err = fmt.Errorf("%s: %w", StepNames[step], err)
+			out.ConnLost = wk.w.db.T.Engine.Classify(err) == engine.ConnLost || errors.Is(err, sql.ErrConnDone)
+		}
+		out.RolledBack = rolledBack
+		return out
+	}
+}
+
+func (wk *worker) do(ctx context.Context, step int) (bool, error) {
+	w, s, p := wk.w, wk.s, &wk.plan
+	switch step {
+	case Login:
+		wk.customer = p.Customer // the order's customer even if the login step fails
+		_, _, err := s.login(ctx, w.opts.Procedures, Username(p.Customer), Password)
+		return false, err
+	case NewCustomer:
+		id, err := wk.take(ctx, &wk.custIDs, idCustomer)
+		if err != nil {
+			return false, err
+		}
+		wk.customer = id
+		return false, s.newCustomer(ctx, id, wk.r)
+	case BrowseCategory:
+		_, err := s.browse(ctx, "browse_category", 1+wk.r.IntN(len(Categories)), w.opts.Batch)
+		return false, err
+	case BrowseActor:
+		_, err := s.browse(ctx, "browse_actor", Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), w.opts.Batch)
+		return false, err
+	case BrowseTitle:
+		_, err := s.browse(ctx, "browse_title", Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), w.opts.Batch)
+		return false, err
+	case Purchase:
+		id, err := wk.take(ctx, &wk.orderIDs, idOrder)
+		if err != nil {
+			return false, err
+		}
+		return s.purchase(ctx, w.opts.Procedures, w.meta.Seed, wk.customer, id, time.Now(), p.Prods, p.Qtys, w.opts.Reorder)
+	}
+	return false, fmt.Errorf("no step %d", step)
+}
+
+// take hands out the next key of a block, taking a new block of idBlockSize when it is used up.
+func (wk *worker) take(ctx context.Context, b *idBlock, k string) (int64, error) {
+	if b.next >= b.end {
+		end, err := wk.s.takeIDs(ctx, k, idBlockSize)
+		if err != nil {
+			return 0, err
+		}
+		b.next, b.end = end-idBlockSize, end
+	}
+	b.next++
+	return b.next - 1, nil
+}
+
+func (wk *worker) Reconnect(ctx context.Context) error {
+	wk.s.close()
+	s, err := wk.w.db.newSession(ctx)
+	if err != nil {
+		return err
+	}
+	wk.s = s
+	return nil
+}
+
+func (wk *worker) Close() { wk.s.close() }
+
+// ---- a connection's statements ----
+
+// session is one connection with its prepared statements: a PostgreSQL connection is driven through pgfast
+// (statements prepared by name, text parameters and results, batches in one round trip), the others through
+// database/sql.
+type session struct {
+	db    *DB
+	conn  *sql.Conn
+	stmts map[string]*sql.Stmt
+	pg    *pgfast.Session
+	// the client-side PostgreSQL purchase's reused statements and results
+	ops      []pgfast.Op
+	affected []int64
+	left     []int64
+}
+
+func (db *DB) newSession(ctx context.Context) (*session, error) {
+	conn, err := db.data.SQL.Conn(ctx)
+	if err != nil {
+		return nil, db.T.ConnectError(err)
+	}
+	if err := conn.PingContext(ctx); err != nil {
+		conn.Close()
+		return nil, db.T.ConnectError(err)
+	}
+	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
+	if db.T.Engine.Wire == engine.WirePostgres {
+		if s.pg, err = pgfast.New(conn, db.stmts); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Session opens a connection for running steps one by one (tests and tools).
+func (db *DB) Session(ctx context.Context) (*Session, error) {
+	s, err := db.newSession(ctx)
+	return &Session{s}, err
+}
+
+// Session is a connection that runs the store's steps.
+type Session struct{ s *session }
+
+// Purchase runs one purchase: rolledBack is true when a product's stock was short and nothing was written.
+func (x *Session) Purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64, reorder int) (bool, error) {
+	return x.s.purchase(ctx, procedures, seed, customer, order, now, prods, qtys, reorder)
+}
+
+// Login finds a customer and the titles of their last purchases.
+func (x *Session) Login(ctx context.Context, procedures bool, user, password string) (int64, int, error) {
+	return x.s.login(ctx, procedures, user, password)
+}
+
+// Close releases the connection.
+func (x *Session) Close() { x.s.close() }
+
+func (s *session) close() {
+	if s.pg != nil {
+		s.pg.Close() // database/sql finds the connection closed and discards it
+		return
+	}
+	for _, p := range s.stmts {
+		p.Close()
+	}
+	s.conn.Close()
+}
+
+func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, error) {
+	st, ok := s.db.stmts[name]
+	if !ok {
+		panic("webstore: statement " + name + " missing from the statement file") // part of the build
+	}
+	if p, ok := s.stmts[name]; ok {
+		return p, nil
+	}
+	p, err := s.conn.PrepareContext(ctx, st.SQL)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %s: %w", name, err)
+	}
+	s.stmts[name] = p
+	return p, nil
+}
+
+func (s *session) exec(ctx context.Context, name string, args ...any) (int64, error) {
+	if s.pg != nil {
+		return s.pg.Exec(ctx, name, args...)
+	}
+	p, err := s.stmt(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	r, err := p.ExecContext(ctx, s.db.stmts[name].Args(args)...)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return r.RowsAffected()
+}
+
+func (s *session) query(ctx context.Context, name string, args []any, dest []any, each func()) error {
+	if s.pg != nil {
+		return s.pg.Query(ctx, name, args, dest, func() error { each(); return nil })
+	}
+	p, err := s.stmt(ctx, name)
+	if err != nil {
+		return err
+	}
+	rows, err := p.QueryContext(ctx, s.db.stmts[name].Args(args)...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		each()
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
+// control runs begin_write or commit through database/sql.
+func (s *session) control(ctx context.Context, name string) error {
+	_, err := s.conn.ExecContext(ctx, s.db.stmts[name].SQL)
+	return err
+}
+
+func (s *session) rollback(ctx context.Context) {
+	if s.pg != nil {
+		s.pg.Rollback(ctx)
+		return
+	}
+	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
+}
+
+// takeIDs reserves n keys of kind k and returns the end of the block (the keys are end-n .. end-1).
+func (s *session) takeIDs(ctx context.Context, k string, n int64) (int64, error) {
+	if s.pg != nil { // one round trip: BEGIN, take, read, COMMIT
+		var end int64
+		s.pg.Begin()
+		err := s.pg.Send(ctx, true, pgfast.Op{Name: "ids_take", Args: []any{k, n}}, pgfast.Op{Name: "ids_next", Args: []any{k}, Dest: []any{&end}})
+		if err != nil {
+			s.pg.Rollback(ctx)
+		}
+		return end, err
+	}
+	if err := s.control(ctx, "begin_write"); err != nil {
+		return 0, err
+	}
+	if _, err := s.exec(ctx, "ids_take", k, n); err != nil {
+		s.rollback(ctx)
+		return 0, err
+	}
+	var end int64
+	if err := s.query(ctx, "ids_next", []any{k}, []any{&end}, func() {}); err != nil {
+		s.rollback(ctx)
+		return 0, err
+	}
+	return end, s.control(ctx, "commit")
+}
+
+func (s *session) login(ctx context.Context, procedures bool, user, password string) (int64, int, error) {
+	var c int64
+	var titles int
+	if procedures {
+		var found bool
+		err := s.query(ctx, "proc_login", []any{user, password}, []any{&c, &titles}, func() { found = true })
+		if err == nil && (!found || c == 0) {
+			err = fmt.Errorf("login %s: %w", user, errNotFound)
+		}
+		return c, titles, err
+	}
+	found := false
+	if err := s.query(ctx, "login", []any{user, password}, []any{&c}, func() { found = true }); err != nil {
+		return 0, 0, err
+	}
+	if !found {
+		return 0, 0, fmt.Errorf("login %s: %w", user, errNotFound)
+	}
+	var title, actor string
+	err := s.query(ctx, "login_history", []any{c}, []any{&title, &actor}, func() { titles++ })
+	return c, titles, err
+}
+
+func (s *session) newCustomer(ctx context.Context, id int64, r *rand.Rand) error {
+	us := r.IntN(2) == 0
+	city, state, country, region, zip := "Capital", "", countries[r.IntN(len(countries))], int64(2), int64(0)
+	if us {
+		city, state, country, region, zip = "Springfield", "OH", "US", 1, 10000+r.Int64N(89999)
+	}
+	gender := "F"
+	if r.IntN(2) == 0 {
+		gender = "M"
+	}
+	user := "new" + Username(id)
+	_, err := s.exec(ctx, "new_customer", id, actorFirst[r.IntN(len(actorFirst))], actorLast[r.IntN(len(actorLast))],
+		strconv.Itoa(1+r.IntN(9999))+" Main Street", city, state, zip, country, region, user+"@dbdyno.example",
+		strconv.FormatInt(1000000000+r.Int64N(8999999999), 10), 1+r.Int64N(5),
+		strconv.FormatInt(1000000000000000+r.Int64N(8999999999999999), 10), "2030/1", user, Password,
+		18+r.Int64N(73), 20000*(1+r.Int64N(5)), gender)
+	return err
+}
+
+func (s *session) browse(ctx context.Context, name string, key any, batch int) (int, error) {
+	var id, common int64
+	var title, actor string
+	var price float64
+	var special int
+	n := 0
+	err := s.query(ctx, name, []any{key, batch}, []any{&id, &title, &actor, &price, &special, &common}, func() { n++ })
+	return n, err
+}
+
+// purchase runs one purchase in one transaction.
+func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64, reorder int) (bool, error) {
+	day := now.Format("2006-01-02")
+	if procedures {
+		var pl, ql any = prods, qtys
+		if !s.db.T.Engine.Arrays {
+			pl, ql = list(prods), list(qtys)
+		}
+		var net float64
+		var rolledBack int
+		err := s.query(ctx, "proc_purchase", []any{customer, order, day, pl, ql, reorder}, []any{&net, &rolledBack}, func() {})
+		if msg, ok := s.db.T.Engine.Raised(err); ok && strings.Contains(msg, "dbdyno: short stock") {
+			return true, nil // raised where the procedure cannot roll back itself (a PostgreSQL function)
+		}
+		return rolledBack == 1, err
+	}
+	if s.pg != nil {
+		return s.purchasePG(ctx, seed, customer, order, day, prods, qtys, reorder)
+	}
+	if err := s.control(ctx, "begin_write"); err != nil {
+		return false, err
+	}
+	fail := func(err error) (bool, error) { s.rollback(ctx); return false, err }
+	for i, p := range prods {
+		n, err := s.exec(ctx, "purchase_stock", p, qtys[i])
+		if err != nil {
+			return fail(err)
+		}
+		if n == 0 { // short stock: the purchase rolls back
+			s.rollback(ctx)
+			return true, nil
+		}
+		var left int64
+		if err := s.query(ctx, "purchase_left", []any{p}, []any{&left}, func() {}); err != nil {
+			return fail(err)
+		}
+		if left < int64(reorder) {
+			if _, err := s.exec(ctx, "purchase_reorder", p, day, left); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	net, tax, total := Amounts(seed, prods, qtys)
+	if _, err := s.exec(ctx, "purchase_order", order, day, customer, cents(net), cents(tax), cents(total)); err != nil {
+		return fail(err)
+	}
+	for i, p := range prods {
+		if _, err := s.exec(ctx, "purchase_line", i+1, order, p, qtys[i], day); err != nil {
+			return fail(err)
+		}
+	}
+	for _, p := range prods {
+		if _, err := s.exec(ctx, "purchase_history", customer, order, p); err != nil {
+			return fail(err)
+		}
+	}
+	return false, s.control(ctx, "commit")
+}
+
+// purchasePG is the client-side purchase on PostgreSQL in two round trips: BEGIN and every line's stock update
+// and stock left in one pipeline, then (when every line's stock covered it) the reorders, the order, its lines,
+// the history rows and COMMIT in another. A short stock rolls the whole purchase back, the later lines' updates
+// of the first pipeline included, so the effects are those of the line-by-line purchase.
+func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64, reorder int) (bool, error) {
+	n := len(prods)
+	s.affected = append(s.affected[:0], make([]int64, n)...)
+	s.left = append(s.left[:0], make([]int64, n)...)
+	ops := s.ops[:0]
+	for i, p := range prods {
+		ops = append(ops,
+			pgfast.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]},
+			pgfast.Op{Name: "purchase_left", Args: []any{p}, Dest: []any{&s.left[i]}})
+	}
+	s.ops = ops
+	fail := func(err error) (bool, error) { s.pg.Rollback(ctx); return false, err }
+	s.pg.Begin()
+	if err := s.pg.Send(ctx, false, ops...); err != nil {
+		return fail(err)
+	}
+	for _, a := range s.affected {
+		if a == 0 { // short stock: the purchase rolls back
+			s.pg.Rollback(ctx)
+			return true, nil
+		}
+	}
+	net, tax, total := Amounts(seed, prods, qtys)
+	ops = ops[:0]
+	for i, p := range prods {
+		if s.left[i] < int64(reorder) {
+			ops = append(ops, pgfast.Op{Name: "purchase_reorder", Args: []any{p, day, s.left[i]}})
+		}
+	}
+	ops = append(ops, pgfast.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
+	for i, p := range prods {
+		ops = append(ops, pgfast.Op{Name: "purchase_line", Args: []any{i + 1, order, p, qtys[i], day}})
+	}
+	for _, p := range prods {
+		ops = append(ops, pgfast.Op{Name: "purchase_history", Args: []any{customer, order, p}})
+	}
+	s.ops = ops
+	if err := s.pg.Send(ctx, true, ops...); err != nil {
+		return fail(err)
+	}
+	return false, nil
+}
+
+// cents is an amount in cents as the decimal text the drivers bind exactly.
+func cents(c int64) string {
+	return strconv.FormatInt(c/100, 10) + "." + fmt.Sprintf("%02d", c%100)
+}
+
+// list is a comma-separated list, for engines that take no array parameters.
+func list(v []int64) string {
+	b := make([]byte, 0, len(v)*7)
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, x, 10)
+	}
+	return string(b)
+}
