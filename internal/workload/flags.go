@@ -33,6 +33,9 @@ type Flag struct {
 	Hidden  bool
 	// SweepTitle words a sweep of a Counts flag in reports: "N concurrent streams" (default "by NAME").
 	SweepTitle string
+	Unit       string // the unit the value is in, shown in the help
+	Min, Max   string // the range a number must lie in ("" for none), checked by Decode
+	field      []int  // the field of the options struct that holds it (FlagsOf)
 }
 
 // PlanKey is the flag's key in a plan's step.
@@ -57,6 +60,9 @@ type Values struct {
 func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 	ptrs := map[string]any{}
 	for _, f := range flags {
+		if f.Unit != "" {
+			f.Help += " (" + f.Unit + ")"
+		}
 		switch f.Kind {
 		case Int:
 			d, _ := strconv.Atoi(orZero(f.Default))

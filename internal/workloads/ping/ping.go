@@ -45,44 +45,46 @@ func init() {
 		SQL:           files,
 		Derive:        metrics,
 		Work:          func(r *result.Result) string { return fmt.Sprint(r.Options["statement"]) },
-		Commands: []*workload.Command{{
-			Target: workload.ManyTargets,
-			Flags: []workload.Flag{
-				{Name: "vus", Kind: workload.Counts, Default: "1", Help: "connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them"},
-				{Name: "rampup", Kind: workload.Duration, Default: "1s", Help: "time before measuring starts"},
-				{Name: "duration", Kind: workload.Duration, Default: "10s", Help: "measured time"},
-				{Name: "interval", Kind: workload.Duration, Default: "1s", Help: "progress line and series interval"},
-			},
-			Measured: measured{},
-		}},
+		Commands: []*workload.Command{
+			workload.NewMeasured(workload.Command{Target: workload.ManyTargets}, &Options{}, measured{}),
+		},
 	})
+}
+
+// Options are ping's options.
+type Options struct {
+	VUs      int           `flag:"vus" sweep:"" default:"1" help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them"`
+	Rampup   time.Duration `flag:"rampup" default:"1s" help:"time before measuring starts"`
+	Duration time.Duration `flag:"duration" default:"10s" help:"measured time"`
+	Interval time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
 }
 
 type measured struct{}
 
-func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if v.Duration("duration") <= 0 {
-		return nil, fmt.Errorf("--duration must be positive (got %s)", v.Duration("duration"))
+func (measured) Prepare(o *Options, _ *workload.Values) error {
+	if o.Duration <= 0 {
+		return fmt.Errorf("--duration must be positive (got %s)", o.Duration)
 	}
-	if v.Duration("rampup") < 0 {
-		return nil, fmt.Errorf("--rampup cannot be negative")
+	if o.Rampup < 0 {
+		return fmt.Errorf("--rampup cannot be negative")
 	}
-	if d := v.Duration("interval"); d <= 0 {
-		return nil, fmt.Errorf("--interval must be positive (got %s)", d)
+	if o.Interval <= 0 {
+		return fmt.Errorf("--interval must be positive (got %s)", o.Interval)
 	}
-	return v, nil
+	return nil
 }
 
-func (measured) Warmup(*workload.Values) (bool, string) { return false, "" }
+func (measured) Warmup(*Options) (bool, string) { return false, "" }
 
 type run struct {
 	spec    workload.Spec
+	o       *Options
 	db      *sql.DB
 	query   string
 	version string
 }
 
-func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
+func (measured) Start(ctx context.Context, s workload.Spec, o *Options) (workload.Run, error) {
 	fs, err := files(s.Target.Engine)
 	if err != nil {
 		return nil, err
@@ -91,23 +93,23 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 	if err != nil {
 		return nil, err
 	}
-	r := &run{spec: s, db: db, query: fs[0].Set()["ping"].SQL, version: s.Target.Engine.ServerVersion(ctx, db)}
-	fmt.Fprintf(s.Out, "dbdyno ping on %s (%s): %d connection(s) sending %q\n", r.version, s.Target, s.Values.Count("vus"), r.query)
+	r := &run{spec: s, o: o, db: db, query: fs[0].Set()["ping"].SQL, version: s.Target.Engine.ServerVersion(ctx, db)}
+	fmt.Fprintf(s.Out, "dbdyno ping on %s (%s): %d connection(s) sending %q\n", r.version, s.Target, o.VUs, r.query)
 	return r, nil
 }
 
 func (r *run) ServerVersion() string { return r.version }
 
 func (r *run) Options() map[string]any {
-	v := r.spec.Values
-	return map[string]any{"vus": v.Count("vus"), "rampup_s": v.Duration("rampup").Seconds(), "duration_s": v.Duration("duration").Seconds(),
-		"interval_s": v.Duration("interval").Seconds(), "statement": r.query}
+	o := r.o
+	return map[string]any{"vus": o.VUs, "rampup_s": o.Rampup.Seconds(), "duration_s": o.Duration.Seconds(),
+		"interval_s": o.Interval.Seconds(), "statement": r.query}
 }
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
-	v := r.spec.Values
-	m, err := runner.Run(ctx, r, runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: v.Duration("duration"),
-		Interval: v.Duration("interval"), Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/min"})
+	o := r.o
+	m, err := runner.Run(ctx, r, runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
+		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/min"})
 	if m == nil {
 		return false, err
 	}

@@ -1,0 +1,233 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Users are the run options every virtual-user workload shares, embedded in its options struct. A workload
+// adjusts them for its command with the group's tags (see workload.FlagsOf), e.g.
+// `vus.flag:"threads" rampup.default:"0s"`.
+type Users struct {
+	VUs              int           `flag:"vus" sweep:"" default:"1" help:"virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"`
+	Warmup           time.Duration `flag:"warmup" default:"0s" help:"a warm-up run of this length before the measured runs (recorded, not measured)"`
+	Rampup           time.Duration `flag:"rampup" default:"10s" help:"time before measuring starts"`
+	Duration         time.Duration `flag:"duration" default:"60s" help:"measured time"`
+	Interval         time.Duration `flag:"interval" default:"10s" help:"progress line interval"`
+	Seed             uint64        `flag:"seed" help:"seed of every random choice (default: from the clock; always recorded)"`
+	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
+	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
+}
+
+// Check refuses timings that cannot run.
+func (u *Users) Check() error {
+	if u.Duration <= 0 {
+		return fmt.Errorf("--duration must be positive (got %s)", u.Duration)
+	}
+	if u.Rampup < 0 || u.Warmup < 0 {
+		return fmt.Errorf("--rampup and --warmup cannot be negative")
+	}
+	if u.Warmup > 0 && u.Warmup < time.Second {
+		return fmt.Errorf("--warmup %s is too short: give at least 1s, or 0 for none", u.Warmup)
+	}
+	if u.Interval <= 0 {
+		return fmt.Errorf("--interval must be positive (got %s)", u.Interval)
+	}
+	if u.ReconnectTimeout <= 0 {
+		return fmt.Errorf("--reconnect-timeout must be positive (got %s)", u.ReconnectTimeout)
+	}
+	return nil
+}
+
+// Modes are the options of a workload that runs its transactions as client-side SQL or as stored procedures
+// and checks its consistency after a run. The group's mode.help tag words the modes for the workload.
+type Modes struct {
+	Mode  string `flag:"mode" help:"sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)"`
+	Check bool   `flag:"check" help:"run the consistency checks after the run"`
+}
+
+// Valid refuses an unknown mode.
+func (m *Modes) Valid() error {
+	switch m.Mode {
+	case "", "sql", "procedures":
+		return nil
+	}
+	return fmt.Errorf("--mode %q is not known: use sql or procedures", m.Mode)
+}
+
+// Session is one run of a virtual-user workload, opened on its target; VU drives it. Through Workload it
+// opens each virtual user's session (NewWorker) and runs one unit of work at a time (Worker.Do).
+type Session interface {
+	Workload
+	ServerVersion() string
+	// Options are the run's settings for the result (Users.Options has the shared ones).
+	Options() map[string]any
+	// Configure sets what the runner shows and measures for this workload: the key transaction and its label,
+	// the rate label, an open-loop rate, the measured window's edge hooks.
+	Configure(cfg *Config)
+	// Figures are the run's headline figures from its measurement.
+	Figures(m *result.Measurement) map[string]any
+	// Finish prints the run's summary after the status is set (and may add figures read from the database).
+	Finish(ctx context.Context, res *result.Result)
+	Close()
+}
+
+// Checker is a Session that checks its database's consistency after a run (--check).
+type Checker interface {
+	Check(ctx context.Context, w io.Writer) ([]result.Check, error)
+}
+
+// Setup is what VU hands a workload's Open: the run's settings, settled.
+type Setup struct {
+	workload.Spec
+	Users    Users         // Duration is the warm-up's length for the warm-up run
+	Mode     string        // "sql" or "procedures" for a workload with Modes ("" otherwise)
+	Procs    func() int    // the driver's GOMAXPROCS share, settled when measuring starts
+	Duration time.Duration // the run's measured time (the warm-up's length for the warm-up run)
+}
+
+// VU is the measured command of a virtual-user workload with options T: the workload supplies its options'
+// groups and how a run opens; VU owns the users, warm-up, ramp-up, duration, intervals, the open-loop rate,
+// histograms, reconnects, aborts, the driver's CPU share, the CPU profile, the result's measurement and
+// figures, the summary and the consistency checks.
+type VU[T any] struct {
+	Users func(o *T) *Users // the shared options inside T
+	Modes func(o *T) *Modes // nil for a workload without modes and checks
+	// Check checks the workload's own options (nil: nothing to check).
+	Check func(o *T) error
+	// Open opens one run on its target and prints its banner.
+	Open func(ctx context.Context, r *Setup, o *T) (Session, error)
+}
+
+// Prepare checks the options and draws the seed from the clock when none was given.
+func (w VU[T]) Prepare(o *T, v *workload.Values) error {
+	if w.Check != nil {
+		if err := w.Check(o); err != nil {
+			return err
+		}
+	}
+	u := w.Users(o)
+	if err := u.Check(); err != nil {
+		return err
+	}
+	if w.Modes != nil {
+		if err := w.Modes(o).Valid(); err != nil {
+			return err
+		}
+	}
+	if !v.Changed("seed") {
+		u.Seed = uint64(time.Now().UnixNano())
+	}
+	return nil
+}
+
+// Warmup: one warm-up run of --warmup when it is set.
+func (w VU[T]) Warmup(o *T) (bool, string) {
+	u := w.Users(o)
+	return u.Warmup > 0, u.Warmup.String()
+}
+
+// Start opens the run.
+func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, error) {
+	u := *w.Users(o)
+	vr := &vuRun{check: w.Modes != nil && w.Modes(o).Check && !s.Warmup}
+	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }}
+	if s.Warmup {
+		r.Duration = u.Warmup
+	}
+	if w.Modes != nil {
+		r.Mode = w.Modes(o).Mode
+		if r.Mode == "" {
+			r.Mode = "sql"
+			if s.Target != nil && s.Target.Engine.Procedures {
+				r.Mode = "procedures"
+			}
+		}
+	}
+	vr.r = r
+	embedded := s.Target != nil && s.Target.Engine.Embedded
+	vr.procs, vr.release = HoldDriverCPU(embedded, u.VUs)
+	sess, err := w.Open(ctx, r, o)
+	if err != nil {
+		vr.release()
+		return nil, err
+	}
+	vr.sess = sess
+	return vr, nil
+}
+
+// Options are the shared options' entries of a run's result options.
+func (r *Setup) Options() map[string]any {
+	out := map[string]any{"vus": r.Users.VUs, "rampup_s": r.Users.Rampup.Seconds(), "duration_s": r.Duration.Seconds(),
+		"interval_s": r.Users.Interval.Seconds(), "seed": fmt.Sprint(r.Users.Seed), "reconnect_timeout_s": r.Users.ReconnectTimeout.Seconds(),
+		"driver_gomaxprocs": r.Procs()}
+	if r.Mode != "" {
+		out["mode"] = r.Mode
+	}
+	return out
+}
+
+// vuRun is one run of a VU workload, for the method.
+type vuRun struct {
+	r       *Setup
+	sess    Session
+	check   bool
+	procs   int
+	release func()
+}
+
+func (v *vuRun) ServerVersion() string   { return v.sess.ServerVersion() }
+func (v *vuRun) Options() map[string]any { return v.sess.Options() }
+
+func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	u := v.r.Users
+	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
+		ReconnectTimeout: u.ReconnectTimeout}
+	v.sess.Configure(&cfg)
+	start := cfg.AtMeasureStart
+	cfg.AtMeasureStart = func(ctx context.Context) error {
+		v.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
+		if start != nil {
+			return start(ctx)
+		}
+		return nil
+	}
+	stop, err := Profile(u.CPUProfile)
+	if err != nil {
+		return false, err
+	}
+	defer stop()
+	m, err := Run(ctx, v.sess, cfg)
+	if m == nil {
+		return false, err
+	}
+	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(v.sess.Transactions()) {
+		m.KeyTx, m.KeyLabel = v.sess.Transactions()[cfg.KeyTx], cfg.KeyLabel
+	}
+	res.Options["driver_gomaxprocs"] = v.procs
+	res.Measurement = m
+	res.Figures = v.sess.Figures(m)
+	return true, err
+}
+
+func (v *vuRun) Finish(ctx context.Context, res *result.Result) error {
+	v.sess.Finish(ctx, res)
+	c, ok := v.sess.(Checker)
+	if !v.check || !ok || res.Status != result.StatusOK {
+		return nil
+	}
+	checks, err := c.Check(context.WithoutCancel(ctx), v.r.Out)
+	res.Checks = checks
+	return err
+}
+
+func (v *vuRun) Close() {
+	v.sess.Close()
+	v.release()
+}

@@ -1,0 +1,156 @@
+package workload
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+type group struct {
+	Users    int           `flag:"users" sweep:"" default:"1" help:"users"`
+	Duration time.Duration `flag:"duration" default:"60s" help:"measured time"`
+	Seed     uint64        `flag:"seed" help:"seed"`
+}
+
+type testOptions struct {
+	group      `users.flag:"threads" users.sweep:"by threads" duration.default:"5m"`
+	Scale      float64  `flag:"scale" default:"1" help:"scale factor" min:"0.001"`
+	Warehouses int      `flag:"warehouses" help:"warehouses" min:"1" max:"1000"`
+	Threads    int      `flag:"load-threads" help:"load threads"`
+	Labels     []string `flag:"label" plan:"-" help:"labels"`
+	Drop       bool     `flag:"drop" hidden:"true" help:"drop"`
+	Size       string   `flag:"size" default:"S" unit:"S, M or L" help:"size"`
+	internal   int
+}
+
+func parse(t *testing.T, proto *testOptions, args ...string) *Values {
+	t.Helper()
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	read := Define(fs, FlagsOf(proto))
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The flags come from the struct's tags, a group's adjustments included, and decode back into the fields.
+func TestOptionsFromStruct(t *testing.T) {
+	proto := &testOptions{Threads: 7}
+	flags := FlagsOf(proto)
+	byName := map[string]Flag{}
+	for _, f := range flags {
+		byName[f.Name] = f
+	}
+	if len(flags) != 9 {
+		t.Fatalf("%d flags: %+v", len(flags), flags)
+	}
+	if f := byName["threads"]; f.Kind != Counts || f.SweepTitle != "by threads" || f.Default != "1" {
+		t.Fatalf("renamed sweepable group option: %+v", f)
+	}
+	if _, ok := byName["users"]; ok {
+		t.Fatal("the group's option kept its own name")
+	}
+	if f := byName["duration"]; f.Kind != Duration || f.Default != "5m" {
+		t.Fatalf("group default not adjusted: %+v", f)
+	}
+	if f := byName["load-threads"]; f.Default != "7" {
+		t.Fatalf("default from the prototype: %+v", f)
+	}
+	if !byName["label"].NoPlan || byName["label"].Kind != Strings || !byName["drop"].Hidden || byName["seed"].Kind != Uint {
+		t.Fatalf("tags: %+v %+v %+v", byName["label"], byName["drop"], byName["seed"])
+	}
+
+	v := parse(t, proto, "--threads", "1,2,4", "--warehouses", "3", "--label", "a=1", "--scale", "0.5")
+	o, err := Options[testOptions](v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Users != 1 || o.Warehouses != 3 || o.Scale != 0.5 || o.Duration != 5*time.Minute || o.Threads != 7 || o.Size != "S" ||
+		len(o.Labels) != 1 || o.Labels[0] != "a=1" {
+		t.Fatalf("decoded %+v", o)
+	}
+	if f, points, err := v.Swept(); err != nil || f.Name != "threads" || len(points) != 3 {
+		t.Fatalf("sweep %v %v %v", f, points, err)
+	}
+
+	// written back: the seed changes, the swept list stays
+	o.Seed = 42
+	w := v.With(o)
+	if w.Uint("seed") != 42 || len(w.Counts("threads")) != 3 || v.Uint("seed") != 0 {
+		t.Fatalf("With: seed %d, threads %v, original seed %d", w.Uint("seed"), w.Counts("threads"), v.Uint("seed"))
+	}
+	// a sweep point set by the method reaches the field
+	p, _ := Options[testOptions](w.Set("threads", []int{4}))
+	if p.Users != 4 || p.Seed != 42 {
+		t.Fatalf("point %+v", p)
+	}
+}
+
+func TestOptionsRanges(t *testing.T) {
+	for args, want := range map[string]string{
+		"--warehouses 0":    "--warehouses must be at least 1 (got 0)",
+		"--warehouses 1001": "--warehouses must be at most 1000 (got 1001)",
+		"--scale 0":         "--scale must be at least 0.001 (got 0)",
+	} {
+		_, err := Options[testOptions](parse(t, &testOptions{}, strings.Fields(args)...))
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v, want %q", args, err, want)
+		}
+	}
+	if _, err := Options[testOptions](parse(t, &testOptions{}, "--warehouses", "5")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type typedCmd struct{ prepared *testOptions }
+
+func (c *typedCmd) Prepare(o *testOptions, v *Values) error {
+	if !v.Changed("seed") {
+		o.Seed = 99
+	}
+	return nil
+}
+func (c *typedCmd) Warmup(o *testOptions) (bool, string) { return o.Drop, "" }
+func (c *typedCmd) Start(_ context.Context, s Spec, o *testOptions) (Run, error) {
+	c.prepared = o
+	return nil, nil
+}
+func (c *typedCmd) Inputs(o *testOptions) ([]string, error) { return []string{o.Size}, nil }
+
+// A measured command written against its struct: the method's values reach it decoded, Prepare's changes stick.
+func TestNewMeasured(t *testing.T) {
+	m := &typedCmd{}
+	c := NewMeasured(Command{Name: "run"}, &testOptions{}, m)
+	if !c.Typed() {
+		t.Fatal("not typed")
+	}
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	read := Define(fs, c.Flags)
+	fs.Parse([]string{"--warehouses", "2", "--size", "M"})
+	v, _ := read()
+	v, err := c.Measured.Prepare(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Measured.Start(context.Background(), Spec{Values: v})
+	if m.prepared.Seed != 99 || m.prepared.Warehouses != 2 {
+		t.Fatalf("start got %+v", m.prepared)
+	}
+	in, ok := c.Measured.(Inputs)
+	if !ok {
+		t.Fatal("Inputs not forwarded")
+	}
+	if files, _ := in.Inputs(v); len(files) != 1 || files[0] != "M" {
+		t.Fatalf("inputs %v", files)
+	}
+	if _, err := c.Measured.Prepare(v.Set("warehouses", 0)); err == nil {
+		t.Fatal("a value out of range passed Prepare")
+	}
+}
