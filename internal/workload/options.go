@@ -363,3 +363,17 @@ func (c *Command) Typed() bool {
 	}
 	return len(c.Flags) > 0
 }
+
+// NewShortcut makes a shortcut whose options are T.
+func NewShortcut[T any](s Shortcut, proto *T, steps func(o *T) [][]string) *Shortcut {
+	flags := FlagsOf(proto)
+	s.Flags = func() []Flag { return flags }
+	s.Steps = func(v *Values) [][]string {
+		o, err := Options[T](v)
+		if err != nil {
+			return nil
+		}
+		return steps(o)
+	}
+	return &s
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
@@ -19,7 +18,6 @@ import (
 
 // The TPC-C-derived workload's commands and metrics, as the registry (and so the CLI and plans) sees them.
 func init() {
-	threads := fmt.Sprint(runtime.NumCPU())
 	workload.Register(&workload.Meta{
 		Name:  "tpcc",
 		Short: "TPC-C-derived OLTP workload: build, run, check, drop",
@@ -37,96 +35,104 @@ func init() {
 			o := r.Options
 			return fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
 		},
-		Commands: []*workload.Command{{
-			Name:   "build",
-			Short:  "create the schema and load the initial population (clause 4.3)",
-			Target: workload.OneTarget,
-			Flags: []workload.Flag{
-				{Name: "warehouses", Kind: workload.Int, Default: "1", Help: "number of warehouses (scale: about 100 MB each)"},
-				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel load connections"},
-				{Name: "drop", Kind: workload.Bool, Help: "replace dbdyno's existing TPC-C tables (never touches tables dbdyno did not create)"},
-				{Name: "seed", Kind: workload.Uint, Default: "1", Help: "seed of the generated data"},
-			},
-			Do: build,
-		}, {
-			Name:     "run",
-			Short:    "drive the five transactions with virtual users and report NOPM, TPM and latency",
-			Target:   workload.ManyTargets,
-			Flags:    runFlags,
-			Measured: measured{},
-		}, {
-			Name:   "check",
-			Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
-			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-				db, err := Open(ctx, env.Target())
-				if err != nil {
+		Commands: []*workload.Command{
+			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
+				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
+			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
+				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Users: func(o *RunFlags) *runner.Users { return &o.Users },
+				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
+				Check: func(o *RunFlags) error {
+					if o.Warehouses < 0 {
+						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
+					}
+					return nil
+				},
+				Open: open,
+			}),
+			{
+				Name:   "check",
+				Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
+				Target: workload.OneTarget,
+				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+					db, err := Open(ctx, env.Target())
+					if err != nil {
+						return err
+					}
+					defer db.Close()
+					_, err = printChecks(ctx, env.Out, db)
 					return err
-				}
-				defer db.Close()
-				_, err = printChecks(ctx, env.Out, db)
-				return err
+				},
+			}, {
+				Name:   "drop",
+				Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
+				Target: workload.OneTarget,
+				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+					db, err := Open(ctx, env.Target())
+					if err != nil {
+						return err
+					}
+					defer db.Close()
+					return db.data.DropCommand(ctx, env.Out)
+				},
 			},
-		}, {
-			Name:   "drop",
-			Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
-			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-				db, err := Open(ctx, env.Target())
-				if err != nil {
-					return err
-				}
-				defer db.Close()
-				return db.data.DropCommand(ctx, env.Out)
-			},
-		}, {
-			Name:  "gen",
-			Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it",
-			Flags: []workload.Flag{
-				{Name: "warehouses", Kind: workload.Int, Default: "1", Help: "number of warehouses"},
-				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel generators"},
-				{Name: "out", Kind: workload.String, Help: "output directory"},
-				{Name: "seed", Kind: workload.Uint, Default: "1", Help: "seed of the generated data"},
-			},
-			Do: gen,
-		}},
-	})
-	workload.RegisterShortcut(&workload.Shortcut{
-		Name:  "quickstart",
-		Short: "build 1 warehouse in the embedded SQLite default, run 2 virtual users for 20 s, check, write the result",
-		Flags: func() []workload.Flag {
-			return []workload.Flag{
-				{Name: "target", Kind: workload.String, Default: quickstartTarget, Help: "database URL (its TPC-C tables are replaced only in the default file, which only quickstart uses)"},
-				{Name: "result", Kind: workload.String, Default: "dbdyno-quickstart.json", Help: "result JSON file"},
-				{Name: "store", Kind: workload.String, Default: store.DefaultPath, Help: "results store (SQLite file); \"\" to keep the result out of it"},
-			}
+			workload.NewCommand(workload.Command{Name: "gen",
+				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},
+				&GenFlags{Threads: runtime.NumCPU(), Seed: 1}, gen),
 		},
-		Steps: func(v *workload.Values) [][]string {
-			t := v.String("target")
-			build := []string{"tpcc", "build", "--target", t, "--warehouses", "1", "--threads", "1", "--seed", "1"}
-			if t == quickstartTarget {
+	})
+	workload.RegisterShortcut(workload.NewShortcut(workload.Shortcut{Name: "quickstart",
+		Short: "build 1 warehouse in the embedded SQLite default, run 2 virtual users for 20 s, check, write the result"},
+		&quickstartFlags{Target: quickstartTarget, Result: "dbdyno-quickstart.json", Store: store.DefaultPath}, func(o *quickstartFlags) [][]string {
+			build := []string{"tpcc", "build", "--target", o.Target, "--warehouses", "1", "--threads", "1", "--seed", "1"}
+			if o.Target == quickstartTarget {
 				build = append(build, "--drop") // its own file: only quickstart builds there
 			}
 			return [][]string{
 				build,
-				{"tpcc", "run", "--target", t, "--vus", "2", "--rampup", "2s", "--duration", "20s", "--interval", "5s", "--check",
-					"--result", v.String("result"), "--store", v.String("store")},
+				{"tpcc", "run", "--target", o.Target, "--vus", "2", "--rampup", "2s", "--duration", "20s", "--interval", "5s", "--check",
+					"--result", o.Result, "--store", o.Store},
 			}
-		},
-	})
+		}))
+}
+
+// quickstartFlags are `dbdyno quickstart`'s options.
+type quickstartFlags struct {
+	Target string `flag:"target" help:"database URL (its TPC-C tables are replaced only in the default file, which only quickstart uses)"`
+	Result string `flag:"result" help:"result JSON file"`
+	Store  string `flag:"store" help:"results store (SQLite file); \"\" to keep the result out of it"`
 }
 
 // quickstartTarget is the file only quickstart uses, so that it never replaces tables someone built elsewhere.
 const quickstartTarget = "sqlite://dbdyno-quickstart.db"
 
-var runFlags = append(runner.Flags("sql (client-side statements) or procedures (one stored-procedure call per transaction; default where the engine has them)"),
-	workload.Flag{Name: "warehouses", Kind: workload.Int, Default: "0", Help: "warehouses to use (default: all that were built)"},
-	workload.Flag{Name: "all-warehouses", Kind: workload.Bool, Help: "each virtual user cycles through all warehouses instead of one home warehouse"},
-	workload.Flag{Name: "keying-thinking", Kind: workload.Bool, Help: "apply the specification's keying and think times"},
-)
+// BuildFlags are `tpcc build`'s options.
+type BuildFlags struct {
+	Warehouses int    `flag:"warehouses" default:"1" help:"number of warehouses (scale: about 100 MB each)"`
+	Threads    int    `flag:"threads" help:"parallel load connections"`
+	Drop       bool   `flag:"drop" help:"replace dbdyno's existing TPC-C tables (never touches tables dbdyno did not create)"`
+	Seed       uint64 `flag:"seed" help:"seed of the generated data"`
+}
 
-func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
-	w, threads := v.Int("warehouses"), v.Int("threads")
+// GenFlags are `tpcc gen`'s options.
+type GenFlags struct {
+	Warehouses int    `flag:"warehouses" default:"1" help:"number of warehouses"`
+	Threads    int    `flag:"threads" help:"parallel generators"`
+	Out        string `flag:"out" help:"output directory"`
+	Seed       uint64 `flag:"seed" help:"seed of the generated data"`
+}
+
+// RunFlags are `tpcc run`'s options: the virtual users' shared ones, then the workload's own.
+type RunFlags struct {
+	runner.Users
+	runner.Modes
+	Warehouses     int  `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
+	AllWarehouses  bool `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
+	KeyingThinking bool `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+}
+
+func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
+	w, threads := o.Warehouses, o.Threads
 	if w < 1 {
 		return fmt.Errorf("--warehouses must be at least 1 (got %d)", w)
 	}
@@ -142,7 +148,7 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	}
 	defer db.Close()
 	fmt.Fprintf(env.Out, "building TPC-C schema with %d warehouse(s) in %s (%s), %d thread(s)\n", w, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: v.Bool("drop"), Seed: v.Uint("seed"), Version: env.Version, Progress: env.Out})
+	rep, err := db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
 	if err != nil {
 		return bulk.Interrupted(ctx, err)
 	}
@@ -150,8 +156,8 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	return nil
 }
 
-func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
-	w, out := v.Int("warehouses"), v.String("out")
+func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {
+	w, out := o.Warehouses, o.Out
 	if w < 1 {
 		return fmt.Errorf("--warehouses must be at least 1 (got %d)", w)
 	}
@@ -161,7 +167,7 @@ func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("cannot create --out directory: %w", err)
 	}
-	rows, err := GenerateFiles(ctx, out, w, v.Int("threads"), v.Uint("seed"), env.Out)
+	rows, err := GenerateFiles(ctx, out, w, o.Threads, o.Seed, env.Out)
 	if err != nil {
 		return err
 	}
@@ -169,123 +175,81 @@ func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	return nil
 }
 
-// measured is `tpcc run` for the method.
-type measured struct{}
-
-func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if w := v.Int("warehouses"); w < 0 {
-		return nil, fmt.Errorf("--warehouses must be at least 1 (got %d)", w)
-	}
-	return runner.CheckFlags(v)
+// runSession is one `tpcc run` against one target, driven by runner.VU.
+type runSession struct {
+	wl            *Workload
+	setup         *runner.Setup
+	o             *RunFlags
+	db            *DB
+	serverVersion string
+	nextOrderID   func(context.Context) (int64, error)
+	closeReader   func()
+	next0, next1  int64
 }
 
-func (measured) Warmup(v *workload.Values) (bool, string) {
-	return v.Duration("warmup") > 0, v.Duration("warmup").String()
-}
-
-// run is one `tpcc run` against one target.
-type run struct {
-	v              *workload.Values
-	spec           workload.Spec
-	db             *DB
-	wl             *Workload
-	mode           string
-	procs          int
-	release        func() // gives back the driver's share of the process's CPU settings
-	serverVersion  string
-	next0, next1   int64
-	duration       time.Duration
-	check, profile bool
-}
-
-func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
-	v, t := s.Values, s.Target
-	r := &run{v: v, spec: s, mode: v.String("mode"), duration: v.Duration("duration"), check: v.Bool("check")}
-	if s.Warmup {
-		r.duration, r.check = v.Duration("warmup"), false
-	}
-	if r.mode == "" {
-		r.mode = "sql"
-		if t.Engine.Procedures {
-			r.mode = "procedures"
-		}
-	}
+func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
+	t := setup.Target
 	db, err := Open(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	wl, err := db.NewWorkload(ctx, RunOptions{Warehouses: v.Int("warehouses"), AllWarehouses: v.Bool("all-warehouses"),
-		KeyingThinking: v.Bool("keying-thinking"), Procedures: r.mode == "procedures", Seed: v.Uint("seed")})
+	wl, err := db.NewWorkload(ctx, RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	r.db, r.wl = db, wl
-	r.procs, r.release = runner.HoldDriverCPU(t.Engine.Embedded, v.Count("vus"))
-	r.serverVersion = db.ServerVersion(ctx)
-	fmt.Fprintf(s.Out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
-		r.serverVersion, t, wl.Options().Warehouses, wl.Meta().Warehouses, v.Count("vus"), r.mode, v.Uint("seed"))
-	return r, nil
+	s := &runSession{wl: wl, setup: setup, o: o, db: db}
+	s.serverVersion = db.ServerVersion(ctx)
+	fmt.Fprintf(setup.Out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
+		s.serverVersion, t, wl.Options().Warehouses, wl.Meta().Warehouses, o.VUs, setup.Mode, o.Seed)
+	return s, nil
 }
 
-func (r *run) ServerVersion() string { return r.serverVersion }
+func (s *runSession) ServerVersion() string { return s.serverVersion }
 
-func (r *run) Options() map[string]any {
-	v, opts := r.v, r.wl.Options()
-	return map[string]any{
-		"vus": v.Count("vus"), "rampup_s": v.Duration("rampup").Seconds(), "duration_s": r.duration.Seconds(), "interval_s": v.Duration("interval").Seconds(),
-		"warehouses": opts.Warehouses, "warehouses_built": r.wl.Meta().Warehouses, "all_warehouses": v.Bool("all-warehouses"),
-		"keying_thinking": v.Bool("keying-thinking"), "mode": r.mode, "seed": fmt.Sprint(v.Uint("seed")),
-		"nurand_c_run": r.wl.C, "nurand_c_load": r.wl.Meta().C, "build_seed": fmt.Sprint(r.wl.Meta().Seed),
-		"reconnect_timeout_s": v.Duration("reconnect-timeout").Seconds(), "driver_gomaxprocs": r.procs,
-	}
+func (s *runSession) Options() map[string]any {
+	out, wl := s.setup.Options(), s.wl
+	out["warehouses"], out["warehouses_built"], out["all_warehouses"] = wl.Options().Warehouses, wl.Meta().Warehouses, s.o.AllWarehouses
+	out["keying_thinking"], out["nurand_c_run"], out["nurand_c_load"], out["build_seed"] = s.o.KeyingThinking, wl.C, wl.Meta().C, fmt.Sprint(wl.Meta().Seed)
+	return out
 }
 
-func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
-	v := r.v
-	nextOrderID, closeReader, err := r.db.NextOrderIDReader(ctx)
-	if err != nil {
-		return false, r.spec.Target.ConnectError(err)
-	}
-	defer closeReader()
-	cfg := runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: r.duration, Interval: v.Duration("interval"),
-		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: NewOrder, KeyLabel: "NOPM",
-		AtMeasureStart: func(ctx context.Context) (err error) {
-			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
-			r.next0, err = nextOrderID(ctx)
-			return err
-		},
-		AtMeasureEnd: func(ctx context.Context) (err error) { r.next1, err = nextOrderID(ctx); return err },
-	}
-	stop, err := runner.Profile(v.String("cpuprofile"))
-	if err != nil {
-		return false, err
-	}
-	defer stop()
-	m, err := runner.Run(ctx, r.wl, cfg)
-	if m == nil {
-		return false, err
-	}
-	m.KeyTx, m.KeyLabel = TxNames[NewOrder], "NOPM"
-	res.Options["driver_gomaxprocs"] = r.procs
-	res.Measurement = m
-	res.Figures = figures(m, r.next0, r.next1)
-	return true, err
+func (s *runSession) Transactions() []string { return s.wl.Transactions() }
+
+func (s *runSession) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
+	return s.wl.NewWorker(ctx, vu)
 }
 
-func (r *run) Finish(ctx context.Context, res *result.Result) error {
-	printSummary(r.spec.Out, res)
-	if !r.check || res.Status != result.StatusOK {
-		return nil
+func (s *runSession) Configure(cfg *runner.Config) {
+	cfg.KeyTx, cfg.KeyLabel = NewOrder, "NOPM"
+	cfg.AtMeasureStart = func(ctx context.Context) error {
+		next, closeReader, err := s.db.NextOrderIDReader(ctx)
+		if err != nil {
+			return s.setup.Target.ConnectError(err)
+		}
+		s.nextOrderID, s.closeReader = next, closeReader
+		s.next0, err = next(ctx)
+		return err
 	}
-	checks, err := printChecks(context.WithoutCancel(ctx), r.spec.Out, r.db)
-	res.Checks = checks
-	return err
+	cfg.AtMeasureEnd = func(ctx context.Context) (err error) { s.next1, err = s.nextOrderID(ctx); return err }
 }
 
-func (r *run) Close() {
-	r.db.Close()
-	r.release()
+func (s *runSession) Figures(m *result.Measurement) map[string]any {
+	return figures(m, s.next0, s.next1)
+}
+
+func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
+
+func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
+	return printChecks(ctx, w, s.db)
+}
+
+func (s *runSession) Close() {
+	if s.closeReader != nil {
+		s.closeReader()
+	}
+	s.db.Close()
 }
 
 // figures are the headline numbers: NOPM counted by the client and cross-checked against the change in
