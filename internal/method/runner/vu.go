@@ -15,14 +15,19 @@ import (
 // adjusts them for its command with the group's tags (see workload.FlagsOf), e.g.
 // `vus.flag:"threads" rampup.default:"0s"`.
 type Users struct {
-	VUs              int           `flag:"vus" sweep:"" default:"1" help:"virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"`
+	Timing
 	Warmup           time.Duration `flag:"warmup" default:"0s" help:"a warm-up run of this length before the measured runs (recorded, not measured)"`
-	Rampup           time.Duration `flag:"rampup" default:"10s" help:"time before measuring starts"`
-	Duration         time.Duration `flag:"duration" default:"60s" help:"measured time"`
-	Interval         time.Duration `flag:"interval" default:"10s" help:"progress line interval"`
 	Seed             uint64        `flag:"seed" help:"seed of every random choice (default: from the clock; always recorded)"`
 	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
+}
+
+// Timing is how many users run for how long: the options of every user-driven run (runner.Run's Config).
+type Timing struct {
+	VUs      int           `flag:"vus" sweep:"" default:"1" help:"virtual users (one connection each); a list 1,2,4,8 or a range 1..8 sweeps them"`
+	Rampup   time.Duration `flag:"rampup" default:"10s" help:"time before measuring starts"`
+	Duration time.Duration `flag:"duration" default:"60s" help:"measured time"`
+	Interval time.Duration `flag:"interval" default:"10s" help:"progress line interval"`
 }
 
 // Check refuses timings that cannot run.

@@ -53,10 +53,7 @@ func init() {
 
 // Options are ping's options.
 type Options struct {
-	VUs      int           `flag:"vus" sweep:"" default:"1" help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them"`
-	Rampup   time.Duration `flag:"rampup" default:"1s" help:"time before measuring starts"`
-	Duration time.Duration `flag:"duration" default:"10s" help:"measured time"`
-	Interval time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
+	runner.Timing `vus.help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them" rampup.default:"1s" duration.default:"10s" interval.default:"1s" interval.help:"progress line and series interval"`
 }
 
 type measured struct{}
