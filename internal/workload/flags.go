@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -33,9 +34,10 @@ type Flag struct {
 	Hidden  bool
 	// SweepTitle words a sweep of a Counts flag in reports: "N concurrent streams" (default "by NAME").
 	SweepTitle string
-	Unit       string // the unit the value is in, shown in the help
-	Min, Max   string // the range a number must lie in ("" for none), checked by Decode
-	field      []int  // the field of the options struct that holds it (FlagsOf)
+	Unit       string       // the unit the value is in, shown in the help
+	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
+	field      []int        // the field of the options struct that holds it (FlagsOf)
+	owner      reflect.Type // that struct
 }
 
 // PlanKey is the flag's key in a plan's step.

@@ -45,6 +45,9 @@ func FlagsOf(proto any) []Flag {
 	}
 	var out []Flag
 	collect(rv.Elem(), nil, "", &out)
+	for i := range out {
+		out[i].owner = rv.Elem().Type()
+	}
 	seen := map[string]bool{}
 	for _, f := range out {
 		if seen[f.Name] {
@@ -151,7 +154,7 @@ func (v *Values) Decode(dst any) error {
 		panic(fmt.Sprintf("workload: Decode needs a pointer to a struct, not %T", dst))
 	}
 	for _, f := range v.flags {
-		if f.field == nil {
+		if f.field == nil || f.owner != rv.Elem().Type() {
 			continue
 		}
 		fv := rv.Elem().FieldByIndex(f.field)
@@ -231,7 +234,7 @@ func (v *Values) With(src any) *Values {
 		c.vals[k] = x
 	}
 	for _, f := range v.flags {
-		if f.field == nil {
+		if f.field == nil || f.owner != rv.Type() {
 			continue
 		}
 		fv := rv.FieldByIndex(f.field)

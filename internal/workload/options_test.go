@@ -154,3 +154,23 @@ func TestNewMeasured(t *testing.T) {
 		t.Fatal("a value out of range passed Prepare")
 	}
 }
+
+type otherOptions struct {
+	Repeat int `flag:"repeat" default:"1" help:"repeats"`
+}
+
+// A command's values hold the flags of several structs (its own, the method's): each decodes into its own.
+func TestOptionsOfSeveralStructs(t *testing.T) {
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	read := Define(fs, append(FlagsOf(&testOptions{}), FlagsOf(&otherOptions{})...))
+	fs.Parse([]string{"--repeat", "3", "--warehouses", "2"})
+	v, _ := read()
+	o, err := Options[testOptions](v)
+	if err != nil || o.Warehouses != 2 {
+		t.Fatalf("%+v %v", o, err)
+	}
+	p, err := Options[otherOptions](v)
+	if err != nil || p.Repeat != 3 {
+		t.Fatalf("%+v %v", p, err)
+	}
+}
