@@ -24,16 +24,12 @@ import (
 //go:embed sql
 var sqlFS embed.FS
 
-// BulkPath is an engine's fastest way to load generated rows.
-type BulkPath int
+// BulkPath names an engine's fastest way to load generated rows. Package bulk holds the loader of each path;
+// an engine names its path in its own file (BulkCopy in postgres.go, ...), and one without names BulkInsert.
+type BulkPath string
 
-const (
-	BulkInsert   BulkPath = iota // prepared INSERTs in large transactions
-	BulkCopy                     // PostgreSQL COPY FROM STDIN
-	BulkLoadData                 // MySQL/MariaDB LOAD DATA LOCAL INFILE (multi-row INSERTs when the server refuses it)
-	BulkAppender                 // DuckDB's appender
-	BulkCopyIn                   // SQL Server's bulk copy (the TDS bulk load that bcp and SqlBulkCopy use)
-)
+// BulkInsert is prepared INSERTs in large transactions, the path every engine can take (the default).
+const BulkInsert BulkPath = "insert"
 
 // Wire says which wire protocol a connection speaks, for the workloads that drive it below database/sql.
 type Wire int
@@ -101,6 +97,9 @@ func register(e *Engine) {
 		if *f.dst, err = sqlfile.Overlay(sqlFS, e.Name, f.name, e.Placeholder); err != nil {
 			*f.dst = &sqlfile.File{Name: f.name}
 		}
+	}
+	if e.Bulk == "" {
+		e.Bulk = BulkInsert
 	}
 	registry = append(registry, e)
 	sort.SliceStable(registry, func(i, j int) bool { return registry[i].rank < registry[j].rank })

@@ -2,7 +2,8 @@
 // and owns the build lifecycle every workload's data goes through (dataset.go). One Row interface takes a
 // generator's values; a Sink opens a Row per table: PostgreSQL COPY FROM STDIN and MySQL/MariaDB LOAD DATA
 // LOCAL INFILE read a pipe the generator writes (no file, no whole table held), DuckDB's appender and prepared
-// INSERTs take values. The engine says which path it has (engine.BulkPath).
+// INSERTs take values. The engine names its path (engine.BulkPath) in its own file; the file of each path here
+// registers the sink that loads through it (registerSink).
 package bulk
 
 import (
