@@ -111,7 +111,7 @@ type insertSink struct {
 	q     string
 	tx    *sql.Tx // the sink's own
 	stmt  *sql.Stmt
-	vals  Values
+	vals  ArgRow
 	n     int
 }
 
@@ -137,7 +137,7 @@ func (s *insertSink) Begin(table string, cols []string) (Row, error) {
 		return nil, fmt.Errorf("insert into %s: %w", table, err)
 	}
 	s.n = 0
-	s.vals = Values{Emit: s.emit}
+	s.vals = ArgRow{Emit: s.emit}
 	return &s.vals, nil
 }
 
