@@ -11,6 +11,9 @@ import (
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
+// BulkAppender is DuckDB's appender.
+const BulkAppender BulkPath = "appender"
+
 // DuckDB, embedded through duckdb-go; loads go through its appender.
 func init() {
 	register(&Engine{

@@ -19,6 +19,9 @@ import (
 	"github.com/go-sql-driver/mysql"
 )
 
+// BulkLoadData is MySQL/MariaDB's LOAD DATA LOCAL INFILE (multi-row INSERTs when the server refuses it).
+const BulkLoadData BulkPath = "load data"
+
 // MySQL and MariaDB through go-sql-driver/mysql.
 func init() {
 	// The driver logs lost connections to stderr on its own; dbdyno reports and counts them itself.

@@ -16,6 +16,9 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
+// BulkCopy is PostgreSQL's COPY FROM STDIN.
+const BulkCopy BulkPath = "copy"
+
 // PostgreSQL through pgx: database/sql with pgx's stdlib driver, whose connections a workload may drive below
 // database/sql through pgconn (Pgx) for the shortest path per statement.
 func init() {

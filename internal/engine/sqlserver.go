@@ -16,6 +16,9 @@ import (
 	"github.com/microsoft/go-mssqldb/azuread"
 )
 
+// BulkCopyIn is SQL Server's bulk copy (the TDS bulk load that bcp and SqlBulkCopy use).
+const BulkCopyIn BulkPath = "bulk copy"
+
 // SQL Server and Azure SQL (Database and Managed Instance) through microsoft/go-mssqldb. The URL is the
 // driver's own form: sqlserver://USER@HOST:PORT?database=DB, a named instance as sqlserver://HOST/INSTANCE (its
 // port asked of the SQL Server Browser), Azure AD sign-in with ?fedauth=ActiveDirectoryDefault (or any of the

@@ -10,13 +10,13 @@ package workload
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/abort"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
@@ -133,8 +133,9 @@ type Aggregator interface {
 	Aggregate(parts []*result.Result) []result.Metric
 }
 
-// ErrAborted is returned (wrapped) when a run was stopped by its context, e.g. by Ctrl-C.
-var ErrAborted = errors.New("run aborted")
+// ErrAborted is returned (wrapped) when a run was stopped by its context, e.g. by Ctrl-C: the same error as
+// abort.ErrAborted, which the layers below workload wrap.
+var ErrAborted = abort.ErrAborted
 
 // MetricDesc describes one of a workload's metrics.
 type MetricDesc struct {

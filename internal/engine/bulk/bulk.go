@@ -1,20 +1,15 @@
 package bulk
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"sync/atomic"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
-	"github.com/go-sql-driver/mysql"
-	mssql "github.com/microsoft/go-mssqldb"
 )
 
 // OpenSink returns a sink on a connection of its own from db, readied for loading (the engine's load settings),
@@ -33,31 +28,36 @@ func OpenSink(ctx context.Context, t *engine.Target, db *sql.DB) (Sink, error) {
 	return s, nil
 }
 
-// sinkOn returns the engine's sink on conn. Inside the caller's transaction tx the sink leaves conn open when it
-// closes, and SQL Server's bulk copy gives way to INSERTs: its table lock would last to the end of the
-// transaction and stop every reader of the table.
-func sinkOn(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
-	keep := tx != nil
-	switch {
-	case t.Engine.Bulk == engine.BulkCopy:
-		return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return pgCopy(ctx, conn, table, cols, r) }), nil
-	case t.Engine.Bulk == engine.BulkLoadData:
-		if !t.Engine.BulkAllowed(ctx, conn) { // then rows go in as multi-row INSERTs, about half as fast
-			return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return insertTSV(ctx, conn, table, cols, r) }), nil
-		}
-		return newStream(conn, keep, func(table string, cols []string, r io.Reader) error { return loadData(ctx, conn, table, cols, r) }), nil
-	case t.Engine.Bulk == engine.BulkAppender:
-		s, err := newVectorSink(ctx, conn)
-		if err != nil {
-			return nil, err
-		}
-		s.keep = keep
-		return s, nil
-	case t.Engine.Bulk == engine.BulkCopyIn && tx == nil:
-		return &copyInSink{ctx: ctx, conn: conn}, nil
-	default:
-		return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder, outer: tx}, nil
+// sinkFunc opens a sink of one bulk path on conn. Inside the caller's transaction tx (nil outside one) the sink
+// leaves conn open when it closes and loads inside tx.
+type sinkFunc func(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error)
+
+// sinks maps each bulk path to the sink that loads through it. Each path's file registers its sink once; an
+// engine names its path in its own file (engine.Engine.Bulk), so a new engine that takes a known path needs
+// nothing here.
+var sinks = map[engine.BulkPath]sinkFunc{}
+
+func registerSink(p engine.BulkPath, f sinkFunc) {
+	if _, dup := sinks[p]; dup {
+		panic(fmt.Sprintf("bulk: path %q registered twice", p))
 	}
+	sinks[p] = f
+}
+
+func init() {
+	registerSink(engine.BulkInsert, func(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
+		return newInsertSink(ctx, t, conn, tx), nil
+	})
+}
+
+// sinkOn returns the sink of the engine's bulk path on conn, inside the caller's transaction tx when it is not
+// nil (then the sink leaves conn open when it closes).
+func sinkOn(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
+	f, ok := sinks[t.Engine.Bulk]
+	if !ok {
+		return nil, fmt.Errorf("%s: no bulk loader for its bulk path %q", t.Engine.Title, t.Engine.Bulk)
+	}
+	return f(ctx, t, conn, tx)
 }
 
 // streamSink feeds a load that reads text from a pipe (COPY, LOAD DATA) while the generator writes into it.
@@ -101,91 +101,6 @@ func (s *streamSink) Close() {
 	}
 }
 
-// pgCopy loads text rows into a PostgreSQL table with COPY ... FROM STDIN.
-func pgCopy(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
-	pc, err := engine.Pgx(conn)
-	if err != nil {
-		return err
-	}
-	q := fmt.Sprintf("COPY %s (%s) FROM STDIN", table, strings.Join(cols, ", "))
-	if _, err := pc.PgConn().CopyFrom(ctx, r, q); err != nil {
-		return fmt.Errorf("COPY %s: %w", table, err)
-	}
-	return nil
-}
-
-var readerSeq atomic.Int64
-
-// loadData loads text rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory.
-func loadData(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
-	name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
-	mysql.RegisterReaderHandler(name, func() io.Reader { return r })
-	defer mysql.DeregisterReaderHandler(name)
-	q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)", name, table, strings.Join(cols, ", "))
-	if _, err := conn.ExecContext(ctx, q); err != nil {
-		if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
-			return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
-		}
-		return fmt.Errorf("LOAD DATA into %s: %w", table, err)
-	}
-	return nil
-}
-
-const insertRows = 500
-
-// insertTSV loads text rows with prepared multi-row INSERT statements of 500 rows (\N is NULL), one
-// transaction per statement.
-func insertTSV(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
-	stmtFor := map[int]*sql.Stmt{}
-	defer func() {
-		for _, s := range stmtFor {
-			s.Close()
-		}
-	}()
-	exec := func(args []any) error {
-		n := len(args) / len(cols)
-		st, ok := stmtFor[n]
-		if !ok {
-			q := fmt.Sprintf("INSERT INTO %s (%s) VALUES %s", table, strings.Join(cols, ", "), strings.TrimSuffix(strings.Repeat(row+", ", n), ", "))
-			var err error
-			if st, err = conn.PrepareContext(ctx, q); err != nil {
-				return fmt.Errorf("INSERT into %s: %w", table, err)
-			}
-			stmtFor[n] = st
-		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("INSERT into %s: %w", table, err)
-		}
-		return nil
-	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	args := make([]any, 0, insertRows*len(cols))
-	for sc.Scan() {
-		for _, f := range strings.Split(sc.Text(), "\t") {
-			if f == `\N` {
-				args = append(args, nil)
-			} else {
-				args = append(args, f)
-			}
-		}
-		if len(args) == cap(args) {
-			if err := exec(args); err != nil {
-				return err
-			}
-			args = args[:0]
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(args) > 0 {
-		return exec(args)
-	}
-	return nil
-}
-
 // insertSink inserts rows with one prepared INSERT per table inside transactions of 50,000 rows, or inside the
 // caller's transaction (outer).
 type insertSink struct {
@@ -196,11 +111,15 @@ type insertSink struct {
 	q     string
 	tx    *sql.Tx // the sink's own
 	stmt  *sql.Stmt
-	vals  Values
+	vals  ArgRow
 	n     int
 }
 
 const insertTx = 50000
+
+func newInsertSink(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) *insertSink {
+	return &insertSink{ctx: ctx, conn: conn, ph: t.Engine.Placeholder, outer: tx}
+}
 
 func (s *insertSink) Begin(table string, cols []string) (Row, error) {
 	marks := make([]string, len(cols))
@@ -218,7 +137,7 @@ func (s *insertSink) Begin(table string, cols []string) (Row, error) {
 		return nil, fmt.Errorf("insert into %s: %w", table, err)
 	}
 	s.n = 0
-	s.vals = Values{Emit: s.emit}
+	s.vals = ArgRow{Emit: s.emit}
 	return &s.vals, nil
 }
 
@@ -285,65 +204,4 @@ func (s *insertSink) Close() {
 	if s.outer == nil {
 		s.conn.Close()
 	}
-}
-
-// copyInSink loads through SQL Server's bulk copy: the rows travel as the TDS bulk-load stream in the columns'
-// own binary types (the driver reads them from the table), with a table lock so that parallel loads into a
-// heap are minimally logged where the recovery model allows.
-type copyInSink struct {
-	ctx  context.Context
-	conn *sql.Conn
-	b    *mssql.Bulk
-	vals []any
-	buf  []byte
-	rows int64
-}
-
-func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
-	err := s.conn.Raw(func(dc any) error {
-		c, ok := engine.SQLServerConn(dc)
-		if !ok {
-			return fmt.Errorf("not a SQL Server connection: %T", dc)
-		}
-		s.b = c.CreateBulkContext(s.ctx, table, cols)
-		s.b.Options = mssql.BulkOptions{Tablock: true}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("bulk copy into %s: %w", table, err)
-	}
-	s.vals, s.rows = s.vals[:0], 0
-	return s, nil
-}
-
-func (s *copyInSink) Int(v int64) { s.vals = append(s.vals, v) }
-
-// Dec travels as its decimal text, which the driver scales to the column's type without a float between.
-func (s *copyInSink) Dec(units int64, scale int) {
-	s.vals = append(s.vals, string(AppendDec(s.buf[:0], units, scale)))
-}
-func (s *copyInSink) Str(v string)     { s.vals = append(s.vals, v) }
-func (s *copyInSink) Bytes(b []byte)   { s.vals = append(s.vals, string(b)) }
-func (s *copyInSink) Date(days int32)  { s.vals = append(s.vals, DayTime(days)) }
-func (s *copyInSink) Time(t time.Time) { s.vals = append(s.vals, t) }
-func (s *copyInSink) Null()            { s.vals = append(s.vals, nil) }
-
-func (s *copyInSink) EndRow() error {
-	err := s.b.AddRow(s.vals)
-	s.vals = s.vals[:0]
-	s.rows++
-	return err
-}
-
-func (s *copyInSink) End() (int64, error) {
-	_, err := s.b.Done()
-	s.b = nil
-	return s.rows, err
-}
-
-func (s *copyInSink) Close() {
-	if s.b != nil {
-		s.b.Done() // ends the bulk stream so that the connection can be closed cleanly
-	}
-	s.conn.Close()
 }

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/abort"
 	"github.com/dbdyno/dbdyno/internal/lib/progress"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
-	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/shirou/gopsutil/v4/disk"
 )
 
@@ -576,7 +576,7 @@ func (r *Report) Summary() string {
 // Interrupted turns a build error after Ctrl-C into an aborted one that says how to go on.
 func Interrupted(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return fmt.Errorf("%w: build interrupted; the partial schema is marked unfinished: rebuild with --drop", workload.ErrAborted)
+		return fmt.Errorf("%w: build interrupted; the partial schema is marked unfinished: rebuild with --drop", abort.ErrAborted)
 	}
 	return err
 }

@@ -65,6 +65,18 @@ const (
 	vString
 )
 
+// DuckDB's path: its appender, fed by the vector sink.
+func init() {
+	registerSink(engine.BulkAppender, func(ctx context.Context, _ *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
+		s, err := newVectorSink(ctx, conn)
+		if err != nil {
+			return nil, err
+		}
+		s.keep = tx != nil
+		return s, nil
+	})
+}
+
 // newVectorSink returns a sink on conn, or an error when conn is not a DuckDB connection the sink can reach.
 func newVectorSink(ctx context.Context, conn *sql.Conn) (*vectorSink, error) {
 	s := &vectorSink{ctx: ctx, conn: conn, size: int(mapping.VectorSize())}

@@ -2,7 +2,8 @@
 // and owns the build lifecycle every workload's data goes through (dataset.go). One Row interface takes a
 // generator's values; a Sink opens a Row per table: PostgreSQL COPY FROM STDIN and MySQL/MariaDB LOAD DATA
 // LOCAL INFILE read a pipe the generator writes (no file, no whole table held), DuckDB's appender and prepared
-// INSERTs take values. The engine says which path it has (engine.BulkPath).
+// INSERTs take values. The engine names its path (engine.BulkPath) in its own file; the file of each path here
+// registers the sink that loads through it (registerSink).
 package bulk
 
 import (
@@ -147,9 +148,9 @@ func civil(z int64) (y, m, d int64) {
 // DayTime is a day (days since 1970-01-01) as a time at midnight UTC.
 func DayTime(days int32) time.Time { return time.Unix(int64(days)*86400, 0).UTC() }
 
-// Values collects a row as database/sql arguments and hands them to Emit at the end of each row: decimals as
+// ArgRow collects a row as database/sql arguments and hands them to Emit at the end of each row: decimals as
 // float64, dates and times as text (what every driver takes, and what SQLite stores). Emit may keep nothing.
-type Values struct {
+type ArgRow struct {
 	Emit  func(vals []any) error
 	Rows  int64
 	vals  []any
@@ -158,26 +159,26 @@ type Values struct {
 	tText string
 }
 
-func (v *Values) Int(x int64) { v.vals = append(v.vals, x) }
-func (v *Values) Dec(units int64, scale int) {
+func (v *ArgRow) Int(x int64) { v.vals = append(v.vals, x) }
+func (v *ArgRow) Dec(units int64, scale int) {
 	v.vals = append(v.vals, float64(units)/float64(pow10[scale]))
 }
-func (v *Values) Str(s string)   { v.vals = append(v.vals, s) }
-func (v *Values) Bytes(b []byte) { v.vals = append(v.vals, string(b)) }
-func (v *Values) Date(days int32) {
+func (v *ArgRow) Str(s string)   { v.vals = append(v.vals, s) }
+func (v *ArgRow) Bytes(b []byte) { v.vals = append(v.vals, string(b)) }
+func (v *ArgRow) Date(days int32) {
 	v.buf = AppendDate(v.buf[:0], days)
 	v.vals = append(v.vals, string(v.buf))
 }
-func (v *Values) Null() { v.vals = append(v.vals, nil) }
+func (v *ArgRow) Null() { v.vals = append(v.vals, nil) }
 
 // Time passes a timestamp as text to the second; a run of equal times is formatted once.
-func (v *Values) Time(t time.Time) {
+func (v *ArgRow) Time(t time.Time) {
 	if !t.Equal(v.tSeen) || v.tText == "" {
 		v.tSeen, v.tText = t, t.Format("2006-01-02 15:04:05")
 	}
 	v.vals = append(v.vals, v.tText)
 }
-func (v *Values) EndRow() error {
+func (v *ArgRow) EndRow() error {
 	err := v.Emit(v.vals)
 	v.vals = v.vals[:0]
 	v.Rows++

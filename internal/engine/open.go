@@ -1,0 +1,77 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// DefaultConnectTimeout is how long a connection to a server may take unless told otherwise.
+const DefaultConnectTimeout = 10 * time.Second
+
+// timeoutConnector gives every new connection ConnectTimeout to be made, whatever the driver's own timeouts
+// cover: a listener that accepts and never answers cannot hang a command.
+type timeoutConnector struct {
+	driver.Connector
+	d time.Duration
+}
+
+func (c timeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.d)
+	defer cancel()
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		return nil, fmt.Errorf("no answer within %s (timeout)", c.d)
+	}
+	return conn, err
+}
+
+// openConnector opens a server engine's connector with the target's connect timeout.
+func openConnector(t *Target, c driver.Connector) *sql.DB {
+	d := t.ConnectTimeout
+	if d <= 0 {
+		d = DefaultConnectTimeout
+	}
+	return sql.OpenDB(timeoutConnector{c, d})
+}
+
+// Open opens the target as a database/sql handle and checks that it answers. Every engine is opened this one
+// way; PostgreSQL connections can be driven below database/sql with Pgx.
+func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
+	db, err := t.Engine.open(ctx, t)
+	if err != nil {
+		return nil, t.ConnectError(err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, t.ConnectError(err)
+	}
+	return db, nil
+}
+
+// Beside returns the target of database name on the same server, creating that database when it is missing
+// (side databases for tests and for workloads whose tables would collide). t's own database must exist.
+func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
+	if t.Engine.Embedded {
+		return nil, fmt.Errorf("%s has no server to hold another database", t.Engine.Name)
+	}
+	db, err := t.Open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	st := t.Engine.stmt("database_exists")
+	var n int
+	if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if _, err := db.ExecContext(ctx, strings.ReplaceAll(t.Engine.stmt("create_database").SQL, "{name}", ident(name))); err != nil {
+			return nil, err
+		}
+	}
+	return t.WithDatabase(name), nil
+}
