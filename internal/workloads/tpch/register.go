@@ -20,7 +20,6 @@ import (
 
 // The TPC-H-derived workload's commands and metrics, as the registry (and so the CLI and plans) sees them.
 func init() {
-	threads := fmt.Sprint(runtime.NumCPU())
 	workload.Register(&workload.Meta{
 		Name:  "tpch",
 		Short: "TPC-H-derived analytic workload: gen, build, run, validate, drop",
@@ -39,90 +38,132 @@ func init() {
 			}
 			return fmt.Sprintf("scale %v, refresh %v, queries %q", sf, r.Options["refresh"], r.Options["queries"])
 		},
-		Commands: []*workload.Command{{
-			Name:  "gen",
-			Short: "write the eight tables as files, byte-identical to dbgen's .tbl output",
-			Flags: []workload.Flag{
-				{Name: "scale", Kind: workload.Float, Default: "1", Help: "scale factor (1 is about 1 GB; fractions such as 0.01 work)"},
-				{Name: "out", Kind: workload.String, Help: "output directory"},
-				{Name: "format", Kind: workload.String, Default: "tbl", Help: "tbl (dbgen's format) or csv (with a header line)"},
-				{Name: "threads", Kind: workload.Int, Default: threads, Help: "generator threads"},
-				{Name: "parts", Kind: workload.Int, Default: "1", Help: "split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does"},
-				{Name: "updates", Kind: workload.Int, Default: "0", Help: "also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does"},
-				{Name: "updates-only", Kind: workload.Bool, Help: "write only the update sets, not the tables"},
-			},
-			Do: gen,
-		}, {
-			Name:   "build",
-			Short:  "create the schema and load dbgen's population straight from the generator",
-			Target: workload.OneTarget,
-			Flags: []workload.Flag{
-				{Name: "scale", Kind: workload.Float, Default: "1", Help: "scale factor"},
-				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel load connections"},
-				{Name: "drop", Kind: workload.Bool, Help: "replace dbdyno's existing TPC-H tables (never touches tables dbdyno did not create)"},
-				{Name: "columnstore", Kind: workload.Bool, Help: "store every table as a clustered columnstore index, keys as nonclustered B-trees (engines that have them)"},
-			},
-			Do: build,
-		}, {
-			Name:  "run",
-			Short: "power test, throughput test, or sets of concurrent query streams; times every query",
-			Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
-				"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
-				"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
-			Target:   workload.ManyTargets,
-			Flags:    runFlags,
-			Measured: measured{},
-		}, {
-			Name:   "validate",
-			Short:  "run the 22 queries with the validation parameters and compare with expected answers",
-			Target: workload.OneTarget,
-			Flags: []workload.Flag{
-				{Name: "answers", Kind: workload.String, Help: "directory of expected answers for the scale built (qNN.csv or qN.out)"},
-				{Name: "against", Kind: workload.String, NoPlan: true, Help: "compare with the answers of a second target built at the same scale"},
-				{Name: "shapes", Kind: workload.Bool, Help: "compare only the answers' shapes (columns; row counts fixed at every scale) with --answers of another scale: for scales without reference answers, such as 10"},
-			},
-			Do: validate,
-		}, {
-			Name:   "restore",
-			Short:  "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
-			Target: workload.OneTarget,
-			Do:     restore,
-		}, {
-			Name:   "drop",
-			Short:  "remove dbdyno's TPC-H tables (and nothing else)",
-			Target: workload.OneTarget,
-			Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+		Commands: []*workload.Command{
+			workload.NewCommand(workload.Command{
+				Name:  "gen",
+				Short: "write the eight tables as files, byte-identical to dbgen's .tbl output",
+			}, &GenFlags{LoadOption: LoadOption{Threads: runtime.NumCPU()}}, gen),
+			workload.NewCommand(workload.Command{
+				Name:   "build",
+				Short:  "create the schema and load dbgen's population straight from the generator",
+				Target: workload.OneTarget,
+			}, &BuildFlags{LoadOption: LoadOption{Threads: runtime.NumCPU()}}, build),
+			runCommand(),
+			workload.NewCommand(workload.Command{
+				Name:   "validate",
+				Short:  "run the 22 queries with the validation parameters and compare with expected answers",
+				Target: workload.OneTarget,
+			}, &ValidateFlags{}, validate),
+			workload.NewCommand(workload.Command{
+				Name:   "restore",
+				Short:  "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
+				Target: workload.OneTarget,
+			}, &noFlags{}, restore),
+			workload.NewCommand(workload.Command{
+				Name:   "drop",
+				Short:  "remove dbdyno's TPC-H tables (and nothing else)",
+				Target: workload.OneTarget,
+			}, &noFlags{}, func(ctx context.Context, env *workload.Env, _ *noFlags) error {
 				d, err := Open(ctx, env.Target())
 				if err != nil {
 					return err
 				}
 				defer d.Close()
 				return d.data.DropCommand(ctx, env.Out)
-			},
-		}},
+			}),
+		},
 	})
 }
 
-var runFlags = []workload.Flag{
-	{Name: "streams", Kind: workload.Counts, SweepTitle: "N concurrent streams", Help: "stream count N, a sweep 1..N, or a list 1,2,4"},
-	{Name: "power", Kind: workload.Bool, Help: "run the power test (RF1, stream 0, RF2)"},
-	{Name: "throughput", Kind: workload.Bool, Help: "run the throughput test (N streams and a refresh stream)"},
-	{Name: "refresh", Kind: workload.Bool, Help: "run the refresh functions RF1/RF2 in the power and throughput tests"},
-	{Name: "queries", Kind: workload.String, Help: "run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)"},
-	{Name: "timeout", Kind: workload.Duration, Default: "30m", Help: "a query running longer fails (0: no limit)"},
-	{Name: "seed", Kind: workload.Uint, Help: "qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"},
-	{Name: "no-warmup", Kind: workload.Bool, Help: "skip the warm-up stream before a --streams sweep"},
-	{Name: "maxdop", Kind: workload.Int, Help: "hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"},
-	{Name: "no-restore", Kind: workload.Bool, Help: "leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"},
+// runCommand is `tpch run`, the measured command.
+func runCommand() *workload.Command {
+	c := workload.NewMeasured(workload.Command{
+		Name:  "run",
+		Short: "power test, throughput test, or sets of concurrent query streams; times every query",
+		Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
+			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
+			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
+		Target: workload.ManyTargets,
+	}, &RunFlags{}, measured{})
+	c.Measured = sweepWarmup{c.Measured, measured{}}
+	return c
 }
 
-func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
-	sf, threads := v.Float("scale"), v.Int("threads")
-	if err := ValidateScale(sf); err != nil {
+// The commands' options. The scale factor and the load threads are groups shared by gen and build; gen words
+// their help its own way.
+
+// ScaleOption is --scale, the scale factor of the data.
+type ScaleOption struct {
+	Scale float64 `flag:"scale" default:"1" help:"scale factor"`
+}
+
+// Check refuses a scale factor out of range.
+func (o ScaleOption) Check() error { return ValidateScale(o.Scale) }
+
+// LoadOption is --threads, the parallel connections (or generator threads) of a load; its default, the
+// machine's CPUs, is the prototype's field.
+type LoadOption struct {
+	Threads int `flag:"threads" help:"parallel load connections"`
+}
+
+// Check refuses fewer than one thread.
+func (o LoadOption) Check() error {
+	if o.Threads < 1 {
+		return fmt.Errorf("--threads must be at least 1 (got %d)", o.Threads)
+	}
+	return nil
+}
+
+// GenFlags are `tpch gen`'s options.
+type GenFlags struct {
+	ScaleOption `scale.help:"scale factor (1 is about 1 GB; fractions such as 0.01 work)"`
+	Out         string `flag:"out" help:"output directory"`
+	Format      string `flag:"format" default:"tbl" help:"tbl (dbgen's format) or csv (with a header line)"`
+	LoadOption  `threads.help:"generator threads"`
+	Parts       int  `flag:"parts" default:"1" help:"split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does"`
+	Updates     int  `flag:"updates" default:"0" help:"also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does"`
+	UpdatesOnly bool `flag:"updates-only" help:"write only the update sets, not the tables"`
+}
+
+// BuildFlags are `tpch build`'s options.
+type BuildFlags struct {
+	ScaleOption
+	LoadOption
+	Drop        bool `flag:"drop" help:"replace dbdyno's existing TPC-H tables (never touches tables dbdyno did not create)"`
+	Columnstore bool `flag:"columnstore" help:"store every table as a clustered columnstore index, keys as nonclustered B-trees (engines that have them)"`
+}
+
+// RunFlags are `tpch run`'s options.
+type RunFlags struct {
+	Streams    int           `flag:"streams" sweep:"N concurrent streams" help:"stream count N, a sweep 1..N, or a list 1,2,4"`
+	Power      bool          `flag:"power" help:"run the power test (RF1, stream 0, RF2)"`
+	Throughput bool          `flag:"throughput" help:"run the throughput test (N streams and a refresh stream)"`
+	Refresh    bool          `flag:"refresh" help:"run the refresh functions RF1/RF2 in the power and throughput tests"`
+	Queries    string        `flag:"queries" help:"run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)"`
+	Timeout    time.Duration `flag:"timeout" default:"30m" help:"a query running longer fails (0: no limit)"`
+	Seed       uint64        `flag:"seed" help:"qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"`
+	NoWarmup   bool          `flag:"no-warmup" help:"skip the warm-up stream before a --streams sweep"`
+	MaxDOP     int           `flag:"maxdop" help:"hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"`
+	NoRestore  bool          `flag:"no-restore" help:"leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"`
+}
+
+// ValidateFlags are `tpch validate`'s options.
+type ValidateFlags struct {
+	Answers string `flag:"answers" help:"directory of expected answers for the scale built (qNN.csv or qN.out)"`
+	Against string `flag:"against" plan:"-" help:"compare with the answers of a second target built at the same scale"`
+	Shapes  bool   `flag:"shapes" help:"compare only the answers' shapes (columns; row counts fixed at every scale) with --answers of another scale: for scales without reference answers, such as 10"`
+}
+
+// noFlags are the options of a command that has none (restore, drop).
+type noFlags struct{}
+
+func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
+	sf, threads := o.Scale, o.Threads
+	if err := o.ScaleOption.Check(); err != nil {
 		return err
 	}
-	if threads < 1 {
-		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
+	if err := o.LoadOption.Check(); err != nil {
+		return err
 	}
 	if err := bulk.CheckSpace(ctx, env.Target(), int64(sf*bytesPerScale)); err != nil {
 		return err
@@ -133,7 +174,7 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	}
 	defer d.Close()
 	fmt.Fprintf(env.Out, "building TPC-H schema at scale factor %g in %s (%s), %d thread(s)\n", sf, d.T, d.ServerVersion(ctx), threads)
-	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: v.Bool("drop"), Columnstore: v.Bool("columnstore"), Version: env.Version, Progress: env.Out})
+	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: o.Drop, Columnstore: o.Columnstore, Version: env.Version, Progress: env.Out})
 	if err != nil {
 		return bulk.Interrupted(ctx, err)
 	}
@@ -141,10 +182,10 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	return nil
 }
 
-func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
-	opts := GenOptions{Scale: v.Float("scale"), Dir: v.String("out"), Threads: v.Int("threads"), Parts: v.Int("parts"),
-		Updates: v.Int("updates"), NoTables: v.Bool("updates-only"), Progress: env.Out}
-	switch f := v.String("format"); f {
+func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {
+	opts := GenOptions{Scale: o.Scale, Dir: o.Out, Threads: o.Threads, Parts: o.Parts,
+		Updates: o.Updates, NoTables: o.UpdatesOnly, Progress: env.Out}
+	switch f := o.Format; f {
 	case "tbl":
 		opts.Format = dbgen.FormatTBL
 	case "csv":
@@ -152,7 +193,7 @@ func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	default:
 		return fmt.Errorf("--format %q is not known: use tbl or csv", f)
 	}
-	if err := ValidateScale(opts.Scale); err != nil {
+	if err := o.ScaleOption.Check(); err != nil {
 		return err
 	}
 	if opts.Dir == "" {
@@ -175,14 +216,14 @@ func gen(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	return nil
 }
 
-func validate(ctx context.Context, env *workload.Env, v *workload.Values) error {
+func validate(ctx context.Context, env *workload.Env, o *ValidateFlags) error {
 	d, err := Open(ctx, env.Target())
 	if err != nil {
 		return err
 	}
 	defer d.Close()
 	var other *DB
-	if against := v.String("against"); against != "" {
+	if against := o.Against; against != "" {
 		t, err := engine.Parse(against)
 		if err != nil {
 			return fmt.Errorf("--against: %w", err)
@@ -193,14 +234,14 @@ func validate(ctx context.Context, env *workload.Env, v *workload.Values) error 
 		defer other.Close()
 	}
 	var res []Validation
-	if v.Bool("shapes") {
+	if o.Shapes {
 		if other != nil {
 			return fmt.Errorf("--shapes compares with --answers of another scale, not with --against")
 		}
 		fmt.Fprintln(env.Out, "shapes only: the columns of every answer and the row counts that do not depend on the scale (no reference answers exist at this scale)")
-		res, err = d.ValidateShapes(ctx, v.String("answers"), env.Out)
+		res, err = d.ValidateShapes(ctx, o.Answers, env.Out)
 	} else {
-		res, err = d.Validate(ctx, v.String("answers"), other, env.Out)
+		res, err = d.Validate(ctx, o.Answers, other, env.Out)
 	}
 	if err != nil {
 		return err
@@ -218,7 +259,7 @@ func validate(ctx context.Context, env *workload.Env, v *workload.Values) error 
 	return nil
 }
 
-func restore(ctx context.Context, env *workload.Env, _ *workload.Values) error {
+func restore(ctx context.Context, env *workload.Env, _ *noFlags) error {
 	d, err := Open(ctx, env.Target())
 	if err != nil {
 		return err
@@ -266,25 +307,39 @@ func qgenClockSeed(t time.Time) uint64 {
 // measured is `tpch run` for the method.
 type measured struct{}
 
-func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if _, err := ParseQueries(v.String("queries")); err != nil {
-		return nil, err
+func (measured) Prepare(o *RunFlags, v *workload.Values) error {
+	if _, err := ParseQueries(o.Queries); err != nil {
+		return err
 	}
-	if v.Duration("timeout") < 0 {
-		return nil, fmt.Errorf("--timeout cannot be negative")
+	if o.Timeout < 0 {
+		return fmt.Errorf("--timeout cannot be negative")
 	}
-	if v.Int("maxdop") < 0 {
-		return nil, fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
+	if o.MaxDOP < 0 {
+		return fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
 	}
 	if !v.Changed("seed") {
-		v = v.Set("seed", qgenClockSeed(time.Now()))
+		o.Seed = qgenClockSeed(time.Now())
 	}
-	return v, nil
+	return nil
 }
 
-// Warmup: a sweep of stream sets starts after one warm-up stream, unless --no-warmup.
-func (measured) Warmup(v *workload.Values) (bool, string) {
-	return !v.Bool("no-warmup") && !v.Bool("throughput") && len(v.Counts("streams")) > 1, "one stream"
+// Warmup: a sweep of stream sets starts after one warm-up stream, unless --no-warmup; whether --streams is a
+// sweep sweepWarmup adds, as the options hold only its first value.
+func (measured) Warmup(o *RunFlags) (bool, string) {
+	return !o.NoWarmup && !o.Throughput, "one stream"
+}
+
+// sweepWarmup is the run command's Measured (and Aggregator) with the warm-up stream kept to a sweep of
+// --streams: Warmup(o) sees the swept option's first value only, so the values are asked how many it holds.
+type sweepWarmup struct {
+	workload.Measured
+	workload.Aggregator
+}
+
+func (m sweepWarmup) Warmup(v *workload.Values) (bool, string) {
+	ok, what := m.Measured.Warmup(v)
+	_, points, _ := v.Swept() // --streams is the command's only sweepable option
+	return ok && len(points) > 1, what
 }
 
 type run struct {
@@ -296,11 +351,10 @@ type run struct {
 	out           io.Writer
 }
 
-func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
-	v := s.Values
-	opts := RunOptions{Power: v.Bool("power"), Throughput: v.Bool("throughput"), Refresh: v.Bool("refresh"), Timeout: v.Duration("timeout"),
-		Seed: v.Uint("seed"), Streams: v.Count("streams"), NoRestore: v.Bool("no-restore"), MaxDOP: v.Int("maxdop"), Progress: s.Out}
-	opts.Queries, _ = ParseQueries(v.String("queries"))
+func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (workload.Run, error) {
+	opts := RunOptions{Power: o.Power, Throughput: o.Throughput, Refresh: o.Refresh, Timeout: o.Timeout,
+		Seed: o.Seed, Streams: o.Streams, NoRestore: o.NoRestore, MaxDOP: o.MaxDOP, Progress: s.Out}
+	opts.Queries, _ = ParseQueries(o.Queries)
 	d, err := Open(ctx, s.Target)
 	if err != nil {
 		return nil, err
@@ -331,7 +385,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 	case opts.Throughput && opts.Streams == 0:
 		opts.Streams = MinStreams(sf)
 	}
-	r := &run{d: d, opts: opts, sf: sf, queries: v.String("queries"), serverVersion: d.ServerVersion(ctx), out: s.Out}
+	r := &run{d: d, opts: opts, sf: sf, queries: o.Queries, serverVersion: d.ServerVersion(ctx), out: s.Out}
 	fmt.Fprintf(s.Out, "dbdyno tpch on %s (%s), scale factor %g, seed %d\n", r.serverVersion, s.Target, sf, opts.Seed)
 	return r, nil
 }
