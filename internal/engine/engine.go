@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 //go:embed sql
@@ -741,7 +742,7 @@ func (t *Target) Local() bool {
 }
 
 // LocalCores says a host core count is this machine's: the database runs here.
-const LocalCores = "this machine (the database runs here)"
+const LocalCores = result.LocalCores
 
 // HostCores are the physical cores of the machine the database runs on and where that figure came from, when
 // it can be told: this machine's (machineCores) when the database runs here, else the engine's own answer
