@@ -63,7 +63,7 @@ func TestPlanOptionsComeFromTheFlags(t *testing.T) {
 
 // examplePlan copies an example into a scratch directory with its targets moved there.
 func examplePlan(t *testing.T, name, dir string) string {
-	b, err := os.ReadFile(filepath.Join("..", "..", "examples", name))
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func runPlan(t *testing.T, path string) string {
 }
 
 func TestExamplePlans(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "examples", "*.yaml"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "examples", "*.yaml"))
 	if len(files) < 3 {
 		t.Fatalf("examples: %v", files)
 	}
