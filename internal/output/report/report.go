@@ -1,8 +1,9 @@
 // Package report writes a self-contained HTML report of one or more results: a summary table, comparisons,
 // scaling for sweeps, then each run: its metrics, throughput over time, latency percentiles, query and stream
 // times, system metrics and the environment fingerprint, always in that order. It knows no workload: figures
-// come from the metrics results carry, sections from the result's own parts. Charts are inline SVG; the page
-// loads nothing from anywhere.
+// come from the metrics results carry, a run's own part from the section its workload registered
+// (RegisterSection), drawn with the building blocks here (Measurement, LineChart, BarChart). Charts are inline
+// SVG; the page loads nothing from anywhere.
 package report
 
 import (
