@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 	"net"
 	"net/url"
 	"os"
@@ -185,7 +186,7 @@ func (t *Target) Local() bool {
 }
 
 // LocalCores says a host core count is this machine's: the database runs here.
-const LocalCores = "this machine (the database runs here)"
+const LocalCores = result.LocalCores
 
 // HostCores are the physical cores of the machine the database runs on and where that figure came from, when
 // it can be told: this machine's (machineCores) when the database runs here, else the engine's own answer

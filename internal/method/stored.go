@@ -228,7 +228,7 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 	for _, set := range sets {
 		all = append(all, set...)
 	}
-	if err := workload.Comparable(all); err != nil {
+	if err := result.Comparable(all); err != nil {
 		return err
 	}
 	var sums []compare.Summary

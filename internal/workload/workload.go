@@ -170,6 +170,22 @@ func Register(m *Meta) {
 		}
 	}
 	registry[m.Name] = m
+	result.RegisterKind(m.kind())
+}
+
+// kind is what the result layer knows of the workload's results: their sections and hooks, and how a sweep
+// over each of its flags is worded (the first command naming a flag words it).
+func (m *Meta) kind() *result.Kind {
+	k := &result.Kind{Workload: m.Name, Sections: m.Sections, Derive: m.Derive, Upgrade: m.Upgrade, Work: m.Work,
+		SweepTitles: map[string]string{}}
+	for _, c := range m.Commands {
+		for _, f := range c.Flags {
+			if _, ok := k.SweepTitles[f.Name]; !ok {
+				k.SweepTitles[f.Name] = f.Title()
+			}
+		}
+	}
+	return k
 }
 
 // Lookup finds a workload by name.
@@ -233,40 +249,6 @@ func (m *Meta) Command(name string) (*Command, bool) {
 	return nil, false
 }
 
-// upgrade brings an older result of a registered workload up to date.
-func upgrade(r *result.Result) {
-	m, ok := registry[r.Workload]
-	if !ok {
-		return
-	}
-	if m.Upgrade != nil {
-		m.Upgrade(r)
-	}
-	if len(r.Metrics) == 0 && m.Derive != nil {
-		r.Metrics = m.Derive(r)
-	}
-}
-
-// check refuses a result of a registered workload that lacks a section its runs always have.
-func check(r *result.Result) error {
-	m, ok := registry[r.Workload]
-	if !ok || r.Group != nil && r.Group.Aggregate {
-		return nil
-	}
-	for _, sec := range m.Sections {
-		if sec == "measurement" && r.Measurement == nil || sec == "analytic" && r.Analytic == nil || sec == "io" && r.IO == nil ||
-			sec == "probe" && r.Probe == nil {
-			return fmt.Errorf("result %s (%s) has no %s section: the document is damaged or not dbdyno's", r.RunID, r.Workload, sec)
-		}
-	}
-	return nil
-}
-
-func init() {
-	result.Upgrade = upgrade
-	result.Inspect = check
-}
-
 // Shortcut is a top-level command that runs other commands in turn (dbdyno quickstart).
 type Shortcut struct {
 	Name  string
@@ -294,44 +276,4 @@ func Headline(ms []result.Metric, order ...string) []result.Metric {
 		}
 	}
 	return ms
-}
-
-// WorkOf is a run's workload and work, the key under which runs compare.
-func WorkOf(r *result.Result) string {
-	if w := work(r); w != "" {
-		return r.Workload + ": " + w
-	}
-	return r.Workload
-}
-
-// work is the workload's account of the work a run did ("" when it gives none).
-func work(r *result.Result) string {
-	if m, ok := registry[r.Workload]; ok && m.Work != nil {
-		return m.Work(r)
-	}
-	return ""
-}
-
-// Comparable says why runs cannot be compared, or nil: every run must have ended ok, be of one workload, and
-// have done the same work (the workload's Work: scale, refresh, warehouses, mode ...).
-func Comparable(runs []*result.Result) error {
-	var first *result.Result
-	firstWork := ""
-	for _, r := range runs {
-		if r.Status != result.StatusOK {
-			return fmt.Errorf("run %s ended %s (%s): compare only runs that ended ok", r.RunID, r.Status, r.Error)
-		}
-		did := work(r)
-		if first == nil {
-			first, firstWork = r, did
-			continue
-		}
-		if r.Workload != first.Workload {
-			return fmt.Errorf("run %s is %s and run %s is %s: compare runs of one workload", first.RunID, first.Workload, r.RunID, r.Workload)
-		}
-		if did != firstWork {
-			return fmt.Errorf("run %s did other work (%s) than run %s (%s): compare runs of the same work", r.RunID, did, first.RunID, firstWork)
-		}
-	}
-	return nil
 }

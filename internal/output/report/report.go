@@ -1,8 +1,9 @@
 // Package report writes a self-contained HTML report of one or more results: a summary table, comparisons,
 // scaling for sweeps, then each run: its metrics, throughput over time, latency percentiles, query and stream
 // times, system metrics and the environment fingerprint, always in that order. It knows no workload: figures
-// come from the metrics results carry, sections from the result's own parts. Charts are inline SVG; the page
-// loads nothing from anywhere.
+// come from the metrics results carry, a run's own part from the section its workload registered
+// (RegisterSection), drawn with the building blocks here (Measurement, LineChart, BarChart). Charts are inline
+// SVG; the page loads nothing from anywhere.
 package report
 
 import (
@@ -16,7 +17,6 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Configuration is a set of runs to be summarised together (the repeats of one setting).
@@ -109,17 +109,17 @@ func summaryTable(b *strings.Builder, runs []*result.Result, names map[*result.R
 func fmtVal(v float64) string { return compare.Format(v) }
 
 // comparisons compares the configurations that can be compared: those that ended ok, grouped by workload and
-// work (workload.Comparable's rule), each group against its first; what is left out says why.
+// work (result.Comparable's rule), each group against its first; what is left out says why.
 func comparisons(b *strings.Builder, confs []Configuration) {
 	buckets := map[string][]Configuration{}
 	var order []string
 	var left []string
 	for _, c := range confs {
-		if err := workload.Comparable(c.Runs); err != nil {
+		if err := result.Comparable(c.Runs); err != nil {
 			left = append(left, fmt.Sprintf("%s: %v", c.Name, err))
 			continue
 		}
-		k := workload.WorkOf(c.Runs[0])
+		k := result.WorkOf(c.Runs[0])
 		if _, ok := buckets[k]; !ok {
 			order = append(order, k)
 		}
@@ -212,7 +212,7 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 		if pts[k] == nil {
 			pts[k] = map[float64][]float64{}
 			order = append(order, k)
-			title[k] = sweepTitle(r.Workload, g.Sweep)
+			title[k] = result.SweepTitle(r.Workload, g.Sweep)
 		}
 		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
 		names[k] = h.Name
@@ -269,20 +269,6 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 	}
 }
 
-// sweepTitle words a sweep over a workload's flag ("N concurrent streams", "by vus"), from the flag's metadata.
-func sweepTitle(w, flag string) string {
-	if m, ok := workload.Lookup(w); ok {
-		for _, c := range m.Commands {
-			for _, f := range c.Flags {
-				if f.Name == flag {
-					return f.Title()
-				}
-			}
-		}
-	}
-	return "by " + flag
-}
-
 func capital(s string) string {
 	if s == "" {
 		return s
@@ -305,18 +291,7 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 		parts(b, r)
 	}
 	of := " (" + name + ", run " + r.RunID + ")"
-	if m := r.Measurement; m != nil {
-		oltp(b, m, of)
-	}
-	if a := r.Analytic; a != nil {
-		analytic(b, a, of)
-	}
-	if x := r.IO; x != nil {
-		storage(b, x, of)
-	}
-	if p := r.Probe; p != nil {
-		probeSection(b, p, of)
-	}
+	workloadSection(r.Workload)(b, r, of)
 	if s := r.System; s != nil && len(s.Samples) > 0 {
 		system(b, s, of)
 	}
@@ -360,96 +335,7 @@ func parts(b *strings.Builder, r *result.Result) {
 	b.WriteString("</table>\n")
 }
 
-func oltp(b *strings.Builder, m *result.Measurement, of string) {
-	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
-	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
-		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
-	var all, key Series
-	all.Name, key.Name = "all transactions", m.KeyLabel
-	for _, iv := range m.Intervals {
-		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, iv.PerMinute)
-		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
-			span := iv.ElapsedSeconds
-			if n := len(key.X); n > 0 {
-				span = iv.ElapsedSeconds - key.X[n-1]
-			}
-			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
-		}
-	}
-	series := []Series{all}
-	if len(key.X) > 0 {
-		series = append(series, key)
-	}
-	b.WriteString(LineChart("Throughput over time (per minute, each interval)"+of, "elapsed (s)", "per minute", series))
-	names := make([]string, 0, len(m.Transactions))
-	for n := range m.Transactions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var p50, p95, p99 Series
-	p50.Name, p95.Name, p99.Name = "p50", "p95", "p99"
-	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
-	for _, n := range names {
-		t := m.Transactions[n]
-		l := t.Latency
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
-			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
-		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
-	}
-	b.WriteString("</table>\n")
-	b.WriteString(BarChart("Latency percentiles per transaction"+of, "ms", names, []Series{p50, p95, p99}))
-}
-
 func ms(us int64) float64 { return float64(us) / 1000 }
-
-func analytic(b *strings.Builder, a *result.Analytic, of string) {
-	fmt.Fprintf(b, "<p>Scale factor %g, seed %s, refresh functions %v. %s</p>\n", a.Scale, esc(a.Seed), a.Refresh, esc(a.Note))
-	b.WriteString("<table class=\"tests\"><tr><th class=\"l\">test</th><th>streams</th><th class=\"l\">status</th><th>time to complete (s)</th><th>geomean (s)</th><th class=\"l\">metric</th></tr>")
-	for _, t := range a.Tests {
-		metric, g := t.MetricText()
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td class=\"l\">%s</td><td>%.3f</td><td>%s</td><td class=\"l\">%s</td></tr>", t.Kind, t.Streams, t.Status, t.Seconds, g, metric)
-	}
-	b.WriteString("</table>\n")
-	for _, t := range a.Tests {
-		if t.Kind == "warmup" {
-			continue
-		}
-		// per-query times: one series per stream, the queries in number order
-		var qs []int
-		seen := map[int]bool{}
-		for _, s := range t.QueryStreams {
-			for _, q := range s.Queries {
-				if !seen[q.Query] {
-					seen[q.Query] = true
-					qs = append(qs, q.Query)
-				}
-			}
-		}
-		sort.Ints(qs)
-		pos := map[int]int{}
-		var cats []string
-		for i, q := range qs {
-			pos[q] = i
-			cats = append(cats, fmt.Sprintf("Q%d", q))
-		}
-		var series []Series
-		var sc []string
-		var sv []float64
-		for _, s := range t.QueryStreams {
-			ser := Series{Name: fmt.Sprintf("stream %d", s.Stream), Y: make([]float64, len(qs))}
-			for i := range ser.Y {
-				ser.Y[i] = math.NaN()
-			}
-			for _, q := range s.Queries {
-				ser.Y[pos[q.Query]] = q.Seconds
-			}
-			series = append(series, ser)
-			sc, sv = append(sc, fmt.Sprintf("stream %d", s.Stream)), append(sv, s.Seconds)
-		}
-		b.WriteString(BarChart(fmt.Sprintf("%s test: query times", t.Kind)+of, "seconds", cats, series))
-		b.WriteString(BarChart(fmt.Sprintf("%s test: stream completion times", t.Kind)+of, "seconds", sc, []Series{{Name: "completion", Y: sv}}))
-	}
-}
 
 // serverSystem is the database host's own figures, from its dbdyno agent: the measured window, the gaps, a
 // line on which side was saturated, then the same charts as the client's.

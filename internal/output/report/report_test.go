@@ -56,45 +56,6 @@ func TestChartTitlesAreDistinct(t *testing.T) {
 	}
 }
 
-// A storage probe's run shows its tests in a table, IOPS and p99 latency against queue depth for each kind of
-// test run at several depths (the points in depth order), IOPS over time, and a buffered run says so.
-func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
-	test := func(rw string, depth int, iops, p99 float64) result.IOTest {
-		d := &result.IODir{IOs: int64(iops), IOPS: iops, MBs: iops * 4096 / 1e6, Lat: result.IOLatency{P50: p99 / 2, P99: p99}}
-		tt := result.IOTest{Name: fmt.Sprintf("%s 4k Q%dT1", rw, depth), RW: rw, BS: 4096, IODepth: depth, NumJobs: 1, IOEngine: "io_uring", Status: result.StatusOK,
-			Series: []result.IOSecond{{T: 1, ReadIOPS: iops}, {T: 2, ReadIOPS: iops}}, Little: &result.LittlesLaw{ImpliedDepth: float64(depth) * 0.98, Depth: depth}}
-		if rw == "randread" {
-			tt.Read = d
-		} else {
-			tt.Write = d
-		}
-		return tt
-	}
-	r := &result.Result{RunID: "r1", Workload: "io", Status: result.StatusOK, Target: result.Target{ServerVersion: "vda ext4"},
-		IO: &result.IO{Files: []result.IOFile{{Path: "/d/dbdyno.0.0", SizeBytes: 1 << 30, Device: "vda", Filesystem: "ext4", Buffered: true}},
-			Tests: []result.IOTest{test("randread", 32, 60000, 900), test("randread", 1, 9000, 200), test("randwrite", 1, 5000, 400), test("randwrite", 32, 40000, 2000)}}}
-	var b strings.Builder
-	if err := Write(&b, "io", []*result.Result{r}); err != nil {
-		t.Fatal(err)
-	}
-	html := b.String()
-	for _, want := range []string{"IOPS versus queue depth", "p99 latency versus queue depth", "IOPS over time", "randwrite 4k Q32T1",
-		"buffered: direct IO refused", "31.4 / 32", "Target none (no database)"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the report lacks %q", want)
-		}
-	}
-	i := strings.Index(html, "IOPS versus queue depth")
-	chart := html[strings.LastIndex(html[:i], "<svg"):]
-	chart = chart[:strings.Index(chart, "</svg>")]
-	if got := strings.Join(xTicks(chart), " "); got != "1 32" && !strings.HasPrefix(got, "1 ") {
-		t.Errorf("depth axis ticks %q", got)
-	}
-	if n := strings.Count(chart, "<polyline"); n != 2 {
-		t.Errorf("the depth chart has %d lines, want one per kind (2)", n)
-	}
-}
-
 // A run with the database host's metrics, wait events and counters per interval shows each, with the line
 // saying which side was saturated.
 func TestServerSideSections(t *testing.T) {
@@ -147,37 +108,18 @@ func TestSweepChartsItsLatencies(t *testing.T) {
 	}
 }
 
-// A probe run shows its steps, its warnings and its chart: the read series in table order, the write series
-// with its rolling average, the cpu curve without the step stopped at the limit, the memory curve.
-func TestProbeRunsHaveTheirCharts(t *testing.T) {
-	pct := func(v float64) *float64 { return &v }
-	runs := []*result.Result{
-		{RunID: "read", Workload: "probe", Status: result.StatusOK, Probe: &result.Probe{Kind: "read", Rate: "MB/min", Counters: "engine",
-			Warnings: []string{"dbdyno_probe_read_2: served from cache"},
-			Steps: []result.ProbeStep{{Name: "dbdyno_probe_read_1", X: 1, Rate: 900, Bytes: 1e9, Counters: map[string]float64{"read_bytes": 1e9}, Cached: pct(0)},
-				{Name: "dbdyno_probe_read_2", X: 2, Rate: 5000, Bytes: 1e9, Cached: pct(99)}}}},
-		{RunID: "write", Workload: "probe", Status: result.StatusOK, Probe: &result.Probe{Kind: "write", Rate: "MB/min",
-			Steps: []result.ProbeStep{{Name: "chunk 1", X: 1, Seconds: 1, Bytes: 1e8, Rate: 6000, Counters: map[string]float64{"log_bytes": 1.2e8}}, {Name: "chunk 2", X: 2, Seconds: 2, Bytes: 1e8, Rate: 3000}}}},
-		{RunID: "cpu", Workload: "probe", Status: result.StatusOK, Probe: &result.Probe{Kind: "cpu", Rate: "row pairs/s", Plan: "Nested Loop",
-			Steps: []result.ProbeStep{{Name: "N 1000", X: 1000, Seconds: 0.1}, {Name: "N 2000", X: 2000, Seconds: 0.4}, {Name: "N 4000", X: 4000, Seconds: 2, Exceeded: true}}}},
-		{RunID: "memory", Workload: "probe", Status: result.StatusOK, Probe: &result.Probe{Kind: "memory", Rate: "MB/min",
-			Steps: []result.ProbeStep{{Name: "256 MB pass 1", X: 256, Pass: 1, Rate: 100}, {Name: "256 MB pass 2", X: 256, Pass: 2, Rate: 900, Cached: pct(100)}}}},
-	}
+// A workload's registered section renders its part of the run in place of the default measurement.
+func TestRegisteredSectionRenders(t *testing.T) {
+	RegisterSection("sectiontest", func(b *strings.Builder, r *result.Result, of string) {
+		b.WriteString("<p>own section" + Esc(of) + "</p>\n")
+	})
+	r := &result.Result{RunID: "r1", Workload: "sectiontest", Status: result.StatusOK,
+		Measurement: &result.Measurement{VUs: 1, Transactions: map[string]result.TxStats{"t": {Count: 1}}}}
 	var b strings.Builder
-	if err := Write(&b, "probes", runs); err != nil {
+	if err := Write(&b, "s", []*result.Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	html := b.String()
-	for _, want := range []string{"Read MB/min per table, in table order", "served from cache", "Write MB/min per chunk", "rolling average",
-		"Loop join time by rows N", "(stopped at the limit)", "Nested Loop", "Working set read MB/min by size", "Share of the second read served from cache", "120.0"} {
-		if !strings.Contains(html, want) {
-			t.Errorf("the report lacks %q", want)
-		}
-	}
-	i := strings.Index(html, "Loop join time by rows N")
-	chart := html[strings.LastIndex(html[:i], "<svg"):]
-	chart = chart[:strings.Index(chart, "</svg>")]
-	if n := strings.Count(chart, "<circle"); n != 2 {
-		t.Errorf("the cpu chart has %d points, want the 2 completed steps", n)
+	if html := b.String(); !strings.Contains(html, "<p>own section (sectiontest, run r1)</p>") || strings.Contains(html, "Latency percentiles") {
+		t.Errorf("the workload's own section did not replace the default:\n%s", html)
 	}
 }

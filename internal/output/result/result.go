@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -551,17 +550,14 @@ func knownEngine(name string) bool {
 	if name == "" || name == Several {
 		return true
 	}
-	e, ok := engine.Lookup(name)
-	return ok && e.Name == name
+	return KnownEngine(name)
 }
 
 // Several stands for the engine or version of an aggregate whose targets differ.
 const Several = "several"
 
-// Upgrade brings a version-1 document's result up to version 2 (its metrics, what its workload records since);
-// the workload registry sets it. The database host's cores come from where the database ran.
-var Upgrade func(r *Result)
-
+// upgrade brings a version-1 document's result up to version 2 (its metrics, what its workload records since,
+// by its Kind). The database host's cores come from where the database ran.
 func upgrade(r *Result) {
 	if r.SchemaVersion >= SchemaVersion {
 		return
@@ -570,13 +566,11 @@ func upgrade(r *Result) {
 	if e := r.Environment; e != nil && e.DBHostCores == 0 && e.DatabaseLocal && e.Cores > 0 {
 		e.DBHostCores, e.DBHostCoresSource = e.Cores, LocalCores
 	}
-	if Upgrade != nil {
-		Upgrade(r)
-	}
+	upgradeKind(r)
 }
 
 // LocalCores is DBHostCoresSource when the database runs on the machine dbdyno ran on.
-const LocalCores = engine.LocalCores
+const LocalCores = "this machine (the database runs here)"
 
 // Read loads and validates a result file.
 func Read(path string) (*Result, error) {
@@ -601,16 +595,11 @@ func Parse(b []byte) (*Result, error) {
 		return nil, err
 	}
 	upgrade(&r)
-	if Inspect != nil {
-		if err := Inspect(&r); err != nil {
-			return nil, err
-		}
+	if err := check(&r); err != nil {
+		return nil, err
 	}
 	return &r, nil
 }
-
-// Inspect, set by the workload registry, refuses a result that lacks what its workload's results always hold.
-var Inspect func(r *Result) error
 
 // MetricText is the test's headline metric and geometric mean as text ("Power@Size 5293.1", "0.0055"), for
 // tables in the terminal and in reports.

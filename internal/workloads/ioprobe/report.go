@@ -1,12 +1,23 @@
-package report
+package ioprobe
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
+
+// The storage probe's part of a report is its own.
+func init() { report.RegisterSection("io", section) }
+
+// section renders a storage probe's run: what its result's io section holds.
+func section(b *strings.Builder, r *result.Result, of string) {
+	if x := r.IO; x != nil {
+		storage(b, x, of)
+	}
+}
 
 // storage renders a storage probe's run: its files, warm-up, a table of its tests, IOPS and latency against
 // queue depth where the tests step the depth, and each test's IOPS over time.
@@ -22,7 +33,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 			laid = fmt.Sprintf("yes, %.1f s (untimed)", f.LayoutS)
 		}
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>",
-			esc(f.Path), result.FormatSize(f.SizeBytes), esc(f.Device), esc(f.Filesystem), laid, mode)
+			report.Esc(f.Path), result.FormatSize(f.SizeBytes), report.Esc(f.Device), report.Esc(f.Filesystem), laid, mode)
 	}
 	b.WriteString("</table>\n")
 	if w := x.Warmup; w != nil {
@@ -32,16 +43,16 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 		"<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>device util %</th><th>device queue</th><th>CPU per IO (µs)</th><th>in flight (Little) / kept</th><th class=\"l\">status</th></tr>")
 	for i := range x.Tests {
 		t := &x.Tests[i]
-		row := []string{esc(t.Name), esc(t.IOEngine)}
+		row := []string{report.Esc(t.Name), report.Esc(t.IOEngine)}
 		for _, d := range []*result.IODir{t.Read, t.Write} {
 			if d == nil {
 				row = append(row, "-", "-")
 				continue
 			}
-			row = append(row, fmtVal(d.IOPS), fmtVal(d.MBs))
+			row = append(row, report.Value(d.IOPS), report.Value(d.MBs))
 		}
 		if l, ok := t.Latency(); ok {
-			row = append(row, fmtVal(l.P50), fmtVal(l.P99), fmtVal(l.P999))
+			row = append(row, report.Value(l.P50), report.Value(l.P99), report.Value(l.P999))
 		} else {
 			row = append(row, "-", "-", "-")
 		}
@@ -56,7 +67,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 		} else {
 			row = append(row, "-")
 		}
-		st := esc(t.Status)
+		st := report.Esc(t.Status)
 		if t.Buffered {
 			st += " (buffered)"
 		}
@@ -65,14 +76,14 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 	b.WriteString("</table>\n<p class=\"note\">Latency is completion latency of the read side (the write side for tests that only write). " +
 		"In flight (Little's law) is IOPS x mean latency: near the depth kept, the figures agree with each other.</p>\n")
 	byDepth(b, x.Tests, of)
-	var series []Series
+	var series []report.Series
 	for i := range x.Tests {
 		t := &x.Tests[i]
-		if len(series) == len(palette) {
-			fmt.Fprintf(b, "<p class=\"note\">IOPS over time: the first %d tests are drawn.</p>\n", len(palette))
+		if len(series) == report.Colours() {
+			fmt.Fprintf(b, "<p class=\"note\">IOPS over time: the first %d tests are drawn.</p>\n", report.Colours())
 			break
 		}
-		s := Series{Name: t.Name}
+		s := report.Series{Name: t.Name}
 		for _, p := range t.Series {
 			s.X, s.Y = append(s.X, p.T), append(s.Y, p.ReadIOPS+p.WriteIOPS)
 		}
@@ -81,7 +92,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 		}
 	}
 	if len(series) > 0 {
-		b.WriteString(LineChart("IOPS over time (each interval)"+of, "elapsed (s)", "IOPS", series))
+		b.WriteString(report.LineChart("IOPS over time (each interval)"+of, "elapsed (s)", "IOPS", series))
 	}
 }
 
@@ -103,14 +114,14 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 		}
 		kinds[k] = append(kinds[k], pt{float64(t.IODepth), t.IOPS(), l.P99})
 	}
-	var ios, lats []Series
+	var ios, lats []report.Series
 	for _, k := range order {
 		pts := kinds[k]
 		if len(pts) < 2 {
 			continue
 		}
 		sort.Slice(pts, func(i, j int) bool { return pts[i].depth < pts[j].depth })
-		a, l := Series{Name: k}, Series{Name: k}
+		a, l := report.Series{Name: k}, report.Series{Name: k}
 		for _, p := range pts {
 			a.X, a.Y = append(a.X, p.depth), append(a.Y, p.iops)
 			l.X, l.Y = append(l.X, p.depth), append(l.Y, p.p99)
@@ -120,6 +131,6 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	if len(ios) == 0 {
 		return
 	}
-	b.WriteString(LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
-	b.WriteString(LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
+	b.WriteString(report.LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
+	b.WriteString(report.LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
 }

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+)
+
+// Section renders a workload's own part of a run, between the run's metrics and its system metrics: what its
+// result's sections hold (the measurement, the analytic tests, the storage tests, the probe's steps). of names
+// the run in chart titles (" (name, run ID)"), so that no two charts of a report share a title.
+type Section func(b *strings.Builder, r *result.Result, of string)
+
+var sections = map[string]Section{}
+
+// RegisterSection sets a workload's section; each workload package calls it from init, next to its Register.
+func RegisterSection(workload string, s Section) {
+	if _, dup := sections[workload]; dup {
+		panic("report section of " + workload + " registered twice")
+	}
+	sections[workload] = s
+}
+
+// workloadSection is the workload's section; a workload that registered none (one this build does not know)
+// shows its measurement, the part every timed run holds.
+func workloadSection(workload string) Section {
+	if s, ok := sections[workload]; ok {
+		return s
+	}
+	return MeasurementSection
+}
+
+// MeasurementSection is the section of a workload whose runs are timed runs of virtual users: their
+// measurement, when the result holds one.
+func MeasurementSection(b *strings.Builder, r *result.Result, of string) {
+	if m := r.Measurement; m != nil {
+		Measurement(b, m, of)
+	}
+}
+
+// Esc escapes text for the page.
+func Esc(s string) string { return esc(s) }
+
+// Value formats a figure as the report's tables show it.
+func Value(v float64) string { return fmtVal(v) }
+
+// Capital is the text with its first letter in upper case.
+func Capital(s string) string { return capital(s) }
+
+// Colours is how many series one chart tells apart.
+func Colours() int { return len(palette) }
+
+// Measurement renders a timed run's client-counted figures: a table of them, throughput over time (all
+// transactions and the key one), and each transaction's latency percentiles as a table and a chart.
+func Measurement(b *strings.Builder, m *result.Measurement, of string) {
+	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
+	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
+		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
+	var all, key Series
+	all.Name, key.Name = "all transactions", m.KeyLabel
+	for _, iv := range m.Intervals {
+		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, iv.PerMinute)
+		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
+			span := iv.ElapsedSeconds
+			if n := len(key.X); n > 0 {
+				span = iv.ElapsedSeconds - key.X[n-1]
+			}
+			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
+		}
+	}
+	series := []Series{all}
+	if len(key.X) > 0 {
+		series = append(series, key)
+	}
+	b.WriteString(LineChart("Throughput over time (per minute, each interval)"+of, "elapsed (s)", "per minute", series))
+	names := make([]string, 0, len(m.Transactions))
+	for n := range m.Transactions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var p50, p95, p99 Series
+	p50.Name, p95.Name, p99.Name = "p50", "p95", "p99"
+	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
+	for _, n := range names {
+		t := m.Transactions[n]
+		l := t.Latency
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
+	}
+	b.WriteString("</table>\n")
+	b.WriteString(BarChart("Latency percentiles per transaction"+of, "ms", names, []Series{p50, p95, p99}))
+}

@@ -1,0 +1,61 @@
+package ioprobe_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/output/report"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	_ "github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
+)
+
+// xTicks are the x axis' tick labels of a chart.
+func xTicks(svg string) []string {
+	re := regexp.MustCompile(`font-size="11" text-anchor="middle">([^<]*)<`)
+	var out []string
+	for _, m := range re.FindAllStringSubmatch(svg, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// A storage probe's run shows its tests in a table, IOPS and p99 latency against queue depth for each kind of
+// test run at several depths (the points in depth order), IOPS over time, and a buffered run says so.
+func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
+	test := func(rw string, depth int, iops, p99 float64) result.IOTest {
+		d := &result.IODir{IOs: int64(iops), IOPS: iops, MBs: iops * 4096 / 1e6, Lat: result.IOLatency{P50: p99 / 2, P99: p99}}
+		tt := result.IOTest{Name: fmt.Sprintf("%s 4k Q%dT1", rw, depth), RW: rw, BS: 4096, IODepth: depth, NumJobs: 1, IOEngine: "io_uring", Status: result.StatusOK,
+			Series: []result.IOSecond{{T: 1, ReadIOPS: iops}, {T: 2, ReadIOPS: iops}}, Little: &result.LittlesLaw{ImpliedDepth: float64(depth) * 0.98, Depth: depth}}
+		if rw == "randread" {
+			tt.Read = d
+		} else {
+			tt.Write = d
+		}
+		return tt
+	}
+	r := &result.Result{RunID: "r1", Workload: "io", Status: result.StatusOK, Target: result.Target{ServerVersion: "vda ext4"},
+		IO: &result.IO{Files: []result.IOFile{{Path: "/d/dbdyno.0.0", SizeBytes: 1 << 30, Device: "vda", Filesystem: "ext4", Buffered: true}},
+			Tests: []result.IOTest{test("randread", 32, 60000, 900), test("randread", 1, 9000, 200), test("randwrite", 1, 5000, 400), test("randwrite", 32, 40000, 2000)}}}
+	var b strings.Builder
+	if err := report.Write(&b, "io", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"IOPS versus queue depth", "p99 latency versus queue depth", "IOPS over time", "randwrite 4k Q32T1",
+		"buffered: direct IO refused", "31.4 / 32", "Target none (no database)"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	i := strings.Index(html, "IOPS versus queue depth")
+	chart := html[strings.LastIndex(html[:i], "<svg"):]
+	chart = chart[:strings.Index(chart, "</svg>")]
+	if got := strings.Join(xTicks(chart), " "); got != "1 32" && !strings.HasPrefix(got, "1 ") {
+		t.Errorf("depth axis ticks %q", got)
+	}
+	if n := strings.Count(chart, "<polyline"); n != 2 {
+		t.Errorf("the depth chart has %d lines, want one per kind (2)", n)
+	}
+}
