@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/aio"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -402,7 +403,7 @@ func (v value) int(to *int) error {
 }
 
 func (v value) size(to *int64) error {
-	n, err := ParseSize(v.s)
+	n, err := units.ParseSize(v.s)
 	if err != nil {
 		return v.bad(err)
 	}
