@@ -140,8 +140,12 @@ func TestDatabaseHostCores(t *testing.T) {
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // dbdyno sql prints exactly what runs; testdata/sql keeps that output for every workload and engine, so a
-// change to any statement shows in review. go test ./internal/method -run TestSQLGolden -update rewrites them.
+// change to any statement shows in review. The output is kept in two parts, split at the line that starts the
+// engine's own statements: the workload's part in WORKLOAD-ENGINE.sql, and the engine's own statements (the
+// same after every workload) once, in engine-ENGINE.sql. go test ./internal/method -run TestSQLGolden -update
+// rewrites both kinds.
 func TestSQLGolden(t *testing.T) {
+	engines := map[string][]byte{} // the engine's part as -update writes it
 	for _, m := range workload.All() {
 		if m.SQL == nil {
 			continue
@@ -158,18 +162,37 @@ func TestSQLGolden(t *testing.T) {
 			if err := method.PrintSQL(&out, m.Name, e.Name); err != nil {
 				t.Fatalf("%s on %s: %v", m.Name, e.Name, err)
 			}
-			golden := filepath.Join("testdata", "sql", m.Name+"-"+e.Name+".sql")
+			marker := []byte("-- " + e.Title + "'s own statements (internal/engine/sql)\n")
+			at := bytes.Index(out.Bytes(), marker)
+			if bytes.Count(out.Bytes(), marker) != 1 || at < 1 || out.Bytes()[at-1] != '\n' {
+				t.Fatalf("dbdyno sql --workload %s --engine %s: want one line %q starting the engine's own statements", m.Name, e.Name, marker)
+			}
+			parts := []struct {
+				file string
+				got  []byte
+			}{
+				{filepath.Join("testdata", "sql", m.Name+"-"+e.Name+".sql"), out.Bytes()[:at]},
+				{filepath.Join("testdata", "sql", "engine-"+e.Name+".sql"), out.Bytes()[at:]},
+			}
 			if *update {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				os.WriteFile(golden, out.Bytes(), 0o644)
+				if prev, ok := engines[e.Name]; ok && !bytes.Equal(prev, parts[1].got) {
+					t.Errorf("%s's own statements differ after workload %s from after another workload: one file cannot hold them", e.Title, m.Name)
+				}
+				engines[e.Name] = parts[1].got
+				os.MkdirAll(filepath.Join("testdata", "sql"), 0o755)
+				for _, p := range parts {
+					os.WriteFile(p.file, p.got, 0o644)
+				}
 				continue
 			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to write it)", err)
-			}
-			if out.String() != string(want) {
-				t.Errorf("dbdyno sql --workload %s --engine %s differs from %s (run with -update after checking the change)", m.Name, e.Name, golden)
+			for _, p := range parts {
+				want, err := os.ReadFile(p.file)
+				if err != nil {
+					t.Fatalf("%v (run with -update to write it)", err)
+				}
+				if !bytes.Equal(p.got, want) {
+					t.Errorf("dbdyno sql --workload %s --engine %s differs from %s (run with -update after checking the change)", m.Name, e.Name, p.file)
+				}
 			}
 		}
 	}

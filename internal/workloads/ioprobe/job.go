@@ -5,9 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
-	"github.com/dbdyno/dbdyno/internal/lib/aio"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -80,46 +78,22 @@ func (j *Job) Work() string {
 	return s
 }
 
-// Check says what is wrong with the job, one line naming the fix.
+// Check says what is wrong with the job, one line naming the fix: each option's check (in the table's order),
+// then the buffers the whole job needs.
 func (j *Job) Check() error {
 	where := ""
 	if j.Name != "" && j.Name != defaultName {
 		where = "job " + j.Name + ": "
 	}
-	bad := func(f string, a ...any) error { return fmt.Errorf(where+f, a...) }
-	switch {
-	case j.Filename == "" && j.Directory == "":
-		return bad("no file: give --filename PATH or --directory DIR")
-	case j.Filename != "" && j.Directory != "":
-		return bad("--filename and --directory are both given: give one")
-	case !has(RWs, j.RW):
-		return bad("rw=%s: use one of %s", j.RW, strings.Join(RWs, ", "))
-	case j.BS <= 0:
-		return bad("bs must be positive (got %d)", j.BS)
-	case j.Direct && j.BS%512 != 0:
-		return bad("bs=%s is not a multiple of 512, which direct IO needs: use a multiple of 512 (4k, 8k) or --direct=0", result.FormatSize(int64(j.BS)))
-	case j.Size <= 0:
-		return bad("size must be given and positive, e.g. --size 1g")
-	case j.Size < int64(j.BS):
-		return bad("size %s is smaller than bs %s: make --size at least one block", result.FormatSize(j.Size), result.FormatSize(int64(j.BS)))
-	case j.IODepth < 1:
-		return bad("iodepth must be at least 1 (got %d)", j.IODepth)
-	case j.IODepth > 65536:
-		return bad("iodepth %d is more than 65536", j.IODepth)
-	case j.NumJobs < 1:
-		return bad("numjobs must be at least 1 (got %d)", j.NumJobs)
-	case j.RWMixRead < 0 || j.RWMixRead > 100:
-		return bad("rwmixread=%d is outside 0..100: give the share of reads in per cent", j.RWMixRead)
-	case !has(aio.Engines, j.IOEngine):
-		return bad("ioengine=%s: use one of %s", j.IOEngine, strings.Join(aio.Engines, ", "))
-	case j.Ramp < 0 || j.Runtime < 0:
-		return bad("ramp_time and runtime cannot be negative")
-	case j.TimeBased && j.Runtime == 0:
-		return bad("time_based needs a runtime, e.g. --runtime 30")
-	case j.RateIOPS < 0:
-		return bad("rate_iops cannot be negative")
-	case int64(j.Depth())*int64(j.BS)*int64(j.NumJobs) > 4<<30:
-		return bad("iodepth x bs x numjobs is %s of buffers: lower one of them", result.FormatSize(int64(j.Depth())*int64(j.BS)*int64(j.NumJobs)))
+	for i := range options {
+		if check := options[i].check; check != nil {
+			if err := check(j); err != nil {
+				return fmt.Errorf("%s%v", where, err)
+			}
+		}
+	}
+	if buf := int64(j.Depth()) * int64(j.BS) * int64(j.NumJobs); buf > 4<<30 {
+		return fmt.Errorf("%siodepth x bs x numjobs is %s of buffers: lower one of them", where, result.FormatSize(buf))
 	}
 	return nil
 }
@@ -131,24 +105,6 @@ func has(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// ParseSize reads fio's sizes: bytes, or with k/m/g/t (and KiB, MB ...: fio's default kb_base=1024 counts
-// them all in powers of 1024).
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' })
-	num, suf := t, ""
-	if i >= 0 {
-		num, suf = t[:i], strings.ToLower(strings.TrimSpace(t[i:]))
-	}
-	suf = strings.TrimSuffix(strings.TrimSuffix(suf, "b"), "i")
-	mult := map[string]int64{"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}[suf]
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || mult == 0 || f < 0 {
-		return 0, fmt.Errorf("%q is not a size: use bytes or a number with k, m, g or t (4k, 1m, 30g)", s)
-	}
-	return int64(f * float64(mult)), nil
 }
 
 // ParseTime reads fio's times: a bare number is seconds; or with us, ms, s, m, h, d.

@@ -105,17 +105,8 @@ func TestJobFileRefusesWhatDbdynoDoesNotTake(t *testing.T) {
 	}
 }
 
-func TestSizesAndTimesReadAsFioReadsThem(t *testing.T) {
-	for s, want := range map[string]int64{"4k": 4096, "4K": 4096, "4KiB": 4096, "4kb": 4096, "1m": 1 << 20, "30g": 30 << 30, "512": 512, "1.5k": 1536} {
-		if got, err := ParseSize(s); err != nil || got != want {
-			t.Errorf("size %q = %d, %v; want %d", s, got, err, want)
-		}
-	}
-	for _, bad := range []string{"", "k", "4x", "-1k"} {
-		if _, err := ParseSize(bad); err == nil {
-			t.Errorf("size %q accepted", bad)
-		}
-	}
+// Times read as fio reads them (sizes: internal/lib/units), and sizes are written in fio's units.
+func TestTimesReadAsFioReadsThem(t *testing.T) {
 	for s, want := range map[string]time.Duration{"30": 30 * time.Second, "500ms": 500 * time.Millisecond, "2m": 2 * time.Minute, "1.5": 1500 * time.Millisecond} {
 		if got, err := ParseTime(s); err != nil || got != want {
 			t.Errorf("time %q = %s, %v; want %s", s, got, err, want)

@@ -41,41 +41,6 @@ func init() {
 	})
 }
 
-// jobFlags are the fio options on the command line; a job file sets them itself.
-var jobFlags = []string{"filename", "directory", "size", "rw", "bs", "iodepth", "numjobs", "rwmixread", "direct", "ioengine",
-	"ramp_time", "runtime", "time_based", "rate_iops", "norandommap"}
-
-func flags() []workload.Flag {
-	return []workload.Flag{
-		{Name: "filename", Kind: workload.String, Help: "the file the jobs use (fio's filename); laid out at --size when new"},
-		{Name: "directory", Kind: workload.String, Help: "or a directory: each job clone uses its own file in it (dbdyno.N.0, as fio names them)"},
-		{Name: "device", Kind: workload.String, Help: "a block device to measure (reads only, unless --i-know-this-destroys-data)"},
-		{Name: "size", Kind: workload.String, Default: "1g", Help: "bytes of the file the jobs use (4k, 64m, 1g, 30g)"},
-		{Name: "rw", Kind: workload.String, Default: "randread", Help: "read, write, randread, randwrite, rw or randrw"},
-		{Name: "bs", Kind: workload.String, Default: "4k", Help: "block size (a multiple of 512 with --direct)"},
-		{Name: "iodepth", Kind: workload.Counts, Default: "32", Help: "IOs each job keeps in flight; a list 1,8,32 sweeps them", SweepTitle: "by queue depth"},
-		{Name: "numjobs", Kind: workload.Counts, Default: "1", Help: "clones of the job running at once; a list sweeps them", SweepTitle: "by jobs"},
-		{Name: "rwmixread", Kind: workload.Int, Default: "50", Help: "per cent of reads in rw and randrw"},
-		{Name: "direct", Kind: workload.Bool, Default: "true", Help: "O_DIRECT (bypass the page cache); where the filesystem refuses it, the default falls back to buffered IO and says so, and an explicit --direct=1 is an error"},
-		{Name: "ioengine", Kind: workload.String, Default: "io_uring", Help: "io_uring, libaio or psync (psync runs at depth 1)"},
-		{Name: "ramp_time", Kind: workload.String, Default: "0", Help: "time run before measuring (fio's: seconds, or 500ms, 2m)"},
-		{Name: "runtime", Kind: workload.String, Default: "30", Help: "measured time (seconds, or with a unit); 0 with --time_based=false: one pass over --size"},
-		{Name: "time_based", Kind: workload.Bool, Default: "true", Help: "run for the runtime even when --size is done (--time_based=false stops after size bytes)"},
-		{Name: "rate_iops", Kind: workload.Int, Default: "0", Help: "cap each job at this many IOPS (0: no cap)"},
-		{Name: "norandommap", Kind: workload.Bool, Help: "draw random offsets uniformly (blocks may repeat); by default every block is visited once per pass, as fio's random map"},
-		{Name: "group_reporting", Kind: workload.Bool, Help: "accepted for fio's sake: dbdyno always reports one figure per test and keeps each job's"},
-		{Name: "job", Kind: workload.String, Help: "a fio job file ([global] and job sections, the options above); any other option is an error naming it"},
-		{Name: "preset", Kind: workload.String, Help: "a study's tests: " + strings.Join(Presets(), ", ")},
-		{Name: "matrix", Kind: workload.Strings, Help: "tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"},
-		{Name: "passes", Kind: workload.Int, Default: "0", Help: "run each test this many times in the run and keep the best (0: the preset's, else 1)"},
-		{Name: "overwrite", Kind: workload.Bool, Help: "allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"},
-		{Name: "i-know-this-destroys-data", Kind: workload.Bool, Help: "allow jobs to write to the --device"},
-		{Name: "warmup-write", Kind: workload.Duration, Help: "before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"},
-		{Name: "warmup-read", Kind: workload.Duration, Help: "then read 1 MiB blocks for this long"},
-		{Name: "interval", Kind: workload.Duration, Default: "1s", Help: "progress line and series interval"},
-	}
-}
-
 // Tests builds the run's tests from the flags: a job file, a preset, a matrix, or the one job the options give.
 func Tests(v *workload.Values) ([]Test, error) {
 	if v.Duration("interval") < 100*time.Millisecond {
@@ -89,7 +54,7 @@ func Tests(v *workload.Values) ([]Test, error) {
 	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
 		return nil, fmt.Errorf("--job, --preset and --matrix each say which tests run: give one")
 	case job != "":
-		for _, name := range jobFlags {
+		for _, name := range jobFlags() {
 			if v.Changed(name) {
 				return nil, fmt.Errorf("--%s is given with --job: set it in the job file (%s) instead", name, job)
 			}
@@ -136,39 +101,6 @@ func Tests(v *workload.Values) ([]Test, error) {
 		}
 	}
 	return tests, nil
-}
-
-// cliJob is the job the command line's options describe.
-func cliJob(v *workload.Values) (Job, error) {
-	j := Job{Name: defaultName, Filename: v.String("filename"), Directory: v.String("directory"), RW: v.String("rw"),
-		IODepth: v.Count("iodepth"), NumJobs: v.Count("numjobs"), RWMixRead: v.Int("rwmixread"), Direct: v.Bool("direct"),
-		DirectAsked: v.Changed("direct"), IOEngine: v.String("ioengine"), TimeBased: v.Bool("time_based"), RateIOPS: v.Int("rate_iops"),
-		NoRandomMap: v.Bool("norandommap")}
-	if j.RW == "readwrite" {
-		j.RW = "rw"
-	}
-	if d := v.String("device"); d != "" {
-		if j.Filename != "" || j.Directory != "" {
-			return j, fmt.Errorf("--device is given with --filename or --directory: give one")
-		}
-		j.Filename, j.Device = d, true
-	}
-	var err error
-	if j.Size, err = ParseSize(v.String("size")); err != nil {
-		return j, fmt.Errorf("--size: %v", err)
-	}
-	bs, err := ParseSize(v.String("bs"))
-	if err != nil {
-		return j, fmt.Errorf("--bs: %v", err)
-	}
-	j.BS = int(bs)
-	if j.Ramp, err = ParseTime(v.String("ramp_time")); err != nil {
-		return j, fmt.Errorf("--ramp_time: %v", err)
-	}
-	if j.Runtime, err = ParseTime(v.String("runtime")); err != nil {
-		return j, fmt.Errorf("--runtime: %v", err)
-	}
-	return j, nil
 }
 
 type measured struct{}
@@ -302,23 +234,7 @@ func (r *run) ServerVersion() string {
 
 func (r *run) Options() map[string]any {
 	v := r.spec.Values
-	o := map[string]any{}
-	for _, name := range append(jobFlags, "device", "job", "preset", "passes", "overwrite", "warmup-write", "warmup-read") {
-		f, _ := v.Flag(name)
-		switch f.Kind {
-		case workload.Counts:
-			o[f.PlanKey()] = v.Count(name)
-		case workload.Bool:
-			o[f.PlanKey()] = v.Bool(name)
-		case workload.Int:
-			o[f.PlanKey()] = v.Int(name)
-		case workload.Duration:
-			o[f.PlanKey()] = v.Duration(name).Seconds()
-		default:
-			o[f.PlanKey()] = v.String(name)
-		}
-	}
-	o["matrix"] = strings.Join(v.Strings("matrix"), " ")
+	o := recorded(v)
 	var names []string
 	for _, t := range r.tests {
 		names = append(names, t.Name)

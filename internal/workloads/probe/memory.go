@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
@@ -18,7 +18,7 @@ const cachedKnee = 90
 type memoryProbe struct{}
 
 func (memoryProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	size, err := ioprobe.ParseSize(v.String("step-size"))
+	size, err := units.ParseSize(v.String("step-size"))
 	if err != nil {
 		return nil, fmt.Errorf("--step-size: %v", err)
 	}
@@ -26,7 +26,7 @@ func (memoryProbe) Prepare(v *workload.Values) (*workload.Values, error) {
 		return nil, fmt.Errorf("--step-size %s holds no row: give at least %d bytes", v.String("step-size"), RowBytes)
 	}
 	if m := v.String("max"); m != "" {
-		max, err := ioprobe.ParseSize(m)
+		max, err := units.ParseSize(m)
 		if err != nil {
 			return nil, fmt.Errorf("--max: %v", err)
 		}
@@ -43,7 +43,7 @@ func (memoryProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
 // engine's own cache for a server.
 func memoryMax(ctx context.Context, sp workload.Spec) (int64, string, error) {
 	if m := sp.Values.String("max"); m != "" {
-		n, err := ioprobe.ParseSize(m)
+		n, err := units.ParseSize(m)
 		return n, "--max", err
 	}
 	t := sp.Target
@@ -68,7 +68,7 @@ func memoryMax(ctx context.Context, sp workload.Spec) (int64, string, error) {
 
 func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
 	v := sp.Values
-	size, _ := ioprobe.ParseSize(v.String("step-size"))
+	size, _ := units.ParseSize(v.String("step-size"))
 	rows := size / RowBytes
 	max, why, err := memoryMax(ctx, sp)
 	if err != nil {

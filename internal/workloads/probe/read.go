@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
 )
 
 // cachedWarning is the share of a table's bytes above which a scan counts as served from cache.
@@ -14,7 +14,7 @@ const cachedWarning = 50
 
 // readSize is the read probe's tables: how many, and rows each.
 func readSize(v *workload.Values) (tables int, rows int64, err error) {
-	size, err := ioprobe.ParseSize(v.String("table-size"))
+	size, err := units.ParseSize(v.String("table-size"))
 	if err != nil {
 		return 0, 0, fmt.Errorf("--table-size: %v", err)
 	}
@@ -24,7 +24,7 @@ func readSize(v *workload.Values) (tables int, rows int64, err error) {
 	}
 	tables = v.Int("tables")
 	if v.Changed("total") {
-		total, err := ioprobe.ParseSize(v.String("total"))
+		total, err := units.ParseSize(v.String("total"))
 		if err != nil {
 			return 0, 0, fmt.Errorf("--total: %v", err)
 		}

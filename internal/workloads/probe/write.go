@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
 )
 
 // The write probe's two tables: the cached chunk that is copied, and the table written.
@@ -17,11 +17,11 @@ var (
 
 // writeSize is the write probe's chunk rows and chunk count.
 func writeSize(v *workload.Values) (rows int64, chunks int, err error) {
-	chunk, err := ioprobe.ParseSize(v.String("chunk"))
+	chunk, err := units.ParseSize(v.String("chunk"))
 	if err != nil {
 		return 0, 0, fmt.Errorf("--chunk: %v", err)
 	}
-	total, err := ioprobe.ParseSize(v.String("total"))
+	total, err := units.ParseSize(v.String("total"))
 	if err != nil {
 		return 0, 0, fmt.Errorf("--total: %v", err)
 	}

@@ -71,27 +71,3 @@ DELETE FROM {{part}} WHERE id = ?;
 -- name: explain  -- from sql/sqlite/plan.sql
 EXPLAIN QUERY PLAN;
 
--- SQLite's own statements (internal/engine/sql)
-
--- file: catalog.sql
--- name: table_exists(name)  -- from sql/sqlite/catalog.sql
-SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?;
--- name: server_version()  -- from sql/sqlite/catalog.sql
-SELECT 'SQLite ' || sqlite_version();
--- name: analyze  -- from sql/sqlite/catalog.sql
-ANALYZE;
-
--- file: settings.sql
--- name: journal_mode()  -- from sql/sqlite/settings.sql
-PRAGMA journal_mode;
--- name: synchronous()  -- from sql/sqlite/settings.sql
-PRAGMA synchronous;
--- name: page_size()  -- from sql/sqlite/settings.sql
-PRAGMA page_size;
--- name: cache_size()  -- from sql/sqlite/settings.sql
-PRAGMA cache_size;
-
--- file: load.sql
--- name: no_sync  -- from sql/sqlite/load.sql
-PRAGMA synchronous = OFF;
-

@@ -290,25 +290,3 @@ DELETE FROM lineitem WHERE l_orderkey >= $1 AND l_orderkey <= $2;
 -- name: restore_orders(lo, hi)  -- from sql/generic/refresh.sql
 DELETE FROM orders WHERE o_orderkey >= $1 AND o_orderkey <= $2;
 
--- DuckDB's own statements (internal/engine/sql)
-
--- file: catalog.sql
--- name: table_exists(name)  -- from sql/generic/catalog.sql
-SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1;
--- name: server_version()  -- from sql/duckdb/catalog.sql
-SELECT 'DuckDB ' || version();
--- name: analyze  -- from sql/duckdb/catalog.sql
-CHECKPOINT;
--- name: max_parallel_session  -- from sql/duckdb/catalog.sql
-SET threads = {n};
-
--- file: settings.sql
--- name: threads()  -- from sql/duckdb/settings.sql
-SELECT current_setting('threads');
--- name: memory_limit()  -- from sql/duckdb/settings.sql
-SELECT current_setting('memory_limit');
-
--- file: load.sql
--- name: load_memory_limit  -- from sql/duckdb/load.sql
-SET memory_limit = '128MB';
-

@@ -1,0 +1,91 @@
+package ioprobe
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// cliJobOf is the job dbdyno io run's flags describe.
+func cliJobOf(t *testing.T, args ...string) (Job, error) {
+	t.Helper()
+	fs := pflag.NewFlagSet("io run", pflag.ContinueOnError)
+	read := workload.Define(fs, flags())
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cliJob(v)
+}
+
+// Every option taken both as a flag and in a job file sets the job the same way from either; a form dbdyno
+// cannot honour is refused from either, in the same words.
+func TestOptionsMeanTheSameFromFlagsAndJobFiles(t *testing.T) {
+	sample := map[string]string{"filename": "/data/f", "directory": "/data", "size": "64m", "rw": "randrw", "bs": "8k", "iodepth": "16",
+		"numjobs": "3", "rwmixread": "70", "direct": "0", "ioengine": "libaio", "ramp_time": "500ms", "runtime": "2m", "time_based": "0",
+		"rate_iops": "900", "norandommap": "1"}
+	for _, name := range jobFlags() {
+		if _, ok := sample[name]; !ok {
+			t.Fatalf("option %s has no sample value here: add one", name)
+		}
+	}
+	for _, file := range []string{"filename", "directory"} {
+		var args []string
+		var fio strings.Builder
+		fio.WriteString("[" + defaultName + "]\n")
+		for _, name := range jobFlags() {
+			if (name == "filename" || name == "directory") && name != file {
+				continue
+			}
+			args = append(args, "--"+name+"="+sample[name])
+			fmt.Fprintf(&fio, "%s=%s\n", name, sample[name])
+		}
+		fromFlags, err := cliJobOf(t, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tests, err := ParseJobFile("t.fio", strings.NewReader(fio.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fromFile := tests[0].Jobs[0]; fromFile != fromFlags {
+			t.Errorf("with %s:\nflags:    %+v\njob file: %+v", file, fromFlags, fromFile)
+		}
+		if fromFlags.BS != 8192 || fromFlags.RWMixRead != 70 || fromFlags.Direct || !fromFlags.DirectAsked || !fromFlags.NoRandomMap {
+			t.Errorf("flags did not set the job: %+v", fromFlags)
+		}
+	}
+	for _, c := range []struct{ name, val string }{{"filename", "/a:/b"}, {"directory", "/a:/b"}, {"rw", "randread:8"}, {"bs", "4k,8k"}} {
+		_, cliErr := cliJobOf(t, "--"+c.name+"="+c.val)
+		_, fileErr := ParseJobFile("t.fio", strings.NewReader("[j]\n"+c.name+"="+c.val+"\n"))
+		if cliErr == nil || fileErr == nil {
+			t.Fatalf("%s=%s: flag %v, job file %v: want both refused", c.name, c.val, cliErr, fileErr)
+		}
+		cli, ok1 := strings.CutPrefix(cliErr.Error(), "--"+c.name+" "+c.val)
+		file, ok2 := strings.CutPrefix(fileErr.Error(), "t.fio:2: "+c.name+"="+c.val)
+		if !ok1 || !ok2 || cli != file {
+			t.Errorf("%s=%s refused in other words:\nflag:     %v\njob file: %v", c.name, c.val, cliErr, fileErr)
+		}
+	}
+}
+
+// What the command line does not say is dbdyno's default; what a job file does not say is fio's.
+func TestDefaultsAreDbdynosOnTheCommandLineAndFiosInAJobFile(t *testing.T) {
+	j, err := cliJobOf(t, "--directory=/d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.RW != "randread" || j.BS != 4096 || j.IODepth != 32 || j.IOEngine != "io_uring" || !j.Direct || j.DirectAsked || !j.TimeBased || j.Size != 1<<30 {
+		t.Fatalf("command line's defaults: %+v", j)
+	}
+	if f := fioDefaults(); f.Name != defaultName || f.RW != "read" || f.IOEngine != "psync" || f.Direct || f.Size != 0 {
+		t.Fatalf("fio's defaults: %+v", f)
+	}
+}
