@@ -357,6 +357,15 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		rec = agent.Record(ctx, agentURL, s.token, s.agentTLS, out)
 	}
 	measured, runErr := run.Measure(ctx, res)
+	if runErr != nil && ctx.Err() != nil && !errors.Is(runErr, workload.ErrAborted) {
+		// Ctrl-C reached what the run was doing (a catalog read, a query) as that step's error: the run was
+		// aborted, not failed
+		if why := t.Scrub(runErr.Error()); measured {
+			runErr = fmt.Errorf("%w (%s)", workload.ErrAborted, why)
+		} else {
+			runErr = fmt.Errorf("%w before measuring began (%s)", workload.ErrAborted, why)
+		}
+	}
 	res.EndedAt = time.Now().UTC()
 	ms.finish(ctx, res)
 	if rec != nil {
