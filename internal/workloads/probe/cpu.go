@@ -18,13 +18,22 @@ import (
 
 var cpuTable = cpuSet.PartName(1)
 
+// CPUFlags are `probe cpu`'s options.
+type CPUFlags struct {
+	Rows      int           `flag:"rows" default:"280000" help:"rows of the cpu table (28 bytes each: about 8 MB at the default)"`
+	Steps     string        `flag:"steps" default:"1000.." help:"the join's N: a list 1000,2000,4000, or FROM.. doubling from FROM until a query passes --limit or N reaches --rows"`
+	Limit     time.Duration `flag:"limit" default:"2m" help:"the last step is the first to run longer than this (it is stopped at the limit)"`
+	Reference string        `flag:"reference" help:"a cpu probe run (store id or result file) whose step times this run is a multiple of"`
+	Build
+}
+
 // cpuSteps reads --steps: a list of N, or FROM.. (doubling from FROM); the list is cut at the table's rows.
-func cpuSteps(v *workload.Values) (steps []int64, doubling bool, err error) {
-	rows := int64(v.Int("rows"))
+func cpuSteps(o *CPUFlags) (steps []int64, doubling bool, err error) {
+	rows := int64(o.Rows)
 	if rows < 2 || rows > 1<<31-1 {
 		return nil, false, fmt.Errorf("--rows must be 2 to 2,147,483,647 (got %d)", rows)
 	}
-	s := strings.TrimSpace(v.String("steps"))
+	s := strings.TrimSpace(o.Steps)
 	bad := fmt.Errorf("--steps %q is not a list of row counts (1000,2000,4000) or FROM.. (1000..: doubling)", s)
 	if from, ok := strings.CutSuffix(s, ".."); ok {
 		n, err := strconv.ParseInt(from, 10, 64)
@@ -54,22 +63,27 @@ const minLimit = time.Second
 
 type cpuProbe struct{}
 
-func (cpuProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	if _, _, err := cpuSteps(v); err != nil {
-		return nil, err
+func (cpuProbe) Prepare(o *CPUFlags, v *workload.Values) error {
+	if _, _, err := cpuSteps(o); err != nil {
+		return err
 	}
-	if l := v.Duration("limit"); l < minLimit {
-		return nil, fmt.Errorf("--limit %s is shorter than one step can be measured: give at least %s (the study's is 2m)", l, minLimit)
+	if l := o.Limit; l < minLimit {
+		return fmt.Errorf("--limit %s is shorter than one step can be measured: give at least %s (the study's is 2m)", l, minLimit)
 	}
-	if ref := v.String("reference"); ref != "" {
-		if _, err := reference(v.String("store"), ref); err != nil {
-			return nil, err
+	if ref := o.Reference; ref != "" {
+		if _, err := reference(resultsStore(v), ref); err != nil {
+			return err
 		}
 	}
-	return v, checkThreads(v)
+	return o.Build.check()
 }
 
-func (cpuProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+func (cpuProbe) Warmup(*CPUFlags) (bool, string) { return false, "" }
+
+// resultsStore is the method's --store, where a --reference run is looked up: a setting of the method that
+// every measured command shares, not one of the probe's options (declaring it in CPUFlags would define the
+// flag twice), so it is read from the command's values.
+func resultsStore(v *workload.Values) string { return v.String("store") }
 
 // reference reads a cpu probe run: a result file, or a run in the results store.
 func reference(storePath, ref string) (*result.Result, error) {
@@ -108,18 +122,17 @@ func reference(storePath, ref string) (*result.Result, error) {
 	return r, nil
 }
 
-func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
-	v := sp.Values
-	rows := int64(v.Int("rows"))
-	steps, doubling, _ := cpuSteps(v)
-	db, err := ensure(ctx, cpuSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("load-threads"), rows*CPURowBytes,
+func (cpuProbe) Start(ctx context.Context, sp workload.Spec, o *CPUFlags) (workload.Run, error) {
+	rows := int64(o.Rows)
+	steps, doubling, _ := cpuSteps(o)
+	db, err := ensure(ctx, cpuSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, o.Rebuild, o.LoadThreads, rows*CPURowBytes,
 		func(c adder) []bulk.Work { return cpuWork(rows, c) }, sp.Out)
 	if err != nil {
 		return nil, err
 	}
 	db.Close()
-	s := &stepper{kind: "cpu", rate: "row pairs/s", spec: sp, v: v,
-		options: map[string]any{"probe": "cpu", "rows": rows, "steps": v.String("steps"), "limit_s": v.Duration("limit").Seconds()}}
+	s := &stepper{kind: "cpu", rate: "row pairs/s", spec: sp,
+		options: map[string]any{"probe": "cpu", "rows": rows, "steps": o.Steps, "limit_s": o.Limit.Seconds()}}
 	if err := s.open(ctx, cpuSet); err != nil {
 		s.Close()
 		return nil, err
@@ -130,15 +143,15 @@ func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, erro
 		return nil, err
 	}
 	var ref *result.Result
-	if r := v.String("reference"); r != "" {
-		if ref, err = reference(v.String("store"), r); err != nil {
+	if r := o.Reference; r != "" {
+		if ref, err = reference(resultsStore(sp.Values), r); err != nil {
 			s.Close()
 			return nil, err
 		}
 		s.options["reference"] = ref.RunID
 	}
 	s.steps = func(ctx context.Context, s *stepper) error {
-		err := cpuRun(ctx, s, steps, doubling, v.Duration("limit"))
+		err := cpuRun(ctx, s, steps, doubling, o.Limit)
 		if ref != nil {
 			if m, ok := Multiple(s.probe, ref.Probe); ok {
 				s.options["reference_multiple"] = m
@@ -147,7 +160,7 @@ func (cpuProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, erro
 		}
 		return err
 	}
-	fmt.Fprintf(sp.Out, "dbdyno probe cpu on %s (%s): loop join of the first N of %d rows, steps %s, limit %s\n", s.version, sp.Target, rows, v.String("steps"), v.Duration("limit"))
+	fmt.Fprintf(sp.Out, "dbdyno probe cpu on %s (%s): loop join of the first N of %d rows, steps %s, limit %s\n", s.version, sp.Target, rows, o.Steps, o.Limit)
 	return s, nil
 }
 

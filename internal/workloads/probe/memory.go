@@ -15,34 +15,41 @@ import (
 // as kept cached.
 const cachedKnee = 90
 
-type memoryProbe struct{}
-
-func (memoryProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	size, err := units.ParseSize(v.String("step-size"))
-	if err != nil {
-		return nil, fmt.Errorf("--step-size: %v", err)
-	}
-	if size < RowBytes {
-		return nil, fmt.Errorf("--step-size %s holds no row: give at least %d bytes", v.String("step-size"), RowBytes)
-	}
-	if m := v.String("max"); m != "" {
-		max, err := units.ParseSize(m)
-		if err != nil {
-			return nil, fmt.Errorf("--max: %v", err)
-		}
-		if max < size {
-			return nil, fmt.Errorf("--max %s is less than one --step-size %s: give a larger --max", m, v.String("step-size"))
-		}
-	}
-	return v, checkThreads(v)
+// MemoryFlags are `probe memory`'s options.
+type MemoryFlags struct {
+	StepSize string `flag:"step-size" default:"256m" help:"bytes of each table the working set grows by (it doubles: 1, 2, 4 ... tables)"`
+	Max      string `flag:"max" help:"the largest working set (default: 2x this machine's memory for an embedded engine, 4x the engine's cache for a server)"`
+	Build
 }
 
-func (memoryProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+type memoryProbe struct{}
+
+func (memoryProbe) Prepare(o *MemoryFlags, _ *workload.Values) error {
+	size, err := units.ParseSize(o.StepSize)
+	if err != nil {
+		return fmt.Errorf("--step-size: %v", err)
+	}
+	if size < RowBytes {
+		return fmt.Errorf("--step-size %s holds no row: give at least %d bytes", o.StepSize, RowBytes)
+	}
+	if m := o.Max; m != "" {
+		max, err := units.ParseSize(m)
+		if err != nil {
+			return fmt.Errorf("--max: %v", err)
+		}
+		if max < size {
+			return fmt.Errorf("--max %s is less than one --step-size %s: give a larger --max", m, o.StepSize)
+		}
+	}
+	return o.Build.check()
+}
+
+func (memoryProbe) Warmup(*MemoryFlags) (bool, string) { return false, "" }
 
 // memoryMax is the largest working set: --max, else 2x this machine's memory for an embedded engine or 4x the
 // engine's own cache for a server.
-func memoryMax(ctx context.Context, sp workload.Spec) (int64, string, error) {
-	if m := sp.Values.String("max"); m != "" {
+func memoryMax(ctx context.Context, sp workload.Spec, o *MemoryFlags) (int64, string, error) {
+	if m := o.Max; m != "" {
 		n, err := units.ParseSize(m)
 		return n, "--max", err
 	}
@@ -66,11 +73,10 @@ func memoryMax(ctx context.Context, sp workload.Spec) (int64, string, error) {
 	return 4 * c, fmt.Sprintf("4x the engine's cache of %s", mb(c)), nil
 }
 
-func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
-	v := sp.Values
-	size, _ := units.ParseSize(v.String("step-size"))
+func (memoryProbe) Start(ctx context.Context, sp workload.Spec, o *MemoryFlags) (workload.Run, error) {
+	size, _ := units.ParseSize(o.StepSize)
 	rows := size / RowBytes
-	max, why, err := memoryMax(ctx, sp)
+	max, why, err := memoryMax(ctx, sp, o)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +90,7 @@ func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, e
 	}
 	tables := sets[len(sets)-1]
 	fmt.Fprintf(sp.Out, "memory probe: working sets up to %s (%s), in tables of %s\n", mb(int64(tables)*rows*RowBytes), why, mb(rows*RowBytes))
-	db, err := ensure(ctx, memorySet, sp.Target, built{"rows_per_table": fmt.Sprint(rows)}, tables, v.Bool("rebuild"), v.Int("load-threads"),
+	db, err := ensure(ctx, memorySet, sp.Target, built{"rows_per_table": fmt.Sprint(rows)}, tables, o.Rebuild, o.LoadThreads,
 		int64(tables)*rows*RowBytes, func(c adder) []bulk.Work {
 			var w []bulk.Work
 			for i := 1; i <= tables; i++ {
@@ -96,7 +102,7 @@ func (memoryProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, e
 		return nil, err
 	}
 	db.Close()
-	s := &stepper{kind: "memory", rate: "MB/min", spec: sp, v: v,
+	s := &stepper{kind: "memory", rate: "MB/min", spec: sp,
 		options: map[string]any{"probe": "memory", "step_mb": round(float64(rows*RowBytes)/1e6, 1), "max_mb": round(float64(max)/1e6, 1), "max_from": why,
 			"row_bytes": RowBytes}}
 	if err := s.open(ctx, memorySet); err != nil {

@@ -19,7 +19,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -37,25 +36,19 @@ var OpNames = []string{"insert", "select_id", "select_range", "update", "delete"
 
 var mixedTable = mixedSet.PartName(1)
 
-var mixedFlags = []workload.Flag{
-	{Name: "threads", Kind: workload.Counts, Default: "1", Help: "client threads (one connection each), unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)", SweepTitle: "by threads"},
-	{Name: "rows", Kind: workload.Int, Default: "1000000", Help: "rows of the mixed table when it is built (410 bytes each)"},
-	{Name: "mix", Kind: workload.String, Default: "20/30/30/20", Help: "per cent of insert/select/update/delete, chosen per request at random"},
-	{Name: "select-rows", Kind: workload.String, Default: "75%", Help: "share of selects that read one row by id (the rest read a range of rows)"},
-	{Name: "range", Kind: workload.Int, Default: "100", Help: "ids a range select spans"},
-	{Name: "hot", Kind: workload.String, Default: "90%", Help: "share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"},
-	{Name: "hot-ids", Kind: workload.String, Default: "5%", Help: "the newest share of ids the hot operations go to"},
-	{Name: "rate", Kind: workload.Int, Default: "0", Help: "cap on requests per second over all threads (open loop: latency counts from each request's intended start); 0: unthrottled"},
-	{Name: "warmup", Kind: workload.Duration, Default: "0s", Help: "a warm-up run of this length before the measured runs"},
-	{Name: "rampup", Kind: workload.Duration, Default: "0s", Help: "time before measuring starts (the study measured from a cold start)"},
-	{Name: "duration", Kind: workload.Duration, Default: "5m", Help: "measured time"},
-	{Name: "interval", Kind: workload.Duration, Default: "1m", Help: "series and progress interval (the study's charts are per minute)"},
-	{Name: "seed", Kind: workload.Uint, Help: "seed of every random choice (default: from the clock; always recorded)"},
-	{Name: "reconnect-timeout", Kind: workload.Duration, Default: "30s", Help: "a lost connection that is not back within this time fails the run"},
-	coldFlag, coldCmdFlag,
-	{Name: "rebuild", Kind: workload.Bool, Help: "replace the mixed table when it was built with another --rows"},
-	{Name: "load-threads", Kind: workload.Int, Default: "2", Help: "parallel load connections of the build"},
-	{Name: "cpuprofile", Kind: workload.String, Hidden: true, NoPlan: true, Help: "write a Go CPU profile of the driver to this file"},
+// MixedFlags are `probe mixed`'s options: the virtual users' shared ones under the probe's names and
+// defaults (threads, measured from a cold start, per-minute series), then the probe's own.
+type MixedFlags struct {
+	runner.Users `vus.flag:"threads" vus.sweep:"by threads" vus.help:"client threads (one connection each), unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
+	Rows         int    `flag:"rows" default:"1000000" help:"rows of the mixed table when it is built (410 bytes each)"`
+	Mix          string `flag:"mix" default:"20/30/30/20" help:"per cent of insert/select/update/delete, chosen per request at random"`
+	SelectRows   string `flag:"select-rows" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
+	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
+	Hot          string `flag:"hot" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
+	HotIDs       string `flag:"hot-ids" default:"5%" help:"the newest share of ids the hot operations go to"`
+	Rate         int    `flag:"rate" default:"0" help:"cap on requests per second over all threads (open loop: latency counts from each request's intended start); 0: unthrottled"`
+	ColdStart
+	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
 
 // Mix is the mixed probe's request mix and its two distributions of ids.
@@ -73,39 +66,39 @@ type Mix struct {
 	Range                          int64
 }
 
-// ParseMix reads the mixed probe's flags.
-func ParseMix(v *workload.Values) (Mix, error) {
+// ParseMix reads the mixed probe's options.
+func ParseMix(o *MixedFlags) (Mix, error) {
 	var m Mix
-	parts := strings.Split(v.String("mix"), "/")
+	parts := strings.Split(o.Mix, "/")
 	if len(parts) != 4 {
-		return m, fmt.Errorf("--mix %q is not four per cents insert/select/update/delete, e.g. 20/30/30/20", v.String("mix"))
+		return m, fmt.Errorf("--mix %q is not four per cents insert/select/update/delete, e.g. 20/30/30/20", o.Mix)
 	}
 	var p [4]float64
 	sum := 0.0
 	for i, s := range parts {
 		f, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
 		if err != nil || f < 0 {
-			return m, fmt.Errorf("--mix %q is not four per cents insert/select/update/delete, e.g. 20/30/30/20", v.String("mix"))
+			return m, fmt.Errorf("--mix %q is not four per cents insert/select/update/delete, e.g. 20/30/30/20", o.Mix)
 		}
 		p[i], sum = f, sum+f
 	}
 	if math.Abs(sum-100) > 0.01 {
-		return m, fmt.Errorf("--mix %q adds up to %g, not 100", v.String("mix"), sum)
+		return m, fmt.Errorf("--mix %q adds up to %g, not 100", o.Mix, sum)
 	}
 	m.Insert, m.Select, m.Update, m.Delete = p[0]/100, p[1]/100, p[2]/100, p[3]/100
 	var err error
 	for _, f := range []struct {
-		flag string
-		to   *float64
-	}{{"select-rows", &m.SelectRow}, {"hot", &m.Hot}, {"hot-ids", &m.HotIDs}} {
-		if *f.to, err = share("--"+f.flag, v.String(f.flag)); err != nil {
+		flag, value string
+		to          *float64
+	}{{"select-rows", o.SelectRows, &m.SelectRow}, {"hot", o.Hot, &m.Hot}, {"hot-ids", o.HotIDs, &m.HotIDs}} {
+		if *f.to, err = share("--"+f.flag, f.value); err != nil {
 			return m, err
 		}
 	}
 	if m.HotIDs <= 0 {
 		return m, fmt.Errorf("--hot-ids must be more than 0%%")
 	}
-	if m.Range = int64(v.Int("range")); m.Range < 1 {
+	if m.Range = int64(o.Range); m.Range < 1 {
 		return m, fmt.Errorf("--range must be at least 1 id (got %d)", m.Range)
 	}
 	return m, nil
@@ -163,38 +156,28 @@ func (m Mix) RangeStart(r *rand.Rand, newest int64) int64 {
 	return max(1, newest-m.Range+1-int64(float64(span)*u*u))
 }
 
-type mixedProbe struct{}
-
-func (mixedProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	if _, err := ParseMix(v); err != nil {
-		return nil, err
+// checkMixed checks the mixed probe's options (before the virtual users' shared checks, so that its own
+// combined messages come first).
+func checkMixed(o *MixedFlags) error {
+	if _, err := ParseMix(o); err != nil {
+		return err
 	}
-	if v.Int("rows") < 1 {
-		return nil, fmt.Errorf("--rows must be at least 1 (got %d)", v.Int("rows"))
+	if o.Rows < 1 {
+		return fmt.Errorf("--rows must be at least 1 (got %d)", o.Rows)
 	}
-	if v.Duration("duration") <= 0 || v.Duration("interval") <= 0 || v.Duration("reconnect-timeout") <= 0 {
-		return nil, fmt.Errorf("--duration, --interval and --reconnect-timeout must be positive")
+	if o.Duration <= 0 || o.Interval <= 0 || o.ReconnectTimeout <= 0 {
+		return fmt.Errorf("--duration, --interval and --reconnect-timeout must be positive")
 	}
-	if v.Duration("rampup") < 0 || v.Duration("warmup") < 0 || v.Int("rate") < 0 {
-		return nil, fmt.Errorf("--rampup, --warmup and --rate cannot be negative")
+	if o.Rampup < 0 || o.Warmup < 0 || o.Rate < 0 {
+		return fmt.Errorf("--rampup, --warmup and --rate cannot be negative")
 	}
-	if v.Int("load-threads") < 1 {
-		return nil, fmt.Errorf("--load-threads must be at least 1 (got %d)", v.Int("load-threads"))
-	}
-	if !v.Changed("seed") {
-		v = v.Set("seed", uint64(time.Now().UnixNano()))
-	}
-	return v, nil
+	return o.Build.check()
 }
 
-func (mixedProbe) Warmup(v *workload.Values) (bool, string) {
-	return v.Duration("warmup") > 0, v.Duration("warmup").String()
-}
-
-// mixed is one run of the mixed probe.
+// mixed is one run of the mixed probe, driven by runner.VU.
 type mixed struct {
-	spec      workload.Spec
-	v         *workload.Values
+	setup     *runner.Setup
+	o         *MixedFlags
 	mix       Mix
 	db        *sql.DB
 	t         *engine.Target
@@ -203,39 +186,34 @@ type mixed struct {
 	missed    [5]atomic.Int64
 	rowsStart int64
 	version   string
-	duration  time.Duration
 	opTimeout time.Duration // an operation's bound: the reconnect timeout
-	procs     int
-	release   func()
 }
 
-func (mixedProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
-	v := sp.Values
-	mix, _ := ParseMix(v)
-	rows := int64(v.Int("rows"))
-	data, err := ensure(ctx, mixedSet, sp.Target, built{"rows": fmt.Sprint(rows)}, 1, v.Bool("rebuild"), v.Int("load-threads"), rows*RowBytes,
-		func(c adder) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }, sp.Out)
+// openMixed builds the mixed table when it is not there, starts cold, opens the run and prints its banner.
+func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.Session, error) {
+	mix, _ := ParseMix(o)
+	rows := int64(o.Rows)
+	t, out := setup.Target, setup.Out
+	data, err := ensure(ctx, mixedSet, t, built{"rows": fmt.Sprint(rows)}, 1, o.Rebuild, o.LoadThreads, rows*RowBytes,
+		func(c adder) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }, out)
 	if err != nil {
 		return nil, err
 	}
 	data.Close()
-	if !sp.Warmup && (v.Bool("cold") || v.String("cold-cmd") != "") {
-		if err := cold(ctx, sp.Target, v.String("cold-cmd"), sp.Out); err != nil {
+	if !setup.Warmup && (o.Cold || o.ColdCmd != "") {
+		if err := cold(ctx, t, o.ColdCmd, out); err != nil {
 			return nil, err
 		}
 	}
-	m := &mixed{spec: sp, v: v, mix: mix, t: sp.Target, duration: v.Duration("duration"), opTimeout: v.Duration("reconnect-timeout")}
-	if sp.Warmup {
-		m.duration = v.Duration("warmup")
-	}
-	if m.db, err = sp.Target.Open(ctx); err != nil {
+	m := &mixed{setup: setup, o: o, mix: mix, t: t, opTimeout: o.ReconnectTimeout}
+	if m.db, err = t.Open(ctx); err != nil {
 		return nil, err
 	}
-	if m.st, err = statements(sp.Target.Engine); err != nil {
+	if m.st, err = statements(t.Engine); err != nil {
 		m.db.Close()
 		return nil, err
 	}
-	m.version = sp.Target.Engine.ServerVersion(ctx, m.db)
+	m.version = t.Engine.ServerVersion(ctx, m.db)
 	var newest int64
 	for _, q := range []struct {
 		name string
@@ -248,47 +226,40 @@ func (mixedProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 		}
 	}
 	m.newest.Store(newest)
-	m.procs, m.release = runner.HoldDriverCPU(sp.Target.Engine.Embedded, v.Count("threads"))
-	fmt.Fprintf(sp.Out, "dbdyno probe mixed on %s (%s): %d rows, %d thread(s), %s, seed %d\n", m.version, sp.Target, m.rowsStart,
-		v.Count("threads"), mix, v.Uint("seed"))
+	fmt.Fprintf(out, "dbdyno probe mixed on %s (%s): %d rows, %d thread(s), %s, seed %d\n", m.version, t, m.rowsStart,
+		o.VUs, mix, o.Seed)
 	return m, nil
 }
 
 func (m *mixed) ServerVersion() string { return m.version }
 
+// Options are the run's settings for the result: the probe's own keys (threads, no mode or reconnect
+// timeout), not runner.Setup's.
 func (m *mixed) Options() map[string]any {
-	v := m.v
-	return map[string]any{"probe": "mixed", "rows": v.Int("rows"), "threads": v.Count("threads"), "mix": v.String("mix"),
+	o := m.o
+	return map[string]any{"probe": "mixed", "rows": o.Rows, "threads": o.VUs, "mix": o.Mix,
 		"select_rows_pct": m.mix.SelectRow * 100, "hot_pct": m.mix.Hot * 100, "hot_ids_pct": m.mix.HotIDs * 100, "range": m.mix.Range,
-		"rate": v.Int("rate"), "duration_s": m.duration.Seconds(), "rampup_s": v.Duration("rampup").Seconds(), "interval_s": v.Duration("interval").Seconds(),
-		"seed": fmt.Sprint(v.Uint("seed")), "cold": v.Bool("cold"), "cold_cmd": v.String("cold-cmd") != "", "rows_at_start": m.rowsStart,
-		"driver_gomaxprocs": m.procs}
+		"rate": o.Rate, "duration_s": m.setup.Duration.Seconds(), "rampup_s": o.Rampup.Seconds(), "interval_s": o.Interval.Seconds(),
+		"seed": fmt.Sprint(o.Seed), "cold": o.Cold, "cold_cmd": o.ColdCmd != "", "rows_at_start": m.rowsStart,
+		"driver_gomaxprocs": m.setup.Procs()}
 }
 
 func (m *mixed) Transactions() []string { return OpNames }
 
 func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
-	w := &worker{m: m, r: rand.New(rand.NewPCG(m.v.Uint("seed"), uint64(vu)+1))}
+	w := &worker{m: m, r: rand.New(rand.NewPCG(m.o.Seed, uint64(vu)+1))}
 	return w, w.Reconnect(ctx)
 }
 
-func (m *mixed) Measure(ctx context.Context, res *result.Result) (bool, error) {
-	v := m.v
-	cfg := runner.Config{VUs: v.Count("threads"), Rampup: v.Duration("rampup"), Duration: m.duration, Interval: v.Duration("interval"),
-		Progress: m.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: OpSelectRow, KeyLabel: "selects by id/min",
-		RateLabel: "ops/min", Rate: float64(v.Int("rate"))}
-	stop, err := runner.Profile(v.String("cpuprofile"))
-	if err != nil {
-		return false, err
-	}
-	defer stop()
-	meas, err := runner.Run(ctx, m, cfg)
-	if meas == nil {
-		return false, err
-	}
-	res.Measurement = meas
-	res.Figures = m.figures(meas)
-	return true, err
+func (m *mixed) Configure(cfg *runner.Config) {
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/min", "ops/min", float64(m.o.Rate)
+}
+
+// Figures are the run's figures. The key transaction is the progress lines' only: runner.VU records it in the
+// measurement, which the mixed probe's results never carried, so it is taken out again.
+func (m *mixed) Figures(meas *result.Measurement) map[string]any {
+	meas.KeyTx, meas.KeyLabel = "", ""
+	return m.figures(meas)
 }
 
 func (m *mixed) figures(meas *result.Measurement) map[string]any {
@@ -309,20 +280,16 @@ func (m *mixed) figures(meas *result.Measurement) map[string]any {
 	return fig
 }
 
-func (m *mixed) Finish(ctx context.Context, res *result.Result) error {
+func (m *mixed) Finish(ctx context.Context, res *result.Result) {
 	st := m.st["count"].Ident("part", mixedTable)
 	var end int64
 	if err := m.db.QueryRowContext(context.WithoutCancel(ctx), st.SQL).Scan(&end); err == nil && res.Figures != nil {
 		res.Figures["rows_at_end"] = end
 	}
-	printMixed(m.spec.Out, res)
-	return nil
+	printMixed(m.setup.Out, res)
 }
 
-func (m *mixed) Close() {
-	m.db.Close()
-	m.release()
-}
+func (m *mixed) Close() { m.db.Close() }
 
 func printMixed(w io.Writer, res *result.Result) {
 	meas := res.Measurement

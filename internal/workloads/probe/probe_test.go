@@ -21,8 +21,8 @@ import (
 
 func TestMain(m *testing.M) { clitest.Main(m) }
 
-// values are the mixed command's flags as given on a command line.
-func values(t *testing.T, args ...string) *workload.Values {
+// values are the mixed command's options as given on a command line.
+func values(t *testing.T, args ...string) *probe.MixedFlags {
 	t.Helper()
 	m, _ := workload.Lookup("probe")
 	c, _ := m.Command("mixed")
@@ -35,7 +35,11 @@ func values(t *testing.T, args ...string) *workload.Values {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return v
+	o, err := workload.Options[probe.MixedFlags](v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }
 
 // The mix and its two distributions over 20,000 requests, against their documented definitions: the kinds

@@ -12,19 +12,28 @@ import (
 // cachedWarning is the share of a table's bytes above which a scan counts as served from cache.
 const cachedWarning = 50
 
-// readSize is the read probe's tables: how many, and rows each.
-func readSize(v *workload.Values) (tables int, rows int64, err error) {
-	size, err := units.ParseSize(v.String("table-size"))
+// ReadFlags are `probe read`'s options.
+type ReadFlags struct {
+	TableSize string `flag:"table-size" default:"1g" help:"bytes of rows per table (rows x 410 bytes): 64m, 1g"`
+	Tables    int    `flag:"tables" default:"4" help:"tables to scan, one after the other"`
+	Total     string `flag:"total" help:"or the bytes to scan in all (tables of --table-size)"`
+	ColdStart
+	Build
+}
+
+// readSize is the read probe's tables: how many, and rows each; total says whether --total was given.
+func readSize(o *ReadFlags, total bool) (tables int, rows int64, err error) {
+	size, err := units.ParseSize(o.TableSize)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--table-size: %v", err)
 	}
 	rows = size / RowBytes
 	if rows < 1 {
-		return 0, 0, fmt.Errorf("--table-size %s holds no row: give at least %d bytes (one row)", v.String("table-size"), RowBytes)
+		return 0, 0, fmt.Errorf("--table-size %s holds no row: give at least %d bytes (one row)", o.TableSize, RowBytes)
 	}
-	tables = v.Int("tables")
-	if v.Changed("total") {
-		total, err := units.ParseSize(v.String("total"))
+	tables = o.Tables
+	if total {
+		total, err := units.ParseSize(o.Total)
 		if err != nil {
 			return 0, 0, fmt.Errorf("--total: %v", err)
 		}
@@ -38,20 +47,19 @@ func readSize(v *workload.Values) (tables int, rows int64, err error) {
 
 type readProbe struct{}
 
-func (readProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	if _, _, err := readSize(v); err != nil {
-		return nil, err
+func (readProbe) Prepare(o *ReadFlags, v *workload.Values) error {
+	if _, _, err := readSize(o, v.Changed("total")); err != nil {
+		return err
 	}
-	return v, checkThreads(v)
+	return o.Build.check()
 }
 
-func (readProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+func (readProbe) Warmup(*ReadFlags) (bool, string) { return false, "" }
 
-func (readProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
-	v := sp.Values
-	tables, rows, _ := readSize(v)
+func (readProbe) Start(ctx context.Context, sp workload.Spec, o *ReadFlags) (workload.Run, error) {
+	tables, rows, _ := readSize(o, sp.Values.Changed("total"))
 	want := built{"rows_per_table": fmt.Sprint(rows)}
-	db, err := ensure(ctx, readSet, sp.Target, want, tables, v.Bool("rebuild"), v.Int("load-threads"), int64(tables)*rows*RowBytes,
+	db, err := ensure(ctx, readSet, sp.Target, want, tables, o.Rebuild, o.LoadThreads, int64(tables)*rows*RowBytes,
 		func(c adder) []bulk.Work {
 			var w []bulk.Work
 			for i := 1; i <= tables; i++ {
@@ -63,12 +71,12 @@ func (readProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, err
 		return nil, err
 	}
 	db.Close()
-	if err := cold(ctx, sp.Target, v.String("cold-cmd"), sp.Out); err != nil {
+	if err := cold(ctx, sp.Target, o.ColdCmd, sp.Out); err != nil {
 		return nil, err
 	}
-	s := &stepper{kind: "read", rate: "MB/min", spec: sp, v: v,
+	s := &stepper{kind: "read", rate: "MB/min", spec: sp,
 		options: map[string]any{"probe": "read", "tables": tables, "rows_per_table": rows, "table_mb": round(float64(rows*RowBytes)/1e6, 1),
-			"row_bytes": RowBytes, "cold_cmd": v.String("cold-cmd") != ""}}
+			"row_bytes": RowBytes, "cold_cmd": o.ColdCmd != ""}}
 	if err := s.open(ctx, readSet); err != nil {
 		s.Close()
 		return nil, err

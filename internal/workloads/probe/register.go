@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -31,55 +32,43 @@ func init() {
 		Metrics: []workload.MetricDesc{mRead, mReadSlowest, mWrite, mLogRatio, mPairs, mMultiple, mCache, mOps, mKindP95,
 			mCPUPerOp},
 		Commands: []*workload.Command{
-			{Name: "read", Short: "MB/min scanning tables of identical 410-byte rows, one count(*) each", Target: workload.ManyTargets,
-				Flags: append([]workload.Flag{
-					{Name: "table-size", Kind: workload.String, Default: "1g", Help: "bytes of rows per table (rows x 410 bytes): 64m, 1g"},
-					{Name: "tables", Kind: workload.Int, Default: "4", Help: "tables to scan, one after the other"},
-					{Name: "total", Kind: workload.String, Help: "or the bytes to scan in all (tables of --table-size)"},
-					coldFlag, coldCmdFlag}, buildFlags...),
-				Measured: readProbe{}},
-			{Name: "write", Short: "MB/min appending 100 MB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
-				Target: workload.ManyTargets,
-				Flags: append([]workload.Flag{
-					{Name: "chunk", Kind: workload.String, Default: "100m", Help: "bytes of rows per chunk"},
-					{Name: "total", Kind: workload.String, Default: "1g", Help: "bytes to write in all (whole chunks): the study wrote 1g, 2g, 5g, 10g"},
-					{Name: "method", Kind: workload.String, Default: "sql", Help: "sql (INSERT ... SELECT of the cached chunk, in the server) or bulk (rows sent by the client through the engine's bulk path: COPY, LOAD DATA, appender, bulk copy)"},
-					{Name: "threads", Kind: workload.Int, Default: "1", Help: "client connections of --method bulk"},
-				}, buildFlags...),
-				Measured: writeProbe{}},
-			{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit", Target: workload.ManyTargets,
-				Flags: append([]workload.Flag{
-					{Name: "rows", Kind: workload.Int, Default: "280000", Help: "rows of the cpu table (28 bytes each: about 8 MB at the default)"},
-					{Name: "steps", Kind: workload.String, Default: "1000..", Help: "the join's N: a list 1000,2000,4000, or FROM.. doubling from FROM until a query passes --limit or N reaches --rows"},
-					{Name: "limit", Kind: workload.Duration, Default: "2m", Help: "the last step is the first to run longer than this (it is stopped at the limit)"},
-					{Name: "reference", Kind: workload.String, Help: "a cpu probe run (store id or result file) whose step times this run is a multiple of"},
-				}, buildFlags...),
-				Measured: cpuProbe{}},
-			{Name: "memory", Short: "the data the engine keeps cached: a working set stepped up, each step read twice", Target: workload.ManyTargets,
-				Flags: append([]workload.Flag{
-					{Name: "step-size", Kind: workload.String, Default: "256m", Help: "bytes of each table the working set grows by (it doubles: 1, 2, 4 ... tables)"},
-					{Name: "max", Kind: workload.String, Help: "the largest working set (default: 2x this machine's memory for an embedded engine, 4x the engine's cache for a server)"},
-				}, buildFlags...),
-				Measured: memoryProbe{}},
-			{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
-				Target: workload.ManyTargets, Flags: mixedFlags, Measured: mixedProbe{}},
+			workload.NewMeasured(workload.Command{Name: "read", Short: "MB/min scanning tables of identical 410-byte rows, one count(*) each",
+				Target: workload.ManyTargets}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
+			workload.NewMeasured(workload.Command{Name: "write", Short: "MB/min appending 100 MB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
+				Target: workload.ManyTargets}, &WriteFlags{Build: defaultBuild()}, writeProbe{}),
+			workload.NewMeasured(workload.Command{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit",
+				Target: workload.ManyTargets}, &CPUFlags{Build: defaultBuild()}, cpuProbe{}),
+			workload.NewMeasured(workload.Command{Name: "memory", Short: "the data the engine keeps cached: a working set stepped up, each step read twice",
+				Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
+			workload.NewMeasured(workload.Command{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
+				Target: workload.ManyTargets}, &MixedFlags{}, runner.VU[MixedFlags]{
+				Users: func(o *MixedFlags) *runner.Users { return &o.Users },
+				Check: checkMixed,
+				Open:  openMixed,
+			}),
 			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Do: drop},
 		},
 	})
 }
 
-var (
-	coldFlag    = workload.Flag{Name: "cold", Kind: workload.Bool, Default: "true", Help: "embedded engines: drop the database file's pages from the OS cache before each repeat (--cold=false reads warm)"}
-	coldCmdFlag = workload.Flag{Name: "cold-cmd", Kind: workload.String, Help: "a shell command run before each repeat to start cold (restart the server, drop the OS caches)"}
-	buildFlags  = []workload.Flag{
-		{Name: "rebuild", Kind: workload.Bool, Help: "replace the probe's tables when they were built with other sizes (only dbdyno's probe tables are touched)"},
-		{Name: "load-threads", Kind: workload.Int, Default: fmt.Sprint(runtime.NumCPU()), Help: "parallel load connections of the build"},
-	}
-)
+// ColdStart are the cold-start options of the probes that read what they built.
+type ColdStart struct {
+	Cold    bool   `flag:"cold" default:"true" help:"embedded engines: drop the database file's pages from the OS cache before each repeat (--cold=false reads warm)"`
+	ColdCmd string `flag:"cold-cmd" help:"a shell command run before each repeat to start cold (restart the server, drop the OS caches)"`
+}
 
-func checkThreads(v *workload.Values) error {
-	if v.Int("load-threads") < 1 {
-		return fmt.Errorf("--load-threads must be at least 1 (got %d)", v.Int("load-threads"))
+// Build are the options of a probe's table build.
+type Build struct {
+	Rebuild     bool `flag:"rebuild" help:"replace the probe's tables when they were built with other sizes (only dbdyno's probe tables are touched)"`
+	LoadThreads int  `flag:"load-threads" help:"parallel load connections of the build"`
+}
+
+// defaultBuild is the build options' defaults: one load connection per CPU.
+func defaultBuild() Build { return Build{LoadThreads: runtime.NumCPU()} }
+
+func (b *Build) check() error {
+	if b.LoadThreads < 1 {
+		return fmt.Errorf("--load-threads must be at least 1 (got %d)", b.LoadThreads)
 	}
 	return nil
 }

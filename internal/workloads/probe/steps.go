@@ -29,7 +29,6 @@ type counter struct{ atomic.Int64 }
 type stepper struct {
 	kind, rate string
 	spec       workload.Spec
-	v          *workload.Values
 	e          *engine.Engine
 	data       *bulk.DB
 	conn       *sql.Conn // one session for every step

@@ -15,65 +15,73 @@ var (
 	targetTable = writeSet.PartName(2)
 )
 
+// WriteFlags are `probe write`'s options.
+type WriteFlags struct {
+	Chunk   string `flag:"chunk" default:"100m" help:"bytes of rows per chunk"`
+	Total   string `flag:"total" default:"1g" help:"bytes to write in all (whole chunks): the study wrote 1g, 2g, 5g, 10g"`
+	Method  string `flag:"method" default:"sql" help:"sql (INSERT ... SELECT of the cached chunk, in the server) or bulk (rows sent by the client through the engine's bulk path: COPY, LOAD DATA, appender, bulk copy)"`
+	Threads int    `flag:"threads" default:"1" help:"client connections of --method bulk"`
+	Build
+}
+
 // writeSize is the write probe's chunk rows and chunk count.
-func writeSize(v *workload.Values) (rows int64, chunks int, err error) {
-	chunk, err := units.ParseSize(v.String("chunk"))
+func writeSize(o *WriteFlags) (rows int64, chunks int, err error) {
+	chunk, err := units.ParseSize(o.Chunk)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--chunk: %v", err)
 	}
-	total, err := units.ParseSize(v.String("total"))
+	total, err := units.ParseSize(o.Total)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--total: %v", err)
 	}
 	rows = chunk / RowBytes
 	if rows < 1 || total < chunk {
-		return 0, 0, fmt.Errorf("--chunk %s and --total %s: a chunk holds at least one %d-byte row and the total at least one chunk", v.String("chunk"), v.String("total"), RowBytes)
+		return 0, 0, fmt.Errorf("--chunk %s and --total %s: a chunk holds at least one %d-byte row and the total at least one chunk", o.Chunk, o.Total, RowBytes)
 	}
 	chunks = int(total / chunk)
 	if chunks > 100000 {
-		return 0, 0, fmt.Errorf("--total %s is more than 100,000 chunks of %s: give a larger --chunk", v.String("total"), v.String("chunk"))
+		return 0, 0, fmt.Errorf("--total %s is more than 100,000 chunks of %s: give a larger --chunk", o.Total, o.Chunk)
 	}
-	switch v.String("method") {
+	switch o.Method {
 	case "sql", "bulk":
 	default:
-		return 0, 0, fmt.Errorf("--method %q is not known: use sql (INSERT ... SELECT) or bulk (the engine's bulk path from the client)", v.String("method"))
+		return 0, 0, fmt.Errorf("--method %q is not known: use sql (INSERT ... SELECT) or bulk (the engine's bulk path from the client)", o.Method)
 	}
-	if v.Int("threads") < 1 {
-		return 0, 0, fmt.Errorf("--threads must be at least 1 (got %d)", v.Int("threads"))
+	if o.Threads < 1 {
+		return 0, 0, fmt.Errorf("--threads must be at least 1 (got %d)", o.Threads)
 	}
 	return rows, chunks, nil
 }
 
 type writeProbe struct{}
 
-func (writeProbe) Prepare(v *workload.Values) (*workload.Values, error) {
-	if _, _, err := writeSize(v); err != nil {
-		return nil, err
+func (writeProbe) Prepare(o *WriteFlags, _ *workload.Values) error {
+	if _, _, err := writeSize(o); err != nil {
+		return err
 	}
-	return v, checkThreads(v)
+	return o.Build.check()
 }
 
-func (writeProbe) Warmup(*workload.Values) (bool, string) { return false, "" }
+func (writeProbe) Warmup(*WriteFlags) (bool, string) { return false, "" }
 
-func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, error) {
-	v := sp.Values
-	rows, chunks, _ := writeSize(v)
+func (writeProbe) Start(ctx context.Context, sp workload.Spec, o *WriteFlags) (workload.Run, error) {
+	rows, chunks, _ := writeSize(o)
 	// the disk must hold the chunk and everything written (checked before building)
 	if err := bulk.CheckSpace(ctx, sp.Target, int64(chunks+1)*rows*RowBytes); err != nil {
 		return nil, err
 	}
-	db, err := ensure(ctx, writeSet, sp.Target, built{"chunk_rows": fmt.Sprint(rows)}, 2, v.Bool("rebuild"), v.Int("load-threads"), rows*RowBytes,
+	db, err := ensure(ctx, writeSet, sp.Target, built{"chunk_rows": fmt.Sprint(rows)}, 2, o.Rebuild, o.LoadThreads, rows*RowBytes,
 		func(c adder) []bulk.Work { return rowWork(chunkTable, 1, rows, 250_000, c) }, sp.Out)
 	if err != nil {
 		return nil, err
 	}
 	db.Close()
-	method := v.String("method")
-	s := &stepper{kind: "write", rate: "MB/min", spec: sp, v: v,
+	method := o.Method
+	s := &stepper{kind: "write", rate: "MB/min", spec: sp,
 		options: map[string]any{"probe": "write", "chunk_rows": rows, "chunk_mb": round(float64(rows*RowBytes)/1e6, 1), "chunks": chunks,
 			"total_mb": round(float64(int64(chunks)*rows*RowBytes)/1e6, 1), "row_bytes": RowBytes, "method": method, "threads": 1}}
 	if method == "bulk" {
-		s.options["threads"] = v.Int("threads")
+		s.options["threads"] = o.Threads
 	}
 	if err := s.open(ctx, writeSet); err != nil {
 		s.Close()
@@ -88,7 +96,7 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec) (workload.Run, er
 		s.Close()
 		return nil, err
 	}
-	s.steps = writeSteps(rows, chunks, method, v.Int("threads"))
+	s.steps = writeSteps(rows, chunks, method, o.Threads)
 	fmt.Fprintf(sp.Out, "dbdyno probe write on %s (%s): %d chunk(s) of %s by %s\n", s.version, sp.Target, chunks, mb(rows*RowBytes), method)
 	return s, nil
 }
