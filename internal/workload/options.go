@@ -44,7 +44,7 @@ func FlagsOf(proto any) []Flag {
 		panic(fmt.Sprintf("workload: options must be a pointer to a struct, not %T", proto))
 	}
 	var out []Flag
-	collect(rv.Elem(), nil, "", &out)
+	collect(rv.Elem(), nil, nil, &out)
 	for i := range out {
 		out[i].owner = rv.Elem().Type()
 	}
@@ -58,9 +58,10 @@ func FlagsOf(proto any) []Flag {
 	return out
 }
 
-// collect adds the options of struct value sv, whose fields sit at index path at; adjust holds a group's
-// NAME.flag/NAME.default/NAME.help tags.
-func collect(sv reflect.Value, at []int, adjust reflect.StructTag, out *[]Flag) {
+// collect adds the options of struct value sv, whose fields sit at index path at; adjust holds the tags of the
+// group fields it is nested in (the outermost first: the command's adjustments win), with their
+// NAME.flag/NAME.default/NAME.help/NAME.sweep tags.
+func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag) {
 	st := sv.Type()
 	for i := 0; i < st.NumField(); i++ {
 		sf := st.Field(i)
@@ -68,7 +69,7 @@ func collect(sv reflect.Value, at []int, adjust reflect.StructTag, out *[]Flag) 
 		name, ok := sf.Tag.Lookup("flag")
 		if !ok {
 			if sf.Type.Kind() == reflect.Struct && sf.Type != durationType {
-				collect(sv.Field(i), path, sf.Tag, out)
+				collect(sv.Field(i), path, append(append([]reflect.StructTag(nil), adjust...), sf.Tag), out)
 			}
 			continue
 		}
@@ -115,19 +116,25 @@ func collect(sv reflect.Value, at []int, adjust reflect.StructTag, out *[]Flag) 
 		} else if fv := sv.Field(i); !fv.IsZero() {
 			f.Default = format(fv)
 		}
-		if adjust != "" {
-			if v, ok := adjust.Lookup(name + ".flag"); ok {
-				f.Name = v
+		lookup := func(key string) (string, bool) {
+			for _, tag := range adjust {
+				if v, ok := tag.Lookup(name + "." + key); ok {
+					return v, true
+				}
 			}
-			if v, ok := adjust.Lookup(name + ".default"); ok {
-				f.Default = v
-			}
-			if v, ok := adjust.Lookup(name + ".help"); ok {
-				f.Help = v
-			}
-			if v, ok := adjust.Lookup(name + ".sweep"); ok && f.Kind == Counts {
-				f.SweepTitle = v
-			}
+			return "", false
+		}
+		if v, ok := lookup("flag"); ok {
+			f.Name = v
+		}
+		if v, ok := lookup("default"); ok {
+			f.Default = v
+		}
+		if v, ok := lookup("help"); ok {
+			f.Help = v
+		}
+		if v, ok := lookup("sweep"); ok && f.Kind == Counts {
+			f.SweepTitle = v
 		}
 		*out = append(*out, f)
 	}

@@ -174,3 +174,25 @@ func TestOptionsOfSeveralStructs(t *testing.T) {
 		t.Fatalf("%+v %v", p, err)
 	}
 }
+
+type innerGroup struct {
+	VUs int `flag:"vus" sweep:"" default:"1" help:"users"`
+}
+
+type outerGroup struct {
+	innerGroup
+	Seed uint64 `flag:"seed" help:"seed"`
+}
+
+type nestedOptions struct {
+	outerGroup `vus.flag:"threads" vus.default:"2"`
+}
+
+// A command's adjustments reach the options of a group nested in the group it embeds (runner.Users holds
+// runner.Timing).
+func TestNestedGroupAdjusted(t *testing.T) {
+	flags := FlagsOf(&nestedOptions{})
+	if len(flags) != 2 || flags[0].Name != "threads" || flags[0].Default != "2" || flags[1].Name != "seed" {
+		t.Fatalf("%+v", flags)
+	}
+}

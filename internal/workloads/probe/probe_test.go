@@ -176,6 +176,9 @@ func TestProbesOnEveryEngine(t *testing.T) {
 				t.Errorf("read headline %+v", h)
 			}
 			r = run(t, dir, "read2", "probe", "read", "--target", u, "--table-size", "2m", "--tables", "2", "--cold=false")
+			if r.Options["cold"] != false {
+				t.Errorf("--cold=false not recorded: %v", r.Options)
+			}
 			if len(r.Probe.Warnings) == 0 || !strings.Contains(r.Probe.Warnings[0], "served from cache") {
 				t.Errorf("a warm scan was not warned about: %v (steps %+v)", r.Probe.Warnings, r.Probe.Steps)
 			}
