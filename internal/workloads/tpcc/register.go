@@ -353,12 +353,7 @@ func printSummary(w io.Writer, res *result.Result) {
 	if m.DisconnectedSecs > 0 {
 		fmt.Fprintf(w, "WARNING: virtual users were without a connection for %.1fs of the measured window in all: the figures include that gap\n", m.DisconnectedSecs)
 	}
-	for _, e := range m.ErrorSamples {
-		fmt.Fprintf(w, "error: %s\n", e)
-	}
-	if res.Error != "" {
-		fmt.Fprintln(w, result.Ended(res))
-	}
+	runner.PrintErrors(w, res)
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }

@@ -351,10 +351,5 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %v µs per order; reconnects %d\n",
 			m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, v, m.Reconnects)
 	}
-	for _, e := range m.ErrorSamples {
-		fmt.Fprintf(w, "error: %s\n", e)
-	}
-	if res.Error != "" {
-		fmt.Fprintln(w, result.Ended(res))
-	}
+	runner.PrintErrors(w, res)
 }
