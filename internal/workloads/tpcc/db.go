@@ -10,6 +10,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 )
 
 //go:embed sql
@@ -127,13 +128,9 @@ func (db *DB) Drop(ctx context.Context) (bool, error) { return db.data.Drop(ctx)
 // newSession opens a virtual user's connection: PostgreSQL's is driven through pgconn, the others through
 // database/sql.
 func (db *DB) newSession(ctx context.Context) (session, error) {
-	conn, err := db.data.SQL.Conn(ctx)
+	conn, err := runner.Conn(ctx, db.data.SQL, db.T)
 	if err != nil {
-		return nil, db.T.ConnectError(err)
-	}
-	if err := conn.PingContext(ctx); err != nil {
-		conn.Close()
-		return nil, db.T.ConnectError(err)
+		return nil, err
 	}
 	if db.T.Engine.Wire == engine.WirePostgres {
 		ps, err := pgfast.New(conn, db.stmts)

@@ -255,26 +255,18 @@ func (s *runSession) Close() {
 // figures are the headline numbers: NOPM counted by the client and cross-checked against the change in
 // sum(d_next_o_id) over the measured window.
 func figures(m *result.Measurement, next0, next1 int64) map[string]any {
-	fig := map[string]any{"tpm": round(m.PerMinute, 1), "nopm": 0.0}
+	fig := map[string]any{"tpm": runner.Round(m.PerMinute, 1), "nopm": 0.0}
 	no := m.Transactions[TxNames[NewOrder]]
 	if m.MeasuredSecs > 0 {
-		fig["nopm"] = round(float64(no.Count)/(m.MeasuredSecs/60), 1)
+		fig["nopm"] = runner.Round(float64(no.Count)/(m.MeasuredSecs/60), 1)
 	}
 	if next1 > 0 {
 		fig["new_orders_db"] = next1 - next0
 		if m.MeasuredSecs > 0 {
-			fig["nopm_db"] = round(float64(next1-next0)/(m.MeasuredSecs/60), 1)
+			fig["nopm_db"] = runner.Round(float64(next1-next0)/(m.MeasuredSecs/60), 1)
 		}
 	}
 	return fig
-}
-
-func round(v float64, digits int) float64 {
-	p := 1.0
-	for i := 0; i < digits; i++ {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
 }
 
 // The workload's metrics: NOPM is the headline; rates add up over targets run at once and are normalised per
@@ -325,12 +317,7 @@ func printSummary(w io.Writer, res *result.Result) {
 	if m.DisconnectedSecs > 0 {
 		fmt.Fprintf(w, "WARNING: virtual users were without a connection for %.1fs of the measured window in all: the figures include that gap\n", m.DisconnectedSecs)
 	}
-	for _, e := range m.ErrorSamples {
-		fmt.Fprintf(w, "error: %s\n", e)
-	}
-	if res.Error != "" {
-		fmt.Fprintln(w, result.Ended(res))
-	}
+	runner.PrintErrors(w, res)
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }

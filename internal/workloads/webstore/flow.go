@@ -257,13 +257,9 @@ type session struct {
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
-	conn, err := db.data.SQL.Conn(ctx)
+	conn, err := runner.Conn(ctx, db.data.SQL, db.T)
 	if err != nil {
-		return nil, db.T.ConnectError(err)
-	}
-	if err := conn.PingContext(ctx); err != nil {
-		conn.Close()
-		return nil, db.T.ConnectError(err)
+		return nil, err
 	}
 	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
 	if db.T.Engine.Wire == engine.WirePostgres {

@@ -17,7 +17,6 @@ import (
 
 // The web store's commands and metrics, as the registry (and so the CLI and plans) sees them.
 func init() {
-	threads := fmt.Sprint(runtime.NumCPU())
 	workload.Register(&workload.Meta{
 		Name:  "webstore",
 		Short: "DVD-Store-style web store OLTP workload: build, run, check, reset, drop",
@@ -36,53 +35,50 @@ func init() {
 			return fmt.Sprintf("customers %v, products %v, orders/month %v, mode %v, new customers %v%%, searches %v, lines %v",
 				o["customers"], o["products"], o["orders_per_month"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"])
 		},
-		Commands: []*workload.Command{{
-			Name:   "build",
-			Short:  "create the store and load customers, products, inventory and 12 months of orders",
-			Target: workload.OneTarget,
-			Flags: []workload.Flag{
-				{Name: "size", Kind: workload.String, Default: "S", Help: "S (20,000 customers, 10,000 products, 1,000 orders a month), M (2,000,000 / 100,000 / 100,000) or L (200,000,000 / 1,000,000 / 10,000,000)"},
-				{Name: "customers", Kind: workload.Int, Help: "customers (overrides the size's)"},
-				{Name: "products", Kind: workload.Int, Help: "products (overrides the size's)"},
-				{Name: "orders-per-month", Kind: workload.Int, Help: "orders a month of the 12 months of history (overrides the size's)"},
-				{Name: "threads", Kind: workload.Int, Default: threads, Help: "parallel load connections"},
-				{Name: "drop", Kind: workload.Bool, Help: "replace dbdyno's existing web store tables (never touches tables dbdyno did not create)"},
-				{Name: "seed", Kind: workload.Uint, Default: "1", Help: "seed of the generated data"},
+		Commands: []*workload.Command{
+			buildCommand(),
+			workload.NewMeasured(workload.Command{Name: "run",
+				Short:  "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
+				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Users: func(o *RunFlags) *runner.Users { return &o.Users },
+				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
+				Check: func(o *RunFlags) error {
+					if o.Think < 0 {
+						return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
+					}
+					_, err := options(o)
+					return err
+				},
+				Open: open,
+			}),
+			{
+				Name:   "check",
+				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
+				Target: workload.OneTarget,
+				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+					_, err := printChecks(ctx, env.Out, db)
+					return err
+				}),
+			}, {
+				Name:   "reset",
+				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
+				Target: workload.OneTarget,
+				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+					rep, err := db.Reset(ctx)
+					if err == nil {
+						fmt.Fprintln(env.Out, rep)
+					}
+					return err
+				}),
+			}, {
+				Name:   "drop",
+				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
+				Target: workload.OneTarget,
+				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+					return db.data.DropCommand(ctx, env.Out)
+				}),
 			},
-			Do: build,
-		}, {
-			Name:     "run",
-			Short:    "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
-			Target:   workload.ManyTargets,
-			Flags:    runFlags,
-			Measured: measured{},
-		}, {
-			Name:   "check",
-			Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
-			Target: workload.OneTarget,
-			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-				_, err := printChecks(ctx, env.Out, db)
-				return err
-			}),
-		}, {
-			Name:   "reset",
-			Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
-			Target: workload.OneTarget,
-			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-				rep, err := db.Reset(ctx)
-				if err == nil {
-					fmt.Fprintln(env.Out, rep)
-				}
-				return err
-			}),
-		}, {
-			Name:   "drop",
-			Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
-			Target: workload.OneTarget,
-			Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-				return db.data.DropCommand(ctx, env.Out)
-			}),
-		}},
+		},
 	})
 }
 
@@ -98,40 +94,77 @@ func onDB(do func(context.Context, *workload.Env, *DB) error) func(context.Conte
 	}
 }
 
-var runFlags = append(runner.Flags("sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"),
-	workload.Flag{Name: "new-customers", Kind: workload.String, Default: "20%", Help: "share of orders placed by a newly registered customer instead of a login"},
-	workload.Flag{Name: "searches", Kind: workload.Int, Default: "3", Help: "browse steps per order (each by category, actor or title at random)"},
-	workload.Flag{Name: "batch", Kind: workload.Int, Default: "5", Help: "results per browse"},
-	workload.Flag{Name: "lines", Kind: workload.String, Default: "1..9", Help: "products bought per order, uniform in the range (0..0: browsing only)"},
-	workload.Flag{Name: "reorder-below", Kind: workload.Int, Default: "3", Help: "a purchase that leaves a product's stock below this inserts a reorder record"},
-	workload.Flag{Name: "think", Kind: workload.Duration, Default: "0s", Help: "think time after each step (off by default)"},
-	workload.Flag{Name: "no-reset", Kind: workload.Bool, Help: "do not reset the store to its loaded state before the run"},
-)
+// SizeFlags are the store's size: a named size and the counts that override it.
+type SizeFlags struct {
+	Size           string `flag:"size" default:"S" help:"S (20,000 customers, 10,000 products, 1,000 orders a month), M (2,000,000 / 100,000 / 100,000) or L (200,000,000 / 1,000,000 / 10,000,000)"`
+	Customers      int    `flag:"customers" help:"customers (overrides the size's)"`
+	Products       int    `flag:"products" help:"products (overrides the size's)"`
+	OrdersPerMonth int    `flag:"orders-per-month" help:"orders a month of the 12 months of history (overrides the size's)"`
+}
 
-// sizeOf reads --size and the counts that override it.
-func sizeOf(v *workload.Values) (Size, error) {
-	s, ok := Sizes[strings.ToUpper(v.String("size"))]
+// BuildFlags are `webstore build`'s options.
+type BuildFlags struct {
+	SizeFlags
+	Threads int    `flag:"threads" help:"parallel load connections"`
+	Drop    bool   `flag:"drop" help:"replace dbdyno's existing web store tables (never touches tables dbdyno did not create)"`
+	Seed    uint64 `flag:"seed" help:"seed of the generated data"`
+}
+
+// RunFlags are `webstore run`'s options: the virtual users' shared ones, then the workload's own.
+type RunFlags struct {
+	runner.Users
+	runner.Modes `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
+	NewCustomers string        `flag:"new-customers" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
+	Searches     int           `flag:"searches" default:"3" help:"browse steps per order (each by category, actor or title at random)"`
+	Batch        int           `flag:"batch" default:"5" help:"results per browse"`
+	Lines        string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (0..0: browsing only)"`
+	ReorderBelow int           `flag:"reorder-below" default:"3" help:"a purchase that leaves a product's stock below this inserts a reorder record"`
+	Think        time.Duration `flag:"think" default:"0s" help:"think time after each step (off by default)"`
+	NoReset      bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+}
+
+// buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
+// a count given as 0 overrides the size's too (workload.NewCommand hands over only the decoded options).
+func buildCommand() *workload.Command {
+	return &workload.Command{
+		Name:   "build",
+		Short:  "create the store and load customers, products, inventory and 12 months of orders",
+		Target: workload.OneTarget,
+		Flags:  workload.FlagsOf(&BuildFlags{Threads: runtime.NumCPU(), Seed: 1}),
+		Do: func(ctx context.Context, env *workload.Env, v *workload.Values) error {
+			o, err := workload.Options[BuildFlags](v)
+			if err != nil {
+				return err
+			}
+			return build(ctx, env, o, v.Changed)
+		},
+	}
+}
+
+// sizeOf reads --size and the counts that override it (those given, as changed says).
+func sizeOf(o *SizeFlags, changed func(flag string) bool) (Size, error) {
+	s, ok := Sizes[strings.ToUpper(o.Size)]
 	if !ok {
-		return Size{}, fmt.Errorf("--size %q is not known: use S, M or L (or --customers, --products and --orders-per-month)", v.String("size"))
+		return Size{}, fmt.Errorf("--size %q is not known: use S, M or L (or --customers, --products and --orders-per-month)", o.Size)
 	}
-	if v.Changed("customers") {
-		s.Customers = int64(v.Int("customers"))
+	if changed("customers") {
+		s.Customers = int64(o.Customers)
 	}
-	if v.Changed("products") {
-		s.Products = int64(v.Int("products"))
+	if changed("products") {
+		s.Products = int64(o.Products)
 	}
-	if v.Changed("orders-per-month") {
-		s.OrdersPerMonth = int64(v.Int("orders-per-month"))
+	if changed("orders-per-month") {
+		s.OrdersPerMonth = int64(o.OrdersPerMonth)
 	}
 	return s, s.Check()
 }
 
-func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
-	s, err := sizeOf(v)
+func build(ctx context.Context, env *workload.Env, o *BuildFlags, changed func(string) bool) error {
+	s, err := sizeOf(&o.SizeFlags, changed)
 	if err != nil {
 		return err
 	}
-	threads := v.Int("threads")
+	threads := o.Threads
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
@@ -145,7 +178,7 @@ func build(ctx context.Context, env *workload.Env, v *workload.Values) error {
 	defer db.Close()
 	fmt.Fprintf(env.Out, "building the web store (%d customers, %d products, %d orders a month for %d months) in %s (%s), %d thread(s)\n",
 		s.Customers, s.Products, s.OrdersPerMonth, Months, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: v.Bool("drop"), Seed: v.Uint("seed"), Version: env.Version, Progress: env.Out})
+	rep, err := db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
 	if err != nil {
 		return bulk.Interrupted(ctx, err)
 	}
@@ -176,63 +209,33 @@ func ParseRange(flag, s string) (lo, hi int, err error) {
 	return lo, hi, nil
 }
 
-func options(v *workload.Values) (Options, error) {
-	o := Options{Searches: v.Int("searches"), Batch: v.Int("batch"), Reorder: v.Int("reorder-below"), Think: v.Duration("think"), Seed: v.Uint("seed")}
+// options are the workload's settings from the run's options.
+func options(o *RunFlags) (Options, error) {
+	w := Options{Searches: o.Searches, Batch: o.Batch, Reorder: o.ReorderBelow, Think: o.Think, Seed: o.Seed}
 	var err error
-	if o.NewCustomers, err = ParseShare("--new-customers", v.String("new-customers")); err != nil {
-		return o, err
+	if w.NewCustomers, err = ParseShare("--new-customers", o.NewCustomers); err != nil {
+		return w, err
 	}
-	if o.MinLines, o.MaxLines, err = ParseRange("--lines", v.String("lines")); err != nil {
-		return o, err
+	if w.MinLines, w.MaxLines, err = ParseRange("--lines", o.Lines); err != nil {
+		return w, err
 	}
-	return o, o.Check()
+	return w, w.Check()
 }
 
-// measured is `webstore run` for the method.
-type measured struct{}
-
-func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	if v.Duration("think") < 0 {
-		return nil, fmt.Errorf("--think cannot be negative (got %s)", v.Duration("think"))
-	}
-	if _, err := options(v); err != nil {
-		return nil, err
-	}
-	return runner.CheckFlags(v)
-}
-
-func (measured) Warmup(v *workload.Values) (bool, string) {
-	return v.Duration("warmup") > 0, v.Duration("warmup").String()
-}
-
-type run struct {
-	v             *workload.Values
-	spec          workload.Spec
+// runSession is one `webstore run` against one target, driven by runner.VU: the workload's virtual users, the
+// reset before the run, the banner, options, figures, summary and checks.
+type runSession struct {
+	*Workload
+	setup         *runner.Setup
 	db            *DB
-	wl            *Workload
-	mode          string
 	serverVersion string
-	duration      time.Duration
-	check         bool
 	reset         *ResetReport
-	procs         int
-	release       func() // gives back the driver's share of the process's CPU settings
 }
 
-func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
-	v, t := s.Values, s.Target
-	opts, _ := options(v)
-	r := &run{v: v, spec: s, mode: v.String("mode"), duration: v.Duration("duration"), check: v.Bool("check")}
-	if s.Warmup {
-		r.duration, r.check = v.Duration("warmup"), false
-	}
-	if r.mode == "" {
-		r.mode = "sql"
-		if t.Engine.Procedures {
-			r.mode = "procedures"
-		}
-	}
-	opts.Procedures = r.mode == "procedures"
+func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
+	t := setup.Target
+	opts, _ := options(o)
+	opts.Procedures = setup.Mode == "procedures"
 	db, err := Open(ctx, t)
 	if err != nil {
 		return nil, err
@@ -242,80 +245,53 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 		db.Close()
 		return nil, err
 	}
-	r.db, r.wl = db, wl
-	if !v.Bool("no-reset") {
+	s := &runSession{Workload: wl, setup: setup, db: db}
+	if !o.NoReset {
 		// the loaded state before every run, warm-up and repeat alike, as the studies restored a backup
-		if r.reset, err = db.Reset(ctx); err != nil {
+		if s.reset, err = db.Reset(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("resetting the store before the run: %w", err)
 		}
-		fmt.Fprintln(s.Out, r.reset)
+		fmt.Fprintln(setup.Out, s.reset)
 	}
-	r.procs, r.release = runner.HoldDriverCPU(t.Engine.Embedded, v.Count("vus"))
-	r.serverVersion = db.ServerVersion(ctx)
+	s.serverVersion = db.ServerVersion(ctx)
 	m := wl.Meta().Size
-	fmt.Fprintf(s.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d VUs, mode %s, seed %d\n",
-		r.serverVersion, t, m.Customers, m.Products, v.Count("vus"), r.mode, v.Uint("seed"))
-	return r, nil
+	fmt.Fprintf(setup.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d VUs, mode %s, seed %d\n",
+		s.serverVersion, t, m.Customers, m.Products, o.VUs, setup.Mode, o.Seed)
+	return s, nil
 }
 
-func (r *run) ServerVersion() string { return r.serverVersion }
+func (s *runSession) ServerVersion() string { return s.serverVersion }
 
-func (r *run) Options() map[string]any {
-	v, m := r.v, r.wl.Meta()
-	o := r.wl.opts
-	out := map[string]any{
-		"vus": v.Count("vus"), "rampup_s": v.Duration("rampup").Seconds(), "duration_s": r.duration.Seconds(), "interval_s": v.Duration("interval").Seconds(),
+func (s *runSession) Options() map[string]any {
+	out, m, o := s.setup.Options(), s.Meta(), s.opts
+	for k, v := range map[string]any{
 		"customers": m.Size.Customers, "products": m.Size.Products, "orders_per_month": m.Size.OrdersPerMonth, "build_seed": fmt.Sprint(m.Seed),
-		"mode": r.mode, "new_customers_pct": o.NewCustomers * 100, "searches": o.Searches, "batch": o.Batch,
+		"new_customers_pct": o.NewCustomers * 100, "searches": o.Searches, "batch": o.Batch,
 		"lines": fmt.Sprintf("%d..%d", o.MinLines, o.MaxLines), "reorder_below": o.Reorder, "think_s": o.Think.Seconds(),
-		"reset": r.reset != nil, "seed": fmt.Sprint(v.Uint("seed")), "reconnect_timeout_s": v.Duration("reconnect-timeout").Seconds(),
-		"driver_gomaxprocs": r.procs,
+		"reset": s.reset != nil,
+	} {
+		out[k] = v
 	}
-	if r.reset != nil {
-		out["reset_s"] = round(r.reset.Took.Seconds(), 2)
+	if s.reset != nil {
+		out["reset_s"] = runner.Round(s.reset.Took.Seconds(), 2)
 	}
 	return out
 }
 
-func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
-	v := r.v
-	cfg := runner.Config{VUs: v.Count("vus"), Rampup: v.Duration("rampup"), Duration: r.duration, Interval: v.Duration("interval"),
-		Progress: r.spec.Out, ReconnectTimeout: v.Duration("reconnect-timeout"), KeyTx: Purchase, KeyLabel: "OPM", RateLabel: "steps/min",
-		AtMeasureStart: func(context.Context) error {
-			r.procs = runtime.GOMAXPROCS(0) // settled by then, with every target of a multi-target run started
-			return nil
-		}}
-	stop, err := runner.Profile(v.String("cpuprofile"))
-	if err != nil {
-		return false, err
-	}
-	defer stop()
-	m, err := runner.Run(ctx, r.wl, cfg)
-	if m == nil {
-		return false, err
-	}
-	m.KeyTx, m.KeyLabel = StepNames[Purchase], "OPM"
-	res.Options["driver_gomaxprocs"] = r.procs
-	res.Measurement = m
-	res.Figures = figures(m)
-	return true, err
+func (s *runSession) Configure(cfg *runner.Config) {
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = Purchase, "OPM", "steps/min"
 }
 
-func (r *run) Finish(ctx context.Context, res *result.Result) error {
-	printSummary(r.spec.Out, res)
-	if !r.check || res.Status != result.StatusOK {
-		return nil
-	}
-	checks, err := printChecks(context.WithoutCancel(ctx), r.spec.Out, r.db)
-	res.Checks = checks
-	return err
+func (s *runSession) Figures(m *result.Measurement) map[string]any { return figures(m) }
+
+func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
+
+func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
+	return printChecks(ctx, w, s.db)
 }
 
-func (r *run) Close() {
-	r.db.Close()
-	r.release()
-}
+func (s *runSession) Close() { s.db.Close() }
 
 // figures: OPM is the purchases completed per minute of the measured window; rollbacks are the purchases a
 // short stock undid; client CPU is per completed order.
@@ -323,23 +299,15 @@ func figures(m *result.Measurement) map[string]any {
 	p := m.Transactions[StepNames[Purchase]]
 	fig := map[string]any{"opm": 0.0, "orders": p.Count, "rollbacks": p.Rollbacks}
 	if m.MeasuredSecs > 0 {
-		fig["opm"] = round(float64(p.Count)/(m.MeasuredSecs/60), 1)
+		fig["opm"] = runner.Round(float64(p.Count)/(m.MeasuredSecs/60), 1)
 	}
 	if p.Count+p.Rollbacks > 0 {
-		fig["rollback_pct"] = round(100*float64(p.Rollbacks)/float64(p.Count+p.Rollbacks), 2)
+		fig["rollback_pct"] = runner.Round(100*float64(p.Rollbacks)/float64(p.Count+p.Rollbacks), 2)
 	}
 	if p.Count > 0 {
-		fig["client_cpu_us_per_order"] = round((m.ClientCPU.UserSeconds+m.ClientCPU.SystemSeconds)*1e6/float64(p.Count), 1)
+		fig["client_cpu_us_per_order"] = runner.Round((m.ClientCPU.UserSeconds+m.ClientCPU.SystemSeconds)*1e6/float64(p.Count), 1)
 	}
 	return fig
-}
-
-func round(v float64, digits int) float64 {
-	p := 1.0
-	for i := 0; i < digits; i++ {
-		p *= 10
-	}
-	return float64(int64(v*p+0.5)) / p
 }
 
 // The workload's metrics: OPM is the headline; it adds up over instances run at once (the studies' total OPM
@@ -383,10 +351,5 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %v µs per order; reconnects %d\n",
 			m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, v, m.Reconnects)
 	}
-	for _, e := range m.ErrorSamples {
-		fmt.Fprintf(w, "error: %s\n", e)
-	}
-	if res.Error != "" {
-		fmt.Fprintln(w, result.Ended(res))
-	}
+	runner.PrintErrors(w, res)
 }
