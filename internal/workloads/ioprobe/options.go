@@ -15,27 +15,29 @@ import (
 
 // Where an option is taken.
 const (
-	onCLI  = 1 << iota // a flag of dbdyno io run
+	onCLI  = 1 << iota // a flag of dbdyno io run, declared here
 	inFile             // a key of a fio job file (and of --matrix, for MatrixKeys)
+	own                // a flag of dbdyno io run declared by RunFlags (its kind and help there), placed and applied here
 	both   = onCLI | inFile
 )
 
 // An option is one of dbdyno io's options, declared once as fio declares its own: its name (fio's, where fio
 // has it), the flag of dbdyno io run (kind, dbdyno's default, help), fio's default that a job file starts from,
-// how a value sets the job, and the values the job may end with. The command's flags, the job-file parser,
-// --matrix, a job's checks and the result's options are all built from this table: an option is added here,
-// once, and means the same from a flag and from a job file.
+// how a value sets the job, and the values the job may end with. The command's fio flags, the job-file parser,
+// --matrix, a job's checks and the result's fio options are all built from this table: an option is added
+// here, once, and means the same from a flag and from a job file. The command's own options (which tests run,
+// and how) are RunFlags's fields; the table only places those that set the job among its flags (own).
 type option struct {
 	name    string
 	aliases []string // fio's other names for it in a job file (readwrite, blocksize)
-	where   int      // onCLI, inFile or both
+	where   int      // onCLI, inFile, both or own
 	kind    workload.Kind
 	def     string // the flag's default (dbdyno's), as typed
 	fio     string // fio's own default, which a job file starts from ("": the zero value)
 	help    string
 	sweep   string // a Counts flag's sweep title
 	// set applies a value to the job. A form dbdyno cannot honour is refused, never ignored. nil: the option
-	// changes no job (descriptive, how dbdyno always works, or the command's own: read from the flags).
+	// changes no job (descriptive, or how dbdyno always works).
 	set func(j *Job, v value) error
 	// check says what is wrong with the job's final value (presets and a matrix set theirs after the options),
 	// one line naming the fix; Job.Check runs the checks in the table's order.
@@ -73,7 +75,9 @@ var options = []option{
 			j.Directory = v.s
 			return nil
 		}},
-	{name: "device", where: onCLI, kind: workload.String, help: "a block device to measure (reads only, unless --i-know-this-destroys-data)",
+	// the command's own --device (RunFlags.Device), placed here among the flags: it sets the job after filename
+	// and directory, before the options that follow
+	{name: "device", where: own,
 		set: func(j *Job, v value) error {
 			if v.s == "" {
 				return nil
@@ -226,16 +230,6 @@ var options = []option{
 	{name: "thread", where: inFile},
 	{name: "stonewall", where: inFile},
 	{name: "wait_for_previous", where: inFile},
-	// the command's own: which tests run, and how
-	{name: "job", where: onCLI, kind: workload.String, help: "a fio job file ([global] and job sections, the options above); any other option is an error naming it"},
-	{name: "preset", where: onCLI, kind: workload.String, help: "a study's tests: " + strings.Join(Presets(), ", ")},
-	{name: "matrix", where: onCLI, kind: workload.Strings, help: "tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"},
-	{name: "passes", where: onCLI, kind: workload.Int, def: "0", help: "run each test this many times in the run and keep the best (0: the preset's, else 1)"},
-	{name: "overwrite", where: onCLI, kind: workload.Bool, help: "allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"},
-	{name: "i-know-this-destroys-data", where: onCLI, kind: workload.Bool, help: "allow jobs to write to the --device", unrecorded: true},
-	{name: "warmup-write", where: onCLI, kind: workload.Duration, help: "before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"},
-	{name: "warmup-read", where: onCLI, kind: workload.Duration, help: "then read 1 MiB blocks for this long"},
-	{name: "interval", where: onCLI, kind: workload.Duration, def: "1s", help: "progress line and series interval", unrecorded: true},
 }
 
 // Options are the fio options dbdyno takes in a job file (with fio's other names for them); a job file naming
@@ -253,15 +247,39 @@ func fileOptions() []string {
 	return out
 }
 
-// flags are dbdyno io run's flags.
-func flags() []workload.Flag {
+// flags are dbdyno io run's flags: the table's, with the command's own (ownFlags, RunFlags's) where the table
+// places them and the others after, in their order.
+func flags(ownFlags []workload.Flag) []workload.Flag {
 	var out []workload.Flag
+	placed := map[string]bool{}
 	for _, o := range options {
-		if o.where&onCLI != 0 {
+		switch {
+		case o.where&onCLI != 0:
 			out = append(out, workload.Flag{Name: o.name, Kind: o.kind, Default: o.def, Help: o.help, SweepTitle: o.sweep})
+		case o.where&own != 0:
+			i := indexOf(ownFlags, o.name)
+			if i < 0 {
+				panic("ioprobe: the table places --" + o.name + ", which RunFlags does not declare") // a mistake in the table
+			}
+			out = append(out, ownFlags[i])
+			placed[o.name] = true
+		}
+	}
+	for _, f := range ownFlags {
+		if !placed[f.Name] {
+			out = append(out, f)
 		}
 	}
 	return out
+}
+
+func indexOf(fs []workload.Flag, name string) int {
+	for i, f := range fs {
+		if f.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // jobFlags are the fio options on the command line that set the job; a job file sets them itself.
@@ -312,12 +330,12 @@ func fioDefaults() Job {
 }
 
 // cliJob is the job the command line's options describe: each flag's value (given or dbdyno's default) set as
-// the job file's option of that name would set it.
+// the job file's option of that name would set it (and the command's own that the table places, as its set says).
 func cliJob(v *workload.Values) (Job, error) {
 	j := Job{Name: defaultName}
 	for i := range options {
 		o := &options[i]
-		if o.where&onCLI == 0 || o.set == nil {
+		if o.where&(onCLI|own) == 0 || o.set == nil {
 			continue
 		}
 		if err := o.set(&j, value{key: o.name, s: flagText(v, o), flag: true, given: v.Changed(o.name)}); err != nil {
@@ -329,7 +347,8 @@ func cliJob(v *workload.Values) (Job, error) {
 
 // flagText is a flag's value as a job file would write it.
 func flagText(v *workload.Values, o *option) string {
-	switch o.kind {
+	f, _ := v.Flag(o.name)
+	switch f.Kind {
 	case workload.Bool:
 		if v.Bool(o.name) {
 			return "1"
@@ -343,7 +362,8 @@ func flagText(v *workload.Values, o *option) string {
 	return v.String(o.name)
 }
 
-// recorded are the options the result keeps, by their plan keys.
+// recorded are the table's options the result keeps, by their plan keys (RunFlags.record adds the command's
+// own).
 func recorded(v *workload.Values) map[string]any {
 	out := map[string]any{}
 	for _, o := range options {

@@ -14,7 +14,7 @@ import (
 func cliJobOf(t *testing.T, args ...string) (Job, error) {
 	t.Helper()
 	fs := pflag.NewFlagSet("io run", pflag.ContinueOnError)
-	read := workload.Define(fs, flags())
+	read := workload.Define(fs, runCommand().Flags)
 	if err := fs.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -87,5 +87,51 @@ func TestDefaultsAreDbdynosOnTheCommandLineAndFiosInAJobFile(t *testing.T) {
 	}
 	if f := fioDefaults(); f.Name != defaultName || f.RW != "read" || f.IOEngine != "psync" || f.Direct || f.Size != 0 {
 		t.Fatalf("fio's defaults: %+v", f)
+	}
+}
+
+// io run's flags are the table's fio options with RunFlags's own where the table places them (--device after
+// --directory) and the rest after; the method gets the files it must keep off (Inputs); the result keeps every
+// option but the three that change no figure.
+func TestRunFlagsAndTheTableMakeOneCommand(t *testing.T) {
+	c := runCommand()
+	var names []string
+	for _, f := range c.Flags {
+		names = append(names, f.Name)
+	}
+	want := "filename directory device size rw bs iodepth numjobs rwmixread direct ioengine ramp_time runtime time_based rate_iops norandommap group_reporting " +
+		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("flags:\n got %s\nwant %s", got, want)
+	}
+	if f := c.Flags[indexOf(c.Flags, "preset")]; f.Help != "a study's tests: "+strings.Join(Presets(), ", ") {
+		t.Fatalf("--preset's help: %q", f.Help)
+	}
+	if _, ok := c.Measured.(workload.Inputs); !ok {
+		t.Fatal("io run gives the method no Inputs")
+	}
+	fs := pflag.NewFlagSet("io run", pflag.ContinueOnError)
+	read := workload.Define(fs, c.Flags)
+	if err := fs.Parse([]string{"--directory=/d", "--passes=3", "--matrix=bs=4k,8k", "--warmup-read=2s"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := workload.Options[RunFlags](v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := recorded(v)
+	o.record(rec)
+	for _, f := range c.Flags {
+		_, kept := rec[f.PlanKey()]
+		if unrecorded := f.Name == "group_reporting" || f.Name == "i-know-this-destroys-data" || f.Name == "interval"; kept == unrecorded {
+			t.Errorf("--%s: kept in the result's options %v", f.Name, kept)
+		}
+	}
+	if rec["directory"] != "/d" || rec["passes"] != 3 || rec["matrix"] != "bs=4k,8k" || rec["warmup_read"] != 2.0 || rec["iodepth"] != 32 {
+		t.Fatalf("recorded: %v", rec)
 	}
 }

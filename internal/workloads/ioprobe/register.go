@@ -31,26 +31,62 @@ func init() {
 		Metrics:  []workload.MetricDesc{mIOPS, mMBs, mRead50, mRead99, mWrite50, mWrite99, mCPU},
 		Derive:   metrics,
 		Work:     work,
-		Commands: []*workload.Command{{
-			Name:     "run",
-			Short:    "measure IOPS, MB/s and latency of a file or device",
-			Long:     "Runs one job (the options), a fio job file (--job), a preset (--preset " + strings.Join(Presets(), "|") + ") or a --matrix of tests.\nPresets: " + PresetHelp(),
-			Flags:    flags(),
-			Measured: measured{},
-		}},
+		Commands: []*workload.Command{runCommand()},
 	})
 }
 
-// Tests builds the run's tests from the flags: a job file, a preset, a matrix, or the one job the options give.
-func Tests(v *workload.Values) ([]Test, error) {
-	if v.Duration("interval") < 100*time.Millisecond {
-		return nil, fmt.Errorf("--interval must be at least 100ms (got %s)", v.Duration("interval"))
+// RunFlags are `io run`'s own options, which are not fio's: which tests run, and how. fio's options are the
+// table's (options.go), which places --device among them; the others follow fio's, in this order.
+type RunFlags struct {
+	Device      string        `flag:"device" help:"a block device to measure (reads only, unless --i-know-this-destroys-data)"`
+	Job         string        `flag:"job" help:"a fio job file ([global] and job sections, the options above); any other option is an error naming it"`
+	Preset      string        `flag:"preset" help:"a study's tests: "` // and the presets' names (runCommand)
+	Matrix      []string      `flag:"matrix" help:"tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"`
+	Passes      int           `flag:"passes" default:"0" help:"run each test this many times in the run and keep the best (0: the preset's, else 1)"`
+	Overwrite   bool          `flag:"overwrite" help:"allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"`
+	Destroy     bool          `flag:"i-know-this-destroys-data" help:"allow jobs to write to the --device"`
+	WarmupWrite time.Duration `flag:"warmup-write" help:"before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"`
+	WarmupRead  time.Duration `flag:"warmup-read" help:"then read 1 MiB blocks for this long"`
+	Interval    time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
+}
+
+// record adds the options of o the result keeps (not --i-know-this-destroys-data and --interval) to the
+// table's, by their plan keys.
+func (o *RunFlags) record(out map[string]any) {
+	out["device"], out["job"], out["preset"], out["matrix"] = o.Device, o.Job, o.Preset, strings.Join(o.Matrix, " ")
+	out["passes"], out["overwrite"] = o.Passes, o.Overwrite
+	out["warmup_write"], out["warmup_read"] = o.WarmupWrite.Seconds(), o.WarmupRead.Seconds()
+}
+
+// runCommand is `io run`: RunFlags's options and the table's fio options (flags). Its Inputs need the fio
+// options, which RunFlags does not hold, so they are given the values themselves (withInputs).
+func runCommand() *workload.Command {
+	c := workload.NewMeasured(workload.Command{
+		Name:  "run",
+		Short: "measure IOPS, MB/s and latency of a file or device",
+		Long:  "Runs one job (the options), a fio job file (--job), a preset (--preset " + strings.Join(Presets(), "|") + ") or a --matrix of tests.\nPresets: " + PresetHelp(),
+	}, &RunFlags{}, measured{})
+	for i := range c.Flags {
+		if f := &c.Flags[i]; f.Name == "preset" {
+			f.Help += strings.Join(Presets(), ", ")
+		}
 	}
-	if v.Duration("warmup-write") < 0 || v.Duration("warmup-read") < 0 {
+	c.Flags = flags(c.Flags)
+	c.Measured = withInputs{c.Measured}
+	return c
+}
+
+// Tests builds the run's tests from the flags: a job file, a preset, a matrix, or the one job the options give
+// (o the command's own options, v all of them, fio's read by the table).
+func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
+	if o.Interval < 100*time.Millisecond {
+		return nil, fmt.Errorf("--interval must be at least 100ms (got %s)", o.Interval)
+	}
+	if o.WarmupWrite < 0 || o.WarmupRead < 0 {
 		return nil, fmt.Errorf("--warmup-write and --warmup-read cannot be negative")
 	}
 	var tests []Test
-	switch job, preset, matrix := v.String("job"), v.String("preset"), v.Strings("matrix"); {
+	switch job, preset, matrix := o.Job, o.Preset, o.Matrix; {
 	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
 		return nil, fmt.Errorf("--job, --preset and --matrix each say which tests run: give one")
 	case job != "":
@@ -69,7 +105,7 @@ func Tests(v *workload.Values) ([]Test, error) {
 		}
 		for i := range tests {
 			for k := range tests[i].Jobs {
-				if tests[i].Jobs[k].Device = isBlock(tests[i].Jobs[k].Filename); tests[i].Jobs[k].Device && v.String("device") != tests[i].Jobs[k].Filename {
+				if tests[i].Jobs[k].Device = isBlock(tests[i].Jobs[k].Filename); tests[i].Jobs[k].Device && o.Device != tests[i].Jobs[k].Filename {
 					return nil, fmt.Errorf("%s: filename=%s is a block device: name it with --device %s as well (and --i-know-this-destroys-data for a job that writes)", job, tests[i].Jobs[k].Filename, tests[i].Jobs[k].Filename)
 				}
 			}
@@ -93,7 +129,7 @@ func Tests(v *workload.Values) ([]Test, error) {
 			return nil, err
 		}
 	}
-	if p := v.Int("passes"); p < 0 {
+	if p := o.Passes; p < 0 {
 		return nil, fmt.Errorf("--passes cannot be negative (got %d)", p)
 	} else if p > 0 {
 		for i := range tests {
@@ -107,27 +143,35 @@ type measured struct{}
 
 // Prepare checks everything before anything is written: the tests and the files (guard, devices, sizes,
 // directories, direct IO); Inputs gives the method the files, which it keeps the store and result off.
-func (measured) Prepare(v *workload.Values) (*workload.Values, error) {
-	_, _, err := plan(v)
-	return v, err
+func (measured) Prepare(o *RunFlags, v *workload.Values) error {
+	_, _, err := plan(o, v)
+	return err
 }
 
-func plan(v *workload.Values) ([]Test, []*File, error) {
-	tests, err := Tests(v)
+func plan(o *RunFlags, v *workload.Values) ([]Test, []*File, error) {
+	tests, err := Tests(o, v)
 	if err != nil {
 		return nil, nil, err
 	}
-	files, err := Plan(tests, Guard{Overwrite: v.Bool("overwrite"), Destroy: v.Bool("i-know-this-destroys-data")}, v.Duration("warmup-write") > 0)
+	files, err := Plan(tests, Guard{Overwrite: o.Overwrite, Destroy: o.Destroy}, o.WarmupWrite > 0)
 	if err != nil {
 		return nil, nil, err
 	}
 	return tests, files, nil
 }
 
+// withInputs is the typed command with its Inputs, which read the fio options from the values as well as
+// RunFlags (workload.InputsOf gives only the options struct).
+type withInputs struct{ workload.Measured }
+
 // Inputs are the files and devices the jobs use: the method keeps the results store and the result file off
 // them.
-func (measured) Inputs(v *workload.Values) ([]string, error) {
-	_, files, err := plan(v)
+func (withInputs) Inputs(v *workload.Values) ([]string, error) {
+	o, err := workload.Options[RunFlags](v)
+	if err != nil {
+		return nil, err
+	}
+	_, files, err := plan(o, v)
 	var out []string
 	for _, f := range files {
 		out = append(out, f.Path)
@@ -140,10 +184,11 @@ func isBlock(path string) bool {
 	return err == nil && fi.Mode()&os.ModeDevice != 0 && fi.Mode()&os.ModeCharDevice == 0
 }
 
-func (measured) Warmup(*workload.Values) (bool, string) { return false, "" }
+func (measured) Warmup(*RunFlags) (bool, string) { return false, "" }
 
 type run struct {
 	spec   workload.Spec
+	o      *RunFlags
 	tests  []Test
 	files  []*File
 	byPath map[string]*File
@@ -151,12 +196,12 @@ type run struct {
 }
 
 // Start lays the files out (untimed), runs the warm-up writes and reads, and hands the measured tests over.
-func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error) {
-	tests, files, err := plan(s.Values)
+func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (workload.Run, error) {
+	tests, files, err := plan(o, s.Values)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{spec: s, tests: tests, files: files, byPath: map[string]*File{}, io: &result.IO{}}
+	r := &run{spec: s, o: o, tests: tests, files: files, byPath: map[string]*File{}, io: &result.IO{}}
 	for _, f := range files {
 		t0 := time.Now()
 		laid := f.LayOut
@@ -182,7 +227,7 @@ func (measured) Start(ctx context.Context, s workload.Spec) (workload.Run, error
 
 // warmup writes, then reads, 1 MiB blocks sequentially over the files for the times asked (untimed).
 func (r *run) warmup(ctx context.Context) error {
-	ww, wr := r.spec.Values.Duration("warmup-write"), r.spec.Values.Duration("warmup-read")
+	ww, wr := r.o.WarmupWrite, r.o.WarmupRead
 	if ww == 0 && wr == 0 {
 		return nil
 	}
@@ -233,8 +278,8 @@ func (r *run) ServerVersion() string {
 }
 
 func (r *run) Options() map[string]any {
-	v := r.spec.Values
-	o := recorded(v)
+	o := recorded(r.spec.Values)
+	r.o.record(o)
 	var names []string
 	for _, t := range r.tests {
 		names = append(names, t.Name)
@@ -255,7 +300,7 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		var best *result.IOTest
 		for p := 1; p <= t.Passes && ctx.Err() == nil; p++ {
 			fmt.Fprintf(r.spec.Out, "test %d of %d: %s%s\n", i+1, len(r.tests), t.Name, passOf(p, t.Passes))
-			rt, err := runTest(ctx, t, r.byPath, r.spec.Out, r.spec.Values.Duration("interval"))
+			rt, err := runTest(ctx, t, r.byPath, r.spec.Out, r.o.Interval)
 			printTest(r.spec.Out, rt)
 			if err != nil {
 				runErr = err
