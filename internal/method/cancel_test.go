@@ -25,7 +25,7 @@ type catalogReadFlags struct {
 var cancelRun context.CancelFunc
 
 func (catalogRead) Prepare(*catalogReadFlags, *workload.Values) error { return nil }
-func (catalogRead) Warmup(*catalogReadFlags) (bool, string)          { return false, "" }
+func (catalogRead) Warmup(*catalogReadFlags) (bool, string)           { return false, "" }
 func (catalogRead) Start(ctx context.Context, s workload.Spec, o *catalogReadFlags) (workload.Run, error) {
 	db, err := s.Target.Open(ctx)
 	if err != nil {
@@ -54,7 +54,7 @@ func (r *catalogReadRun) Measure(ctx context.Context, res *result.Result) (bool,
 	return r.o.Measured, err
 }
 func (r *catalogReadRun) Finish(context.Context, *result.Result) error { return nil }
-func (r *catalogReadRun) Close()                                      { r.db.Close() }
+func (r *catalogReadRun) Close()                                       { r.db.Close() }
 
 func init() {
 	workload.Register(&workload.Meta{Name: "catalogreadtest", DefaultTarget: "sqlite://dbdyno.db", NeedsDB: true,
