@@ -24,15 +24,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
-// Flags are the settings every measured command shares.
+// Flags are the settings every measured command shares (workload.Measuring).
 func Flags() []workload.Flag {
-	return []workload.Flag{
-		{Name: "repeat", Kind: workload.Int, Default: "1", Help: "run each configuration this many times and report the median"},
-		{Name: "label", Kind: workload.Strings, NoPlan: true, Help: "label the results, key=value (repeatable), e.g. system=E16ds_v4, price_per_hour=1.008, db_cores=16"},
-		{Name: "store", Kind: workload.String, Default: store.DefaultPath, NoPlan: true, Help: "results store (SQLite file); \"\" to keep results out of it"},
-		{Name: "metrics-interval", Kind: workload.Duration, Default: "1s", Help: "system metrics sampling interval"},
-		{Name: "result", Kind: workload.String, Help: "write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"},
-	}
+	return workload.FlagsOf(&workload.Measuring{Store: store.DefaultPath})
 }
 
 // TargetFlag is a command's --target flag.
@@ -121,15 +115,18 @@ type settings struct {
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
-	s := &settings{repeat: v.Int("repeat"), store: v.String("store"), interval: v.Duration("metrics-interval"), result: v.String("result")}
+	o, err := workload.Options[workload.Measuring](v)
+	if err != nil {
+		return nil, err
+	}
+	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result}
 	if s.repeat < 1 {
 		return nil, fmt.Errorf("--repeat must be at least 1 (got %d)", s.repeat)
 	}
 	if s.interval < 100*time.Millisecond {
 		return nil, fmt.Errorf("--metrics-interval must be at least 100ms (got %s)", s.interval)
 	}
-	var err error
-	if s.labels, err = ParseLabels(v.Strings("label")); err != nil {
+	if s.labels, err = ParseLabels(o.Labels); err != nil {
 		return nil, err
 	}
 	if _, ok := v.Flag("agent"); ok {

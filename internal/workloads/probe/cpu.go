@@ -80,10 +80,12 @@ func (cpuProbe) Prepare(o *CPUFlags, v *workload.Values) error {
 
 func (cpuProbe) Warmup(*CPUFlags) (bool, string) { return false, "" }
 
-// resultsStore is the method's --store, where a --reference run is looked up: a setting of the method that
-// every measured command shares, not one of the probe's options (declaring it in CPUFlags would define the
-// flag twice), so it is read from the command's values.
-func resultsStore(v *workload.Values) string { return v.String("store") }
+// resultsStore is the method's --store, where a --reference run is looked up: one of the options every
+// measured command shares (workload.Measuring), not one of the probe's own.
+func resultsStore(v *workload.Values) string {
+	m, _ := workload.Options[workload.Measuring](v)
+	return m.Store
+}
 
 // reference reads a cpu probe run: a result file, or a run in the results store.
 func reference(storePath, ref string) (*result.Result, error) {

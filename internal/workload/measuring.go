@@ -1,0 +1,15 @@
+package workload
+
+import "time"
+
+// Measuring are the options every measured command shares, the method's own (repeats, labels, where results
+// go, system metrics): the method declares them with its prototype (the default store) and reads them as
+// fields; a workload that needs one (the cpu probe's --reference looks a run up in the store) decodes them from
+// its values too.
+type Measuring struct {
+	Repeat          int           `flag:"repeat" default:"1" help:"run each configuration this many times and report the median"`
+	Labels          []string      `flag:"label" plan:"-" help:"label the results, key=value (repeatable), e.g. system=E16ds_v4, price_per_hour=1.008, db_cores=16"`
+	Store           string        `flag:"store" plan:"-" help:"results store (SQLite file); \"\" to keep results out of it"`
+	MetricsInterval time.Duration `flag:"metrics-interval" default:"1s" help:"system metrics sampling interval"`
+	Result          string        `flag:"result" help:"write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"`
+}
