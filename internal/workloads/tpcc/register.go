@@ -73,7 +73,7 @@ func init() {
 						return err
 					}
 					defer db.Close()
-					return db.data.DropCommand(ctx, env.Out)
+					return db.Data.DropCommand(ctx, env.Out)
 				},
 			},
 			workload.NewCommand(workload.Command{Name: "gen",
@@ -139,21 +139,11 @@ func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
-	if err := bulk.CheckSpace(ctx, env.Target(), int64(w)*bytesPerWarehouse); err != nil {
-		return err
-	}
-	db, err := Open(ctx, env.Target())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	fmt.Fprintf(env.Out, "building TPC-C schema with %d warehouse(s) in %s (%s), %d thread(s)\n", w, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
-	if err != nil {
-		return bulk.Interrupted(ctx, err)
-	}
-	fmt.Fprintln(env.Out, rep.Summary())
-	return nil
+	return bulk.RunBuild(ctx, bulk.BuildRun{Target: env.Target(), Out: env.Out, Bytes: int64(w) * bytesPerWarehouse,
+		What: fmt.Sprintf("TPC-C schema with %d warehouse(s)", w), Threads: threads}, Open,
+		func(ctx context.Context, db *DB) (*BuildReport, error) {
+			return db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
+		})
 }
 
 func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {

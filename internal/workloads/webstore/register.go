@@ -75,7 +75,7 @@ func init() {
 				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
 				Target: workload.OneTarget,
 				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-					return db.data.DropCommand(ctx, env.Out)
+					return db.Data.DropCommand(ctx, env.Out)
 				}),
 			},
 		},
@@ -168,22 +168,11 @@ func build(ctx context.Context, env *workload.Env, o *BuildFlags, changed func(s
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
-	if err := bulk.CheckSpace(ctx, env.Target(), s.Bytes()); err != nil {
-		return err
-	}
-	db, err := Open(ctx, env.Target())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	fmt.Fprintf(env.Out, "building the web store (%d customers, %d products, %d orders a month for %d months) in %s (%s), %d thread(s)\n",
-		s.Customers, s.Products, s.OrdersPerMonth, Months, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
-	if err != nil {
-		return bulk.Interrupted(ctx, err)
-	}
-	fmt.Fprintln(env.Out, rep.Summary())
-	return nil
+	what := fmt.Sprintf("the web store (%d customers, %d products, %d orders a month for %d months)", s.Customers, s.Products, s.OrdersPerMonth, Months)
+	return bulk.RunBuild(ctx, bulk.BuildRun{Target: env.Target(), Out: env.Out, Bytes: s.Bytes(), What: what, Threads: threads}, Open,
+		func(ctx context.Context, db *DB) (*bulk.Report, error) {
+			return db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
+		})
 }
 
 // ParseShare reads a percentage: "20%" or "20" (a bare number is a percentage too).
