@@ -38,21 +38,21 @@ type TxDB struct {
 	Stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
 }
 
-// OpenTx opens a transaction workload's target: it refuses an engine supported turns down, loads the
-// statements of the engine's dialect, then connects.
-func OpenTx(ctx context.Context, d *Dataset, t *engine.Target, supported func(*engine.Engine) error) (TxDB, error) {
+// OpenTx opens a transaction workload's target as the workload's DB (a struct of the TxDB alone): it refuses
+// an engine supported turns down, loads the statements of the engine's dialect, then connects.
+func OpenTx[DB ~struct{ TxDB }](ctx context.Context, d *Dataset, t *engine.Target, supported func(*engine.Engine) error) (*DB, error) {
 	if err := supported(t.Engine); err != nil {
-		return TxDB{}, err
+		return nil, err
 	}
 	files, err := d.TxFiles(t.Engine)
 	if err != nil {
-		return TxDB{}, err
+		return nil, err
 	}
 	data, err := Open(ctx, d, t)
 	if err != nil {
-		return TxDB{}, err
+		return nil, err
 	}
-	return TxDB{T: t, Data: data, Stmts: sqlfile.Merge(files)}, nil
+	return &DB{TxDB{T: t, Data: data, Stmts: sqlfile.Merge(files)}}, nil
 }
 
 // Close releases the connections.

@@ -60,7 +60,7 @@ func init() {
 						return err
 					}
 					defer db.Close()
-					_, err = printChecks(ctx, env.Out, db)
+					_, err = runner.RunChecks(ctx, env.Out, db.Check)
 					return err
 				},
 			}, {
@@ -232,7 +232,7 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any {
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
-	return printChecks(ctx, w, s.db)
+	return runner.RunChecks(ctx, w, s.db.Check)
 }
 
 func (s *runSession) Close() {
@@ -270,20 +270,12 @@ var (
 
 // metrics derives a run's metrics from its measurement and figures.
 func metrics(r *result.Result) []result.Metric {
-	m := r.Measurement
-	if m == nil || m.MeasuredSecs <= 0 {
+	m := runner.Measured(r)
+	if m == nil {
 		return nil
 	}
-	var out []result.Metric
-	if v, ok := r.Figures["nopm"].(float64); ok {
-		out = append(out, nopm.Value(v))
-	}
-	out = append(out, tpm.Value(m.PerMinute))
-	for _, tx := range TxNames {
-		if s, ok := m.Transactions[tx]; ok && s.Count > 0 {
-			out = append(out, txP95.Named(tx+" p95 latency").Value(float64(s.Latency.P95)/1000))
-		}
-	}
+	out := append(runner.FigureMetric(nil, nopm, r, "nopm"), tpm.Value(m.PerMinute))
+	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return append(out, clientCPU.Value(m.ClientCPU.MicrosPerTx))
 }
 
@@ -311,11 +303,3 @@ func printSummary(w io.Writer, res *result.Result) {
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }
-
-func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, error) {
-	checks, err := db.Check(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return checks, runner.PrintChecks(w, checks)
-}

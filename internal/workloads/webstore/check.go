@@ -3,11 +3,9 @@ package webstore
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -66,14 +64,6 @@ func text(v any) string {
 		return string(b)
 	}
 	return fmt.Sprint(v)
-}
-
-func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, error) {
-	checks, err := db.Check(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return checks, runner.PrintChecks(w, checks)
 }
 
 // ResetReport says what a reset removed and restored.

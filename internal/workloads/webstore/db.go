@@ -47,11 +47,7 @@ func supported(e *engine.Engine) error {
 
 // Open connects to a target.
 func Open(ctx context.Context, t *engine.Target) (*DB, error) {
-	db, err := bulk.OpenTx(ctx, Dataset, t, supported)
-	if err != nil {
-		return nil, err
-	}
-	return &DB{db}, nil
+	return bulk.OpenTx[DB](ctx, Dataset, t, supported)
 }
 
 // Meta is what build records about the store it made.

@@ -56,7 +56,7 @@ func init() {
 				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
 				Target: workload.OneTarget,
 				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-					_, err := printChecks(ctx, env.Out, db)
+					_, err := runner.RunChecks(ctx, env.Out, db.Check)
 					return err
 				}),
 			}, {
@@ -277,7 +277,7 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any { return figu
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
-	return printChecks(ctx, w, s.db)
+	return runner.RunChecks(ctx, w, s.db.Check)
 }
 
 func (s *runSession) Close() { s.db.Close() }
@@ -309,26 +309,13 @@ var (
 )
 
 func metrics(r *result.Result) []result.Metric {
-	m := r.Measurement
-	if m == nil || m.MeasuredSecs <= 0 {
+	m := runner.Measured(r)
+	if m == nil {
 		return nil
 	}
-	var out []result.Metric
-	if v, ok := r.Figures["opm"].(float64); ok {
-		out = append(out, opm.Value(v))
-	}
-	for _, s := range StepNames {
-		if st, ok := m.Transactions[s]; ok && st.Count > 0 {
-			out = append(out, stepP95.Named(s+" p95 latency").Value(float64(st.Latency.P95)/1000))
-		}
-	}
-	if v, ok := r.Figures["rollback_pct"].(float64); ok {
-		out = append(out, rollbackShare.Value(v))
-	}
-	if v, ok := r.Figures["client_cpu_us_per_order"].(float64); ok {
-		out = append(out, cpuPerOrder.Value(v))
-	}
-	return out
+	out := runner.P95Metrics(runner.FigureMetric(nil, opm, r, "opm"), stepP95, m, StepNames)
+	out = runner.FigureMetric(out, rollbackShare, r, "rollback_pct")
+	return runner.FigureMetric(out, cpuPerOrder, r, "client_cpu_us_per_order")
 }
 
 func printSummary(w io.Writer, res *result.Result) {
