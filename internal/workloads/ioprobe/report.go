@@ -9,14 +9,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The storage probe's part of a report is its own.
-func init() { report.RegisterSection("io", section) }
-
-// section renders a storage probe's run: what its result's io section holds.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if x := r.IO; x != nil {
-		storage(b, x, of)
-	}
+// The storage probe's part of a report is its own: what its result's io section holds.
+func init() {
+	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
 }
 
 // storage renders a storage probe's run: its files, warm-up, a table of its tests, IOPS and latency against

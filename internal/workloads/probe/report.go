@@ -8,17 +8,10 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The capacity probes' part of a report is their own.
-func init() { report.RegisterSection("probe", section) }
-
-// section renders a probe's run: the mixed probe's measurement, the other probes' steps.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if m := r.Measurement; m != nil {
-		report.Measurement(b, m, of)
-	}
-	if p := r.Probe; p != nil {
-		probeSection(b, p, of)
-	}
+// The capacity probes' part of a report is their own: the mixed probe's measurement, the other probes' steps.
+func init() {
+	report.RegisterSection("probe", report.Sections(report.MeasurementSection,
+		report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)))
 }
 
 // probeSection renders a capacity probe's steps: a table of them and the probe's chart (the read series in

@@ -10,14 +10,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The analytic workload's part of a report is its own.
-func init() { report.RegisterSection("tpch", section) }
-
-// section renders an analytic run: what its result's analytic section holds.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if a := r.Analytic; a != nil {
-		analytic(b, a, of)
-	}
+// The analytic workload's part of a report is its own: what its result's analytic section holds.
+func init() {
+	report.RegisterSection("tpch", report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic))
 }
 
 // analytic renders the run's tests: a table of them, then each test's query times and stream completion
