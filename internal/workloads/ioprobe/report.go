@@ -9,11 +9,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The storage probe's part of a report is its own: what its result's io section holds.
-func init() {
-	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
-}
-
 // storage renders a storage probe's run: its files, warm-up, a table of its tests, IOPS and latency against
 // queue depth where the tests step the depth, and each test's IOPS over time.
 func storage(b *strings.Builder, x *result.IO, of string) {

@@ -8,12 +8,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The capacity probes' part of a report is their own: the mixed probe's measurement, the other probes' steps.
-func init() {
-	report.RegisterSection("probe", report.Sections(report.MeasurementSection,
-		report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)))
-}
-
 // probeSection renders a capacity probe's steps: a table of them and the probe's chart (the read series in
 // table order, the write series per chunk with its rolling average, the cpu step curve, the memory curve of
 // both passes with the share cached).

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch/dbgen"
@@ -73,6 +74,8 @@ func init() {
 			}),
 		},
 	})
+	// its part of a report: what its result's analytic section holds
+	report.RegisterSection("tpch", report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic))
 }
 
 // runCommand is `tpch run`, the measured command.

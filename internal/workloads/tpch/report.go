@@ -10,11 +10,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The analytic workload's part of a report is its own: what its result's analytic section holds.
-func init() {
-	report.RegisterSection("tpch", report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic))
-}
-
 // analytic renders the run's tests: a table of them, then each test's query times and stream completion
 // times (the warm-up left out).
 func analytic(b *strings.Builder, a *result.Analytic, of string) {
