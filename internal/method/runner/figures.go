@@ -29,13 +29,15 @@ func PrintErrors(w io.Writer, res *result.Result) {
 	}
 }
 
-// Measured is the run's measurement when it measured a window, the one its metrics derive from; nil when
-// there is none (no metrics).
-func Measured(r *result.Result) *result.Measurement {
-	if m := r.Measurement; m != nil && m.MeasuredSecs > 0 {
-		return m
+// Measured is a workload's Derive for runs that measure a window: derive makes the metrics from the run's
+// measurement; a run without one, or that measured no time, has none.
+func Measured(derive func(r *result.Result, m *result.Measurement) []result.Metric) func(*result.Result) []result.Metric {
+	return func(r *result.Result) []result.Metric {
+		if m := r.Measurement; m != nil && m.MeasuredSecs > 0 {
+			return derive(r, m)
+		}
+		return nil
 	}
-	return nil
 }
 
 // FigureMetric appends d with the value of the run's figure key (a key figure), when the run recorded it.

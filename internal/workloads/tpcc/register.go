@@ -29,7 +29,7 @@ func init() {
 		Metrics:       []workload.MetricDesc{nopm, tpm, txP95, clientCPU},
 		SQL:           Files,
 		Supports:      supported,
-		Derive:        metrics,
+		Derive:        runner.Measured(metrics),
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {
 			o := r.Options
@@ -54,27 +54,17 @@ func init() {
 				Name:   "check",
 				Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
 				Target: workload.OneTarget,
-				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-					db, err := Open(ctx, env.Target())
-					if err != nil {
-						return err
-					}
-					defer db.Close()
-					_, err = runner.RunChecks(ctx, env.Out, db.Check)
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
+					_, err := runner.RunChecks(ctx, env.Out, db.Check)
 					return err
-				},
+				}),
 			}, {
 				Name:   "drop",
 				Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
 				Target: workload.OneTarget,
-				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-					db, err := Open(ctx, env.Target())
-					if err != nil {
-						return err
-					}
-					defer db.Close()
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					return db.Data.DropCommand(ctx, env.Out)
-				},
+				}),
 			},
 			workload.NewCommand(workload.Command{Name: "gen",
 				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},
@@ -269,11 +259,7 @@ var (
 )
 
 // metrics derives a run's metrics from its measurement and figures.
-func metrics(r *result.Result) []result.Metric {
-	m := runner.Measured(r)
-	if m == nil {
-		return nil
-	}
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 	out := append(runner.FigureMetric(nil, nopm, r, "nopm"), tpm.Value(m.PerMinute))
 	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return append(out, clientCPU.Value(m.ClientCPU.MicrosPerTx))

@@ -29,7 +29,7 @@ func init() {
 		Metrics:       []workload.MetricDesc{opm, stepP95, rollbackShare, cpuPerOrder},
 		SQL:           Files,
 		Supports:      supported,
-		Derive:        metrics,
+		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
 			return fmt.Sprintf("customers %v, products %v, orders/month %v, mode %v, new customers %v%%, searches %v, lines %v",
@@ -55,7 +55,7 @@ func init() {
 				Name:   "check",
 				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
 				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					_, err := runner.RunChecks(ctx, env.Out, db.Check)
 					return err
 				}),
@@ -63,7 +63,7 @@ func init() {
 				Name:   "reset",
 				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
 				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					rep, err := db.Reset(ctx)
 					if err == nil {
 						fmt.Fprintln(env.Out, rep)
@@ -74,24 +74,12 @@ func init() {
 				Name:   "drop",
 				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
 				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					return db.Data.DropCommand(ctx, env.Out)
 				}),
 			},
 		},
 	})
-}
-
-// onDB is a command that works on the target's store: opened for it and closed after.
-func onDB(do func(context.Context, *workload.Env, *DB) error) func(context.Context, *workload.Env, *workload.Values) error {
-	return func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-		db, err := Open(ctx, env.Target())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return do(ctx, env, db)
-	}
 }
 
 // SizeFlags are the store's size: a named size and the counts that override it.
@@ -308,11 +296,7 @@ var (
 	cpuPerOrder   = workload.MetricDesc{Name: "client CPU per order", Unit: "µs", Better: result.Lower}
 )
 
-func metrics(r *result.Result) []result.Metric {
-	m := runner.Measured(r)
-	if m == nil {
-		return nil
-	}
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 	out := runner.P95Metrics(runner.FigureMetric(nil, opm, r, "opm"), stepP95, m, StepNames)
 	out = runner.FigureMetric(out, rollbackShare, r, "rollback_pct")
 	return runner.FigureMetric(out, cpuPerOrder, r, "client_cpu_us_per_order")
