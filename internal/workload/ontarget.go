@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"io"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 )
@@ -16,4 +17,15 @@ func OnTarget[D interface{ Close() }](open func(context.Context, *engine.Target)
 		defer db.Close()
 		return do(ctx, env, db)
 	}
+}
+
+// DropCommand is `WORKLOAD drop`: it opens the target and removes the workload's objects, and only them, saying
+// what it did (the DB's DropCommand).
+func DropCommand[D interface {
+	Close()
+	DropCommand(ctx context.Context, out io.Writer) error
+}](short string, open func(context.Context, *engine.Target) (D, error)) *Command {
+	return &Command{Name: "drop", Short: short, Target: OneTarget, Do: OnTarget(open, func(ctx context.Context, env *Env, db D) error {
+		return db.DropCommand(ctx, env.Out)
+	})}
 }

@@ -136,3 +136,8 @@ func RunBuild[D Opened, R interface{ Summary() string }](ctx context.Context, b 
 	fmt.Fprintln(b.Out, rep.Summary())
 	return nil
 }
+
+// DropCommand drops the dataset as `dbdyno WORKLOAD drop` does, saying what it did.
+func (db *TxDB) DropCommand(ctx context.Context, out io.Writer) error {
+	return db.Data.DropCommand(ctx, out)
+}

@@ -50,22 +50,8 @@ func init() {
 				},
 				Open: open,
 			}),
-			{
-				Name:   "check",
-				Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
-				Target: workload.OneTarget,
-				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
-					_, err := runner.RunChecks(ctx, env.Out, db.Check)
-					return err
-				}),
-			}, {
-				Name:   "drop",
-				Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
-				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
-					return db.Data.DropCommand(ctx, env.Out)
-				}),
-			},
+			runner.CheckCommand("verify the consistency conditions (clause 3.3.2, conditions 1-4)", Open),
+			workload.DropCommand("remove dbdyno's TPC-C tables and procedures (and nothing else)", Open),
 			workload.NewCommand(workload.Command{Name: "gen",
 				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},
 				&GenFlags{Threads: runtime.NumCPU(), Seed: 1}, gen),

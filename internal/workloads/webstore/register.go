@@ -51,15 +51,8 @@ func init() {
 				},
 				Open: open,
 			}),
+			runner.CheckCommand("verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history", Open),
 			{
-				Name:   "check",
-				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
-				Target: workload.OneTarget,
-				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
-					_, err := runner.RunChecks(ctx, env.Out, db.Check)
-					return err
-				}),
-			}, {
 				Name:   "reset",
 				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
 				Target: workload.OneTarget,
@@ -70,14 +63,8 @@ func init() {
 					}
 					return err
 				}),
-			}, {
-				Name:   "drop",
-				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
-				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
-					return db.Data.DropCommand(ctx, env.Out)
-				}),
 			},
+			workload.DropCommand("remove dbdyno's web store tables and procedures (and nothing else)", Open),
 		},
 	})
 }
