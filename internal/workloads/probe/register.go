@@ -43,7 +43,6 @@ func init() {
 				Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
 			workload.NewMeasured(workload.Command{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
 				Target: workload.ManyTargets}, &MixedFlags{}, runner.VU[MixedFlags]{
-				Users: func(o *MixedFlags) *runner.Users { return &o.Users },
 				Check: checkMixed,
 				Open:  openMixed,
 			}),

@@ -40,8 +40,6 @@ func init() {
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
 				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
-				Users: func(o *RunFlags) *runner.Users { return &o.Users },
-				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)

@@ -40,8 +40,6 @@ func init() {
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
 				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
-				Users: func(o *RunFlags) *runner.Users { return &o.Users },
-				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
 					if o.Think < 0 {
 						return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
