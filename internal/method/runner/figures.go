@@ -1,10 +1,12 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"io"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Round rounds v to digits decimal places (half up), as the workloads' figures are recorded.
@@ -25,4 +27,44 @@ func PrintErrors(w io.Writer, res *result.Result) {
 	if res.Error != "" {
 		fmt.Fprintln(w, result.Ended(res))
 	}
+}
+
+// Measured is a workload's Derive for runs that measure a window: derive makes the metrics from the run's
+// measurement; a run without one, or that measured no time, has none.
+func Measured(derive func(r *result.Result, m *result.Measurement) []result.Metric) func(*result.Result) []result.Metric {
+	return func(r *result.Result) []result.Metric {
+		if m := r.Measurement; m != nil && m.MeasuredSecs > 0 {
+			return derive(r, m)
+		}
+		return nil
+	}
+}
+
+// FigureMetric appends d with the value of the run's figure key (a key figure), when the run recorded it.
+func FigureMetric(out []result.Metric, d workload.MetricDesc, r *result.Result, key string) []result.Metric {
+	if v, ok := r.Figures[key].(float64); ok {
+		out = append(out, d.Value(v))
+	}
+	return out
+}
+
+// P95Metrics appends d once for each of the named transactions that completed any, in names' order: named
+// "NAME p95 latency", its p95 latency in ms.
+func P95Metrics(out []result.Metric, d workload.MetricDesc, m *result.Measurement, names []string) []result.Metric {
+	for _, n := range names {
+		if s, ok := m.Transactions[n]; ok && s.Count > 0 {
+			out = append(out, d.Named(n+" p95 latency").Value(float64(s.Latency.P95)/1000))
+		}
+	}
+	return out
+}
+
+// RunChecks runs a database's consistency checks and prints them (PrintChecks): what `WORKLOAD check` and a
+// run's --check do.
+func RunChecks(ctx context.Context, w io.Writer, check func(context.Context) ([]result.Check, error)) ([]result.Check, error) {
+	checks, err := check(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return checks, PrintChecks(w, checks)
 }

@@ -102,8 +102,8 @@ type Setup struct {
 // histograms, reconnects, aborts, the driver's CPU share, the CPU profile, the result's measurement and
 // figures, the summary and the consistency checks.
 type VU[T any] struct {
-	Users func(o *T) *Users // the shared options inside T
-	Modes func(o *T) *Modes // nil for a workload without modes and checks
+	Users func(o *T) *Users // the shared options inside T (nil: the Users T embeds)
+	Modes func(o *T) *Modes // nil: the Modes T embeds, if it does (a workload without modes and checks embeds none)
 	// Check checks the workload's own options (nil: nothing to check).
 	Check func(o *T) error
 	// Open opens one run on its target and prints its banner.
@@ -117,12 +117,12 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 			return err
 		}
 	}
-	u := w.Users(o)
+	u := w.users(o)
 	if err := u.Check(); err != nil {
 		return err
 	}
-	if w.Modes != nil {
-		if err := w.Modes(o).Valid(); err != nil {
+	if m := w.modes(o); m != nil {
+		if err := m.Valid(); err != nil {
 			return err
 		}
 	}
@@ -134,20 +134,21 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 
 // Warmup: one warm-up run of --warmup when it is set.
 func (w VU[T]) Warmup(o *T) (bool, string) {
-	u := w.Users(o)
+	u := w.users(o)
 	return u.Warmup > 0, u.Warmup.String()
 }
 
 // Start opens the run.
 func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, error) {
-	u := *w.Users(o)
-	vr := &vuRun{check: w.Modes != nil && w.Modes(o).Check && !s.Warmup}
+	u := *w.users(o)
+	m := w.modes(o)
+	vr := &vuRun{check: m != nil && m.Check && !s.Warmup}
 	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }}
 	if s.Warmup {
 		r.Duration = u.Warmup
 	}
-	if w.Modes != nil {
-		r.Mode = w.Modes(o).Mode
+	if m != nil {
+		r.Mode = m.Mode
 		if r.Mode == "" {
 			r.Mode = "sql"
 			if s.Target != nil && s.Target.Engine.Procedures {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -33,6 +34,8 @@ func init() {
 		Work:     work,
 		Commands: []*workload.Command{runCommand()},
 	})
+	// its part of a report: what its result's io section holds
+	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
 }
 
 // RunFlags are `io run`'s own options, which are not fio's: which tests run, and how. fio's options are the

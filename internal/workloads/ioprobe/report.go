@@ -9,16 +9,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The storage probe's part of a report is its own.
-func init() { report.RegisterSection("io", section) }
-
-// section renders a storage probe's run: what its result's io section holds.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if x := r.IO; x != nil {
-		storage(b, x, of)
-	}
-}
-
 // storage renders a storage probe's run: its files, warm-up, a table of its tests, IOPS and latency against
 // queue depth where the tests step the depth, and each test's IOPS over time.
 func storage(b *strings.Builder, x *result.IO, of string) {

@@ -43,7 +43,7 @@ func init() {
 		Sections:      []string{"measurement"},
 		Metrics:       []workload.MetricDesc{p50, p99, pmax, rate},
 		SQL:           files,
-		Derive:        metrics,
+		Derive:        runner.Measured(metrics),
 		Work:          func(r *result.Result) string { return fmt.Sprint(r.Options["statement"]) },
 		Commands: []*workload.Command{
 			workload.NewMeasured(workload.Command{Target: workload.ManyTargets}, &Options{}, measured{}),
@@ -127,11 +127,7 @@ func summary(w io.Writer, res *result.Result) {
 		res.Status, s.Count, res.Measurement.MeasuredSecs, s.PerMinute/60, s.Latency.P50, s.Latency.P99, s.Latency.Max, res.Measurement.Errors)
 }
 
-func metrics(r *result.Result) []result.Metric {
-	m := r.Measurement
-	if m == nil || m.MeasuredSecs <= 0 {
-		return nil
-	}
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 	s := m.Transactions["ping"]
 	if s.Count == 0 {
 		return nil

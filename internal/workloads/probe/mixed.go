@@ -311,21 +311,11 @@ func printMixed(w io.Writer, res *result.Result) {
 }
 
 func mixedMetrics(r *result.Result) []result.Metric {
-	var out []result.Metric
-	if v, ok := r.Figures["ops_per_s"].(float64); ok {
-		out = append(out, mOps.Value(v))
-	}
+	out := runner.FigureMetric(nil, mOps, r, "ops_per_s")
 	if r.Measurement != nil {
-		for _, n := range OpNames {
-			if st, ok := r.Measurement.Transactions[n]; ok && st.Count > 0 {
-				out = append(out, mKindP95.Named(n+" p95 latency").Value(float64(st.Latency.P95)/1000))
-			}
-		}
+		out = runner.P95Metrics(out, mKindP95, r.Measurement, OpNames)
 	}
-	if v, ok := r.Figures["client_cpu_us_per_op"].(float64); ok {
-		out = append(out, mCPUPerOp.Value(v))
-	}
-	return out
+	return runner.FigureMetric(out, mCPUPerOp, r, "client_cpu_us_per_op")
 }
 
 // worker is one thread of the mixed probe: its own connection and prepared statements. A PostgreSQL

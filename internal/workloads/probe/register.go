@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -42,13 +43,15 @@ func init() {
 				Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
 			workload.NewMeasured(workload.Command{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
 				Target: workload.ManyTargets}, &MixedFlags{}, runner.VU[MixedFlags]{
-				Users: func(o *MixedFlags) *runner.Users { return &o.Users },
 				Check: checkMixed,
 				Open:  openMixed,
 			}),
 			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Do: drop},
 		},
 	})
+	// its part of a report: the mixed probe's measurement, the other probes' steps
+	report.RegisterSection("probe", report.Sections(report.MeasurementSection,
+		report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)))
 }
 
 // ColdStart are the cold-start options of the probes that read what they built.

@@ -8,19 +8,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The capacity probes' part of a report is their own.
-func init() { report.RegisterSection("probe", section) }
-
-// section renders a probe's run: the mixed probe's measurement, the other probes' steps.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if m := r.Measurement; m != nil {
-		report.Measurement(b, m, of)
-	}
-	if p := r.Probe; p != nil {
-		probeSection(b, p, of)
-	}
-}
-
 // probeSection renders a capacity probe's steps: a table of them and the probe's chart (the read series in
 // table order, the write series per chunk with its rolling average, the cpu step curve, the memory curve of
 // both passes with the share cached).

@@ -43,7 +43,7 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*BuildReport, error
 		work = append(work, bulk.Work{Name: fmt.Sprintf("%s of warehouse %d", u.Kind, u.WID),
 			Do: func(ctx context.Context, s bulk.Sink) error { return gen.Generate(u, s) }})
 	}
-	rep, err := db.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
+	rep, err := db.Data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"warehouses", fmt.Sprint(opts.Warehouses)}, {"seed", fmt.Sprint(opts.Seed)},
 			{"constants", fmt.Sprintf("%d %d %d", c.CLast, c.CID, c.OLIID)}},
 		Work: work, Rows: &rows, Total: TotalRows(opts.Warehouses), Bytes: int64(opts.Warehouses) * bytesPerWarehouse, Progress: opts.Progress})

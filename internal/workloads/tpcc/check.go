@@ -55,6 +55,6 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 
 // rows runs an argument-less statement and calls each for every row, after scanning it into dest.
 func (db *DB) rows(ctx context.Context, name string, dest []any, each func() error) error {
-	rows, err := db.data.SQL.QueryContext(ctx, db.stmts[name].SQL)
+	rows, err := db.Data.SQL.QueryContext(ctx, db.Stmts[name].SQL)
 	return eachRow(rows, err, dest, each)
 }

@@ -3,7 +3,6 @@ package tpcc_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,85 +141,18 @@ func TestCtrlCWritesAbortedResult(t *testing.T) {
 	clitest.Must(t, "tpcc", "check", "--target", url)
 }
 
-// killer terminates dbdyno's server sessions once, while a run is going on.
-func lostConnectionRun(t *testing.T, url string, kill func() (int, error)) {
+// lostConnectionRun terminates dbdyno's server sessions once, while a run is going on: the run reconnects,
+// goes on, and says how long its virtual users were without a connection.
+func lostConnectionRun(t *testing.T, url string) {
 	clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
-	file := filepath.Join(t.TempDir(), "r.json")
-	done := make(chan clitest.Result)
-	go func() {
-		done <- clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
-			"--interval", "1s", "--check", "--result", file)
-	}()
-	time.Sleep(3 * time.Second)
-	n, err := kill()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 3 {
-		t.Fatalf("terminated only %d sessions", n)
-	}
-	r := <-done
-	if r.Code != 0 {
-		t.Fatalf("run did not survive lost connections: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	res, _ := clitest.ReadResult(t, file)
-	m := res.Measurement
-	// The terminated sessions include the run's own administrative connections (replaced without a reconnect
-	// being counted), so not every one of them is a virtual user's: at least one virtual user must have lost its
-	// connection, counted the error and reconnected.
-	if res.Status != result.StatusOK || m.Reconnects < 1 || m.Errors < 1 || m.DisconnectedSecs <= 0 || !strings.Contains(r.Stdout, "without a connection for") {
-		t.Fatalf("status %s reconnects %d errors %d disconnected %.1fs (%d sessions terminated)", res.Status, m.Reconnects, m.Errors, m.DisconnectedSecs, n)
-	}
-	last := m.Intervals[len(m.Intervals)-2]
-	if last.Transactions["new_order"].Count == 0 {
-		t.Fatalf("no new orders after reconnecting: %+v", last)
+	if _, r := clitest.LostConnections(t, "tpcc", url, "new_order"); !strings.Contains(r.Stdout, "without a connection for") {
+		t.Fatalf("the summary does not say how long the virtual users were without a connection:\n%s", r.Stdout)
 	}
 }
 
-func TestLostConnectionPostgres(t *testing.T) {
-	url := testsrv.URL(t, "DBDYNO_TEST_PG")
-	lostConnectionRun(t, url, func() (int, error) {
-		tg, _ := engine.Parse(url)
-		c, err := tg.Open(context.Background())
-		if err != nil {
-			return 0, err
-		}
-		defer c.Close()
-		var n int
-		err = c.QueryRowContext(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-			WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database()`).Scan(&n)
-		return n, err
-	})
-}
+func TestLostConnectionPostgres(t *testing.T) { lostConnectionRun(t, testsrv.URL(t, "DBDYNO_TEST_PG")) }
 
-func TestLostConnectionMySQL(t *testing.T) {
-	url := testsrv.URL(t, "DBDYNO_TEST_MYSQL")
-	lostConnectionRun(t, url, func() (int, error) {
-		tg, _ := engine.Parse(url)
-		db, err := tg.Open(context.Background())
-		if err != nil {
-			return 0, err
-		}
-		defer db.Close()
-		rows, err := db.Query("SELECT id FROM information_schema.processlist WHERE db = DATABASE() AND id <> CONNECTION_ID()")
-		if err != nil {
-			return 0, err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			rows.Scan(&id)
-			ids = append(ids, id)
-		}
-		rows.Close()
-		for _, id := range ids {
-			if _, err := db.Exec(fmt.Sprintf("KILL CONNECTION %d", id)); err != nil {
-				return 0, err
-			}
-		}
-		return len(ids), nil
-	})
-}
+func TestLostConnectionMySQL(t *testing.T) { lostConnectionRun(t, testsrv.URL(t, "DBDYNO_TEST_MYSQL")) }
 
 // MySQL 8 refuses LOAD DATA LOCAL INFILE by default: the build falls back to multi-row INSERTs.
 func TestMySQLBuildWithoutLocalInfile(t *testing.T) {

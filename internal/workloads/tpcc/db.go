@@ -23,39 +23,20 @@ var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tabl
 const DefaultTarget = "sqlite://dbdyno.db"
 
 // DB is an open TPC-C target: its database handle (one connection per virtual user comes from it) and the
-// statements of its dialect.
-type DB struct {
-	T     *engine.Target
-	data  *bulk.DB
-	stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
-}
+// statements of its dialect (tx.sql + calls.sql where procedures exist).
+type DB struct{ bulk.TxDB }
 
 // Statements loads a dialect's statements (exported for tests).
 func Statements(e *engine.Engine) (sqlfile.Set, error) {
-	files, err := statementFiles(e)
+	files, err := Dataset.TxFiles(e)
 	if err != nil {
 		return nil, err
 	}
 	return sqlfile.Merge(files), nil
 }
 
-func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
-	names := []string{"tx.sql"}
-	if e.Procedures {
-		names = append(names, "calls.sql")
-	}
-	return sqlfile.OverlayFiles(sqlFS, e.Name, names, e.Placeholder)
-}
-
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
-func Files(e *engine.Engine) ([]*sqlfile.File, error) {
-	build, err := Dataset.Files(e)
-	if err != nil {
-		return nil, err
-	}
-	run, err := statementFiles(e)
-	return append(build, run...), err
-}
+func Files(e *engine.Engine) ([]*sqlfile.File, error) { return Dataset.SQLFiles(e) }
 
 // supported says which engines run the workload: those made for transactions.
 func supported(e *engine.Engine) error {
@@ -67,25 +48,8 @@ func supported(e *engine.Engine) error {
 
 // Open connects to a target.
 func Open(ctx context.Context, t *engine.Target) (*DB, error) {
-	if err := supported(t.Engine); err != nil {
-		return nil, err
-	}
-	set, err := Statements(t.Engine)
-	if err != nil {
-		return nil, err
-	}
-	data, err := bulk.Open(ctx, Dataset, t)
-	if err != nil {
-		return nil, err
-	}
-	return &DB{T: t, data: data, stmts: set}, nil
+	return bulk.OpenTx[DB](ctx, Dataset, t, supported)
 }
-
-// Close releases the connections.
-func (db *DB) Close() { db.data.Close() }
-
-// ServerVersion is the engine's version string.
-func (db *DB) ServerVersion(ctx context.Context) string { return db.data.ServerVersion(ctx) }
 
 // Meta is what build records about the database it made.
 type Meta struct {
@@ -97,60 +61,46 @@ type Meta struct {
 
 // ReadMeta reads the build record and checks the build finished.
 func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
-	if err := db.data.Ready(ctx); err != nil {
-		return nil, err
-	}
 	m := &Meta{}
-	s, err := db.data.Meta(ctx, "warehouses")
-	if err == nil {
-		_, err = fmt.Sscan(s, &m.Warehouses)
-	}
-	if err == nil {
-		if s, err = db.data.Meta(ctx, "constants"); err == nil {
-			_, err = fmt.Sscanf(s, "%d %d %d", &m.C.CLast, &m.C.CID, &m.C.OLIID)
-		}
-	}
-	if err == nil {
-		if s, err = db.data.Meta(ctx, "seed"); err == nil {
-			_, err = fmt.Sscan(s, &m.Seed)
-		}
+	err := db.Data.ReadMeta(ctx, bulk.Key("warehouses", &m.Warehouses), bulk.Key("constants", &m.C.CLast, &m.C.CID, &m.C.OLIID),
+		bulk.Key("seed", &m.Seed))
+	var bad *bulk.MetaError
+	if errors.As(err, &bad) {
+		return nil, fmt.Errorf("reading dbdyno's build record: %w: rebuild with 'dbdyno tpcc build --drop'", bad.Err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading dbdyno's build record: %w: rebuild with 'dbdyno tpcc build --drop'", err)
+		return nil, err
 	}
-	m.Version, _ = db.data.Meta(ctx, "dbdyno_version")
+	m.Version, _ = db.Data.Meta(ctx, "dbdyno_version")
 	return m, nil
 }
-
-// Drop removes dbdyno's TPC-C objects, and only them: it refuses when the tables were not made by dbdyno.
-func (db *DB) Drop(ctx context.Context) (bool, error) { return db.data.Drop(ctx) }
 
 // newSession opens a virtual user's connection: PostgreSQL's is driven through pgconn, the others through
 // database/sql.
 func (db *DB) newSession(ctx context.Context) (session, error) {
-	conn, err := runner.Conn(ctx, db.data.SQL, db.T)
+	conn, err := runner.Conn(ctx, db.Data.SQL, db.T)
 	if err != nil {
 		return nil, err
 	}
 	if db.T.Engine.Wire == engine.WirePostgres {
-		ps, err := pgfast.New(conn, db.stmts)
+		ps, err := pgfast.New(conn, db.Stmts)
 		if err != nil {
 			conn.Close()
 			return nil, err
 		}
 		return pgSession{ps}, nil
 	}
-	return newSQLSession(conn, db.stmts), nil
+	return newSQLSession(conn, db.Stmts), nil
 }
 
 // SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order. A connection lost on the
 // way is replaced once.
 func (db *DB) SumNextOrderID(ctx context.Context) (int64, error) {
-	st := db.stmts["sum_next_o_id"]
+	st := db.Stmts["sum_next_o_id"]
 	var v int64
-	err := db.data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
+	err := db.Data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
 	if err != nil && db.connLost(err) {
-		err = db.data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
+		err = db.Data.SQL.QueryRowContext(ctx, st.SQL).Scan(&v)
 	}
 	return v, err
 }
@@ -160,11 +110,11 @@ func (db *DB) SumNextOrderID(ctx context.Context) (int64, error) {
 // (commits during that time would count on the database's side and not the client's). close releases it;
 // the reads fall back to the pool if the connection is lost.
 func (db *DB) NextOrderIDReader(ctx context.Context) (read func(context.Context) (int64, error), close func(), err error) {
-	conn, err := db.data.SQL.Conn(ctx)
+	conn, err := db.Data.SQL.Conn(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	st := db.stmts["sum_next_o_id"]
+	st := db.Stmts["sum_next_o_id"]
 	read = func(ctx context.Context) (int64, error) {
 		var v int64
 		err := conn.QueryRowContext(ctx, st.SQL).Scan(&v)

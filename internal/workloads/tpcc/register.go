@@ -29,7 +29,7 @@ func init() {
 		Metrics:       []workload.MetricDesc{nopm, tpm, txP95, clientCPU},
 		SQL:           Files,
 		Supports:      supported,
-		Derive:        metrics,
+		Derive:        runner.Measured(metrics),
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {
 			o := r.Options
@@ -40,8 +40,6 @@ func init() {
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
 				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
-				Users: func(o *RunFlags) *runner.Users { return &o.Users },
-				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
@@ -50,32 +48,8 @@ func init() {
 				},
 				Open: open,
 			}),
-			{
-				Name:   "check",
-				Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
-				Target: workload.OneTarget,
-				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-					db, err := Open(ctx, env.Target())
-					if err != nil {
-						return err
-					}
-					defer db.Close()
-					_, err = printChecks(ctx, env.Out, db)
-					return err
-				},
-			}, {
-				Name:   "drop",
-				Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
-				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-					db, err := Open(ctx, env.Target())
-					if err != nil {
-						return err
-					}
-					defer db.Close()
-					return db.data.DropCommand(ctx, env.Out)
-				},
-			},
+			runner.CheckCommand("verify the consistency conditions (clause 3.3.2, conditions 1-4)", Open),
+			workload.DropCommand("remove dbdyno's TPC-C tables and procedures (and nothing else)", Open),
 			workload.NewCommand(workload.Command{Name: "gen",
 				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},
 				&GenFlags{Threads: runtime.NumCPU(), Seed: 1}, gen),
@@ -139,21 +113,11 @@ func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
-	if err := bulk.CheckSpace(ctx, env.Target(), int64(w)*bytesPerWarehouse); err != nil {
-		return err
-	}
-	db, err := Open(ctx, env.Target())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	fmt.Fprintf(env.Out, "building TPC-C schema with %d warehouse(s) in %s (%s), %d thread(s)\n", w, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
-	if err != nil {
-		return bulk.Interrupted(ctx, err)
-	}
-	fmt.Fprintln(env.Out, rep.Summary())
-	return nil
+	return bulk.RunBuild(ctx, bulk.BuildRun{Target: env.Target(), Out: env.Out, Bytes: int64(w) * bytesPerWarehouse,
+		What: fmt.Sprintf("TPC-C schema with %d warehouse(s)", w), Threads: threads}, Open,
+		func(ctx context.Context, db *DB) (*BuildReport, error) {
+			return db.Build(ctx, BuildOptions{Warehouses: w, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
+		})
 }
 
 func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {
@@ -242,7 +206,7 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any {
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
-	return printChecks(ctx, w, s.db)
+	return runner.RunChecks(ctx, w, s.db.Check)
 }
 
 func (s *runSession) Close() {
@@ -279,21 +243,9 @@ var (
 )
 
 // metrics derives a run's metrics from its measurement and figures.
-func metrics(r *result.Result) []result.Metric {
-	m := r.Measurement
-	if m == nil || m.MeasuredSecs <= 0 {
-		return nil
-	}
-	var out []result.Metric
-	if v, ok := r.Figures["nopm"].(float64); ok {
-		out = append(out, nopm.Value(v))
-	}
-	out = append(out, tpm.Value(m.PerMinute))
-	for _, tx := range TxNames {
-		if s, ok := m.Transactions[tx]; ok && s.Count > 0 {
-			out = append(out, txP95.Named(tx+" p95 latency").Value(float64(s.Latency.P95)/1000))
-		}
-	}
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
+	out := append(runner.FigureMetric(nil, nopm, r, "nopm"), tpm.Value(m.PerMinute))
+	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return append(out, clientCPU.Value(m.ClientCPU.MicrosPerTx))
 }
 
@@ -321,11 +273,3 @@ func printSummary(w io.Writer, res *result.Result) {
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }
-
-func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, error) {
-	checks, err := db.Check(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return checks, runner.PrintChecks(w, checks)
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch/dbgen"
@@ -73,6 +74,8 @@ func init() {
 			}),
 		},
 	})
+	// its part of a report: what its result's analytic section holds
+	report.RegisterSection("tpch", report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic))
 }
 
 // runCommand is `tpch run`, the measured command.
@@ -165,21 +168,11 @@ func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
 	if err := o.LoadOption.Check(); err != nil {
 		return err
 	}
-	if err := bulk.CheckSpace(ctx, env.Target(), int64(sf*bytesPerScale)); err != nil {
-		return err
-	}
-	d, err := Open(ctx, env.Target())
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	fmt.Fprintf(env.Out, "building TPC-H schema at scale factor %g in %s (%s), %d thread(s)\n", sf, d.T, d.ServerVersion(ctx), threads)
-	rep, err := d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: o.Drop, Columnstore: o.Columnstore, Version: env.Version, Progress: env.Out})
-	if err != nil {
-		return bulk.Interrupted(ctx, err)
-	}
-	fmt.Fprintln(env.Out, rep.Summary())
-	return nil
+	return bulk.RunBuild(ctx, bulk.BuildRun{Target: env.Target(), Out: env.Out, Bytes: int64(sf * bytesPerScale),
+		What: fmt.Sprintf("TPC-H schema at scale factor %g", sf), Threads: threads}, Open,
+		func(ctx context.Context, d *DB) (*bulk.Report, error) {
+			return d.Build(ctx, BuildOptions{Scale: sf, Threads: threads, Drop: o.Drop, Columnstore: o.Columnstore, Version: env.Version, Progress: env.Out})
+		})
 }
 
 func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {

@@ -10,16 +10,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// The analytic workload's part of a report is its own.
-func init() { report.RegisterSection("tpch", section) }
-
-// section renders an analytic run: what its result's analytic section holds.
-func section(b *strings.Builder, r *result.Result, of string) {
-	if a := r.Analytic; a != nil {
-		analytic(b, a, of)
-	}
-}
-
 // analytic renders the run's tests: a table of them, then each test's query times and stream completion
 // times (the warm-up left out).
 func analytic(b *strings.Builder, a *result.Analytic, of string) {

@@ -30,12 +30,12 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error
 	}
 	var rows atomic.Int64
 	s := opts.Size
-	rep, err := db.data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
+	rep, err := db.Data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"customers", itoa(s.Customers)}, {"products", itoa(s.Products)}, {"orders_per_month", itoa(s.OrdersPerMonth)},
 			{"seed", fmt.Sprint(opts.Seed)}},
 		Work: work(opts.Seed, s, &rows), Rows: &rows, Total: s.Rows(), Bytes: s.Bytes(), Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}
-	return rep, db.setIDs(ctx, db.data.SQL, &Meta{Size: s, Seed: opts.Seed})
+	return rep, db.setIDs(ctx, db.Data.SQL, &Meta{Size: s, Seed: opts.Seed})
 }

@@ -3,11 +3,9 @@ package webstore
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -26,12 +24,12 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 	}
 	var out []result.Check
 	for _, c := range checks {
-		st := db.stmts[c.stmt]
+		st := db.Stmts[c.stmt]
 		var args []any
 		if len(st.Params) == 1 {
 			args = []any{m.Size.Orders()}
 		}
-		rows, err := db.data.SQL.QueryContext(ctx, st.SQL, st.Args(args)...)
+		rows, err := db.Data.SQL.QueryContext(ctx, st.SQL, st.Args(args)...)
 		if err != nil {
 			return nil, fmt.Errorf("consistency condition %s: %w", c.name, err)
 		}
@@ -68,14 +66,6 @@ func text(v any) string {
 	return fmt.Sprint(v)
 }
 
-func printChecks(ctx context.Context, w io.Writer, db *DB) ([]result.Check, error) {
-	checks, err := db.Check(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return checks, runner.PrintChecks(w, checks)
-}
-
 // ResetReport says what a reset removed and restored.
 type ResetReport struct {
 	Customers, Orders, Lines, History, Reorders, Inventory int64
@@ -103,12 +93,12 @@ func (db *DB) Reset(ctx context.Context) (*ResetReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, err := db.data.SQL.Conn(ctx)
+	conn, err := db.Data.SQL.Conn(ctx)
 	if err != nil {
 		return nil, db.T.ConnectError(err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, db.stmts["begin_write"].SQL); err != nil {
+	if _, err := conn.ExecContext(ctx, db.Stmts["begin_write"].SQL); err != nil {
 		return nil, err
 	}
 	rep := &ResetReport{}
@@ -127,20 +117,20 @@ func (db *DB) Reset(ctx context.Context) (*ResetReport, error) {
 	} {
 		r, err := db.exec(ctx, conn, s.name, s.arg...)
 		if err != nil {
-			conn.ExecContext(context.WithoutCancel(ctx), db.stmts["rollback"].SQL)
+			conn.ExecContext(context.WithoutCancel(ctx), db.Stmts["rollback"].SQL)
 			return nil, err
 		}
 		*s.n, _ = r.RowsAffected()
 	}
 	if err := db.setIDs(ctx, conn, m); err != nil {
-		conn.ExecContext(context.WithoutCancel(ctx), db.stmts["rollback"].SQL)
+		conn.ExecContext(context.WithoutCancel(ctx), db.Stmts["rollback"].SQL)
 		return nil, err
 	}
-	if _, err := conn.ExecContext(ctx, db.stmts["commit"].SQL); err != nil {
+	if _, err := conn.ExecContext(ctx, db.Stmts["commit"].SQL); err != nil {
 		return nil, err
 	}
 	// the engine's own clean-up of the removed rows, where it has one (reset_tidy), after the transaction
-	if st := db.stmts["reset_tidy"]; st != nil && rep.Customers+rep.Orders+rep.Lines+rep.History+rep.Reorders+rep.Inventory > 0 {
+	if st := db.Stmts["reset_tidy"]; st != nil && rep.Customers+rep.Orders+rep.Lines+rep.History+rep.Reorders+rep.Inventory > 0 {
 		if _, err := conn.ExecContext(ctx, st.SQL); err != nil {
 			return nil, fmt.Errorf("reset_tidy: %w", err)
 		}

@@ -301,29 +301,7 @@ func TestWebstoreBadInput(t *testing.T) {
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
 	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
 	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--drop")
-	file := filepath.Join(t.TempDir(), "gone.json")
-	done := make(chan clitest.Result)
-	go func() {
-		done <- clitest.Run(context.Background(), "webstore", "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
-			"--interval", "1s", "--check", "--result", file)
-	}()
-	time.Sleep(3 * time.Second)
-	_, raw := open(t, url)
-	n := one(t, raw, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-		WHERE application_name = 'dbdyno' AND pid <> pg_backend_pid() AND datname = current_database()`)
-	if n < 3 {
-		t.Fatalf("terminated only %d sessions", n)
-	}
-	r := <-done
-	if r.Code != 0 {
-		t.Fatalf("the run did not survive lost connections: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
-	}
-	res, _ := clitest.ReadResult(t, file)
-	m := res.Measurement
-	if m.Reconnects < 1 || m.Errors < 1 || m.DisconnectedSecs <= 0 || len(res.Checks) != 4 {
-		t.Fatalf("reconnects %d errors %d disconnected %.1fs checks %d (%d sessions terminated)\n%s", m.Reconnects, m.Errors, m.DisconnectedSecs, len(res.Checks), n, r.Stdout)
-	}
-	if last := m.Intervals[len(m.Intervals)-2]; last.Transactions["purchase"].Count == 0 {
-		t.Fatalf("no purchases after reconnecting: %+v", last)
+	if res, r := clitest.LostConnections(t, "webstore", url, "purchase"); len(res.Checks) != 4 {
+		t.Fatalf("%d checks after the run, want 4\n%s", len(res.Checks), r.Stdout)
 	}
 }

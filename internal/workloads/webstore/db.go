@@ -30,29 +30,10 @@ var Tables = []string{"dbdyno_webstore_meta", "dbdyno_webstore_ids", "categories
 var Dataset = bulk.Register(&bulk.Dataset{Workload: "webstore", Title: "web store", Tables: Tables, FS: sqlFS})
 
 // DB is an open web store target.
-type DB struct {
-	T     *engine.Target
-	data  *bulk.DB
-	stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
-}
-
-func statementFiles(e *engine.Engine) ([]*sqlfile.File, error) {
-	names := []string{"tx.sql"}
-	if e.Procedures {
-		names = append(names, "calls.sql")
-	}
-	return sqlfile.OverlayFiles(sqlFS, e.Name, names, e.Placeholder)
-}
+type DB struct{ bulk.TxDB }
 
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
-func Files(e *engine.Engine) ([]*sqlfile.File, error) {
-	build, err := Dataset.Files(e)
-	if err != nil {
-		return nil, err
-	}
-	run, err := statementFiles(e)
-	return append(build, run...), err
-}
+func Files(e *engine.Engine) ([]*sqlfile.File, error) { return Dataset.SQLFiles(e) }
 
 // supported: the store is a transaction workload. An engine that is not made for concurrent writers (DuckDB:
 // optimistic concurrency, where two purchases of one product conflict and abort instead of queueing) is refused.
@@ -66,26 +47,8 @@ func supported(e *engine.Engine) error {
 
 // Open connects to a target.
 func Open(ctx context.Context, t *engine.Target) (*DB, error) {
-	if err := supported(t.Engine); err != nil {
-		return nil, err
-	}
-	files, err := statementFiles(t.Engine)
-	if err != nil {
-		return nil, err
-	}
-	set := sqlfile.Merge(files)
-	data, err := bulk.Open(ctx, Dataset, t)
-	if err != nil {
-		return nil, err
-	}
-	return &DB{T: t, data: data, stmts: set}, nil
+	return bulk.OpenTx[DB](ctx, Dataset, t, supported)
 }
-
-// Close releases the connections.
-func (db *DB) Close() { db.data.Close() }
-
-// ServerVersion is the engine's version string.
-func (db *DB) ServerVersion(ctx context.Context) string { return db.data.ServerVersion(ctx) }
 
 // Meta is what build records about the store it made.
 type Meta struct {
@@ -95,32 +58,21 @@ type Meta struct {
 
 // ReadMeta reads the build record and checks the build finished.
 func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
-	if err := db.data.Ready(ctx); err != nil {
-		return nil, err
-	}
 	m := &Meta{}
-	get := func(k string, dst any) error {
-		s, err := db.data.Meta(ctx, k)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Sscan(s, dst)
-		return err
+	err := db.Data.ReadMeta(ctx, bulk.Key("customers", &m.Size.Customers), bulk.Key("products", &m.Size.Products),
+		bulk.Key("orders_per_month", &m.Size.OrdersPerMonth), bulk.Key("seed", &m.Seed))
+	if bad := (*bulk.MetaError)(nil); errors.As(err, &bad) {
+		return nil, fmt.Errorf("reading dbdyno's build record (%s): %w: rebuild with 'dbdyno webstore build --drop'", bad.Key, bad.Err)
 	}
-	for _, f := range []struct {
-		k   string
-		dst any
-	}{{"customers", &m.Size.Customers}, {"products", &m.Size.Products}, {"orders_per_month", &m.Size.OrdersPerMonth}, {"seed", &m.Seed}} {
-		if err := get(f.k, f.dst); err != nil {
-			return nil, fmt.Errorf("reading dbdyno's build record (%s): %w: rebuild with 'dbdyno webstore build --drop'", f.k, err)
-		}
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }
 
 // exec runs a statement of tx.sql on q.
 func (db *DB) exec(ctx context.Context, q engine.Queryer, name string, args ...any) (sql.Result, error) {
-	st := db.stmts[name]
+	st := db.Stmts[name]
 	r, err := q.ExecContext(ctx, st.SQL, st.Args(args)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -130,7 +82,7 @@ func (db *DB) exec(ctx context.Context, q engine.Queryer, name string, args ...a
 
 // count runs a statement that returns one number.
 func (db *DB) count(ctx context.Context, q engine.Queryer, name string, args ...any) (int64, error) {
-	st := db.stmts[name]
+	st := db.Stmts[name]
 	var n int64
 	if err := q.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
@@ -152,7 +104,7 @@ func (db *DB) setIDs(ctx context.Context, q engine.Queryer, m *Meta) error {
 	}{{idCustomer, m.Size.Customers + 1}, {idOrder, m.Size.Orders() + 1}} {
 		// asked first: MySQL counts an UPDATE that sets the value a row already has as no row affected
 		var cur int64
-		st := db.stmts["ids_next"]
+		st := db.Stmts["ids_next"]
 		switch err := q.QueryRowContext(ctx, st.SQL, st.Args([]any{k.k})...).Scan(&cur); {
 		case errors.Is(err, sql.ErrNoRows):
 			_, err = db.exec(ctx, q, "ids_put", k.k, k.next)

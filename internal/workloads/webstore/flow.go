@@ -107,7 +107,7 @@ func (db *DB) NewWorkload(ctx context.Context, opts Options) (*Workload, error) 
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
-	if opts.Procedures && !(db.T.Engine.Procedures && db.stmts["proc_purchase"] != nil) {
+	if opts.Procedures && !(db.T.Engine.Procedures && db.Stmts["proc_purchase"] != nil) {
 		return nil, fmt.Errorf("--mode procedures: %s has no stored procedures here: use --mode sql", db.T.Engine.Title)
 	}
 	m, err := db.ReadMeta(ctx)
@@ -257,13 +257,13 @@ type session struct {
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
-	conn, err := runner.Conn(ctx, db.data.SQL, db.T)
+	conn, err := runner.Conn(ctx, db.Data.SQL, db.T)
 	if err != nil {
 		return nil, err
 	}
 	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
 	if db.T.Engine.Wire == engine.WirePostgres {
-		if s.pg, err = pgfast.New(conn, db.stmts); err != nil {
+		if s.pg, err = pgfast.New(conn, db.Stmts); err != nil {
 			conn.Close()
 			return nil, err
 		}
@@ -305,7 +305,7 @@ func (s *session) close() {
 }
 
 func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, error) {
-	st, ok := s.db.stmts[name]
+	st, ok := s.db.Stmts[name]
 	if !ok {
 		panic("webstore: statement " + name + " missing from the statement file") // part of the build
 	}
@@ -328,7 +328,7 @@ func (s *session) exec(ctx context.Context, name string, args ...any) (int64, er
 	if err != nil {
 		return 0, err
 	}
-	r, err := p.ExecContext(ctx, s.db.stmts[name].Args(args)...)
+	r, err := p.ExecContext(ctx, s.db.Stmts[name].Args(args)...)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", name, err)
 	}
@@ -343,7 +343,7 @@ func (s *session) query(ctx context.Context, name string, args []any, dest []any
 	if err != nil {
 		return err
 	}
-	rows, err := p.QueryContext(ctx, s.db.stmts[name].Args(args)...)
+	rows, err := p.QueryContext(ctx, s.db.Stmts[name].Args(args)...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -362,7 +362,7 @@ func (s *session) query(ctx context.Context, name string, args []any, dest []any
 
 // control runs begin_write or commit through database/sql.
 func (s *session) control(ctx context.Context, name string) error {
-	_, err := s.conn.ExecContext(ctx, s.db.stmts[name].SQL)
+	_, err := s.conn.ExecContext(ctx, s.db.Stmts[name].SQL)
 	return err
 }
 
@@ -371,7 +371,7 @@ func (s *session) rollback(ctx context.Context) {
 		s.pg.Rollback(ctx)
 		return
 	}
-	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.stmts["rollback"].SQL)
+	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.Stmts["rollback"].SQL)
 }
 
 // takeIDs reserves n keys of kind k and returns the end of the block (the keys are end-n .. end-1).

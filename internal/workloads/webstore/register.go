@@ -29,7 +29,7 @@ func init() {
 		Metrics:       []workload.MetricDesc{opm, stepP95, rollbackShare, cpuPerOrder},
 		SQL:           Files,
 		Supports:      supported,
-		Derive:        metrics,
+		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
 			return fmt.Sprintf("customers %v, products %v, orders/month %v, mode %v, new customers %v%%, searches %v, lines %v",
@@ -40,8 +40,6 @@ func init() {
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
 				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
-				Users: func(o *RunFlags) *runner.Users { return &o.Users },
-				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
 					if o.Think < 0 {
 						return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
@@ -51,47 +49,22 @@ func init() {
 				},
 				Open: open,
 			}),
+			runner.CheckCommand("verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history", Open),
 			{
-				Name:   "check",
-				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
-				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-					_, err := printChecks(ctx, env.Out, db)
-					return err
-				}),
-			}, {
 				Name:   "reset",
 				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
 				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
+				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					rep, err := db.Reset(ctx)
 					if err == nil {
 						fmt.Fprintln(env.Out, rep)
 					}
 					return err
 				}),
-			}, {
-				Name:   "drop",
-				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
-				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
-					return db.data.DropCommand(ctx, env.Out)
-				}),
 			},
+			workload.DropCommand("remove dbdyno's web store tables and procedures (and nothing else)", Open),
 		},
 	})
-}
-
-// onDB is a command that works on the target's store: opened for it and closed after.
-func onDB(do func(context.Context, *workload.Env, *DB) error) func(context.Context, *workload.Env, *workload.Values) error {
-	return func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
-		db, err := Open(ctx, env.Target())
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		return do(ctx, env, db)
-	}
 }
 
 // SizeFlags are the store's size: a named size and the counts that override it.
@@ -168,22 +141,11 @@ func build(ctx context.Context, env *workload.Env, o *BuildFlags, changed func(s
 	if threads < 1 {
 		return fmt.Errorf("--threads must be at least 1 (got %d)", threads)
 	}
-	if err := bulk.CheckSpace(ctx, env.Target(), s.Bytes()); err != nil {
-		return err
-	}
-	db, err := Open(ctx, env.Target())
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	fmt.Fprintf(env.Out, "building the web store (%d customers, %d products, %d orders a month for %d months) in %s (%s), %d thread(s)\n",
-		s.Customers, s.Products, s.OrdersPerMonth, Months, db.T, db.ServerVersion(ctx), threads)
-	rep, err := db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
-	if err != nil {
-		return bulk.Interrupted(ctx, err)
-	}
-	fmt.Fprintln(env.Out, rep.Summary())
-	return nil
+	what := fmt.Sprintf("the web store (%d customers, %d products, %d orders a month for %d months)", s.Customers, s.Products, s.OrdersPerMonth, Months)
+	return bulk.RunBuild(ctx, bulk.BuildRun{Target: env.Target(), Out: env.Out, Bytes: s.Bytes(), What: what, Threads: threads}, Open,
+		func(ctx context.Context, db *DB) (*bulk.Report, error) {
+			return db.Build(ctx, BuildOptions{Size: s, Threads: threads, Drop: o.Drop, Seed: o.Seed, Version: env.Version, Progress: env.Out})
+		})
 }
 
 // ParseShare reads a percentage: "20%" or "20" (a bare number is a percentage too).
@@ -288,7 +250,7 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any { return figu
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
-	return printChecks(ctx, w, s.db)
+	return runner.RunChecks(ctx, w, s.db.Check)
 }
 
 func (s *runSession) Close() { s.db.Close() }
@@ -319,27 +281,10 @@ var (
 	cpuPerOrder   = workload.MetricDesc{Name: "client CPU per order", Unit: "µs", Better: result.Lower}
 )
 
-func metrics(r *result.Result) []result.Metric {
-	m := r.Measurement
-	if m == nil || m.MeasuredSecs <= 0 {
-		return nil
-	}
-	var out []result.Metric
-	if v, ok := r.Figures["opm"].(float64); ok {
-		out = append(out, opm.Value(v))
-	}
-	for _, s := range StepNames {
-		if st, ok := m.Transactions[s]; ok && st.Count > 0 {
-			out = append(out, stepP95.Named(s+" p95 latency").Value(float64(st.Latency.P95)/1000))
-		}
-	}
-	if v, ok := r.Figures["rollback_pct"].(float64); ok {
-		out = append(out, rollbackShare.Value(v))
-	}
-	if v, ok := r.Figures["client_cpu_us_per_order"].(float64); ok {
-		out = append(out, cpuPerOrder.Value(v))
-	}
-	return out
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
+	out := runner.P95Metrics(runner.FigureMetric(nil, opm, r, "opm"), stepP95, m, StepNames)
+	out = runner.FigureMetric(out, rollbackShare, r, "rollback_pct")
+	return runner.FigureMetric(out, cpuPerOrder, r, "client_cpu_us_per_order")
 }
 
 func printSummary(w io.Writer, res *result.Result) {
