@@ -22,7 +22,9 @@ type timeoutConnector struct {
 func (c timeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.d)
 	defer cancel()
+	ctx, h := withHandshake(ctx)
 	conn, err := c.Connector.Connect(ctx)
+	h.finish(err == nil)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		return nil, fmt.Errorf("no answer within %s (timeout)", c.d)
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/lib/rawconn"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	mssql "github.com/microsoft/go-mssqldb"
 	"github.com/microsoft/go-mssqldb/azuread"
@@ -87,7 +86,7 @@ func openSQLServer(_ context.Context, t *Target) (*sql.DB, error) {
 		return nil, errors.New(t.Scrub(err.Error()))
 	}
 	if t.Instance == "" {
-		c.Dialer = rawconn.NewDialer(30 * time.Second) // TCP only: a named instance's port is asked over UDP
+		c.Dialer = loginDialer(30 * time.Second) // TCP only: a named instance's port is asked over UDP; login bounded (handshake.go)
 	}
 	return openConnector(t, c), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/host/envinfo"
 	"github.com/dbdyno/dbdyno/internal/host/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -68,7 +69,9 @@ func (m *measured) finish(ctx context.Context, r *result.Result) {
 	}
 	switch {
 	case m.db != nil:
-		r.DBCounters = envinfo.Delta(m.c0, m.t.Engine.ReadCounters(context.WithoutCancel(ctx), m.db))
+		end, cancel := runner.EndContext(ctx)
+		r.DBCounters = envinfo.Delta(m.c0, m.t.Engine.ReadCounters(end, m.db))
+		cancel()
 		m.db.Close()
 	case m.c0 != nil:
 		r.DBCounters = envinfo.Delta(m.c0, sysmetrics.ProcessIO())

@@ -178,6 +178,10 @@ func (s *Session) Query(ctx context.Context, name string, args []any, dest []any
 	return s.rows(ctx, name, args, dest, each)
 }
 
+// Interrupt closes the connection's socket: a call in flight (on a server that stopped answering) fails at once.
+// It is safe to call from another goroutine while the session is in use; Close still releases the session.
+func (s *Session) Interrupt() { s.conn.PgConn().Conn().Close() }
+
 // Close closes the connection and stops watching the last context.
 func (s *Session) Close() {
 	if s.stopWatch != nil {

@@ -215,14 +215,16 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 	}
 	cancel()
-	wg.Wait()
+	stopWorkers(&wg, workers)
 	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 {
 		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring))
 	}
 	if wasMeasuring && cfg.AtMeasureEnd != nil {
-		if err := cfg.AtMeasureEnd(context.WithoutCancel(parent)); err != nil && boundaryErr == nil {
+		end, cancelEnd := EndContext(parent)
+		if err := cfg.AtMeasureEnd(end); err != nil && boundaryErr == nil {
 			boundaryErr = err
 		}
+		cancelEnd()
 	}
 
 	if wasMeasuring {

@@ -228,8 +228,12 @@ func (v *vuRun) Finish(ctx context.Context, res *result.Result) error {
 	if !v.check || !ok || res.Status != result.StatusOK {
 		return nil
 	}
-	checks, err := c.Check(context.WithoutCancel(ctx), v.r.Out)
+	checks, err := c.Check(ctx, v.r.Out) // Ctrl-C ends the checks too
 	res.Checks = checks
+	if err != nil && ctx.Err() != nil {
+		res.Status = result.StatusAborted
+		return fmt.Errorf("%w during the consistency checks", ErrAborted)
+	}
 	return err
 }
 

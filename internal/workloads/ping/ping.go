@@ -146,10 +146,11 @@ func (r *run) NewWorker(ctx context.Context, _ int) (runner.Worker, error) {
 }
 
 type worker struct {
-	r    *run
-	conn *sql.Conn
-	stmt *sql.Stmt
-	v    int64
+	runner.Cut // interrupts the connection
+	r          *run
+	conn       *sql.Conn
+	stmt       *sql.Stmt
+	v          int64
 }
 
 func (w *worker) Next() (int, time.Duration, time.Duration) { return 0, 0, 0 }
@@ -173,6 +174,7 @@ func (w *worker) Reconnect(ctx context.Context) error {
 		return err
 	}
 	w.conn, w.stmt = c, st
+	w.Set(engine.Interrupter(c))
 	return nil
 }
 

@@ -283,7 +283,9 @@ func (m *mixed) figures(meas *result.Measurement) map[string]any {
 func (m *mixed) Finish(ctx context.Context, res *result.Result) {
 	st := m.st["count"].Ident("part", mixedTable)
 	var end int64
-	if err := m.db.QueryRowContext(context.WithoutCancel(ctx), st.SQL).Scan(&end); err == nil && res.Figures != nil {
+	q, cancel := runner.EndContext(ctx)
+	defer cancel()
+	if err := m.db.QueryRowContext(q, st.SQL).Scan(&end); err == nil && res.Figures != nil {
 		res.Figures["rows_at_end"] = end
 	}
 	printMixed(m.setup.Out, res)
@@ -322,12 +324,13 @@ func mixedMetrics(r *result.Result) []result.Metric {
 // connection is driven through pgx itself (statements prepared by name, binary protocol): the shortest path,
 // so that the client's CPU per operation stays small beside the server's.
 type worker struct {
-	m     *mixed
-	r     *rand.Rand
-	conn  *sql.Conn
-	stmts [5]*sql.Stmt
-	args  [5]*sqlfile.Statement
-	pg    *pgx.Conn
+	runner.Cut // interrupts the connection
+	m          *mixed
+	r          *rand.Rand
+	conn       *sql.Conn
+	stmts      [5]*sql.Stmt
+	args       [5]*sqlfile.Statement
+	pg         *pgx.Conn
 }
 
 var opStatements = [5]string{"insert_row", "select_row", "select_range", "update_row", "delete_row"}
@@ -341,6 +344,7 @@ func (w *worker) Reconnect(ctx context.Context) error {
 		return err
 	}
 	w.conn = conn
+	w.Set(engine.Interrupter(conn))
 	if w.m.t.Engine.Wire == engine.WirePostgres {
 		if w.pg, err = engine.Pgx(conn); err != nil {
 			w.Close()

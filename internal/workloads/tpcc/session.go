@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 )
 
 // op is one statement of a batch (pgfast.Op: an exec, or a single-row query whose row may be missing).
@@ -22,6 +24,8 @@ type session interface {
 	// batchCommit runs ops and commits, in one round trip where the driver allows.
 	batchCommit(ctx context.Context, ops ...op) error
 	query(ctx context.Context, name string, args []any, dest []any, each func() error) error
+	// interrupter closes the connection from another goroutine (nil: no way to).
+	interrupter() func()
 	close()
 }
 
@@ -42,18 +46,20 @@ func (p pgSession) batchCommit(ctx context.Context, ops ...op) error {
 func (p pgSession) query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
 	return p.s.Query(ctx, name, args, dest, each)
 }
-func (p pgSession) close() { p.s.Close() }
+func (p pgSession) close()              { p.s.Close() }
+func (p pgSession) interrupter() func() { return p.s.Interrupt }
 
 // --- SQLite and MySQL through database/sql, statements prepared on one pinned connection ---
 
 type sqlSession struct {
+	cut   func()
 	conn  *sql.Conn
 	set   sqlfile.Set
 	stmts map[string]*sql.Stmt
 }
 
 func newSQLSession(conn *sql.Conn, set sqlfile.Set) *sqlSession {
-	return &sqlSession{conn: conn, set: set, stmts: map[string]*sql.Stmt{}}
+	return &sqlSession{conn: conn, set: set, stmts: map[string]*sql.Stmt{}, cut: engine.Interrupter(conn)}
 }
 
 func (s *sqlSession) stmt(ctx context.Context, name string) (*sql.Stmt, *sqlfile.Statement, error) {
@@ -87,9 +93,13 @@ func (s *sqlSession) commit(ctx context.Context) error {
 	return err
 }
 func (s *sqlSession) rollback(ctx context.Context) error {
-	_, err := s.conn.ExecContext(context.WithoutCancel(ctx), s.set["rollback"].SQL)
+	ctx, cancel := runner.EndContext(ctx) // even after the run's end, but bounded
+	defer cancel()
+	_, err := s.conn.ExecContext(ctx, s.set["rollback"].SQL)
 	return err
 }
+
+func (s *sqlSession) interrupter() func() { return s.cut }
 
 func (s *sqlSession) batch(ctx context.Context, ops ...op) error {
 	for i := range ops {

@@ -71,6 +71,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
 	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
 		listsAsText: !w.db.T.Engine.Arrays}
+	t.Set(s.interrupter())
 	t.home = vu%w.opts.Warehouses + 1
 	t.cur = t.home
 	t.did = (vu/w.opts.Warehouses)%DistrictsPerWH + 1
@@ -80,6 +81,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 // Terminal is one virtual user: an emulated terminal with a home warehouse and, for Stock-Level, a fixed
 // district (clause 2.8.1.1).
 type Terminal struct {
+	runner.Cut  // interrupts the current session's connection
 	w           *Workload
 	s           session
 	r           *Rand
@@ -175,9 +177,11 @@ func (t *Terminal) Reconnect(ctx context.Context) error {
 	s, err := t.w.db.newSession(ctx)
 	if err != nil {
 		t.s = closedSession{}
+		t.Set(nil)
 		return err
 	}
 	t.s = s
+	t.Set(s.interrupter())
 	return nil
 }
 
@@ -196,6 +200,7 @@ func (closedSession) batch(context.Context, ...op) error { return errClosed }
 func (closedSession) query(context.Context, string, []any, []any, func() error) error {
 	return errClosed
 }
-func (closedSession) close() {}
+func (closedSession) close()              {}
+func (closedSession) interrupter() func() { return nil }
 
 func (closedSession) batchCommit(context.Context, ...op) error { return errClosed }

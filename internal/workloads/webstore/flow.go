@@ -129,19 +129,22 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	return &worker{w: w, s: s, vu: vu, r: rand.New(rand.NewPCG(w.opts.Seed, uint64(vu)))}, nil
+	wk := &worker{w: w, s: s, vu: vu, r: rand.New(rand.NewPCG(w.opts.Seed, uint64(vu)))}
+	wk.Set(s.cut)
+	return wk, nil
 }
 
 type worker struct {
-	w        *Workload
-	s        *session
-	vu       int
-	r        *rand.Rand
-	steps    []int
-	plan     Plan
-	customer int64
-	custIDs  idBlock
-	orderIDs idBlock
+	runner.Cut // interrupts the current session's connection
+	w          *Workload
+	s          *session
+	vu         int
+	r          *rand.Rand
+	steps      []int
+	plan       Plan
+	customer   int64
+	custIDs    idBlock
+	orderIDs   idBlock
 }
 
 type idBlock struct{ next, end int64 }
@@ -235,6 +238,7 @@ func (wk *worker) Reconnect(ctx context.Context) error {
 		return err
 	}
 	wk.s = s
+	wk.Set(s.cut)
 	return nil
 }
 
@@ -246,6 +250,7 @@ func (wk *worker) Close() { wk.s.close() }
 // (statements prepared by name, text parameters and results, batches in one round trip), the others through
 // database/sql.
 type session struct {
+	cut   func() // closes the connection from another goroutine (nil: no way to)
 	db    *DB
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
@@ -267,6 +272,9 @@ func (db *DB) newSession(ctx context.Context) (*session, error) {
 			conn.Close()
 			return nil, err
 		}
+		s.cut = s.pg.Interrupt
+	} else {
+		s.cut = engine.Interrupter(conn)
 	}
 	return s, nil
 }
@@ -371,7 +379,9 @@ func (s *session) rollback(ctx context.Context) {
 		s.pg.Rollback(ctx)
 		return
 	}
-	s.conn.ExecContext(context.WithoutCancel(ctx), s.db.Stmts["rollback"].SQL)
+	ctx, cancel := runner.EndContext(ctx) // even after the run's end, but bounded
+	defer cancel()
+	s.conn.ExecContext(ctx, s.db.Stmts["rollback"].SQL)
 }
 
 // takeIDs reserves n keys of kind k and returns the end of the block (the keys are end-n .. end-1).

@@ -116,6 +116,9 @@ func WriteTableFormat(ctx context.Context, t Table, sf float64, start, count int
 			select {
 			case jobs <- j:
 			case <-ctx.Done():
+				// queued for writing but never handed to a worker: it ends here, or the writer would wait on it
+				j.err = ctx.Err()
+				j.done <- nil
 				return
 			}
 		}
@@ -126,6 +129,11 @@ func WriteTableFormat(ctx context.Context, t Table, sf float64, start, count int
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
+				if err := ctx.Err(); err != nil { // cancelled: the job ends unmade
+					j.err = err
+					j.done <- nil
+					continue
+				}
 				var tb encoder = &TBL{Buf: make([]byte, 0, 1<<20)}
 				if f == FormatCSV {
 					tb = &CSV{Buf: make([]byte, 0, 1<<20)}
