@@ -108,4 +108,3 @@ func (g *guard) finish(m *result.Measurement, keyTx, keyLabel string, measured b
 	}
 	return fmt.Errorf("%s", strings.Join(problems, "; "))
 }
-
