@@ -3,7 +3,6 @@ package tpcc_test
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"io"
 	"net"
 	"net/url"
@@ -270,5 +269,30 @@ func TestFrozenServerStallFailsTheRun(t *testing.T) {
 	if s == nil || s.IdleIntervals < 1 || s.InFlight < 1 || s.LongestS < 2 {
 		t.Fatalf("stall %+v", s)
 	}
-	fmt.Fprint(io.Discard, r.Stdout)
+}
+
+// The same on PostgreSQL, in procedures mode: the table a transaction's function needs is dropped mid-run.
+func TestTableDroppedOnPostgresFailsTheRun(t *testing.T) {
+	url := testsrv.URL(t, "DBDYNO_TEST_PG")
+	clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
+	file := filepath.Join(t.TempDir(), "r.json")
+	time.AfterFunc(3*time.Second, func() {
+		tg, _ := engine.Parse(url)
+		db, err := tg.Open(context.Background())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer db.Close()
+		if _, err := db.Exec("DROP TABLE history"); err != nil {
+			t.Error(err)
+		}
+	})
+	r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s", "--duration", "30s",
+		"--interval", "1s", "--mode", "procedures", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	failed(t, r, res, "the schema is missing or changed")
+	if !strings.Contains(res.Error, "history") || res.EndedAt.Sub(res.StartedAt) > 20*time.Second {
+		t.Fatalf("error %s after %s", res.Error, res.EndedAt.Sub(res.StartedAt))
+	}
 }
