@@ -34,7 +34,7 @@ func newGuard(cfg Config) *guard {
 		g.maxRate = DefaultMaxErrorRate
 	}
 	g.limit = StallLimit(cfg.Interval, cfg.Duration)
-	g.stall.limit = g.limit
+	g.stall.limit, g.stall.progress = g.limit, cfg.Progress
 	return g
 }
 

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +28,7 @@ func StallLimit(interval, duration time.Duration) time.Duration {
 // for longer than the limit never completed.
 type stallWatch struct {
 	limit       time.Duration
+	progress    io.Writer    // where a stalled interval is reported as it happens
 	completions atomic.Int64 // units of work finished since the last progress interval
 
 	mu       sync.Mutex
@@ -67,7 +70,11 @@ func (s *stallWatch) tick(from, now time.Time, measured bool) {
 	}
 	if o := s.oldest(); o != 0 && o <= from.UnixNano() {
 		s.idle++
-		s.longest = max(s.longest, now.Sub(time.Unix(0, o)))
+		d := now.Sub(time.Unix(0, o))
+		s.longest = max(s.longest, d)
+		if s.progress != nil {
+			fmt.Fprintf(s.progress, "STALLED: nothing completed in the last %.1fs; work in flight for %.1fs\n", now.Sub(from).Seconds(), d.Seconds())
+		}
 	}
 }
 
