@@ -35,6 +35,7 @@ func newGuard(cfg Config) *guard {
 	}
 	g.limit = StallLimit(cfg.Interval, cfg.Duration)
 	g.stall.limit, g.stall.progress = g.limit, cfg.Progress
+	g.stall.last.Store(time.Now().UnixNano())
 	return g
 }
 

@@ -24,12 +24,14 @@ func StallLimit(interval, duration time.Duration) time.Duration {
 
 // stallWatch sees the work in flight: each virtual user's slot holds when its unit of work began (unix
 // nanoseconds; 0 while it keys, thinks or reconnects). A measured progress interval is idle when no work
-// completed in it although some was in flight for all of it; when the measured window ends, the work in flight
-// for longer than the limit never completed.
+// completed in it although some was in flight for all of it. When the measured window ends after more than the
+// limit without a completion, the work in flight for longer than the limit never completed. Work that waits
+// its turn while other work completes (many users queued for one writer's lock) is slow, not stalled.
 type stallWatch struct {
 	limit       time.Duration
 	progress    io.Writer    // where a stalled interval is reported as it happens
 	completions atomic.Int64 // units of work finished since the last progress interval
+	last        atomic.Int64 // when the last unit of work finished (unix ns; the run's start before the first)
 
 	mu       sync.Mutex
 	slots    []*atomic.Int64
@@ -47,7 +49,10 @@ func (s *stallWatch) slot() *atomic.Int64 {
 	return v
 }
 
-func (s *stallWatch) completed() { s.completions.Add(1) }
+func (s *stallWatch) completed() {
+	s.completions.Add(1)
+	s.last.Store(time.Now().UnixNano())
+}
 
 // oldest is when the oldest unit of work in flight began (0: none in flight).
 func (s *stallWatch) oldest() int64 {
@@ -82,6 +87,9 @@ func (s *stallWatch) tick(from, now time.Time, measured bool) {
 func (s *stallWatch) windowEnd(end time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if end.Sub(time.Unix(0, s.last.Load())) <= s.limit {
+		return // work was completing: what is in flight is queued or slow, not stalled
+	}
 	for _, v := range s.slots {
 		if t := v.Load(); t != 0 {
 			if d := end.Sub(time.Unix(0, t)); d > s.limit {
