@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
@@ -20,8 +22,42 @@ func init() {
 		rank: 2,
 		Name: "duckdb", Title: "DuckDB", Schemes: []string{"duckdb"}, Embedded: true, StorageFactor: 0.3,
 		Placeholder: sqlfile.Dollar, Bulk: BulkAppender,
-		open: openDuckDB, classify: func(error) Class { return Other },
+		open: openDuckDB, classify: classifyDuckDB,
 	})
+}
+
+// classifyDuckDB: duckdb-go's errors carry DuckDB's exception type (the message's prefix, "Catalog Error: ...").
+func classifyDuckDB(err error) Class {
+	var de *duckdb.Error
+	if !errors.As(err, &de) {
+		return Other
+	}
+	msg := strings.ToLower(de.Msg)
+	switch {
+	case strings.Contains(msg, "read-only mode") || strings.Contains(msg, "read only mode"):
+		return ReadOnly
+	case strings.Contains(msg, "corrupt") || strings.Contains(msg, "checksum"):
+		return Corrupt
+	}
+	switch de.Type {
+	case duckdb.ErrorTypeCatalog:
+		return Schema // a table, view or function that does not exist
+	case duckdb.ErrorTypeBinder:
+		if strings.Contains(msg, "not found") || strings.Contains(msg, "does not have a column") {
+			return Schema // a column that does not exist
+		}
+	case duckdb.ErrorTypeTransaction:
+		return Retryable // a write-write conflict
+	case duckdb.ErrorTypeConstraint:
+		return Constraint
+	case duckdb.ErrorTypePermission:
+		return Permission
+	case duckdb.ErrorTypeFatal:
+		return Corrupt // the database is in an invalid state and must be reopened
+	case duckdb.ErrorTypeConnection, duckdb.ErrorTypeNetwork:
+		return ConnLost
+	}
+	return Other
 }
 
 func openDuckDB(_ context.Context, t *Target) (*sql.DB, error) { return sql.Open("duckdb", t.Path) }

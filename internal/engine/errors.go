@@ -20,7 +20,50 @@ const (
 	NotFound         // the object asked for does not exist
 	AuthFailed       // the server refused the user or password
 	NoDatabase       // the database named in the URL does not exist
+	Schema           // a table, column or routine the statement needs is missing or has changed under it
+	ReadOnly         // the database, file or transaction takes no writes
+	Corrupt          // the engine found damaged data (a malformed page, a checksum, an I/O error reading it)
+	Permission       // the user may not do this, or the file may not be opened
+	Constraint       // a row broke a unique, foreign-key, not-null or check constraint
 )
+
+// classNames are the classes' names in results (a measurement's error_classes) and messages.
+var classNames = map[Class]string{Other: "other", ConnLost: "connection_lost", Retryable: "serialization", NotFound: "not_found",
+	AuthFailed: "auth_failed", NoDatabase: "no_database", Schema: "schema", ReadOnly: "read_only", Corrupt: "corruption",
+	Permission: "permission", Constraint: "constraint"}
+
+// String is the class's name as results record it ("schema", "read_only", "connection_lost" ...).
+func (c Class) String() string {
+	if n, ok := classNames[c]; ok {
+		return n
+	}
+	return fmt.Sprintf("class%d", int(c))
+}
+
+// Fatal reports a class after which a run cannot go on measuring what it meant to: the schema is gone or
+// changed, the database takes no writes, or its data is damaged. Its first error ends a run as failed.
+func (c Class) Fatal() bool { return c == Schema || c == ReadOnly || c == Corrupt }
+
+// Describe words what a class of error means to a DBA, for the message that ends a run.
+func (c Class) Describe() string {
+	switch c {
+	case Schema:
+		return "the schema is missing or changed under the run"
+	case ReadOnly:
+		return "the database takes no writes"
+	case Corrupt:
+		return "the database reports damaged data"
+	case Permission:
+		return "permission denied"
+	case ConnLost:
+		return "connection lost"
+	case Retryable:
+		return "serialization failure or deadlock"
+	case Constraint:
+		return "constraint violation"
+	}
+	return c.String()
+}
 
 // Classify says what a driver error means.
 func (e *Engine) Classify(err error) Class {

@@ -70,8 +70,20 @@ func classifyMySQL(err error) Class {
 			return AuthFailed
 		case 1049:
 			return NoDatabase
-		case 1146, 1305:
-			return NotFound
+		case 1146, 1054, 1305, 1051, 1109, 1356, 1412:
+			// no such table, unknown column, no such routine, unknown table, view's base gone, table definition
+			// changed
+			return Schema
+		case 1290, 1792, 1036, 1836:
+			// --read-only (ER_OPTION_PREVENTS_STATEMENT), read-only transaction, table is read only, read-only mode
+			return ReadOnly
+		case 1194, 1195, 1034, 1712, 1877, 1812:
+			// table crashed, crashed on repair, bad key file, index corrupt, table corrupt, tablespace missing
+			return Corrupt
+		case 1142, 1143, 1044, 1227, 1370:
+			return Permission
+		case 1062, 1451, 1452, 1048, 3819, 1216, 1217, 1557, 1586:
+			return Constraint
 		}
 		return Other
 	}

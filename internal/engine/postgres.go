@@ -105,8 +105,18 @@ func classifyPostgres(err error) Class {
 			return AuthFailed
 		case c == "3D000":
 			return NoDatabase
-		case c == "42P01" || c == "42883":
-			return NotFound
+		case c == "42P01" || c == "42703" || c == "42883" || c == "42704" || c == "3F000" || c == "26000":
+			return Schema // undefined table, column, function, object, schema; a prepared statement gone
+		case c == "0A000" && strings.Contains(pgErr.Message, "cached plan"):
+			return Schema // "cached plan must not change result type": a table changed under a prepared statement
+		case c == "25006":
+			return ReadOnly // read_only_sql_transaction: a standby, or default_transaction_read_only
+		case c == "XX001" || c == "XX002" || c == "58030":
+			return Corrupt // data_corrupted, index_corrupted, io_error
+		case c == "42501":
+			return Permission
+		case strings.HasPrefix(c, "23"):
+			return Constraint // integrity constraint violations
 		}
 		return Other
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"modernc.org/sqlite"
@@ -27,11 +28,36 @@ func openSQLite(_ context.Context, t *Target) (*sql.DB, error) {
 	return sql.Open(SQLiteDriver, "file:"+t.Path+"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_txlock=immediate")
 }
 
+// SQLite's primary result codes (https://sqlite.org/rescode.html).
+const (
+	sqliteError, sqlitePerm, sqliteBusy, sqliteLocked, sqliteReadOnly = 1, 3, 5, 6, 8
+	sqliteIOErr, sqliteCorrupt, sqliteCantOpen, sqliteSchema          = 10, 11, 14, 17
+	sqliteConstraint, sqliteAuth, sqliteNotADB                        = 19, 23, 26
+)
+
 func classifySQLite(err error) Class {
 	var sqErr *sqlite.Error
-	if errors.As(err, &sqErr) {
-		if c := sqErr.Code() & 0xff; c == 5 || c == 6 { // SQLITE_BUSY, SQLITE_LOCKED
-			return Retryable
+	if !errors.As(err, &sqErr) {
+		return Other
+	}
+	switch sqErr.Code() & 0xff {
+	case sqliteBusy, sqliteLocked:
+		return Retryable
+	case sqliteReadOnly:
+		return ReadOnly
+	case sqliteCorrupt, sqliteNotADB, sqliteIOErr:
+		return Corrupt
+	case sqlitePerm, sqliteAuth, sqliteCantOpen:
+		return Permission
+	case sqliteSchema:
+		return Schema
+	case sqliteConstraint:
+		return Constraint
+	case sqliteError:
+		// a missing table or column is a plain SQLITE_ERROR: only its message tells
+		if msg := sqErr.Error(); strings.Contains(msg, "no such table") || strings.Contains(msg, "no such column") ||
+			strings.Contains(msg, "has no column named") {
+			return Schema
 		}
 	}
 	return Other

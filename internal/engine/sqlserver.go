@@ -117,8 +117,16 @@ func classifySQLServer(err error) Class {
 		return AuthFailed
 	case 4060, 911:
 		return NoDatabase
-	case 208, 2812:
-		return NotFound
+	case 208, 207, 2812, 4121:
+		return Schema // invalid object, column; no such procedure, function
+	case 3906, 3908:
+		return ReadOnly // the database is read-only
+	case 823, 824, 825, 605, 8928, 8939, 5172:
+		return Corrupt // I/O and page checksum errors, a page of the wrong object, consistency errors, bad file header
+	case 229, 230, 262, 300:
+		return Permission
+	case 2627, 2601, 547, 515:
+		return Constraint
 	}
 	return Other
 }

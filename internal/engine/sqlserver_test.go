@@ -73,7 +73,7 @@ func TestSQLServerParamsPassedAsGiven(t *testing.T) {
 
 func TestSQLServerErrorClasses(t *testing.T) {
 	e, _ := Lookup("sqlserver")
-	for n, want := range map[int32]Class{1205: Retryable, 1222: Retryable, 18456: AuthFailed, 4060: NoDatabase, 208: NotFound, 2812: NotFound, 596: ConnLost, 40613: ConnLost, 8134: Other} {
+	for n, want := range map[int32]Class{1205: Retryable, 1222: Retryable, 18456: AuthFailed, 4060: NoDatabase, 208: Schema, 2812: Schema, 207: Schema, 3906: ReadOnly, 824: Corrupt, 229: Permission, 2627: Constraint, 596: ConnLost, 40613: ConnLost, 8134: Other} {
 		err := fmt.Errorf("exec: %w", mssql.Error{Number: n, Message: "x"})
 		if got := e.Classify(err); got != want {
 			t.Errorf("error %d: class %d, want %d", n, got, want)

@@ -372,6 +372,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		return nil, runErr
 	}
 	res.Status = result.StatusOK
+	if runErr == nil && m.Derive != nil {
+		runErr = zeroHeadline(m.Derive(res))
+	}
 	if runErr != nil {
 		res.Status = result.StatusFailed
 		if errors.Is(runErr, workload.ErrAborted) {

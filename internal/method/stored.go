@@ -206,6 +206,18 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 
 // Compare prints the runs each reference names (their medians) side by side, each against the first.
 func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) error {
+	return CompareWith(ctx, w, storePath, refs, CompareOptions{})
+}
+
+// CompareOptions are compare's choices.
+type CompareOptions struct {
+	// IncludeFailed compares runs that failed or were aborted too, each named above the comparison; without
+	// it such a run is refused.
+	IncludeFailed bool
+}
+
+// CompareWith is Compare with its options.
+func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []string, o CompareOptions) error {
 	st, err := openIfThere(ctx, storePath)
 	if err != nil {
 		return err
@@ -228,8 +240,13 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 	for _, set := range sets {
 		all = append(all, set...)
 	}
-	if err := result.Comparable(all); err != nil {
+	if err := result.ComparableWith(all, o.IncludeFailed); err != nil {
 		return err
+	}
+	for _, r := range all {
+		if r.Status != result.StatusOK {
+			fmt.Fprintf(w, "WARNING: run %s ended %s (%s): its figures are what it did until then\n", r.RunID, r.Status, r.Error)
+		}
 	}
 	var sums []compare.Summary
 	for i, name := range compare.Names(sets) {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -67,6 +68,14 @@ type Config struct {
 	// each transaction has an intended start on one shared schedule, and its latency counts from that start, so
 	// time spent queued behind a slow server is in it (no coordinated omission).
 	Rate float64
+	// Classify says what a failed unit of work's error means (the target engine's Classify; nil: every error is
+	// of class Other). The first error of a fatal class (schema, read-only, corruption) ends the run as failed.
+	Classify func(error) engine.Class
+	// MaxErrorRate is the percentage of the measured window's units of work that may fail with errors of one
+	// class before the run is failed (0: DefaultMaxErrorRate; negative: none may fail).
+	MaxErrorRate float64
+
+	guard *guard // set by Run: see errors.go and stall.go
 }
 
 // schedule hands out the intended start times of an open-loop run.
@@ -119,6 +128,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		cfg.Progress = io.Discard
 	}
 	names := w.Transactions()
+	cfg.guard = newGuard(cfg)
 	st := &stats{}
 	for range names {
 		st.interval = append(st.interval, newTxStat())
@@ -202,6 +212,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			endTimer = time.After(cfg.Duration)
 		case now := <-tick.C:
 			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load()))
+			cfg.guard.stall.tick(lastTick, now, measuring.Load())
 			lastTick = now
 		case <-endTimer:
 			done = true
@@ -213,6 +224,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	if wasMeasuring {
 		measureEnd = time.Now()
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		cfg.guard.stall.windowEnd(measureEnd)
 	}
 	cancel()
 	stopWorkers(&wg, workers)
@@ -257,6 +269,11 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
 	}
 	m.ErrorSamples = st.samples
+	keyTx := ""
+	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
+		keyTx = names[cfg.KeyTx]
+	}
+	guardErr := cfg.guard.finish(m, keyTx, cfg.KeyLabel, wasMeasuring)
 
 	switch {
 	case failErr != nil:
@@ -265,6 +282,8 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		return m, fmt.Errorf("%w after %.1fs", ErrAborted, time.Since(start).Seconds())
 	case boundaryErr != nil:
 		return m, boundaryErr
+	case guardErr != nil:
+		return m, guardErr
 	}
 	return m, nil
 }
@@ -272,6 +291,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
 func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, sched *schedule, fail func(error)) {
+	inFlight := cfg.guard.stall.slot()
 	for ctx.Err() == nil {
 		tx, keying, think := wk.Next()
 		if !sleep(ctx, keying) {
@@ -283,12 +303,19 @@ func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, r
 				return
 			}
 		}
+		inFlight.Store(time.Now().UnixNano())
 		out := wk.Do(ctx, tx)
 		elapsed := time.Since(t0)
 		if ctx.Err() != nil {
 			return // the run ended while this transaction was in flight: it is not counted
 		}
-		st.record(tx, elapsed, out, measuring.Load())
+		inFlight.Store(0)
+		measured := measuring.Load()
+		st.record(tx, elapsed, out, measured)
+		if err := cfg.guard.done(out, measured); err != nil {
+			fail(err)
+			return
+		}
 		if out.ConnLost {
 			lost := time.Now()
 			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, reconnects, fail)

@@ -19,6 +19,7 @@ type Users struct {
 	Warmup           time.Duration `flag:"warmup" default:"0s" help:"a warm-up run of this length before the measured runs (recorded, not measured)"`
 	Seed             uint64        `flag:"seed" help:"seed of every random choice (default: from the clock; always recorded)"`
 	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
+	MaxErrorRate     float64       `flag:"max-error-rate" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
 }
 
@@ -46,6 +47,9 @@ func (u *Users) Check() error {
 	}
 	if u.ReconnectTimeout <= 0 {
 		return fmt.Errorf("--reconnect-timeout must be positive (got %s)", u.ReconnectTimeout)
+	}
+	if u.MaxErrorRate < 0 || u.MaxErrorRate > 100 {
+		return fmt.Errorf("--max-error-rate is a percentage from 0 to 100 (got %g)", u.MaxErrorRate)
 	}
 	return nil
 }
@@ -81,6 +85,12 @@ type Session interface {
 	// Finish prints the run's summary after the status is set (and may add figures read from the database).
 	Finish(ctx context.Context, res *result.Result)
 	Close()
+}
+
+// CrossChecker is a Session that checks its client-side figures against the database's own count of the work
+// done (tpcc: the new orders the districts handed out); a disagreement fails the run.
+type CrossChecker interface {
+	CrossCheck(m *result.Measurement, figures map[string]any) error
 }
 
 // Checker is a Session that checks its database's consistency after a run (--check).
@@ -172,7 +182,7 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 func (r *Setup) Options() map[string]any {
 	out := map[string]any{"vus": r.Users.VUs, "rampup_s": r.Users.Rampup.Seconds(), "duration_s": r.Duration.Seconds(),
 		"interval_s": r.Users.Interval.Seconds(), "seed": fmt.Sprint(r.Users.Seed), "reconnect_timeout_s": r.Users.ReconnectTimeout.Seconds(),
-		"driver_gomaxprocs": r.Procs()}
+		"driver_gomaxprocs": r.Procs(), "max_error_rate_pct": r.Users.MaxErrorRate}
 	if r.Mode != "" {
 		out["mode"] = r.Mode
 	}
@@ -194,7 +204,13 @@ func (v *vuRun) Options() map[string]any { return v.sess.Options() }
 func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
-		ReconnectTimeout: u.ReconnectTimeout}
+		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate}
+	if cfg.MaxErrorRate == 0 {
+		cfg.MaxErrorRate = -1 // --max-error-rate 0: none may fail
+	}
+	if t := v.r.Target; t != nil {
+		cfg.Classify = t.Engine.Classify
+	}
 	v.sess.Configure(&cfg)
 	start := cfg.AtMeasureStart
 	cfg.AtMeasureStart = func(ctx context.Context) error {
@@ -219,6 +235,9 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	res.Options["driver_gomaxprocs"] = v.procs
 	res.Measurement = m
 	res.Figures = v.sess.Figures(m)
+	if c, ok := v.sess.(CrossChecker); ok && err == nil {
+		err = c.CrossCheck(m, res.Figures)
+	}
 	return true, err
 }
 

@@ -107,12 +107,16 @@ func work(r *Result) string {
 
 // Comparable says why runs cannot be compared, or nil: every run must have ended ok, be of one workload, and
 // have done the same work (the workload's Work: scale, refresh, warehouses, mode ...).
-func Comparable(runs []*Result) error {
+func Comparable(runs []*Result) error { return ComparableWith(runs, false) }
+
+// ComparableWith is Comparable that, with includeFailed, also takes runs that failed or were aborted (their
+// figures are what they did until they ended); the caller says so beside the comparison.
+func ComparableWith(runs []*Result, includeFailed bool) error {
 	var first *Result
 	firstWork := ""
 	for _, r := range runs {
-		if r.Status != StatusOK {
-			return fmt.Errorf("run %s ended %s (%s): compare only runs that ended ok", r.RunID, r.Status, r.Error)
+		if r.Status != StatusOK && !includeFailed {
+			return fmt.Errorf("run %s ended %s (%s): compare only runs that ended ok, or give --include-failed", r.RunID, r.Status, r.Error)
 		}
 		did := work(r)
 		if first == nil {

@@ -382,6 +382,33 @@ type Measurement struct {
 	// KeyTx is the transaction whose rate is the workload's key figure, shown as KeyLabel (new_order, NOPM).
 	KeyTx    string `json:"key_transaction,omitempty"`
 	KeyLabel string `json:"key_label,omitempty"`
+	// ErrorClasses are the measured window's errors by what they mean (schema, read_only, corruption,
+	// permission, connection_lost, serialization, constraint, other ...), absent when there were none.
+	ErrorClasses map[string]int64 `json:"error_classes,omitempty"`
+	// Stall is how the run stalled, absent when it did not.
+	Stall *Stall `json:"stall,omitempty"`
+}
+
+// Stall is a run's work that stopped completing: measured progress intervals in which work was in flight for
+// all of the interval and none completed, and work in flight for longer than the limit when the measured window
+// ended (it never completed in it).
+type Stall struct {
+	LimitS        float64 `json:"limit_s"`
+	IdleIntervals int     `json:"idle_intervals"`
+	InFlight      int     `json:"in_flight"`
+	LongestS      float64 `json:"longest_s"`
+}
+
+// Describe words a stall in one line.
+func (s *Stall) Describe() string {
+	var parts []string
+	if s.IdleIntervals > 0 {
+		parts = append(parts, fmt.Sprintf("%d progress interval(s) with work in flight and none completed", s.IdleIntervals))
+	}
+	if s.InFlight > 0 {
+		parts = append(parts, fmt.Sprintf("%d unit(s) of work in flight for more than %gs when the measured window ended", s.InFlight, s.LimitS))
+	}
+	return fmt.Sprintf("the run stalled: %s (the longest %.1fs without completing)", strings.Join(parts, ", "), s.LongestS)
 }
 
 // ClientCPU is the driver process's own CPU time over the measured window (getrusage).

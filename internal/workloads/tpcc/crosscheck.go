@@ -1,0 +1,35 @@
+package tpcc
+
+import (
+	"fmt"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+)
+
+// CrossCheck fails a run whose new orders counted by the client disagree with the database's own count, the
+// change in sum(d_next_o_id) over the measured window (new_orders_db). They may differ by the New-Orders in
+// flight at the window's two edges, at most one per virtual user at each (committed on one side of an edge
+// and counted on the other), and by a 1% margin for the rounding of the window's edges against the counter's
+// reads; anything beyond is another writer, a rebuilt or tampered table, or transactions the client counted
+// that the database did not keep.
+func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error {
+	db, ok := fig["new_orders_db"].(int64)
+	if !ok {
+		return nil
+	}
+	client := m.Transactions[TxNames[NewOrder]].Count
+	if ok, tol := Agree(client, db, m.VUs); !ok {
+		return fmt.Errorf("the database counted %d new orders in the measured window and the client %d: they differ by more than %d (2 per virtual user and 1%%): another writer, a rebuilt or changed table, or lost commits", db, client, tol)
+	}
+	return nil
+}
+
+// Agree reports whether the client's and the database's new-order counts agree, and the difference allowed.
+func Agree(client, db int64, vus int) (bool, int64) {
+	tol := 2*int64(vus) + max(client, db)/100
+	d := client - db
+	if d < 0 {
+		d = -d
+	}
+	return d <= tol && db >= 0, tol
+}

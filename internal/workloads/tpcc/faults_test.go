@@ -1,0 +1,318 @@
+package tpcc_test
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+)
+
+// A run that did not do its work is not ok: each fault below once ended `ok`, exit 0.
+
+// faultRun builds TPC-C in a fresh SQLite file, lets fault do its harm (before the run when at is 0, else at
+// that time into it), and returns the run's exit, output and result.
+func faultRun(t *testing.T, at time.Duration, fault func(path string), args ...string) (clitest.Result, *result.Result) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "t.db")
+	url := "sqlite://" + path
+	template.Do(func() {
+		// beside the tests' results store, in the scratch directory clitest.Main removes
+		template.path = filepath.Join(filepath.Dir(store.DefaultPath), "tpcc-fault-template.db")
+		clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+template.path)
+	})
+	b, err := os.ReadFile(template.path) // the build closed the file: its WAL is checkpointed into it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "r.json")
+	if at == 0 {
+		fault(path)
+	} else {
+		time.AfterFunc(at, func() { fault(path) })
+	}
+	r := clitest.Run(context.Background(), append([]string{"tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s",
+		"--interval", "1s", "--result", file}, args...)...)
+	res, _ := clitest.ReadResult(t, file)
+	return r, res
+}
+
+// template is one TPC-C build that every SQLite fault test copies (builds take most of a test's time).
+var template struct {
+	sync.Once
+	path string
+}
+
+// failed checks a run ended failed, exit 1, with want in its one error line and its result's error.
+func failed(t *testing.T, r clitest.Result, res *result.Result, want string) {
+	t.Helper()
+	if r.Code != 1 || res.Status != result.StatusFailed || !strings.Contains(r.Stderr, want) || !strings.Contains(res.Error, want) {
+		t.Fatalf("want exit 1, status failed and %q; got exit %d, status %s, error %q\nstdout:\n%s\nstderr:\n%s", want, r.Code, res.Status, res.Error, r.Stdout, r.Stderr)
+	}
+}
+
+func sqliteExec(t *testing.T, path, stmt string) {
+	db, err := sql.Open(engine.SQLiteDriver, "file:"+path+"?_pragma=busy_timeout(30000)")
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer db.Close()
+	if _, err := db.Exec(stmt); err != nil {
+		t.Errorf("%s: %v", stmt, err)
+	}
+}
+
+// A read-only database file (chmod; as root, which ignores modes, the immutable attribute): the first write
+// fails the run at once with SQLite's message, not 12,818 errors later.
+func TestReadOnlyFileFailsTheRun(t *testing.T) {
+	r, res := faultRun(t, 0, func(path string) {
+		for _, f := range []string{path + "-wal", path + "-shm"} {
+			os.Remove(f)
+		}
+		if err := os.Chmod(path, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+			if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+				t.Skipf("cannot make %s read-only for this user: %v %s", path, err, out)
+			}
+			t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
+		}
+	}, "--duration", "30s")
+	failed(t, r, res, "takes no writes")
+	if took := res.EndedAt.Sub(res.StartedAt); !strings.Contains(res.Error, "readonly") || took > 20*time.Second {
+		t.Fatalf("the engine's message is missing or the run went on (%s): %s", took, res.Error)
+	}
+}
+
+// Garbage written over pages of the file: "database disk image is malformed" fails the run at once.
+func TestCorruptPagesFailTheRun(t *testing.T) {
+	r, res := faultRun(t, 0, func(path string) {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		garbage := []byte(strings.Repeat("\xde\xad\xbe\xef", 1024))
+		// one page in 16 of those that hold customer, stock and order-line rows; the schema's, the meta table's
+		// and the small tables' first pages are left whole, so the run opens
+		for off := int64(3000 * 4096); off < min(st.Size(), 15000*4096); off += 16 * 4096 {
+			f.WriteAt(garbage, off)
+		}
+	}, "--duration", "30s")
+	failed(t, r, res, "damaged data")
+	if !strings.Contains(res.Error, "malformed") {
+		t.Fatalf("the engine's message is missing: %s", res.Error)
+	}
+}
+
+// A table dropped while the run goes on (as `tpcc build --drop` does): the run fails at its first "no such
+// table", with the schema class counted.
+func TestTableDroppedDuringTheRunFailsIt(t *testing.T) {
+	r, res := faultRun(t, 2*time.Second, func(path string) { sqliteExec(t, path, "DROP TABLE history") }, "--duration", "30s")
+	failed(t, r, res, "the schema is missing or changed")
+	if m := res.Measurement; m == nil || m.ErrorClasses["schema"] < 1 || !strings.Contains(res.Error, "no such table") {
+		t.Fatalf("error classes %v, error %s", m.ErrorClasses, res.Error)
+	}
+}
+
+// A column dropped under the Payment transaction: every payment failed, and the run said ok.
+func TestColumnDroppedDuringTheRunFailsIt(t *testing.T) {
+	r, res := faultRun(t, 2*time.Second, func(path string) { sqliteExec(t, path, "ALTER TABLE history DROP COLUMN h_data") }, "--duration", "30s")
+	failed(t, r, res, "the schema is missing or changed")
+	if !strings.Contains(res.Error, "h_data") {
+		t.Fatalf("the engine's message is missing: %s", res.Error)
+	}
+}
+
+// A unique index that a quarter of the payments break: constraint errors, a class that does not end the run
+// at once, are counted by class and fail it above --max-error-rate.
+func TestErrorRateAboveTheMaximumFailsTheRun(t *testing.T) {
+	r, res := faultRun(t, 0, func(path string) {
+		sqliteExec(t, path, "DELETE FROM history")
+		sqliteExec(t, path, "CREATE UNIQUE INDEX dbdyno_test_one_payment ON history (h_c_id, h_c_d_id)")
+	}, "--duration", "3s")
+	failed(t, r, res, "constraint violation errors, above --max-error-rate 1%")
+	if n := res.Measurement.ErrorClasses["constraint"]; n < 1 || n != res.Measurement.Transactions["payment"].Errors {
+		t.Fatalf("constraint errors %d, payment errors %d", n, res.Measurement.Transactions["payment"].Errors)
+	}
+	// the same errors under a maximum they stay within do not fail it
+	r, res = faultRun(t, 0, func(path string) {
+		sqliteExec(t, path, "DELETE FROM history")
+		sqliteExec(t, path, "CREATE UNIQUE INDEX dbdyno_test_one_payment ON history (h_c_id, h_c_d_id)")
+	}, "--duration", "3s", "--max-error-rate", "100")
+	if r.Code != 0 || res.Status != result.StatusOK {
+		t.Fatalf("--max-error-rate 100: exit %d status %s\n%s", r.Code, res.Status, r.Stderr)
+	}
+}
+
+// Another writer holds the file's lock for the whole run: nothing completes (NOPM 0); the run is stalled and
+// failed, not ok.
+func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
+	var release func()
+	r, res := faultRun(t, 0, func(path string) {
+		db, err := sql.Open(engine.SQLiteDriver, "file:"+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.SetMaxOpenConns(1)
+		tx, err := db.Begin()
+		if err == nil {
+			_, err = tx.Exec("UPDATE warehouse SET w_ytd = w_ytd")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		release = sync.OnceFunc(func() { tx.Rollback(); db.Close() })
+		time.AfterFunc(8*time.Second, release) // after the window: the virtual users' waits end
+	}, "--duration", "4s")
+	if release != nil {
+		defer release()
+	}
+	failed(t, r, res, "the run stalled")
+	if s := res.Measurement.Stall; s == nil || s.InFlight < 1 || !strings.Contains(res.Error, "no unit of work completed") {
+		t.Fatalf("stall %+v, error %s", s, res.Error)
+	}
+}
+
+// The district counters moved by another writer during the run: the database's count of new orders disagrees
+// with the client's, and the run fails.
+func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
+	r, res := faultRun(t, 2500*time.Millisecond, func(path string) {
+		sqliteExec(t, path, "UPDATE district SET d_next_o_id = d_next_o_id + 100000")
+	}, "--duration", "4s")
+	failed(t, r, res, "the database counted")
+	if res.Figures["new_orders_db"].(float64) < 100000 {
+		t.Fatalf("figures %v", res.Figures)
+	}
+}
+
+// freezer forwards TCP connections to a server; freeze stops forwarding (the connections stay open, nothing
+// passes: a server frozen, or a network that drops everything) until thaw.
+type freezer struct {
+	ln     net.Listener
+	mu     sync.Mutex
+	frozen bool
+	thawed *sync.Cond
+}
+
+func startFreezer(t *testing.T, to string) *freezer {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &freezer{ln: ln}
+	f.thawed = sync.NewCond(&f.mu)
+	t.Cleanup(func() { f.thaw(); ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", to)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go f.pipe(s, c)
+			go f.pipe(c, s)
+		}
+	}()
+	return f
+}
+
+func (f *freezer) pipe(dst, src net.Conn) {
+	defer dst.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		f.mu.Lock()
+		for f.frozen {
+			f.thawed.Wait()
+		}
+		f.mu.Unlock()
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				return
+			}
+			return
+		}
+	}
+}
+
+func (f *freezer) freeze() { f.mu.Lock(); f.frozen = true; f.mu.Unlock() }
+func (f *freezer) thaw()   { f.mu.Lock(); f.frozen = false; f.thawed.Broadcast(); f.mu.Unlock() }
+
+// A server frozen for the second half of an 8 s window: the run reports the stall and fails (it said ok).
+func TestFrozenServerStallFailsTheRun(t *testing.T) {
+	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
+	clitest.Must(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startFreezer(t, u.Host)
+	u.Host = f.ln.Addr().String()
+	file := filepath.Join(t.TempDir(), "r.json")
+	time.AfterFunc(5*time.Second, f.freeze) // 1 s ramp-up, then 4 s into the 8 s window
+	time.AfterFunc(12*time.Second, f.thaw)  // after the window, so the run can end (no interruption of in-flight work here)
+	r := clitest.Run(context.Background(), "tpcc", "run", "--target", u.String(), "--vus", "2", "--rampup", "1s", "--duration", "8s",
+		"--interval", "2s", "--wait-interval", "0", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	failed(t, r, res, "the run stalled")
+	s := res.Measurement.Stall
+	if s == nil || s.IdleIntervals < 1 || s.InFlight < 1 || s.LongestS < 2 || !strings.Contains(r.Stdout, "STALLED: nothing completed") {
+		t.Fatalf("stall %+v\n%s", s, r.Stdout)
+	}
+}
+
+// The same on PostgreSQL, in procedures mode: the table a transaction's function needs is dropped mid-run.
+func TestTableDroppedOnPostgresFailsTheRun(t *testing.T) {
+	url := testsrv.URL(t, "DBDYNO_TEST_PG")
+	clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
+	file := filepath.Join(t.TempDir(), "r.json")
+	time.AfterFunc(3*time.Second, func() {
+		tg, _ := engine.Parse(url)
+		db, err := tg.Open(context.Background())
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer db.Close()
+		if _, err := db.Exec("DROP TABLE history"); err != nil {
+			t.Error(err)
+		}
+	})
+	r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s", "--duration", "30s",
+		"--interval", "1s", "--mode", "procedures", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	failed(t, r, res, "the schema is missing or changed")
+	if !strings.Contains(res.Error, "history") || res.EndedAt.Sub(res.StartedAt) > 20*time.Second {
+		t.Fatalf("error %s after %s", res.Error, res.EndedAt.Sub(res.StartedAt))
+	}
+}
