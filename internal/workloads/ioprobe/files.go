@@ -115,7 +115,8 @@ func devName(path string, st *unix.Stat_t) string {
 }
 
 // Plan checks every file the tests use, before anything is written: the guard, block devices, sizes, that a
-// new file's directory is writable, and whether direct IO is taken there. Nothing is created or changed.
+// new file's directory is writable, whether direct IO is taken there, and that the disks have room for what
+// is to be laid out. Nothing is created or changed.
 func Plan(tests []Test, g Guard, warmWrite bool) ([]*File, error) {
 	byPath := map[string]*File{}
 	var order []*File
