@@ -1,6 +1,7 @@
 package ioprobe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Safety and layout of the files the jobs use. A file dbdyno lays out carries a mark (an extended attribute,
@@ -112,7 +115,8 @@ func devName(path string, st *unix.Stat_t) string {
 }
 
 // Plan checks every file the tests use, before anything is written: the guard, block devices, sizes, that a
-// new file's directory is writable, and whether direct IO is taken there. Nothing is created or changed.
+// new file's directory is writable, whether direct IO is taken there, and that the disks have room for what
+// is to be laid out. Nothing is created or changed.
 func Plan(tests []Test, g Guard, warmWrite bool) ([]*File, error) {
 	byPath := map[string]*File{}
 	var order []*File
@@ -140,7 +144,52 @@ func Plan(tests []Test, g Guard, warmWrite bool) ([]*File, error) {
 			return nil, err
 		}
 	}
+	if err := checkSpace(order); err != nil {
+		return nil, err
+	}
 	return order, nil
+}
+
+// checkSpace refuses, before anything is written, files to lay out that their disks cannot hold: each file
+// to lay out takes its size in whole blocks, less the blocks it already has (a partial layout of dbdyno's, or
+// a file --overwrite allows), summed per disk.
+func checkSpace(files []*File) error {
+	type disk struct {
+		dir  string
+		need uint64
+	}
+	disks := map[uint64]*disk{}
+	var order []*disk
+	for _, f := range files {
+		if !f.LayOut || f.Device {
+			continue
+		}
+		dir := filepath.Dir(f.Path)
+		var st unix.Stat_t
+		var fs unix.Statfs_t
+		if unix.Stat(dir, &st) != nil || unix.Statfs(dir, &fs) != nil || fs.Bsize <= 0 {
+			continue // the check is a courtesy: a disk whose use cannot be read is not refused
+		}
+		bs := uint64(fs.Bsize)
+		blocks := (uint64(f.Size) + bs - 1) / bs * bs
+		has := bulk.Allocated(f.Path)
+		if blocks <= has {
+			continue
+		}
+		d := disks[st.Dev]
+		if d == nil {
+			d = &disk{dir: dir}
+			disks[st.Dev] = d
+			order = append(order, d)
+		}
+		d.need += blocks - has
+	}
+	for _, d := range order {
+		if err := bulk.NeedSpace(context.Background(), d.dir, d.need, "io run", "lower --size (or --numjobs), or use a --directory on a disk with room"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // path is the file clone k of the job uses.
@@ -265,25 +314,49 @@ func (f *File) checkDevice(g Guard, direct, asked bool) error {
 	return f.checkDirect(f.Path, false, direct, asked)
 }
 
+// layoutWrite writes one block of a layout (tests slow it down to stand for a slow disk).
+var layoutWrite = func(f *os.File, b []byte, off int64) (int, error) { return f.WriteAt(b, off) }
+
 // LayOutFile writes the file with incompressible data (untimed, before the run), syncs it and marks it as
 // dbdyno's; progress goes to out.
-func (f *File) LayOutFile(out io.Writer) error {
+func (f *File) LayOutFile(ctx context.Context, out io.Writer) error {
 	if !f.LayOut {
 		return nil
 	}
+	_, statErr := os.Lstat(f.Path)
 	fh, err := os.OpenFile(f.Path, os.O_WRONLY|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("laying out %s: %v", f.Path, err)
 	}
 	defer fh.Close()
+	// marked as dbdyno's before the first byte, as a partial layout (size 0): a layout that stops half-way
+	// (Ctrl-C, a full disk, a crash) leaves a file the next run lays out again, never one it takes for the user's
+	if err := mark(f.Path, 0); err != nil {
+		if statErr != nil {
+			os.Remove(f.Path) // created just now, and empty
+		}
+		return fmt.Errorf("marking %s as dbdyno's: %v", f.Path, err)
+	}
+	partial := func(err error) error {
+		return fmt.Errorf("laying out %s: %v (the partial file is marked as dbdyno's: the next run lays it out again)", f.Path, err)
+	}
 	rng := rand.NewChaCha8([32]byte{'d', 'b', 'd', 'y', 'n', 'o'})
 	buf := make([]byte, 1<<20)
 	start, last := time.Now(), time.Now()
 	for off := int64(0); off < f.Size; off += int64(len(buf)) {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while laying out %s (%s of %s written; the partial file is marked as dbdyno's: the next run lays it out again)",
+				workload.ErrAborted, f.Path, result.FormatSize(off>>20<<20), result.FormatSize(f.Size))
+		}
 		n := min(int64(len(buf)), f.Size-off)
 		rng.Read(buf[:n])
-		if _, err := fh.WriteAt(buf[:n], off); err != nil {
-			return fmt.Errorf("laying out %s: %v", f.Path, err)
+		if _, err := layoutWrite(fh, buf[:n], off); err != nil {
+			return partial(err)
+		}
+		if off%(64<<20) == 0 && off > 0 {
+			// start the write-back of what is written as it goes, so the final sync is short and Ctrl-C is not
+			// held up behind gigabytes of dirty pages
+			unix.SyncFileRange(int(fh.Fd()), off-64<<20, 64<<20, unix.SYNC_FILE_RANGE_WRITE)
 		}
 		if time.Since(last) >= 2*time.Second {
 			last = time.Now()
@@ -293,7 +366,7 @@ func (f *File) LayOutFile(out io.Writer) error {
 		}
 	}
 	if err := fh.Sync(); err != nil {
-		return fmt.Errorf("laying out %s: %v", f.Path, err)
+		return partial(err)
 	}
 	if err := mark(f.Path, f.Size); err != nil {
 		return fmt.Errorf("marking %s as dbdyno's: %v", f.Path, err)

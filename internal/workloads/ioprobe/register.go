@@ -208,7 +208,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	for _, f := range files {
 		t0 := time.Now()
 		laid := f.LayOut
-		if err := f.LayOutFile(s.Out); err != nil {
+		if err := f.LayOutFile(ctx, s.Out); err != nil {
 			return nil, err
 		}
 		f.LayOut = false // laid out now: further repeats reuse it

@@ -14,22 +14,26 @@ import (
 	"github.com/dbdyno/dbdyno/internal/lib/progress"
 )
 
-// FileSink writes CSV files, one per table and unit, into a directory: DIR/<table>-w<warehouse>.csv.
+// FileSink writes CSV files, one per table and unit, into a directory: DIR/<table>-w<warehouse>.csv. Each is
+// written under a temporary name (hidden, so no glob of the tables takes it) and renamed when complete: no
+// file under its final name is ever truncated.
 type FileSink struct {
 	Dir  string
 	Unit Unit
 	f    *os.File
 	row  *bulk.Text
+	path string
+}
+
+func partialName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".dbdyno-partial")
 }
 
 func (s *FileSink) Begin(table string, _ []string) (bulk.Row, error) {
-	name := table
-	if s.Unit.WID > 0 {
-		name = fmt.Sprintf("%s-w%05d", table, s.Unit.WID)
-	}
-	f, err := os.Create(filepath.Join(s.Dir, name+".csv"))
+	s.path = filepath.Join(s.Dir, fileName(table, s.Unit.WID))
+	f, err := os.Create(partialName(s.path))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("writing %s: %w", s.path, err)
 	}
 	s.f, s.row = f, bulk.CSV(f)
 	return s.row, nil
@@ -40,12 +44,20 @@ func (s *FileSink) End() (int64, error) {
 	if cerr := s.f.Close(); err == nil {
 		err = cerr
 	}
-	return s.row.Rows, err
+	if err == nil {
+		err = os.Rename(partialName(s.path), s.path)
+	}
+	if err != nil {
+		os.Remove(partialName(s.path))
+		return s.row.Rows, fmt.Errorf("writing %s: %w", s.path, err)
+	}
+	return s.row.Rows, nil
 }
 
 func (s *FileSink) Close() {}
 
-// GenerateFiles writes the initial population of W warehouses as CSV files into dir.
+// GenerateFiles writes the initial population of W warehouses as CSV files into dir (CheckGenSpace checks
+// the disk holds them first).
 func GenerateFiles(ctx context.Context, dir string, warehouses, threads int, seed uint64, out io.Writer) (int64, error) {
 	if threads < 1 {
 		threads = 1

@@ -128,6 +128,9 @@ func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {
 	if out == "" {
 		return errors.New("--out DIR is required")
 	}
+	if err := CheckGenSpace(ctx, out, w, o.Threads); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return fmt.Errorf("cannot create --out directory: %w", err)
 	}

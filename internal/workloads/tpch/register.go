@@ -198,6 +198,12 @@ func gen(ctx context.Context, env *workload.Env, o *GenFlags) error {
 	if opts.Updates < 0 || opts.NoTables && opts.Updates == 0 {
 		return fmt.Errorf("--updates N needs N >= 1 (and --updates-only needs --updates)")
 	}
+	if opts.Updates > 0 && opts.Format != dbgen.FormatTBL {
+		return fmt.Errorf("update sets are written in dbgen's tbl format only: drop --format csv or --updates")
+	}
+	if err := CheckGenSpace(ctx, opts); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return fmt.Errorf("cannot create --out directory: %w", err)
 	}

@@ -45,7 +45,8 @@ type GenOptions struct {
 	Progress io.Writer
 }
 
-// GenerateFiles writes every table into opts.Dir.
+// GenerateFiles writes every table into opts.Dir, each file under a temporary name until it is complete
+// (CheckGenSpace checks the disk holds them first).
 func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	if err := ValidateScale(opts.Scale); err != nil {
 		return 0, err
@@ -101,10 +102,35 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	return rows.Load(), nil
 }
 
-func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions, k, parts int, rows *atomic.Int64) error {
-	f, err := os.Create(path)
+// partialName is where a file is written until it is complete, beside its final name: hidden, so that no
+// glob of the tables (*.tbl, lineitem.tbl.*) takes it.
+func partialName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".dbdyno-partial")
+}
+
+// complete renames a file written under its partial name to its final name, or removes it after err: no
+// file under its final name is ever truncated.
+func complete(path string, err error) error {
+	tmp := partialName(path)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
-		return err
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeWhole writes a file's bytes under its partial name and renames it when complete.
+func writeWhole(path string, b []byte) error {
+	return complete(path, os.WriteFile(partialName(path), b, 0o644))
+}
+
+func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions, k, parts int, rows *atomic.Int64) error {
+	f, err := os.Create(partialName(path))
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if opts.Format == dbgen.FormatCSV {
 		hdr := ""
@@ -121,10 +147,7 @@ func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions,
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return complete(path, err)
 }
 
 // writeUpdateSet writes update set k as dbgen -U does: orders.tbl.uK, lineitem.tbl.uK and delete.K.
@@ -136,7 +159,7 @@ func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
 			return rows, err
 		}
 		rows += w.Rows
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s.tbl.u%d", t, k)), w.Buf, 0o644); err != nil {
+		if err := writeWhole(filepath.Join(dir, fmt.Sprintf("%s.tbl.u%d", t, k)), w.Buf); err != nil {
 			return rows, err
 		}
 	}
@@ -144,5 +167,5 @@ func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
 	if err := dbgen.WriteDeleteSet(&b, sf, k); err != nil {
 		return rows, err
 	}
-	return rows, os.WriteFile(filepath.Join(dir, fmt.Sprintf("delete.%d", k)), b.Bytes(), 0o644)
+	return rows, writeWhole(filepath.Join(dir, fmt.Sprintf("delete.%d", k)), b.Bytes())
 }
