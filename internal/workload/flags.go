@@ -36,6 +36,7 @@ type Flag struct {
 	SweepTitle string
 	Unit       string       // the unit the value is in, shown in the help
 	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
+	Why        string       // why the range is what it is, said after a refusal ("" for nothing)
 	field      []int        // the field of the options struct that holds it (FlagsOf)
 	owner      reflect.Type // that struct
 }

@@ -60,7 +60,7 @@ type ColdStart struct {
 // Build are the options of a probe's table build.
 type Build struct {
 	Rebuild     bool `flag:"rebuild" help:"replace the probe's tables when they were built with other sizes (only dbdyno's probe tables are touched)"`
-	LoadThreads int  `flag:"load-threads" help:"parallel load connections of the build"`
+	LoadThreads int  `flag:"load-threads" help:"parallel load connections of the build" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 }
 
 // defaultBuild is the build options' defaults: one load connection per CPU.

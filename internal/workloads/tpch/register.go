@@ -103,7 +103,7 @@ func (o ScaleOption) Check() error { return ValidateScale(o.Scale) }
 // LoadOption is --threads, the parallel connections (or generator threads) of a load; its default, the
 // machine's CPUs, is the prototype's field.
 type LoadOption struct {
-	Threads int `flag:"threads" help:"parallel load connections"`
+	Threads int `flag:"threads" help:"parallel load connections" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 }
 
 // Check refuses fewer than one thread.
@@ -119,7 +119,7 @@ type GenFlags struct {
 	ScaleOption `scale.help:"scale factor (1 is about 1 GB; fractions such as 0.01 work)"`
 	Out         string `flag:"out" help:"output directory"`
 	Format      string `flag:"format" default:"tbl" help:"tbl (dbgen's format) or csv (with a header line)"`
-	LoadOption  `threads.help:"generator threads"`
+	LoadOption  `threads.help:"generator threads" threads.why:"more generators than cores write no faster, and each one costs memory"`
 	Parts       int  `flag:"parts" default:"1" help:"split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does"`
 	Updates     int  `flag:"updates" default:"0" help:"also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does"`
 	UpdatesOnly bool `flag:"updates-only" help:"write only the update sets, not the tables"`

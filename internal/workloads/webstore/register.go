@@ -105,7 +105,7 @@ type SizeFlags struct {
 // BuildFlags are `webstore build`'s options.
 type BuildFlags struct {
 	SizeFlags
-	Threads int    `flag:"threads" help:"parallel load connections"`
+	Threads int    `flag:"threads" help:"parallel load connections" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 	Drop    bool   `flag:"drop" help:"replace dbdyno's existing web store tables (never touches tables dbdyno did not create)"`
 	Seed    uint64 `flag:"seed" help:"seed of the generated data"`
 }

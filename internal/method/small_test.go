@@ -1,0 +1,50 @@
+package method_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+// Load threads are capped at what can help: every build (and generator) refuses more than 256 in one line that
+// says why, before it opens the database or writes a file.
+func TestLoadThreadsAreCapped(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "t.db")
+	load := "more threads than cores load no faster, and each one costs a connection and memory"
+	gen := "more generators than cores write no faster, and each one costs memory"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpcc", "build", "--threads", "100000"}, "--threads must be at most 256 (got 100000): " + load},
+		{[]string{"tpch", "build", "--threads", "100000"}, "--threads must be at most 256 (got 100000): " + load},
+		{[]string{"webstore", "build", "--threads", "257"}, "--threads must be at most 256 (got 257): " + load},
+		{[]string{"probe", "read", "--load-threads", "100000"}, "--load-threads must be at most 256 (got 100000): " + load},
+		{[]string{"probe", "write", "--load-threads", "100000"}, "--load-threads must be at most 256 (got 100000): " + load},
+		{[]string{"probe", "cpu", "--load-threads", "100000"}, "--load-threads must be at most 256 (got 100000): " + load},
+		{[]string{"probe", "memory", "--load-threads", "100000"}, "--load-threads must be at most 256 (got 100000): " + load},
+		{[]string{"probe", "mixed", "--load-threads", "100000"}, "--load-threads must be at most 256 (got 100000): " + load},
+		{[]string{"tpcc", "gen", "--threads", "100000", "--out", filepath.Join(dir, "gen")}, "--threads must be at most 256 (got 100000): " + gen},
+		{[]string{"tpch", "gen", "--threads", "100000", "--scale", "0.01", "--out", filepath.Join(dir, "gen")}, "--threads must be at most 256 (got 100000): " + gen},
+	} {
+		args := c.args
+		if c.args[1] != "gen" {
+			args = append(args, "--target", "sqlite://"+db)
+		}
+		r := clitest.Run(context.Background(), args...)
+		if r.Code == 0 || r.Stderr != "dbdyno: "+c.want+"\n" {
+			t.Errorf("%s: %d %q, want %q", strings.Join(c.args, " "), r.Code, r.Stderr, c.want)
+		}
+		for _, f := range []string{db, filepath.Join(dir, "gen")} {
+			if _, err := os.Stat(f); err == nil {
+				t.Fatalf("%s: %s was made before the refusal", strings.Join(c.args, " "), f)
+			}
+		}
+	}
+	clitest.Must(t, "tpch", "build", "--scale", "0.01", "--threads", "256", "--target", "sqlite://"+db)
+}
