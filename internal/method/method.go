@@ -89,6 +89,9 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 		}
 		env.Targets = append(env.Targets, t)
 	}
+	if err := checkTargetsAreNotTheStore(v, env.Targets); err != nil {
+		return err
+	}
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -47,4 +48,47 @@ func TestLoadThreadsAreCapped(t *testing.T) {
 		}
 	}
 	clitest.Must(t, "tpch", "build", "--scale", "0.01", "--threads", "256", "--target", "sqlite://"+db)
+}
+
+// A target that is the results store (the default one, or the command's --store) is refused before anything
+// is written, for builds as for runs: the store's file stays as it was.
+func TestTargetIsNeverTheResultsStore(t *testing.T) {
+	dir := t.TempDir()
+	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "200ms")
+	def := store.DefaultPath
+	before := fileSum(t, def)
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, def)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other-results.db")
+	refusal := func(path string) string {
+		return "dbdyno: --target sqlite://" + path + " is dbdyno's results store (" + def + "): its tables would go in among the results; give the target a file of its own\n"
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tpcc", "build", "--target", "sqlite://" + def}, refusal(def)},
+		{[]string{"tpcc", "build", "--target", "sqlite://" + rel}, refusal(rel)},
+		{[]string{"tpch", "build", "--scale", "0.01", "--target", "sqlite://" + def}, refusal(def)},
+		{[]string{"webstore", "build", "--target", "duckdb://" + def}, strings.Replace(refusal(def), "sqlite", "duckdb", 1)},
+		{[]string{"tpcc", "run", "--target", "sqlite://" + def, "--store", other}, refusal(def)},
+		{[]string{"probe", "read", "--target", "sqlite://" + def, "--store", ""}, refusal(def)},
+		{[]string{"tpcc", "drop", "--target", "sqlite://" + def}, refusal(def)},
+		{[]string{"tpcc", "run", "--target", "sqlite://" + other, "--store", other},
+			"dbdyno: --store " + other + " is a target's database (" + other + "): the results store is a file of its own; choose another\n"},
+	} {
+		r := clitest.Run(context.Background(), c.args...)
+		if r.Code == 0 || r.Stderr != c.want {
+			t.Errorf("%s: %d %q, want %q", strings.Join(c.args, " "), r.Code, r.Stderr, c.want)
+		}
+		if fileSum(t, def) != before {
+			t.Fatalf("%s: the results store was written", strings.Join(c.args, " "))
+		}
+		if _, err := os.Stat(other); err == nil {
+			t.Fatalf("%s: %s was made", strings.Join(c.args, " "), other)
+		}
+	}
 }
