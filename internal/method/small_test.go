@@ -92,3 +92,48 @@ func TestTargetIsNeverTheResultsStore(t *testing.T) {
 		}
 	}
 }
+
+// A command that works on what a build made refuses a mistyped embedded path in one line and creates nothing:
+// no empty database file is left behind (nor a result in the store).
+func TestMissingEmbeddedFileIsNotCreated(t *testing.T) {
+	dir := t.TempDir()
+	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "200ms")
+	before := fileSum(t, store.DefaultPath)
+	built := filepath.Join(dir, "built.db")
+	clitest.Must(t, "tpch", "build", "--scale", "0.01", "--target", "sqlite://"+built)
+	for _, scheme := range []string{"sqlite", "duckdb"} {
+		missing := filepath.Join(dir, "typo."+scheme)
+		for _, args := range [][]string{
+			{"tpch", "run", "--power"}, {"tpch", "validate"}, {"tpch", "restore"}, {"tpch", "drop"},
+			{"tpcc", "run", "--rampup", "0s", "--duration", "1s"}, {"tpcc", "check"}, {"tpcc", "drop"},
+			{"webstore", "run", "--rampup", "0s", "--duration", "1s"}, {"webstore", "check"}, {"webstore", "reset"}, {"webstore", "drop"},
+			{"probe", "drop"},
+		} {
+			if scheme == "duckdb" && (args[0] == "tpcc" || args[0] == "webstore") {
+				continue // these workloads refuse DuckDB targets
+			}
+			r := clitest.Run(context.Background(), append(args, "--target", scheme+"://"+missing)...)
+			want := "dbdyno: no database file at " + missing + ": build first, or check the path\n"
+			if r.Code == 0 || r.Stderr != want {
+				t.Errorf("%s on %s: %d %q, want %q", strings.Join(args, " "), scheme, r.Code, r.Stderr, want)
+			}
+			if m, _ := filepath.Glob(missing + "*"); len(m) > 0 {
+				t.Fatalf("%s on %s left %v behind", strings.Join(args, " "), scheme, m)
+			}
+		}
+	}
+	missing := filepath.Join(dir, "typo.db")
+	r := clitest.Run(context.Background(), "tpch", "validate", "--target", "sqlite://"+built, "--against", "sqlite://"+missing)
+	if want := "dbdyno: --against: no database file at " + missing + ": build first, or check the path\n"; r.Code == 0 || r.Stderr != want {
+		t.Errorf("validate --against a missing file: %d %q, want %q", r.Code, r.Stderr, want)
+	}
+	if m, _ := filepath.Glob(missing + "*"); len(m) > 0 {
+		t.Fatalf("validate --against left %v behind", m)
+	}
+	if fileSum(t, store.DefaultPath) != before {
+		t.Fatal("a refused run was recorded in the store")
+	}
+	// a build still creates its file, and the commands that read it then find it
+	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+missing)
+	clitest.Must(t, "tpcc", "check", "--target", "sqlite://"+missing)
+}

@@ -46,7 +46,7 @@ func init() {
 				Check: checkMixed,
 				Open:  openMixed,
 			}),
-			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Do: drop},
+			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Existing: true, Do: drop},
 		},
 	})
 }

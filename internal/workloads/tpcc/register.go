@@ -39,7 +39,7 @@ func init() {
 			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
-				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
 				Users: func(o *RunFlags) *runner.Users { return &o.Users },
 				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
@@ -53,7 +53,7 @@ func init() {
 			{
 				Name:   "check",
 				Short:  "verify the consistency conditions (clause 3.3.2, conditions 1-4)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
 					db, err := Open(ctx, env.Target())
 					if err != nil {
@@ -66,7 +66,7 @@ func init() {
 			}, {
 				Name:   "drop",
 				Short:  "remove dbdyno's TPC-C tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: func(ctx context.Context, env *workload.Env, _ *workload.Values) error {
 					db, err := Open(ctx, env.Target())
 					if err != nil {

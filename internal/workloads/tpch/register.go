@@ -52,17 +52,17 @@ func init() {
 			workload.NewCommand(workload.Command{
 				Name:   "validate",
 				Short:  "run the 22 queries with the validation parameters and compare with expected answers",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &ValidateFlags{}, validate),
 			workload.NewCommand(workload.Command{
 				Name:   "restore",
 				Short:  "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &noFlags{}, restore),
 			workload.NewCommand(workload.Command{
 				Name:   "drop",
 				Short:  "remove dbdyno's TPC-H tables (and nothing else)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &noFlags{}, func(ctx context.Context, env *workload.Env, _ *noFlags) error {
 				d, err := Open(ctx, env.Target())
 				if err != nil {
@@ -83,7 +83,7 @@ func runCommand() *workload.Command {
 		Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
 			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
 			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
-		Target: workload.ManyTargets,
+		Target: workload.ManyTargets, Existing: true,
 	}, &RunFlags{}, measured{})
 	c.Measured = sweepWarmup{c.Measured, measured{}}
 	return c
@@ -228,6 +228,7 @@ func validate(ctx context.Context, env *workload.Env, o *ValidateFlags) error {
 		if err != nil {
 			return fmt.Errorf("--against: %w", err)
 		}
+		t.Existing = true
 		if other, err = Open(ctx, t); err != nil {
 			return fmt.Errorf("--against: %w", err)
 		}

@@ -39,7 +39,7 @@ func init() {
 			buildCommand(),
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
-				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
 				Users: func(o *RunFlags) *runner.Users { return &o.Users },
 				Modes: func(o *RunFlags) *runner.Modes { return &o.Modes },
 				Check: func(o *RunFlags) error {
@@ -54,7 +54,7 @@ func init() {
 			{
 				Name:   "check",
 				Short:  "verify the store's consistency: stock plus sales, sales against order lines, order totals, lines and history",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
 					_, err := printChecks(ctx, env.Out, db)
 					return err
@@ -62,7 +62,7 @@ func init() {
 			}, {
 				Name:   "reset",
 				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
 					rep, err := db.Reset(ctx)
 					if err == nil {
@@ -73,7 +73,7 @@ func init() {
 			}, {
 				Name:   "drop",
 				Short:  "remove dbdyno's web store tables and procedures (and nothing else)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: onDB(func(ctx context.Context, env *workload.Env, db *DB) error {
 					return db.data.DropCommand(ctx, env.Out)
 				}),
