@@ -76,7 +76,7 @@ func ReadToken(path string) (string, error) {
 	}
 	tok := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	if len(tok) < 16 {
-		return "", fmt.Errorf("token file %s holds a token of %d characters: put at least 16 random characters in it (e.g. openssl rand -hex 32 > %s)", path, len(tok), path)
+		return "", fmt.Errorf("token file %s holds a token of %d characters: put at least 16 random characters in it (e.g. (umask 077; openssl rand -hex 32 > %s))", path, len(tok), path)
 	}
 	return tok, nil
 }
