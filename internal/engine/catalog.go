@@ -55,6 +55,23 @@ func (e *Engine) BulkAllowed(ctx context.Context, q Queryer) bool {
 	return q.QueryRowContext(ctx, st.SQL).Scan(&on) == nil && on == 1
 }
 
+// Ident writes a name as an identifier of the engine's SQL, for statements shown to people (hints): as it is
+// when dbdyno's own statements take it so (ident: lower-case letters, digits and _, not first a digit), else
+// quoted the engine's way, a closing quote in it doubled, so that whatever the name holds stays one
+// identifier.
+func (e *Engine) Ident(name string) string {
+	plain := name != "" && (name[0] < '0' || name[0] > '9')
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			plain = false
+		}
+	}
+	if plain {
+		return name
+	}
+	return e.quotes[0] + strings.ReplaceAll(name, e.quotes[1], e.quotes[1]+e.quotes[1]) + e.quotes[1]
+}
+
 // ident checks a name that is spliced into SQL as an identifier.
 func ident(name string) string {
 	for _, c := range name {

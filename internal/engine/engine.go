@@ -66,10 +66,12 @@ type Engine struct {
 	// included), to tell before a build whether the disk holds it; 0 where the disk is not dbdyno's to see.
 	StorageFactor float64
 
-	rank     int             // place in lists and messages: the embedded defaults first
-	params   map[string]bool // the URL parameters the engine takes
-	denied   string          // how the server words a refused login: "authentication failed", "access denied"
-	waitsOff string          // why waits cannot be sampled when counters.sql's waits_enabled() answers 0
+	rank   int             // place in lists and messages: the embedded defaults first
+	params map[string]bool // the URL parameters the engine takes
+	denied string          // how the server words a refused login: "authentication failed", "access denied"
+	// quotes open and close a quoted identifier (default the standard's double quotes).
+	quotes   [2]string
+	waitsOff string // why waits cannot be sampled when counters.sql's waits_enabled() answers 0
 	// dbParam names the URL parameter that holds the database ("" when the URL's path does); instancePath says
 	// the path names a server instance; foldParams says parameter names are case-insensitive (lower-cased).
 	dbParam      string
@@ -100,6 +102,9 @@ func register(e *Engine) {
 	}
 	if e.Bulk == "" {
 		e.Bulk = BulkInsert
+	}
+	if e.quotes[0] == "" {
+		e.quotes = [2]string{`"`, `"`}
 	}
 	registry = append(registry, e)
 	sort.SliceStable(registry, func(i, j int) bool { return registry[i].rank < registry[j].rank })

@@ -33,7 +33,7 @@ func init() {
 		Placeholder: sqlfile.Question, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkLoadData,
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
 		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},
-		denied:   "access denied", open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,
+		denied:   "access denied", quotes: [2]string{"`", "`"}, open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,
 		waitsOff: "the server's performance_schema is off: start it with performance_schema=ON to sample wait events",
 	})
 }

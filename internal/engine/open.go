@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 )
@@ -41,8 +44,14 @@ func openConnector(t *Target, c driver.Connector) *sql.DB {
 }
 
 // Open opens the target as a database/sql handle and checks that it answers. Every engine is opened this one
-// way; PostgreSQL connections can be driven below database/sql with Pgx.
+// way; PostgreSQL connections can be driven below database/sql with Pgx. An embedded engine creates a missing
+// file, unless the target is Existing: then a missing file is refused and nothing is created.
 func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
+	if t.Engine.Embedded && t.Existing {
+		if _, err := os.Stat(t.Path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no database file at %s: build first, or check the path", t.Path)
+		}
+	}
 	db, err := t.Engine.open(ctx, t)
 	if err != nil {
 		return nil, t.ConnectError(err)

@@ -43,7 +43,7 @@ func init() {
 			"packet size": true, "multisubnetfailover": true, "failoverpartner": true, "failoverport": true, "protocol": true},
 		ParseDialect: "tsql", // no SQL Server runs on the project's machines: its files are parsed offline
 		dbParam:      "database", instancePath: true, foldParams: true,
-		denied: "login failed", open: openSQLServer, classify: classifySQLServer, raised: raisedSQLServer,
+		denied: "login failed", quotes: [2]string{"[", "]"}, open: openSQLServer, classify: classifySQLServer, raised: raisedSQLServer,
 		waitsOff: "the account may not see other sessions: grant it VIEW SERVER STATE (VIEW DATABASE STATE on Azure SQL Database) to sample wait events",
 	})
 }

@@ -30,6 +30,9 @@ type Target struct {
 	Params   url.Values
 	// ConnectTimeout bounds each new connection to a server, handshake and login included (default 10 s).
 	ConnectTimeout time.Duration
+	// Existing says the database must exist already (commands that work on what a build made: runs, checks,
+	// validate, drop): Open refuses an embedded target's missing file instead of creating an empty one.
+	Existing bool
 }
 
 // Parse reads a target URL: ENGINE://FILE for embedded engines (sqlite://rel.db, duckdb:///abs/file.duckdb),

@@ -81,7 +81,11 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 				return fmt.Errorf("--target %s is given twice: one database would run two workloads and count twice in the aggregate", t)
 			}
 		}
+		t.Existing = c.Existing
 		env.Targets = append(env.Targets, t)
+	}
+	if err := checkTargetsAreNotTheStore(v, env.Targets); err != nil {
+		return err
 	}
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)

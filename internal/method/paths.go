@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Kind is what an output file holds; an existing file at an output path must hold the same kind (dbdyno never
@@ -114,6 +116,24 @@ func targetFiles(ts []*engine.Target) []string {
 		}
 	}
 	return out
+}
+
+// checkTargetsAreNotTheStore refuses, before any command opens its targets, an embedded target whose file is a
+// results store: the command's --store, or the default store every command without --store records in (a
+// build would write its tables among the results, a run its load).
+func checkTargetsAreNotTheStore(v *workload.Values, targets []*engine.Target) error {
+	files := targetFiles(targets)
+	if _, ok := v.Flag("store"); ok {
+		if err := CheckStore(v.String("store"), files); err != nil {
+			return err
+		}
+	}
+	for _, t := range targets {
+		if t != nil && t.Engine.Embedded && samePath(t.Path, store.DefaultPath) {
+			return fmt.Errorf("--target %s is dbdyno's results store (%s): its tables would go in among the results; give the target a file of its own", t, store.DefaultPath)
+		}
+	}
+	return nil
 }
 
 // CheckStore refuses a results store that is one of the targets' database files.

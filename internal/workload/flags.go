@@ -36,6 +36,7 @@ type Flag struct {
 	SweepTitle string
 	Unit       string       // the unit the value is in, shown in the help
 	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
+	Why        string       // why the range is what it is, said after a refusal ("" for nothing)
 	field      []int        // the field of the options struct that holds it (FlagsOf)
 	owner      reflect.Type // that struct
 }
@@ -133,20 +134,25 @@ func orZero(s string) string {
 	return s
 }
 
-// ParseCounts reads "4", "1..4" or "1,2,4" for a flag ("" is no value).
+// MaxCount is the largest count a counts flag takes (virtual users, streams, threads of a run).
+const MaxCount = 1000
+
+// ParseCounts reads "4", "1..4" or "1,2,4" for a flag ("" is no value); every count is from 1 to MaxCount.
 func ParseCounts(flag, s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
 	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n < 1 {
 		return nil, fmt.Errorf("%s must be at least 1 (got %d)", flag, n)
+	} else if err == nil && n > MaxCount {
+		return nil, fmt.Errorf("%s must be at most %d (got %d)", flag, MaxCount, n)
 	}
-	bad := fmt.Errorf("%s %q is not a count of at least 1, a range 1..N or a list 1,2,4", flag, s)
+	bad := fmt.Errorf("%s %q is not a count from 1 to %d, a range 1..N or a list 1,2,4 (each at most %d)", flag, s, MaxCount, MaxCount)
 	var out []int
 	if lo, hi, ok := strings.Cut(s, ".."); ok {
 		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
 		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if err1 != nil || err2 != nil || a < 1 || b < a || b > 1000 {
+		if err1 != nil || err2 != nil || a < 1 || b < a || b > MaxCount {
 			return nil, bad
 		}
 		for i := a; i <= b; i++ {
@@ -156,7 +162,7 @@ func ParseCounts(flag, s string) ([]int, error) {
 	}
 	for _, p := range strings.Split(s, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 1000 {
+		if err != nil || n < 1 || n > MaxCount {
 			return nil, bad
 		}
 		out = append(out, n)

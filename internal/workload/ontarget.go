@@ -25,7 +25,7 @@ func DropCommand[D interface {
 	Close()
 	DropCommand(ctx context.Context, out io.Writer) error
 }](short string, open func(context.Context, *engine.Target) (D, error)) *Command {
-	return &Command{Name: "drop", Short: short, Target: OneTarget, Do: OnTarget(open, func(ctx context.Context, env *Env, db D) error {
+	return &Command{Name: "drop", Short: short, Target: OneTarget, Existing: true, Do: OnTarget(open, func(ctx context.Context, env *Env, db D) error {
 		return db.DropCommand(ctx, env.Out)
 	})}
 }

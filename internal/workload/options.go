@@ -26,13 +26,14 @@ import (
 //     it, one run per value; the title words the sweep in reports ("N concurrent streams"; "" for "by NAME")
 //   - plan:"-"       not settable from a plan; hidden:"true" not listed in the help
 //   - min:"n", max:"n"  the range a number must lie in, checked when the options are decoded
+//   - why:"text"     why the range is what it is: said after the refusal of a number out of it
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
 // bool (Bool), time.Duration (Duration), string (String) and []string (Strings, repeatable).
 //
 // A struct field without a flag tag that is itself a struct (embedded or named) is a group: its options are the
-// command's. The group's field may adjust its options for this command with tags NAME.flag, NAME.default and
-// NAME.help (NAME the option's flag in the group), e.g. `vus.flag:"threads" rampup.default:"0s"`.
+// command's. The group's field may adjust its options for this command with tags NAME.flag, NAME.default,
+// NAME.help and NAME.why (NAME the option's flag in the group), e.g. `vus.flag:"threads" rampup.default:"0s"`.
 
 var durationType = reflect.TypeOf(time.Duration(0))
 
@@ -60,7 +61,7 @@ func FlagsOf(proto any) []Flag {
 
 // collect adds the options of struct value sv, whose fields sit at index path at; adjust holds the tags of the
 // group fields it is nested in (the outermost first: the command's adjustments win), with their
-// NAME.flag/NAME.default/NAME.help/NAME.sweep tags.
+// NAME.flag/NAME.default/NAME.help/NAME.why/NAME.sweep tags.
 func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag) {
 	st := sv.Type()
 	for i := 0; i < st.NumField(); i++ {
@@ -77,7 +78,7 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 			panic("workload: option field " + sf.Name + " is not exported")
 		}
 		f := Flag{Name: name, Help: sf.Tag.Get("help"), field: path, Min: sf.Tag.Get("min"), Max: sf.Tag.Get("max")}
-		f.Unit = sf.Tag.Get("unit")
+		f.Unit, f.Why = sf.Tag.Get("unit"), sf.Tag.Get("why")
 		f.NoPlan = sf.Tag.Get("plan") == "-"
 		f.Hidden = sf.Tag.Get("hidden") == "true"
 		switch sf.Type {
@@ -133,6 +134,9 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		if v, ok := lookup("help"); ok {
 			f.Help = v
 		}
+		if v, ok := lookup("why"); ok {
+			f.Why = v
+		}
 		if v, ok := lookup("sweep"); ok && f.Kind == Counts {
 			f.SweepTitle = v
 		}
@@ -181,11 +185,21 @@ func (v *Values) Decode(dst any) error {
 	return nil
 }
 
-// checkRange refuses a number outside the option's min/max.
+// checkRange refuses a number outside the option's min/max, saying why the range is what it is when the option
+// says.
 func (f Flag) checkRange(fv reflect.Value) error {
 	if f.Min == "" && f.Max == "" {
 		return nil
 	}
+	err := f.outOfRange(fv)
+	if err != nil && f.Why != "" {
+		return fmt.Errorf("%v: %s", err, f.Why)
+	}
+	return err
+}
+
+// outOfRange is checkRange's refusal without the reason.
+func (f Flag) outOfRange(fv reflect.Value) error {
 	var x, lo, hi float64
 	var got string
 	switch f.Kind {

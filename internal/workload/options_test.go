@@ -19,7 +19,7 @@ type testOptions struct {
 	group      `users.flag:"threads" users.sweep:"by threads" duration.default:"5m"`
 	Scale      float64  `flag:"scale" default:"1" help:"scale factor" min:"0.001"`
 	Warehouses int      `flag:"warehouses" help:"warehouses" min:"1" max:"1000"`
-	Threads    int      `flag:"load-threads" help:"load threads"`
+	Threads    int      `flag:"load-threads" help:"load threads" max:"256" why:"more help no more"`
 	Labels     []string `flag:"label" plan:"-" help:"labels"`
 	Drop       bool     `flag:"drop" hidden:"true" help:"drop"`
 	Size       string   `flag:"size" default:"S" unit:"S, M or L" help:"size"`
@@ -95,9 +95,10 @@ func TestOptionsFromStruct(t *testing.T) {
 
 func TestOptionsRanges(t *testing.T) {
 	for args, want := range map[string]string{
-		"--warehouses 0":    "--warehouses must be at least 1 (got 0)",
-		"--warehouses 1001": "--warehouses must be at most 1000 (got 1001)",
-		"--scale 0":         "--scale must be at least 0.001 (got 0)",
+		"--warehouses 0":                    "--warehouses must be at least 1 (got 0)",
+		"--warehouses 1001":                 "--warehouses must be at most 1000 (got 1001)",
+		"--scale 0":                         "--scale must be at least 0.001 (got 0)",
+		"--warehouses 1 --load-threads 257": "--load-threads must be at most 256 (got 257): more help no more",
 	} {
 		_, err := Options[testOptions](parse(t, &testOptions{}, strings.Fields(args)...))
 		if err == nil || err.Error() != want {

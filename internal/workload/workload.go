@@ -61,6 +61,9 @@ type Command struct {
 	Do func(ctx context.Context, env *Env, v *Values) error
 	// Measured is set for the command whose runs go through the method (repeats, sweeps, targets, results).
 	Measured Measured
+	// Existing says the command works on what a build made (a run, check, validate, drop): its targets are
+	// opened only if they exist, an embedded target's missing file refused rather than created empty.
+	Existing bool
 }
 
 // TargetUse says whether a command takes --target.

@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -55,15 +56,27 @@ type Options struct {
 	Version   string
 }
 
-// ReadToken reads a token file: its first line, trimmed; an empty file is an error naming the fix.
+// ReadToken reads a token file: its first line, trimmed; an empty file is an error naming the fix. Like ssh with
+// a private key, it refuses a file that others than its owner may read or write (one line naming the file, its
+// mode and the fix), except on Windows, whose files have no such mode bits.
 func ReadToken(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("token file: %v", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return "", fmt.Errorf("token file: %v", err)
+	} else if m := fi.Mode().Perm(); m&0o077 != 0 && runtime.GOOS != "windows" {
+		return "", fmt.Errorf("token file %s has mode %04o, open to other users: run chmod 600 %s", path, m, path)
+	}
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return "", fmt.Errorf("token file: %v", err)
 	}
 	tok := strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
 	if len(tok) < 16 {
-		return "", fmt.Errorf("token file %s holds a token of %d characters: put at least 16 random characters in it (e.g. openssl rand -hex 32 > %s)", path, len(tok), path)
+		return "", fmt.Errorf("token file %s holds a token of %d characters: put at least 16 random characters in it (e.g. (umask 077; openssl rand -hex 32 > %s))", path, len(tok), path)
 	}
 	return tok, nil
 }
@@ -79,6 +92,24 @@ func loopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// listenNetwork is the network that listens on exactly the address given: tcp4 for an IPv4 address (0.0.0.0
+// is IPv4's addresses only, not IPv6's too as "tcp" would make it), tcp6 for an IPv6 one ([::] is IPv6's only),
+// and tcp for a name or no host, which Go resolves.
+func listenNetwork(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "tcp"
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip == nil:
+		return "tcp"
+	case ip.To4() != nil:
+		return "tcp4"
+	}
+	return "tcp6"
 }
 
 // Server samples the host and answers drivers.
@@ -121,7 +152,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 
 // Serve samples and serves until ctx ends. ready, when set, gets the address it listens on.
 func (s *Server) Serve(ctx context.Context, out io.Writer, ready func(addr string)) error {
-	ln, err := net.Listen("tcp", s.opts.Listen)
+	ln, err := net.Listen(listenNetwork(s.opts.Listen), s.opts.Listen)
 	if err != nil {
 		return fmt.Errorf("agent: listen on %s: %v", s.opts.Listen, err)
 	}

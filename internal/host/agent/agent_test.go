@@ -8,11 +8,13 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +180,39 @@ func TestAgentRefusals(t *testing.T) {
 		r := clitest.Run(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--agent", bad, "--store", "")
 		if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || strings.Contains(r.Stderr, "pw") {
 			t.Fatalf("--agent %s: %d %q", bad, r.Code, r.Stderr)
+		}
+	}
+}
+
+// A token file others may read is refused like ssh refuses such a private key, by the agent (--token-file) and
+// by the driver (--agent-token-file): one line naming the file, its mode and the fix.
+func TestTokenFileOpenToOthersIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows files have no mode bits for others")
+	}
+	tf := tokenFile(t, token)
+	for _, mode := range []os.FileMode{0o644, 0o640, 0o604, 0o620} {
+		if err := os.Chmod(tf, mode); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("token file %s has mode %04o, open to other users: run chmod 600 %s", tf, mode, tf)
+		if _, err := agent.New(context.Background(), agent.Options{Listen: "127.0.0.1:0", TokenFile: tf, Interval: time.Second}); err == nil || err.Error() != want {
+			t.Fatalf("agent --token-file (mode %04o): %v", mode, err)
+		}
+		dir := t.TempDir()
+		r := clitest.Run(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--agent", "http://127.0.0.1:1",
+			"--agent-token-file", tf, "--store", "")
+		if r.Code == 0 || r.Stderr != "dbdyno: --agent-token-file: "+want+"\n" {
+			t.Fatalf("--agent-token-file (mode %04o): %d %q", mode, r.Code, r.Stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "p.db")); err == nil {
+			t.Fatalf("--agent-token-file (mode %04o) refused after the database was opened", mode)
+		}
+	}
+	for _, mode := range []os.FileMode{0o600, 0o400} {
+		os.Chmod(tf, mode)
+		if _, err := agent.ReadToken(tf); err != nil {
+			t.Fatalf("mode %04o: %v", mode, err)
 		}
 	}
 }

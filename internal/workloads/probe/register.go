@@ -46,7 +46,7 @@ func init() {
 				Check: checkMixed,
 				Open:  openMixed,
 			}),
-			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Do: drop},
+			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Existing: true, Do: drop},
 		},
 	})
 	// its part of a report: the mixed probe's measurement, the other probes' steps
@@ -63,7 +63,7 @@ type ColdStart struct {
 // Build are the options of a probe's table build.
 type Build struct {
 	Rebuild     bool `flag:"rebuild" help:"replace the probe's tables when they were built with other sizes (only dbdyno's probe tables are touched)"`
-	LoadThreads int  `flag:"load-threads" help:"parallel load connections of the build"`
+	LoadThreads int  `flag:"load-threads" help:"parallel load connections of the build" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 }
 
 // defaultBuild is the build options' defaults: one load connection per CPU.

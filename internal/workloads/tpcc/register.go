@@ -39,7 +39,7 @@ func init() {
 			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
-				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
@@ -83,7 +83,7 @@ const quickstartTarget = "sqlite://dbdyno-quickstart.db"
 // BuildFlags are `tpcc build`'s options.
 type BuildFlags struct {
 	Warehouses int    `flag:"warehouses" default:"1" help:"number of warehouses (scale: about 100 MB each)"`
-	Threads    int    `flag:"threads" help:"parallel load connections"`
+	Threads    int    `flag:"threads" help:"parallel load connections" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 	Drop       bool   `flag:"drop" help:"replace dbdyno's existing TPC-C tables (never touches tables dbdyno did not create)"`
 	Seed       uint64 `flag:"seed" help:"seed of the generated data"`
 }
@@ -91,7 +91,7 @@ type BuildFlags struct {
 // GenFlags are `tpcc gen`'s options.
 type GenFlags struct {
 	Warehouses int    `flag:"warehouses" default:"1" help:"number of warehouses"`
-	Threads    int    `flag:"threads" help:"parallel generators"`
+	Threads    int    `flag:"threads" help:"parallel generators" max:"256" why:"more generators than cores write no faster, and each one costs memory"`
 	Out        string `flag:"out" help:"output directory"`
 	Seed       uint64 `flag:"seed" help:"seed of the generated data"`
 }

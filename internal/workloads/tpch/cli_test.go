@@ -214,6 +214,8 @@ func TestTPCHSweepAndSubset(t *testing.T) {
 
 func TestTPCHBadInput(t *testing.T) {
 	empty := "duckdb://" + filepath.Join(t.TempDir(), "e.duckdb")
+	clitest.Must(t, "ping", "--target", empty, "--rampup", "0s", "--duration", "100ms", "--store", "") // an empty database
+	missing := filepath.Join(t.TempDir(), "m.duckdb")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -227,6 +229,8 @@ func TestTPCHBadInput(t *testing.T) {
 		{[]string{"tpch", "run", "--target", empty, "--streams", "two"}, "--streams \"two\""},
 		{[]string{"tpch", "run", "--target", empty, "--queries", "1,23"}, "not a query number"},
 		{[]string{"tpcc", "run", "--target", empty}, "tpcc workload runs on"},
+		{[]string{"tpch", "run", "--target", "duckdb://" + missing}, "no database file at " + missing + ": build first, or check the path"},
+		{[]string{"tpch", "validate", "--target", "duckdb://" + missing}, "no database file at " + missing + ": build first, or check the path"},
 	} {
 		r := clitest.Run(context.Background(), c.args...)
 		lines := strings.Split(strings.TrimSpace(r.Stderr), "\n")

@@ -53,17 +53,17 @@ func init() {
 			workload.NewCommand(workload.Command{
 				Name:   "validate",
 				Short:  "run the 22 queries with the validation parameters and compare with expected answers",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &ValidateFlags{}, validate),
 			workload.NewCommand(workload.Command{
 				Name:   "restore",
 				Short:  "undo the refresh functions' update sets left applied (by --no-restore or an interrupted run)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &noFlags{}, restore),
 			workload.NewCommand(workload.Command{
 				Name:   "drop",
 				Short:  "remove dbdyno's TPC-H tables (and nothing else)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 			}, &noFlags{}, func(ctx context.Context, env *workload.Env, _ *noFlags) error {
 				d, err := Open(ctx, env.Target())
 				if err != nil {
@@ -86,7 +86,7 @@ func runCommand() *workload.Command {
 		Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
 			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
 			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
-		Target: workload.ManyTargets,
+		Target: workload.ManyTargets, Existing: true,
 	}, &RunFlags{}, measured{})
 	c.Measured = sweepWarmup{c.Measured, measured{}}
 	return c
@@ -106,7 +106,7 @@ func (o ScaleOption) Check() error { return ValidateScale(o.Scale) }
 // LoadOption is --threads, the parallel connections (or generator threads) of a load; its default, the
 // machine's CPUs, is the prototype's field.
 type LoadOption struct {
-	Threads int `flag:"threads" help:"parallel load connections"`
+	Threads int `flag:"threads" help:"parallel load connections" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 }
 
 // Check refuses fewer than one thread.
@@ -122,7 +122,7 @@ type GenFlags struct {
 	ScaleOption `scale.help:"scale factor (1 is about 1 GB; fractions such as 0.01 work)"`
 	Out         string `flag:"out" help:"output directory"`
 	Format      string `flag:"format" default:"tbl" help:"tbl (dbgen's format) or csv (with a header line)"`
-	LoadOption  `threads.help:"generator threads"`
+	LoadOption  `threads.help:"generator threads" threads.why:"more generators than cores write no faster, and each one costs memory"`
 	Parts       int  `flag:"parts" default:"1" help:"split each table into this many files (TABLE.tbl.1 .. TABLE.tbl.N), as dbgen -C does"`
 	Updates     int  `flag:"updates" default:"0" help:"also write update sets 1..N for the refresh functions (orders.tbl.uN, lineitem.tbl.uN, delete.N), as dbgen -U does"`
 	UpdatesOnly bool `flag:"updates-only" help:"write only the update sets, not the tables"`
@@ -227,6 +227,7 @@ func validate(ctx context.Context, env *workload.Env, o *ValidateFlags) error {
 		if err != nil {
 			return fmt.Errorf("--against: %w", err)
 		}
+		t.Existing = true
 		if other, err = Open(ctx, t); err != nil {
 			return fmt.Errorf("--against: %w", err)
 		}

@@ -39,7 +39,7 @@ func init() {
 			buildCommand(),
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive users' orders with virtual users and report OPM, each step's latency and rollbacks",
-				Target: workload.ManyTargets}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error {
 					if o.Think < 0 {
 						return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
@@ -53,7 +53,7 @@ func init() {
 			{
 				Name:   "reset",
 				Short:  "bring the store back to its loaded state (what runs added removed, inventory restored)",
-				Target: workload.OneTarget,
+				Target: workload.OneTarget, Existing: true,
 				Do: workload.OnTarget(Open, func(ctx context.Context, env *workload.Env, db *DB) error {
 					rep, err := db.Reset(ctx)
 					if err == nil {
@@ -78,7 +78,7 @@ type SizeFlags struct {
 // BuildFlags are `webstore build`'s options.
 type BuildFlags struct {
 	SizeFlags
-	Threads int    `flag:"threads" help:"parallel load connections"`
+	Threads int    `flag:"threads" help:"parallel load connections" max:"256" why:"more threads than cores load no faster, and each one costs a connection and memory"`
 	Drop    bool   `flag:"drop" help:"replace dbdyno's existing web store tables (never touches tables dbdyno did not create)"`
 	Seed    uint64 `flag:"seed" help:"seed of the generated data"`
 }
