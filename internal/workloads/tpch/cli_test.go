@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -245,8 +246,11 @@ func TestTPCHCtrlCWritesAbortedResult(t *testing.T) {
 	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
 	file := filepath.Join(t.TempDir(), "c.json")
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(1500*time.Millisecond, cancel)
-	r := clitest.Run(ctx, "tpch", "run", "--target", url, "--streams", "1..40", "--result", file)
+	defer cancel()
+	// Ctrl-C follows an event, not the clock: the sweep's second point has finished a query
+	out := &cancelOn{cancel: cancel, after: ": 2 concurrent stream(s)", then: "  Q"}
+	code, line := method.ExitStatus(method.Invoke(ctx, []string{"tpch", "run", "--target", url, "--streams", "1..40", "--result", file}, out, "test"), nil)
+	r := clitest.Result{Code: code, Stdout: out.String(), Stderr: line}
 	if r.Code != method.ExitAborted || !strings.Contains(r.Stderr, "run aborted") {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 	}
@@ -435,4 +439,30 @@ func TestTPCHValidateShapes(t *testing.T) {
 	if r.Code == 0 || !strings.Contains(r.Stdout, "Q1  FAIL") {
 		t.Fatalf("a changed shape passed: %d\n%s", r.Code, r.Stdout)
 	}
+}
+
+// cancelOn is a command's output that cancels the command once a line holding then follows a line holding
+// after.
+type cancelOn struct {
+	mu          sync.Mutex
+	buf         strings.Builder
+	after, then string
+	cancel      context.CancelFunc
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	s := c.buf.String()
+	if i := strings.Index(s, c.after); i >= 0 && strings.Contains(s[i:], c.then) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+func (c *cancelOn) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
 }
