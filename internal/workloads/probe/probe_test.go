@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/output/result"
@@ -202,14 +203,21 @@ func TestProbesOnEveryEngine(t *testing.T) {
 				t.Errorf("bulk write: %d rows written, want %d", n, 2*chunkRows)
 			}
 
-			// cpu: doubling steps stop at the first that passes the limit
-			r = run(t, dir, "cpu", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000..", "--limit", "1s")
+			// cpu: doubling steps stop at the first that passes the limit. The limit comes from the first step's
+			// time measured here (each doubling of N takes about 4x as long): at least 1 s, and 8x the reference,
+			// so that the first steps pass it however loaded the machine is and a later one does not
+			r = run(t, dir, "cpuref", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000", "--limit", "60s")
+			limit := time.Second
+			if ref := time.Duration(r.Probe.Steps[0].Seconds * 8 * float64(time.Second)); ref > limit {
+				limit = ref.Round(time.Millisecond)
+			}
+			r = run(t, dir, "cpu", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000..", "--limit", limit.String())
 			steps := r.Probe.Steps
 			if len(steps) < 2 || !steps[len(steps)-1].Exceeded {
-				t.Fatalf("cpu: the last step did not stop at the limit: %+v", steps)
+				t.Fatalf("cpu: the last step did not stop at the limit %s: %+v", limit, steps)
 			}
 			for _, st := range steps[:len(steps)-1] {
-				if st.Exceeded || st.Seconds >= 1 || st.Rows != int64(st.X*st.X) {
+				if st.Exceeded || st.Seconds >= limit.Seconds() || st.Rows != int64(st.X*st.X) {
 					t.Errorf("cpu step %+v: want a completed step under the limit comparing N x N pairs", st)
 				}
 			}
