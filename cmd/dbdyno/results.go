@@ -77,6 +77,7 @@ func (a *app) reportCmd() *cobra.Command {
 
 func (a *app) compareCmd() *cobra.Command {
 	var storePath string
+	var allowChanged bool
 	c := &cobra.Command{
 		Use:   "compare A B [C...]",
 		Short: "compare runs metric by metric: \"B is 32.14% faster than A\" (medians of repeats; per core and per price when known)",
@@ -84,10 +85,11 @@ func (a *app) compareCmd() *cobra.Command {
 			"repeats; a multi-target group by its aggregate), one point of a sweep's group (GROUP@vus=4), or a result file.",
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.Compare(cmd.Context(), a.stdout, storePath, args)
+			return method.CompareChanged(cmd.Context(), a.stdout, storePath, args, allowChanged)
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().BoolVar(&allowChanged, "allow-changed", false, "compare runs whose database had changed since its build (their database_changes)")
 	return c
 }
 

@@ -204,8 +204,14 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 	return len(runs), result.WriteAtomic(out, b.Bytes())
 }
 
-// Compare prints the runs each reference names (their medians) side by side, each against the first.
+// Compare prints the runs each reference names (their medians) side by side, each against the first. It
+// refuses runs whose database had changed since its build (result.Unchanged): CompareChanged takes them.
 func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) error {
+	return CompareChanged(ctx, w, storePath, refs, false)
+}
+
+// CompareChanged is Compare, taking runs whose database had changed since its build when allowChanged is set.
+func CompareChanged(ctx context.Context, w io.Writer, storePath string, refs []string, allowChanged bool) error {
 	st, err := openIfThere(ctx, storePath)
 	if err != nil {
 		return err
@@ -230,6 +236,11 @@ func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) 
 	}
 	if err := result.Comparable(all); err != nil {
 		return err
+	}
+	if !allowChanged {
+		if err := result.Unchanged(all); err != nil {
+			return err
+		}
 	}
 	var sums []compare.Summary
 	for i, name := range compare.Names(sets) {
