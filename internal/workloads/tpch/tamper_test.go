@@ -32,7 +32,9 @@ func exec(t *testing.T, url string, stmts ...string) {
 func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 	for _, e := range tpchEngines(t) {
 		t.Run(e.Name, func(t *testing.T) {
-			build := func() { clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop", "--threads", "2") }
+			build := func() {
+				clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop", "--threads", "2")
+			}
 			refused := func(want string) {
 				t.Helper()
 				r := clitest.Run(context.Background(), "tpch", "run", "--target", e.URL, "--power", "--queries", "6")
