@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 )
 
 // ErrLocked means another dbdyno holds the dataset's lock: a run when a build or drop asks for it, a build or
@@ -19,16 +22,29 @@ const lockSlots = 16
 
 // Lock is a dataset's lock, held until Release: shared by runs, exclusive for a build or a drop.
 type Lock struct {
-	conn *sql.Conn // the session that holds a server's lock
-	file *fileLock // an embedded database's
+	conn   *sql.Conn // the session that holds a server's lock
+	unlock *sqlfile.Statement
+	name   string
+	file   *fileLock // an embedded database's
 }
 
-// Release gives the lock up: the session that holds it is closed, not returned to the pool (its locks go with it).
+// Release gives the lock up (catalog.sql's unlock_all), and closes the session that held it rather than
+// return it to the pool.
 func (l *Lock) Release() {
 	if l == nil {
 		return
 	}
 	if l.conn != nil {
+		// given up on the session first: the server notices a closed connection only later
+		if st := l.unlock; st != nil {
+			var args []any
+			if len(st.Params) > 0 {
+				args = st.Args([]any{l.name})
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second) // a frozen server: closed below anyway
+			l.conn.ExecContext(ctx, st.SQL, args...)
+			cancel()
+		}
 		l.conn.Raw(func(any) error { return driver.ErrBadConn })
 		l.conn.Close()
 		l.conn = nil
@@ -63,7 +79,7 @@ func (t *Target) Lock(ctx context.Context, db *sql.DB, name string, exclusive bo
 	if err != nil {
 		return nil, t.ConnectError(err)
 	}
-	l := &Lock{conn: conn}
+	l := &Lock{conn: conn, unlock: set["unlock_all"], name: name}
 	take := func(st string, args []any) (bool, error) {
 		var n sql.NullInt64
 		if err := conn.QueryRowContext(ctx, st, args...).Scan(&n); err != nil {

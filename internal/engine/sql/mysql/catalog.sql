@@ -21,3 +21,5 @@ SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_sc
 -- carries the database; a run takes one of several numbered slots, a build or drop all of them.
 -- name: lock_exclusive(name)
 SELECT GET_LOCK(CONCAT(DATABASE(), '.', :name), 0)
+-- name: unlock_all()
+SELECT RELEASE_ALL_LOCKS()

@@ -24,3 +24,5 @@ SELECT COALESCE((SELECT reltuples::bigint FROM pg_catalog.pg_class c JOIN pg_cat
 SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || :name))::int
 -- name: lock_exclusive(name)
 SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || :name))::int
+-- name: unlock_all()
+SELECT pg_advisory_unlock_all()

@@ -27,3 +27,5 @@ SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OB
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: lock_exclusive(name)
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+-- name: unlock_all(name)
+EXEC sp_releaseapplock @Resource = :name, @LockOwner = 'Session'

@@ -21,6 +21,8 @@ SELECT DISTINCT index_name FROM information_schema.statistics WHERE table_schema
 SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?), -1);
 -- name: lock_exclusive(name)  -- from sql/mysql/catalog.sql
 SELECT GET_LOCK(CONCAT(DATABASE(), '.', ?), 0);
+-- name: unlock_all()  -- from sql/mysql/catalog.sql
+SELECT RELEASE_ALL_LOCKS();
 
 -- file: settings.sql
 -- name: innodb_buffer_pool_size()  -- from sql/mysql/settings.sql

@@ -23,6 +23,8 @@ SELECT COALESCE((SELECT reltuples::bigint FROM pg_catalog.pg_class c JOIN pg_cat
 SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || $1))::int;
 -- name: lock_exclusive(name)  -- from sql/postgres/catalog.sql
 SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || $1))::int;
+-- name: unlock_all()  -- from sql/postgres/catalog.sql
+SELECT pg_advisory_unlock_all();
 
 -- file: settings.sql
 -- name: shared_buffers()  -- from sql/postgres/settings.sql

@@ -25,6 +25,8 @@ SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OB
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: lock_exclusive(name)  -- from sql/sqlserver/catalog.sql
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+-- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
+EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
 
 -- file: settings.sql
 -- name: edition()  -- from sql/sqlserver/settings.sql
