@@ -90,6 +90,7 @@ func (a *app) compareCmd() *cobra.Command {
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
 	c.Flags().BoolVar(&o.IncludeFailed, "include-failed", false, "also compare runs that failed or were aborted (refused otherwise)")
+	c.Flags().BoolVar(&o.AllowChanged, "allow-changed", false, "compare runs whose database had changed since its build (their database_changes)")
 	return c
 }
 

@@ -166,3 +166,48 @@ func (e *Engine) Files() []*sqlfile.File {
 	}
 	return out
 }
+
+// IndexNames lists a table's indexes, its primary key's among them (catalog.sql's index_names); ok is false
+// where the engine cannot list them.
+func (e *Engine) IndexNames(ctx context.Context, q Queryer, table string) (names []string, ok bool, err error) {
+	st, ok := e.catalog.Set()["index_names"]
+	if !ok {
+		return nil, false, nil
+	}
+	rows, err := q.QueryContext(ctx, st.SQL, st.Args([]any{table})...)
+	if err != nil {
+		return nil, true, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n sql.NullString
+		if err := rows.Scan(&n); err != nil {
+			return nil, true, err
+		}
+		if n.Valid {
+			names = append(names, strings.ToLower(n.String))
+		}
+	}
+	return names, true, rows.Err()
+}
+
+// CountRows counts a table's rows exactly.
+func (e *Engine) CountRows(ctx context.Context, q Queryer, table string) (int64, error) {
+	var n int64
+	err := q.QueryRowContext(ctx, strings.ReplaceAll(e.stmt("count_rows").SQL, "{table}", ident(table))).Scan(&n)
+	return n, err
+}
+
+// EstimateRows is the catalog's estimate of a table's rows (catalog.sql's row_estimate); ok is false where the
+// engine keeps none, or none yet for the table.
+func (e *Engine) EstimateRows(ctx context.Context, q Queryer, table string) (n int64, ok bool, err error) {
+	st, has := e.catalog.Set()["row_estimate"]
+	if !has {
+		return 0, false, nil
+	}
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, st.SQL, st.Args([]any{table})...).Scan(&v); err != nil {
+		return 0, false, err
+	}
+	return v.Int64, v.Valid && v.Int64 >= 0, nil
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
@@ -330,7 +331,8 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 // once runs one measured run against one target and assembles its result (nil when it could not start).
 func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string) (*result.Result, error) {
 	started := time.Now().UTC()
-	run, err := w.Start(ctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
+	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
+	run, err := w.Start(sctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, workload.ErrAborted) {
 			// Ctrl-C while the run was being set up: nothing was measured, and the command ends aborted
@@ -351,6 +353,10 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	}
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
+	}
+	if res.DatabaseChanges = changes.Differences(); len(res.DatabaseChanges) > 0 {
+		fmt.Fprintf(out, "warning: the database changed since its build: %s; the result records it (database_changes), and compare refuses it unless given --allow-changed\n",
+			strings.Join(res.DatabaseChanges, "; "))
 	}
 	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
 	var rec *agent.Recorder

@@ -204,7 +204,8 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 	return len(runs), result.WriteAtomic(out, b.Bytes())
 }
 
-// Compare prints the runs each reference names (their medians) side by side, each against the first.
+// Compare prints the runs each reference names (their medians) side by side, each against the first. It
+// refuses runs whose database had changed since its build (result.Unchanged): CompareChanged takes them.
 func Compare(ctx context.Context, w io.Writer, storePath string, refs []string) error {
 	return CompareWith(ctx, w, storePath, refs, CompareOptions{})
 }
@@ -214,6 +215,14 @@ type CompareOptions struct {
 	// IncludeFailed compares runs that failed or were aborted too, each named above the comparison; without
 	// it such a run is refused.
 	IncludeFailed bool
+	// AllowChanged compares runs whose database had changed since its build (their database_changes);
+	// without it such a run is refused.
+	AllowChanged bool
+}
+
+// CompareChanged is Compare, taking runs whose database had changed since its build when allowChanged is set.
+func CompareChanged(ctx context.Context, w io.Writer, storePath string, refs []string, allowChanged bool) error {
+	return CompareWith(ctx, w, storePath, refs, CompareOptions{AllowChanged: allowChanged})
 }
 
 // CompareWith is Compare with its options.
@@ -242,6 +251,11 @@ func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []stri
 	}
 	if err := result.ComparableWith(all, o.IncludeFailed); err != nil {
 		return err
+	}
+	if !o.AllowChanged {
+		if err := result.Unchanged(all); err != nil {
+			return err
+		}
 	}
 	for _, r := range all {
 		if r.Status != result.StatusOK {

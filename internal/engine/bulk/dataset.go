@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,13 @@ type Dataset struct {
 	Parts string
 	// Command is how messages name the workload's commands ("dbdyno probe read"; default "dbdyno WORKLOAD").
 	Command string
+	// Grows lists the tables a run inserts into and never deletes from: a run's start check (Ready) wants at
+	// least the rows the build loaded there. Churns lists those a run inserts into and deletes from: their rows
+	// are not compared, only when the build record has the key ChurnsWith if that is set (TPC-H's applied
+	// update sets). Every other table must hold exactly the rows the build loaded; the numbered tables (Parts)
+	// churn.
+	Grows, Churns []string
+	ChurnsWith    string
 }
 
 func (d *Dataset) command() string {
@@ -90,6 +98,10 @@ type DB struct {
 	SQL   *sql.DB
 	set   sqlfile.Set // admin.sql
 	parts int         // the numbered tables there are (Dataset.Parts): found, or being built
+	// lock is the dataset's lock while this DB holds it (Ready: shared; Build, Drop: exclusive), until Close.
+	lock      *engine.Lock
+	exclusive bool // the lock is a build's or drop's
+	verified  bool // Ready's start check passed
 }
 
 // Parts is how many numbered tables the dataset has in the target (read by Ready, Drop and Build).
@@ -121,8 +133,12 @@ func Open(ctx context.Context, d *Dataset, t *engine.Target) (*DB, error) {
 	return out, nil
 }
 
-// Close closes the target.
-func (db *DB) Close() { db.SQL.Close() }
+// Close gives up the dataset's lock and closes the target.
+func (db *DB) Close() {
+	db.lock.Release()
+	db.lock = nil
+	db.SQL.Close()
+}
 
 // ServerVersion is the engine's version string.
 func (db *DB) ServerVersion(ctx context.Context) string {
@@ -306,8 +322,13 @@ func (e *NoSchemaError) Error() string { return e.msg }
 func noSchema(format string, args ...any) error { return &NoSchemaError{fmt.Sprintf(format, args...)} }
 
 // Ready checks that the target holds a finished build of the dataset: every table and the build record with
-// status "ready". The error says what to run.
+// status "ready", and the tables as the build's manifest has them (a *ChangedError says what differs). It
+// takes the dataset's lock, shared, until Close, so that no build or drop replaces the tables meanwhile. The
+// error says what to run.
 func (db *DB) Ready(ctx context.Context) error {
+	if err := db.hold(ctx, false); err != nil {
+		return err
+	}
 	tables, meta, err := db.existing(ctx)
 	if err != nil {
 		return err
@@ -327,13 +348,26 @@ func (db *DB) Ready(ctx context.Context) error {
 		return noSchema("no %s schema: the build of %s did not finish (status %q): rebuild with %s --drop'", db.D.Title, db.T, status, build)
 	}
 	if want, _ := db.Meta(ctx, "parts"); len(tables) != len(db.D.Tables)+db.parts || want != "" && want != fmt.Sprint(db.parts) {
-		return noSchema("no %s schema: %s lacks some %s tables: rebuild with %s --drop'", db.D.Title, db.T, db.D.Title, build)
+		var missing []string
+		for _, t := range db.D.Tables {
+			if !slices.Contains(tables, t) {
+				missing = append(missing, t)
+			}
+		}
+		what := ""
+		if len(missing) > 0 {
+			what = " (" + strings.Join(missing, ", ") + ")"
+		}
+		return noSchema("no %s schema: %s lacks some %s tables%s: rebuild with %s --drop'", db.D.Title, db.T, db.D.Title, what, build)
 	}
-	return nil
+	return db.verify(ctx)
 }
 
 // Drop removes the dataset's objects, and only them: it refuses when the tables were not made by dbdyno.
 func (db *DB) Drop(ctx context.Context) (bool, error) {
+	if err := db.hold(ctx, true); err != nil {
+		return false, err
+	}
 	tables, meta, err := db.existing(ctx)
 	if err != nil {
 		return false, err
@@ -391,6 +425,9 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	}
 	t0 := time.Now()
 	if err := CheckSpace(ctx, db.T, b.Bytes); err != nil {
+		return nil, err
+	}
+	if err := db.hold(ctx, true); err != nil {
 		return nil, err
 	}
 	tables, meta, err := db.existing(ctx)
@@ -453,6 +490,9 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		return nil, fmt.Errorf("gathering statistics: %w", err)
 	}
 	rep.Analyze = time.Since(ta)
+	if err := db.recordManifest(ctx); err != nil {
+		return nil, fmt.Errorf("recording the build's manifest: %w", err)
+	}
 	if err := db.PutMeta(ctx, "status", "ready"); err != nil {
 		return nil, err
 	}

@@ -133,6 +133,18 @@ func ComparableWith(runs []*Result, includeFailed bool) error {
 	return nil
 }
 
+// Unchanged refuses runs whose start check found their database changed since its build (DatabaseChanges):
+// their figures are not those of the data the build made. compare leaves them out unless asked.
+func Unchanged(runs []*Result) error {
+	for _, r := range runs {
+		if len(r.DatabaseChanges) > 0 {
+			return fmt.Errorf("run %s started on a database changed since its build (%s): compare it only with --allow-changed",
+				r.RunID, strings.Join(r.DatabaseChanges, "; "))
+		}
+	}
+	return nil
+}
+
 // SweepTitle words a sweep over a workload's flag ("N concurrent streams", "by vus"), from the flag's metadata.
 func SweepTitle(workload, flag string) string {
 	if k, ok := KindOf(workload); ok {

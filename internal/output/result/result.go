@@ -49,16 +49,20 @@ type Result struct {
 	Measurement   *Measurement   `json:"measurement,omitempty"`
 	Figures       map[string]any `json:"figures,omitempty"`
 	Checks        []Check        `json:"checks,omitempty"`
-	Analytic      *Analytic      `json:"analytic,omitempty"`
-	IO            *IO            `json:"io,omitempty"`
-	Probe         *Probe         `json:"probe,omitempty"`
-	Metrics       []Metric       `json:"metrics,omitempty"`
-	Parts         []Part         `json:"parts,omitempty"`
-	RunID         string         `json:"run_id,omitempty"`
-	Labels        map[string]any `json:"labels,omitempty"`
-	Group         *Group         `json:"group,omitempty"`
-	Environment   *Environment   `json:"environment,omitempty"`
-	System        *SystemMetrics `json:"system_metrics,omitempty"`
+	// DatabaseChanges is what the run's start check found changed in the database since its build without
+	// stopping the run (an index added, a large table's estimated rows astray): such a run is compared only
+	// when asked (Unchanged).
+	DatabaseChanges []string       `json:"database_changes,omitempty"`
+	Analytic        *Analytic      `json:"analytic,omitempty"`
+	IO              *IO            `json:"io,omitempty"`
+	Probe           *Probe         `json:"probe,omitempty"`
+	Metrics         []Metric       `json:"metrics,omitempty"`
+	Parts           []Part         `json:"parts,omitempty"`
+	RunID           string         `json:"run_id,omitempty"`
+	Labels          map[string]any `json:"labels,omitempty"`
+	Group           *Group         `json:"group,omitempty"`
+	Environment     *Environment   `json:"environment,omitempty"`
+	System          *SystemMetrics `json:"system_metrics,omitempty"`
 	// ServerSystem is the database host's own CPU, memory, disks and network, as its dbdyno agent sampled them.
 	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
 	DBCounters   *DBCounters    `json:"db_counters,omitempty"`

@@ -17,7 +17,8 @@ import (
 var sqlFS embed.FS
 
 // Dataset is the TPC-C tables and the files that make them (sql/generic and sql/ENGINE).
-var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS})
+var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS,
+	Grows: []string{THistory, TOrders, TOrderLine}, Churns: []string{TNewOrder}})
 
 // DefaultTarget is the embedded database the workload uses unless told otherwise.
 const DefaultTarget = "sqlite://dbdyno.db"

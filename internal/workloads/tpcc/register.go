@@ -152,6 +152,7 @@ type runSession struct {
 	nextOrderID   func(context.Context) (int64, error)
 	closeReader   func()
 	next0, next1  int64
+	rollbacks     *result.Check // too many New-Orders rolled back (Finish), kept among the checks
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
@@ -206,10 +207,17 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any {
 	return figures(m, s.next0, s.next1)
 }
 
-func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
+func (s *runSession) Finish(_ context.Context, res *result.Result) {
+	printSummary(s.setup.Out, res)
+	s.rollbacks = warnRollbacks(s.setup.Out, res)
+}
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
-	return runner.RunChecks(ctx, w, s.db.Check)
+	checks, err := runner.RunChecks(ctx, w, s.db.Check)
+	if s.rollbacks != nil {
+		checks = append(checks, *s.rollbacks) // the result's checks are these: the warning stays recorded
+	}
+	return checks, err
 }
 
 func (s *runSession) Close() {

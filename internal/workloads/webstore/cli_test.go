@@ -94,6 +94,7 @@ func TestWebstoreOnEveryEngine(t *testing.T) {
 				orderFlow(t, e.URL, db, raw, mode == "procedures")
 			}
 			runCheckReset(t, e.URL, raw)
+			db.Close() // gives the store's lock up, as a run ends: a drop refuses while it is held
 			clitest.Must(t, "webstore", "drop", "--target", e.URL)
 		})
 	}

@@ -6,3 +6,6 @@ CHECKPOINT
 -- How queries are held to {n} threads (--maxdop); the setting is the database's, for every connection.
 -- name: max_parallel_session
 SET threads = {n}
+-- A table's indexes, and 'PRIMARY KEY' for its primary key (the build's manifest, compared when a run starts).
+-- name: index_names(name)
+SELECT index_name FROM duckdb_indexes() WHERE schema_name = current_schema() AND table_name = :name UNION ALL SELECT DISTINCT constraint_type FROM duckdb_constraints() WHERE schema_name = current_schema() AND table_name = :name AND constraint_type = 'PRIMARY KEY'

@@ -4,3 +4,6 @@
 SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = :name
 -- name: server_version()
 SELECT version()
+-- The exact count of a table's rows (the build's manifest; a run's start check of the smaller tables).
+-- name: count_rows
+SELECT count(*) FROM {table}

@@ -11,3 +11,15 @@ SELECT count(*) FROM information_schema.schemata WHERE schema_name = :name
 CREATE DATABASE IF NOT EXISTS {name}
 -- name: bulk_allowed()
 SELECT @@local_infile
+-- A table's indexes, PRIMARY among them (the build's manifest, compared when a run starts).
+-- name: index_names(name)
+SELECT DISTINCT index_name FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = :name
+-- The storage engine's estimate of a table's rows (a run's start check of large tables).
+-- name: row_estimate(name)
+SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = :name), -1)
+-- A named lock of the session, not waiting: 1 when taken. User locks are exclusive and server-wide, so the name
+-- carries the database; a run takes one of several numbered slots, a build or drop all of them.
+-- name: lock_exclusive(name)
+SELECT GET_LOCK(CONCAT(DATABASE(), '.', :name), 0)
+-- name: unlock_all()
+SELECT RELEASE_ALL_LOCKS()

@@ -12,3 +12,17 @@ CREATE DATABASE {name}
 -- How a connection's queries are held to {n} parallel workers (--maxdop): the leader and {workers} helpers.
 -- name: max_parallel_session
 SET max_parallel_workers_per_gather = {workers}
+-- A table's indexes, its primary key's among them (the build's manifest, compared when a run starts).
+-- name: index_names(name)
+SELECT indexname FROM pg_catalog.pg_indexes WHERE schemaname = current_schema() AND tablename = :name
+-- The planner's estimate of a table's rows, -1 before it was first analysed (a run's start check of large tables).
+-- name: row_estimate(name)
+SELECT COALESCE((SELECT reltuples::bigint FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relname = :name), -1)
+-- The advisory lock every run holds shared and every build or drop exclusive, for the session, not waiting: 1
+-- when taken. Keyed by the schema and the dataset, within the database.
+-- name: lock_shared(name)
+SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || :name))::int
+-- name: lock_exclusive(name)
+SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || :name))::int
+-- name: unlock_all()
+SELECT pg_advisory_unlock_all()

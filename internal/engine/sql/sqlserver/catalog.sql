@@ -15,3 +15,17 @@ SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info
 -- How a query is held to {n} parallel workers (--maxdop): the hint added to each query.
 -- name: max_parallel_hint
 OPTION (MAXDOP {n})
+-- A table's indexes, its primary key's among them (the build's manifest, compared when a run starts).
+-- name: index_names(name)
+SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(:name)) AND i.name IS NOT NULL
+-- The rows of a table as the partition catalog counts them (a run's start check of large tables).
+-- name: row_estimate(name)
+SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(:name)) AND p.index_id IN (0, 1)), -1)
+-- The application lock every run holds shared and every build or drop exclusive, for the session, not
+-- waiting: 1 when taken.
+-- name: lock_shared(name)
+DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+-- name: lock_exclusive(name)
+DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+-- name: unlock_all(name)
+EXEC sp_releaseapplock @Resource = :name, @LockOwner = 'Session'

@@ -5,10 +5,14 @@
 SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1;
 -- name: server_version()  -- from sql/duckdb/catalog.sql
 SELECT 'DuckDB ' || version();
+-- name: count_rows  -- from sql/generic/catalog.sql
+SELECT count(*) FROM {table};
 -- name: analyze  -- from sql/duckdb/catalog.sql
 CHECKPOINT;
 -- name: max_parallel_session  -- from sql/duckdb/catalog.sql
 SET threads = {n};
+-- name: index_names(name)  -- from sql/duckdb/catalog.sql
+SELECT index_name FROM duckdb_indexes() WHERE schema_name = current_schema() AND table_name = $1 UNION ALL SELECT DISTINCT constraint_type FROM duckdb_constraints() WHERE schema_name = current_schema() AND table_name = $1 AND constraint_type = 'PRIMARY KEY';
 
 -- file: settings.sql
 -- name: threads()  -- from sql/duckdb/settings.sql

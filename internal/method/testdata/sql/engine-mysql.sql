@@ -5,6 +5,8 @@
 SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?;
 -- name: server_version()  -- from sql/mysql/catalog.sql
 SELECT CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION());
+-- name: count_rows  -- from sql/generic/catalog.sql
+SELECT count(*) FROM {table};
 -- name: analyze_table  -- from sql/mysql/catalog.sql
 ANALYZE TABLE {table};
 -- name: database_exists(name)  -- from sql/mysql/catalog.sql
@@ -13,6 +15,14 @@ SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?;
 CREATE DATABASE IF NOT EXISTS {name};
 -- name: bulk_allowed()  -- from sql/mysql/catalog.sql
 SELECT @@local_infile;
+-- name: index_names(name)  -- from sql/mysql/catalog.sql
+SELECT DISTINCT index_name FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ?;
+-- name: row_estimate(name)  -- from sql/mysql/catalog.sql
+SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?), -1);
+-- name: lock_exclusive(name)  -- from sql/mysql/catalog.sql
+SELECT GET_LOCK(CONCAT(DATABASE(), '.', ?), 0);
+-- name: unlock_all()  -- from sql/mysql/catalog.sql
+SELECT RELEASE_ALL_LOCKS();
 
 -- file: settings.sql
 -- name: innodb_buffer_pool_size()  -- from sql/mysql/settings.sql

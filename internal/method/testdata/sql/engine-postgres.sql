@@ -5,6 +5,8 @@
 SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1;
 -- name: server_version()  -- from sql/postgres/catalog.sql
 SELECT 'PostgreSQL ' || current_setting('server_version');
+-- name: count_rows  -- from sql/generic/catalog.sql
+SELECT count(*) FROM {table};
 -- name: analyze_table  -- from sql/postgres/catalog.sql
 ANALYZE {table};
 -- name: database_exists(name)  -- from sql/postgres/catalog.sql
@@ -13,6 +15,16 @@ SELECT count(*) FROM pg_database WHERE datname = $1;
 CREATE DATABASE {name};
 -- name: max_parallel_session  -- from sql/postgres/catalog.sql
 SET max_parallel_workers_per_gather = {workers};
+-- name: index_names(name)  -- from sql/postgres/catalog.sql
+SELECT indexname FROM pg_catalog.pg_indexes WHERE schemaname = current_schema() AND tablename = $1;
+-- name: row_estimate(name)  -- from sql/postgres/catalog.sql
+SELECT COALESCE((SELECT reltuples::bigint FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relname = $1), -1);
+-- name: lock_shared(name)  -- from sql/postgres/catalog.sql
+SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || $1))::int;
+-- name: lock_exclusive(name)  -- from sql/postgres/catalog.sql
+SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || $1))::int;
+-- name: unlock_all()  -- from sql/postgres/catalog.sql
+SELECT pg_advisory_unlock_all();
 
 -- file: settings.sql
 -- name: shared_buffers()  -- from sql/postgres/settings.sql

@@ -5,8 +5,12 @@
 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?;
 -- name: server_version()  -- from sql/sqlite/catalog.sql
 SELECT 'SQLite ' || sqlite_version();
+-- name: count_rows  -- from sql/generic/catalog.sql
+SELECT count(*) FROM {table};
 -- name: analyze  -- from sql/sqlite/catalog.sql
 ANALYZE;
+-- name: index_names(name)  -- from sql/sqlite/catalog.sql
+SELECT name FROM pragma_index_list(?);
 
 -- file: settings.sql
 -- name: journal_mode()  -- from sql/sqlite/settings.sql

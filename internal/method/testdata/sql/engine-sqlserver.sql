@@ -5,6 +5,8 @@
 SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
 -- name: server_version()  -- from sql/sqlserver/catalog.sql
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: count_rows  -- from sql/generic/catalog.sql
+SELECT count(*) FROM {table};
 -- name: analyze_table  -- from sql/sqlserver/catalog.sql
 UPDATE STATISTICS {table};
 -- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
@@ -15,6 +17,16 @@ CREATE DATABASE {name};
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
 -- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
 OPTION (MAXDOP {n});
+-- name: index_names(name)  -- from sql/sqlserver/catalog.sql
+SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(@p1)) AND i.name IS NOT NULL;
+-- name: row_estimate(name)  -- from sql/sqlserver/catalog.sql
+SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(@p1)) AND p.index_id IN (0, 1)), -1);
+-- name: lock_shared(name)  -- from sql/sqlserver/catalog.sql
+DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+-- name: lock_exclusive(name)  -- from sql/sqlserver/catalog.sql
+DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+-- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
+EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
 
 -- file: settings.sql
 -- name: edition()  -- from sql/sqlserver/settings.sql

@@ -1,0 +1,255 @@
+package bulk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+)
+
+// The build's manifest: what a finished build left, in its build record, so that a run can tell at its start
+// whether the tables are still the ones the build made. Per table, "rows:TABLE" is the rows loaded and
+// "indexes:TABLE" its indexes (the primary key's among them), sorted and comma-separated. A build made before
+// manifests were recorded has none, and is not checked.
+const (
+	manifestRows    = "rows:"
+	manifestIndexes = "indexes:"
+	// exactMax is the largest table a run's start check counts exactly; larger ones are compared by the
+	// catalog's estimate where the engine keeps one.
+	exactMax = 1_000_000
+	// estimateSlack is how far a catalog's estimate may stray from the rows loaded before it is reported.
+	estimateSlack = 0.10
+)
+
+// ChangedError means the dataset's tables are no longer the ones its build made (a table missing, an index or
+// primary key dropped, rows deleted or added where runs never change them): runs and checks refuse them.
+type ChangedError struct {
+	Differences []string
+	msg         string
+}
+
+func (e *ChangedError) Error() string { return e.msg }
+
+// StartCheck collects what a dataset's start check found that does not stop a run but makes its figures
+// doubtful (an index added, a large table whose estimated rows strayed): the method records it in the result.
+type StartCheck struct {
+	mu    sync.Mutex
+	diffs []string
+}
+
+type startCheckKey struct{}
+
+// WithStartCheck returns a context whose datasets' start checks (Ready) report to the StartCheck returned.
+func WithStartCheck(ctx context.Context) (context.Context, *StartCheck) {
+	c := &StartCheck{}
+	return context.WithValue(ctx, startCheckKey{}, c), c
+}
+
+// Differences lists what the start checks reported, in order.
+func (c *StartCheck) Differences() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.diffs...)
+}
+
+func (c *StartCheck) add(d ...string) {
+	c.mu.Lock()
+	c.diffs = append(c.diffs, d...)
+	c.mu.Unlock()
+}
+
+// manifestTables are the tables whose manifest is recorded: the dataset's and its numbered ones, not the
+// build record.
+func (db *DB) manifestTables() []string {
+	var out []string
+	for _, t := range append(append([]string{}, db.D.Tables...), db.PartNames()...) {
+		if t != db.D.metaTable() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// recordManifest writes the manifest of the tables as they are now (the end of a build).
+func (db *DB) recordManifest(ctx context.Context) error {
+	for _, t := range db.manifestTables() {
+		n, err := db.T.Engine.CountRows(ctx, db.SQL, t)
+		if err != nil {
+			return fmt.Errorf("counting the rows of %s: %w", t, err)
+		}
+		if err := db.PutMeta(ctx, manifestRows+t, strconv.FormatInt(n, 10)); err != nil {
+			return err
+		}
+		idx, ok, err := db.T.Engine.IndexNames(ctx, db.SQL, t)
+		if err != nil {
+			return fmt.Errorf("listing the indexes of %s: %w", t, err)
+		}
+		if v := strings.Join(sorted(idx), ","); ok && len(v) <= 255 {
+			if err := db.PutMeta(ctx, manifestIndexes+t, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func sorted(s []string) []string {
+	s = append([]string(nil), s...)
+	slices.Sort(s)
+	return s
+}
+
+// growth says how a run may change a table's rows.
+type growth int
+
+const (
+	fixed  growth = iota // never: the rows loaded, exactly
+	grows                // inserts only: at least the rows loaded
+	churns               // inserts and deletes: not compared
+)
+
+func (db *DB) growth(ctx context.Context, t string) growth {
+	switch {
+	case slices.Contains(db.D.Grows, t):
+		return grows
+	case db.D.Parts != "" && !slices.Contains(db.D.Tables, t):
+		return churns // the probes' numbered tables: their runs write and delete rows
+	case slices.Contains(db.D.Churns, t):
+		if db.D.ChurnsWith == "" {
+			return churns
+		}
+		if _, err := db.Meta(ctx, db.D.ChurnsWith); err == nil {
+			return churns
+		}
+	}
+	return fixed
+}
+
+// checkManifest compares the tables with the build's manifest: what stops a run (hard) and what only marks it
+// (soft).
+func (db *DB) checkManifest(ctx context.Context) (hard, soft []string, err error) {
+	for _, t := range db.manifestTables() {
+		if v, err := db.Meta(ctx, manifestIndexes+t); err == nil {
+			idx, ok, err := db.T.Engine.IndexNames(ctx, db.SQL, t)
+			if err != nil {
+				return nil, nil, fmt.Errorf("listing the indexes of %s: %w", t, err)
+			}
+			if ok {
+				have := map[string]bool{}
+				for _, n := range idx {
+					have[n] = true
+				}
+				var want []string
+				if v != "" {
+					want = strings.Split(v, ",")
+				}
+				for _, n := range want {
+					if !have[n] {
+						hard = append(hard, fmt.Sprintf("%s lacks its index or primary key %s", t, n))
+					}
+					delete(have, n)
+				}
+				for _, n := range sorted(keys(have)) {
+					soft = append(soft, fmt.Sprintf("%s has an index the build did not make: %s", t, n))
+				}
+			}
+		} else if !errors.Is(err, ErrNoMeta) {
+			return nil, nil, err
+		}
+		v, err := db.Meta(ctx, manifestRows+t)
+		if errors.Is(err, ErrNoMeta) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		loaded, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("build record %s%s = %q is not a count", manifestRows, t, v)
+		}
+		g := db.growth(ctx, t)
+		if g == churns {
+			continue
+		}
+		if loaded > exactMax {
+			n, ok, err := db.T.Engine.EstimateRows(ctx, db.SQL, t)
+			if err != nil {
+				return nil, nil, fmt.Errorf("estimating the rows of %s: %w", t, err)
+			}
+			if ok && (float64(n) < float64(loaded)*(1-estimateSlack) || g == fixed && float64(n) > float64(loaded)*(1+estimateSlack)) {
+				soft = append(soft, fmt.Sprintf("%s has about %d rows by the catalog's estimate; the build loaded %d", t, n, loaded))
+			}
+			continue
+		}
+		n, err := db.T.Engine.CountRows(ctx, db.SQL, t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("counting the rows of %s: %w", t, err)
+		}
+		switch {
+		case n < loaded:
+			hard = append(hard, fmt.Sprintf("%s has %d rows, %d fewer than the build loaded", t, n, loaded-n))
+		case n > loaded && g == fixed:
+			hard = append(hard, fmt.Sprintf("%s has %d rows, %d more than the build loaded (runs never add to it)", t, n, n-loaded))
+		}
+	}
+	return hard, soft, nil
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// verify runs the start check once per open dataset: differences that stop a run are a *ChangedError, the
+// others go to the context's StartCheck.
+func (db *DB) verify(ctx context.Context) error {
+	if db.verified {
+		return nil
+	}
+	hard, soft, err := db.checkManifest(ctx)
+	if err != nil {
+		return fmt.Errorf("checking the %s tables against their build: %w", db.D.Title, err)
+	}
+	if len(hard) > 0 {
+		return &ChangedError{Differences: hard, msg: fmt.Sprintf("%s's %s tables changed since they were built: %s: rebuild with '%s build --drop'",
+			db.T, db.D.Title, strings.Join(hard, "; "), db.D.command())}
+	}
+	if c, ok := ctx.Value(startCheckKey{}).(*StartCheck); ok && len(soft) > 0 {
+		c.add(soft...)
+	}
+	db.verified = true
+	return nil
+}
+
+// lockName is the dataset's lock in its target.
+func (db *DB) lockName() string { return "dbdyno_" + db.D.Workload }
+
+// hold takes the dataset's lock, shared for a run or check, exclusive for a build or drop, unless this DB
+// holds it already; it is given up by Close.
+func (db *DB) hold(ctx context.Context, exclusive bool) error {
+	if db.lock != nil && (db.exclusive || !exclusive) {
+		return nil
+	}
+	db.lock.Release() // a shared lock becomes exclusive: given up, then taken again
+	db.lock = nil
+	l, err := db.T.Lock(ctx, db.SQL, db.lockName(), exclusive)
+	if errors.Is(err, engine.ErrLocked) {
+		if exclusive {
+			return fmt.Errorf("%s's %s tables are in use by a dbdyno run or build (it holds their lock): refusing to drop or rebuild them until it ends", db.T, db.D.Title)
+		}
+		return fmt.Errorf("%s's %s tables are being built or dropped by another dbdyno (it holds their lock): wait for it to end", db.T, db.D.Title)
+	}
+	if err != nil {
+		return err
+	}
+	db.lock, db.exclusive = l, exclusive
+	return nil
+}

@@ -1,0 +1,155 @@
+package tpcc_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+// exec runs statements on a target outside dbdyno, as a careless user would.
+func exec(t *testing.T, url string, stmts ...string) {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// refused runs a command that must fail, saying want.
+func refused(t *testing.T, want string, args ...string) {
+	t.Helper()
+	r := clitest.Run(context.Background(), args...)
+	if r.Code == 0 || !strings.Contains(r.Stderr, want) {
+		t.Fatalf("%s: exit %d, want a refusal saying %q:\n%s\n%s", strings.Join(args, " "), r.Code, want, r.Stdout, r.Stderr)
+	}
+}
+
+// A run (and a check) refuses a database whose rows or keys changed since its build, naming what changed. One
+// build per engine: each change but the last is undone before the next.
+func TestRunRefusesATamperedDatabase(t *testing.T) {
+	for _, e := range clitest.OLTPEngines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			clitest.Must(t, "tpcc", "build", "--target", e.URL, "--warehouses", "1", "--drop")
+			run := []string{"tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "1s"}
+
+			drop := map[string]string{"mysql": "DROP INDEX customer_last ON customer"}[e.Name]
+			if drop == "" {
+				drop = "DROP INDEX customer_last"
+			}
+			exec(t, e.URL, drop)
+			refused(t, "customer lacks its index or primary key customer_last", run...)
+			exec(t, e.URL, "CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first)")
+
+			if pk := map[string]string{"postgres": "ALTER TABLE stock DROP CONSTRAINT stock_pk", "mysql": "ALTER TABLE stock DROP PRIMARY KEY"}[e.Name]; pk != "" {
+				exec(t, e.URL, pk)
+				refused(t, "stock lacks its index or primary key", run...)
+				exec(t, e.URL, "ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id)")
+			}
+
+			// an index the build did not make runs, and the result and compare say so
+			dir := t.TempDir()
+			store := filepath.Join(dir, "s.db")
+			clean, changed := filepath.Join(dir, "clean.json"), filepath.Join(dir, "changed.json")
+			clitest.Must(t, append(run, "--store", store, "--result", clean)...)
+			exec(t, e.URL, "CREATE INDEX extra_price ON item (i_price)")
+			r := clitest.Must(t, append(run, "--store", store, "--result", changed)...)
+			res, _ := clitest.ReadResult(t, changed)
+			if len(res.DatabaseChanges) != 1 || !strings.Contains(res.DatabaseChanges[0], "extra_price") || !strings.Contains(r.Stdout, "warning: the database changed") {
+				t.Fatalf("database_changes %q, output:\n%s", res.DatabaseChanges, r.Stdout)
+			}
+			if c, _ := clitest.ReadResult(t, clean); len(c.DatabaseChanges) != 0 {
+				t.Fatalf("the clean run records changes: %q", c.DatabaseChanges)
+			}
+			var out strings.Builder
+			if err := method.CompareChanged(context.Background(), &out, store, []string{clean, changed}, false); err == nil || !strings.Contains(err.Error(), "compare it only with --allow-changed") {
+				t.Fatalf("compare of a changed run: %v\n%s", err, out.String())
+			}
+			if err := method.CompareChanged(context.Background(), &out, store, []string{clean, changed}, true); err != nil || !strings.Contains(strings.ToLower(out.String()), "nopm") {
+				t.Fatalf("compare --allow-changed: %v\n%s", err, out.String())
+			}
+
+			exec(t, e.URL, "DELETE FROM item WHERE i_id % 50 = 0") // 2% of the items
+			refused(t, "item has 98000 rows, 2000 fewer than the build loaded", run...)
+			refused(t, "item has 98000 rows", "tpcc", "check", "--target", e.URL)
+		})
+	}
+}
+
+// A build with --drop, or a drop, refuses while a run uses the tables; a run refuses while a build holds them.
+func TestBuildRefusesWhileARunUsesTheTables(t *testing.T) {
+	for _, e := range clitest.OLTPEngines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			clitest.Must(t, "tpcc", "build", "--target", e.URL, "--warehouses", "1", "--drop")
+			done := make(chan clitest.Result)
+			go func() {
+				done <- clitest.Run(context.Background(), "tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "5s")
+			}()
+			waitFor(t, e.URL)
+			refused(t, "in use by a dbdyno run or build", "tpcc", "build", "--target", e.URL, "--warehouses", "1", "--drop")
+			refused(t, "in use by a dbdyno run or build", "tpcc", "drop", "--target", e.URL)
+			if r := <-done; r.Code != 0 {
+				t.Fatalf("the run: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+			}
+			// the run gave the lock up: a drop now goes ahead
+			clitest.Must(t, "tpcc", "drop", "--target", e.URL)
+		})
+	}
+}
+
+// waitFor waits until the run has begun its transactions (the first order beyond the loaded ones).
+func waitFor(t *testing.T, url string) {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		var n sql.NullInt64
+		if db.QueryRow("SELECT max(o_id) FROM orders").Scan(&n) == nil && n.Int64 > 3000 {
+			return
+		}
+	}
+	t.Fatal("the run did not begin within 20s")
+}
+
+// More New-Orders rolled back than the specification's 1% warn, and the result records it: here items were
+// deleted from a build whose record has no row counts (as builds made before manifests were recorded).
+func TestTooManyRollbacksWarn(t *testing.T) {
+	e := clitest.OLTPEngines(t)[0]
+	clitest.Must(t, "tpcc", "build", "--target", e.URL, "--warehouses", "1", "--drop")
+	file := filepath.Join(t.TempDir(), "r.json")
+	run := []string{"tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--check", "--result", file}
+	r := clitest.Must(t, run...)
+	if res, _ := clitest.ReadResult(t, file); strings.Contains(r.Stdout, "rolled back") || len(res.Checks) != 4 {
+		t.Fatalf("a clean run warns of rollbacks, or records %d checks:\n%s", len(res.Checks), r.Stdout)
+	}
+	exec(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")
+	r = clitest.Must(t, run...)
+	res, _ := clitest.ReadResult(t, file)
+	last := res.Checks[len(res.Checks)-1]
+	if !strings.Contains(r.Stdout, "WARNING: ") || last.Name != "new_order_rollbacks" || last.Passed || !strings.Contains(last.Detail, "more than the specification's 1%") {
+		t.Fatalf("checks %+v, output:\n%s", res.Checks, r.Stdout)
+	}
+}

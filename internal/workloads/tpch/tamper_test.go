@@ -1,0 +1,62 @@
+package tpch_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+// exec runs statements on a target outside dbdyno, as a careless user would.
+func exec(t *testing.T, url string, stmts ...string) {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// A TPC-H run refuses tables whose rows were deleted or whose primary key was dropped since the build.
+func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
+	for _, e := range tpchEngines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			build := func() {
+				clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop", "--threads", "2")
+			}
+			refused := func(want string) {
+				t.Helper()
+				r := clitest.Run(context.Background(), "tpch", "run", "--target", e.URL, "--power", "--queries", "6")
+				if r.Code == 0 || !strings.Contains(r.Stderr, want) {
+					t.Fatalf("run: exit %d, want a refusal saying %q:\n%s\n%s", r.Code, want, r.Stdout, r.Stderr)
+				}
+			}
+			build()
+			exec(t, e.URL, "DELETE FROM supplier WHERE s_suppkey % 10 = 0")
+			refused("supplier has 90 rows, 10 fewer than the build loaded")
+
+			build()
+			exec(t, e.URL, "DELETE FROM lineitem WHERE l_orderkey < 100") // no update set is applied: loaded rows, exactly
+			refused("lineitem has ")
+
+			pk := map[string]string{"postgres": "ALTER TABLE lineitem DROP CONSTRAINT lineitem_pkey", "mysql": "ALTER TABLE lineitem DROP PRIMARY KEY"}[e.Name]
+			if pk == "" {
+				return
+			}
+			build()
+			exec(t, e.URL, pk)
+			refused("lineitem lacks its index or primary key")
+		})
+	}
+}
