@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -31,10 +33,53 @@ type copyInSink struct {
 	vals []any
 	buf  []byte
 	rows int64
+	// kinds holds how each column takes a generator's integer: the driver's bulk copy encodes a Go integer
+	// into a decimal column with scale 0 whatever the column's scale (17 into decimal(15,2) arrives as 0.17)
+	// and refuses one for a bit column, so those travel as decimal text and as bool.
+	kinds []intKind
+}
+
+type intKind uint8
+
+const (
+	intAsInt intKind = iota
+	intAsDecimal
+	intAsBit
+	intAsFloat
+)
+
+// columnKinds reads the columns' types (an empty query, so no row is read) and says how each takes an integer.
+func columnKinds(ctx context.Context, conn *sql.Conn, table string, cols []string) ([]intKind, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+table+" WHERE 1 = 0")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	kinds := make([]intKind, len(types))
+	for i, ct := range types {
+		switch strings.ToUpper(ct.DatabaseTypeName()) {
+		case "DECIMAL", "NUMERIC", "MONEY", "SMALLMONEY":
+			kinds[i] = intAsDecimal
+		case "BIT":
+			kinds[i] = intAsBit
+		case "FLOAT", "REAL":
+			kinds[i] = intAsFloat
+		}
+	}
+	return kinds, rows.Err()
 }
 
 func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
-	err := s.conn.Raw(func(dc any) error {
+	kinds, err := columnKinds(s.ctx, s.conn, table, cols)
+	if err != nil {
+		return nil, fmt.Errorf("bulk copy into %s: reading its column types: %w", table, err)
+	}
+	s.kinds = kinds
+	err = s.conn.Raw(func(dc any) error {
 		c, ok := engine.SQLServerConn(dc)
 		if !ok {
 			return fmt.Errorf("not a SQL Server connection: %T", dc)
@@ -50,7 +95,22 @@ func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
 	return s, nil
 }
 
-func (s *copyInSink) Int(v int64) { s.vals = append(s.vals, v) }
+func (s *copyInSink) Int(v int64) {
+	var k intKind
+	if i := len(s.vals); i < len(s.kinds) {
+		k = s.kinds[i]
+	}
+	switch k {
+	case intAsDecimal: // as text, which the driver scales to the column's type (a Go integer it would not)
+		s.vals = append(s.vals, strconv.FormatInt(v, 10))
+	case intAsBit:
+		s.vals = append(s.vals, v != 0)
+	case intAsFloat:
+		s.vals = append(s.vals, float64(v))
+	default:
+		s.vals = append(s.vals, v)
+	}
+}
 
 // Dec travels as its decimal text, which the driver scales to the column's type without a float between.
 func (s *copyInSink) Dec(units int64, scale int) {
