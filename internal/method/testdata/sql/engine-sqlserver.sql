@@ -5,6 +5,8 @@
 SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = @p1;
 -- name: server_version()  -- from sql/sqlserver/catalog.sql
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
+-- name: variant()  -- from sql/sqlserver/catalog.sql
+SELECT CAST(SERVERPROPERTY('BabelfishVersion') AS nvarchar(128)), CAST(@@VERSION AS nvarchar(4000));
 -- name: analyze_table  -- from sql/sqlserver/catalog.sql
 UPDATE STATISTICS {table};
 -- name: database_exists(name)  -- from sql/sqlserver/catalog.sql
