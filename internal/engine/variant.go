@@ -67,3 +67,13 @@ func (v *variant) waitsMissing() error {
 	}
 	return nil
 }
+
+// Unavailable says why the server behind q cannot answer the engine's statement of that name (settings.sql,
+// counters.sql, catalog.sql: "Babelfish 4.2.0 has no sys.dm_io_virtual_file_stats"), "" when it can as far as
+// dbdyno knows.
+func (e *Engine) Unavailable(ctx context.Context, q Queryer, statement string) string {
+	if v := e.variantOf(ctx, q); v != nil {
+		return v.missing[statement]
+	}
+	return ""
+}
