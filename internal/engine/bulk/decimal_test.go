@@ -31,7 +31,7 @@ func TestDecimalsLoadAtTheirColumnsScale(t *testing.T) {
 			}
 			defer db.Close()
 			for _, q := range []string{"DROP TABLE IF EXISTS dec_t",
-				"CREATE TABLE dec_t (k bigint, q decimal(15,2), r decimal(4,4), m numeric(12,2), f float)"} {
+				"CREATE TABLE dec_t (k bigint, q decimal(15,2), r decimal(4,4), m numeric(12,2), f float, g float)"} {
 				if _, err := db.ExecContext(ctx, q); err != nil {
 					t.Fatal(err)
 				}
@@ -40,13 +40,14 @@ func TestDecimalsLoadAtTheirColumnsScale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, err := Table(s, "dec_t", []string{"k", "q", "r", "m", "f"}, func(r Row) error {
+			n, err := Table(s, "dec_t", []string{"k", "q", "r", "m", "f", "g"}, func(r Row) error {
 				for k := int64(1); k <= 1000; k++ {
 					r.Int(k)
 					r.Int(k)        // a whole number into decimal(15,2)
 					r.Dec(k, 4)     // 0.0001 k
 					r.Dec(150*k, 2) // 1.50 k
 					r.Int(3 * k)    // a whole number into a float column
+					r.Dec(25*k, 1)  // 2.5 k into a float column
 					if err := r.EndRow(); err != nil {
 						return err
 					}
@@ -60,7 +61,7 @@ func TestDecimalsLoadAtTheirColumnsScale(t *testing.T) {
 			for _, c := range []struct {
 				col  string
 				want float64
-			}{{"k", 500500}, {"q", 500500}, {"r", 50.05}, {"m", 750750}, {"f", 1501500}} {
+			}{{"k", 500500}, {"q", 500500}, {"r", 50.05}, {"m", 750750}, {"f", 1501500}, {"g", 1251250}} {
 				var got float64
 				if err := db.QueryRowContext(ctx, "SELECT CAST(SUM("+c.col+") AS float) FROM dec_t").Scan(&got); err != nil {
 					t.Fatal(err)

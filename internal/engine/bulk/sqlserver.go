@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -33,19 +34,21 @@ type copyInSink struct {
 	vals []any
 	buf  []byte
 	rows int64
-	// kinds holds how each column takes a generator's integer: the driver's bulk copy encodes a Go integer
-	// into a decimal column with scale 0 whatever the column's scale (17 into decimal(15,2) arrives as 0.17)
-	// and refuses one for a bit column, so those travel as decimal text and as bool.
+	// kinds holds each column's kind of type, which decides how a generator's number travels: the driver's
+	// bulk copy encodes a Go integer into a decimal column with scale 0 whatever the column's scale (17 into
+	// decimal(15,2) arrives as 0.17), refuses one for a bit column and takes no text for a float or integer
+	// column.
 	kinds []intKind
 }
 
 type intKind uint8
 
 const (
-	intAsInt intKind = iota
+	intAsInt intKind = iota // integer columns, and any other type the driver converts itself
 	intAsDecimal
 	intAsBit
 	intAsFloat
+	intAsText
 )
 
 // columnKinds reads the columns' types (an empty query, so no row is read) and says how each takes an integer.
@@ -68,6 +71,9 @@ func columnKinds(ctx context.Context, conn *sql.Conn, table string, cols []strin
 			kinds[i] = intAsBit
 		case "FLOAT", "REAL":
 			kinds[i] = intAsFloat
+		case "TINYINT", "SMALLINT", "INT", "BIGINT":
+		default:
+			kinds[i] = intAsText
 		}
 	}
 	return kinds, rows.Err()
@@ -95,13 +101,16 @@ func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
 	return s, nil
 }
 
-func (s *copyInSink) Int(v int64) {
-	var k intKind
+func (s *copyInSink) kind() intKind {
 	if i := len(s.vals); i < len(s.kinds) {
-		k = s.kinds[i]
+		return s.kinds[i]
 	}
-	switch k {
-	case intAsDecimal: // as text, which the driver scales to the column's type (a Go integer it would not)
+	return intAsInt
+}
+
+func (s *copyInSink) Int(v int64) {
+	switch s.kind() {
+	case intAsDecimal, intAsText: // as text, which the driver scales to a decimal column's type (a Go integer it would not)
 		s.vals = append(s.vals, strconv.FormatInt(v, 10))
 	case intAsBit:
 		s.vals = append(s.vals, v != 0)
@@ -112,9 +121,17 @@ func (s *copyInSink) Int(v int64) {
 	}
 }
 
-// Dec travels as its decimal text, which the driver scales to the column's type without a float between.
+// Dec travels as its decimal text, which the driver scales to the column's type without a float between (as a
+// float into a float column, the whole units into an integer column).
 func (s *copyInSink) Dec(units int64, scale int) {
-	s.vals = append(s.vals, string(AppendDec(s.buf[:0], units, scale)))
+	switch s.kind() {
+	case intAsFloat:
+		s.vals = append(s.vals, float64(units)/math.Pow10(scale))
+	case intAsInt:
+		s.vals = append(s.vals, units/int64(math.Pow10(scale)))
+	default:
+		s.vals = append(s.vals, string(AppendDec(s.buf[:0], units, scale)))
+	}
 }
 func (s *copyInSink) Str(v string)     { s.vals = append(s.vals, v) }
 func (s *copyInSink) Bytes(b []byte)   { s.vals = append(s.vals, string(b)) }
