@@ -27,6 +27,9 @@ func (e *Engine) stmt(name string) *sqlfile.Statement {
 
 // ServerVersion is the engine's product and version ("PostgreSQL 15.18"), or "unknown".
 func (e *Engine) ServerVersion(ctx context.Context, q Queryer) string {
+	if vr := e.variantOf(ctx, q); vr != nil {
+		return vr.version
+	}
 	var v string
 	if err := q.QueryRowContext(ctx, e.stmt("server_version").SQL).Scan(&v); err != nil {
 		return "unknown"
@@ -141,10 +144,19 @@ func (e *Engine) PrepareLoad(ctx context.Context, q Queryer) {
 	}
 }
 
-// Settings reads the engine's performance settings; a setting the account may not read is left out.
+// Settings reads the engine's performance settings; a setting the account may not read is left out. On a
+// server of another product that speaks the engine's dialect (Babelfish behind SQL Server's), what that server
+// lacks (settings, counters, features) is listed instead as "not collected: REASON".
 func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 	out := map[string]string{}
+	vr := e.variantOf(ctx, q)
+	if vr != nil {
+		vr.notCollected(out)
+	}
 	for _, st := range e.settings.Statements {
+		if _, gone := out[st.Name]; gone {
+			continue
+		}
 		var v any
 		if err := q.QueryRowContext(ctx, st.SQL).Scan(&v); err == nil {
 			if b, ok := v.([]byte); ok {

@@ -12,8 +12,8 @@ import (
 // The catalog statement the loaders rely on answers on every engine: whether the bulk path is open.
 func TestCatalogOnEveryEngine(t *testing.T) {
 	dir := t.TempDir()
-	for _, url := range []string{"sqlite://" + filepath.Join(dir, "c.db"), "duckdb://" + filepath.Join(dir, "c.duckdb"),
-		testsrv.URL(t, testsrv.PostgresEnv), testsrv.URL(t, testsrv.MySQLEnv)} {
+	for _, url := range append([]string{"sqlite://" + filepath.Join(dir, "c.db"), "duckdb://" + filepath.Join(dir, "c.duckdb")},
+		testsrv.Servers(t)...) {
 		tg, err := engine.Parse(url)
 		if err != nil {
 			t.Fatal(err)

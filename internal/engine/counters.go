@@ -114,6 +114,11 @@ func (e *Engine) WaitsReady(ctx context.Context, q Queryer) error {
 	if st == nil || q == nil {
 		return nil
 	}
+	if vr := e.variantOf(ctx, q); vr != nil {
+		if err := vr.waitsMissing(); err != nil {
+			return err
+		}
+	}
 	var v any
 	if err := q.QueryRowContext(ctx, st.SQL).Scan(&v); err != nil {
 		return err

@@ -80,6 +80,9 @@ type Engine struct {
 	open         func(ctx context.Context, t *Target) (*sql.DB, error)
 	classify     func(err error) Class
 	raised       func(err error) (string, bool)
+	// detect tells, on a connection, a server that speaks the engine's protocol but is another product (see
+	// variant); nil where the engine has none.
+	detect func(ctx context.Context, e *Engine, q Queryer) *variant
 
 	catalog, settings, counters, load *sqlfile.File
 }

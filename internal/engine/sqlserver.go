@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"regexp"
 	"strconv"
 	"time"
 
@@ -44,6 +45,7 @@ func init() {
 		ParseDialect: "tsql", // no SQL Server runs on the project's machines: its files are parsed offline
 		dbParam:      "database", instancePath: true, foldParams: true,
 		denied: "login failed", quotes: [2]string{"[", "]"}, open: openSQLServer, classify: classifySQLServer, raised: raisedSQLServer,
+		detect:   detectBabelfish,
 		waitsOff: "the account may not see other sessions: grant it VIEW SERVER STATE (VIEW DATABASE STATE on Azure SQL Database) to sample wait events",
 	})
 }
@@ -138,4 +140,47 @@ func raisedSQLServer(err error) (string, bool) {
 		return e.Message, true
 	}
 	return "", false
+}
+
+// babelfishMissing is what Babelfish for PostgreSQL lacks of dbdyno's SQL Server catalog, settings and
+// counters (Babelfish 4.2): each statement's name and the view or command it would read.
+var babelfishMissing = map[string]string{
+	"host_cores": "sys.dm_os_sys_info", "memory_model": "sys.dm_os_sys_info", "cpu_count": "sys.dm_os_sys_info",
+	"physical_memory_mb": "sys.dm_os_sys_info",
+	"counters":           "sys.dm_os_performance_counters", "cache_size": "sys.dm_os_performance_counters",
+	"counters_wait_stats": "sys.dm_os_wait_stats",
+	"counters_file_io":    "sys.dm_io_virtual_file_stats", "io_counters": "sys.dm_io_virtual_file_stats",
+	"waits":                   "sys.dm_exec_requests",
+	"counters_azure_resource": "sys.dm_db_resource_stats",
+	"database_maxdop":         "sys.database_scoped_configurations",
+	"trace_flags":             "DBCC TRACESTATUS",
+}
+
+// babelfishNoOption are settings read from sys.configurations, which Babelfish has without these options.
+var babelfishNoOption = []string{"max_server_memory_mb", "maxdop", "cost_threshold_for_parallelism"}
+
+var pgVersion = regexp.MustCompile(`PostgreSQL ([0-9][0-9.]*)`)
+
+// detectBabelfish tells Babelfish for PostgreSQL from SQL Server: it answers SERVERPROPERTY('BabelfishVersion').
+func detectBabelfish(ctx context.Context, e *Engine, q Queryer) *variant {
+	var bf, full *string
+	if q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&bf, &full) != nil || bf == nil || *bf == "" {
+		return nil
+	}
+	name := "Babelfish " + *bf
+	v := &variant{version: name, missing: map[string]string{}, lacks: map[Feature]string{
+		Columnstore: name + " has no columnstore indexes (tpch build --columnstore is refused)",
+	}}
+	if full != nil {
+		if m := pgVersion.FindStringSubmatch(*full); m != nil {
+			v.version = name + " on PostgreSQL " + m[1]
+		}
+	}
+	for st, what := range babelfishMissing {
+		v.missing[st] = name + " has no " + what
+	}
+	for _, st := range babelfishNoOption {
+		v.missing[st] = name + "'s sys.configurations does not hold this option"
+	}
+	return v
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -31,10 +34,58 @@ type copyInSink struct {
 	vals []any
 	buf  []byte
 	rows int64
+	// kinds holds each column's kind of type, which decides how a generator's number travels: the driver's
+	// bulk copy encodes a Go integer into a decimal column with scale 0 whatever the column's scale (17 into
+	// decimal(15,2) arrives as 0.17), refuses one for a bit column and takes no text for a float or integer
+	// column.
+	kinds []intKind
+}
+
+type intKind uint8
+
+const (
+	intAsInt intKind = iota // integer columns, and any other type the driver converts itself
+	intAsDecimal
+	intAsBit
+	intAsFloat
+	intAsText
+)
+
+// columnKinds reads the columns' types (an empty query, so no row is read) and says how each takes an integer.
+func columnKinds(ctx context.Context, conn *sql.Conn, table string, cols []string) ([]intKind, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+table+" WHERE 1 = 0")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	kinds := make([]intKind, len(types))
+	for i, ct := range types {
+		switch strings.ToUpper(ct.DatabaseTypeName()) {
+		case "DECIMAL", "NUMERIC", "MONEY", "SMALLMONEY":
+			kinds[i] = intAsDecimal
+		case "BIT":
+			kinds[i] = intAsBit
+		case "FLOAT", "REAL":
+			kinds[i] = intAsFloat
+		case "TINYINT", "SMALLINT", "INT", "BIGINT":
+		default:
+			kinds[i] = intAsText
+		}
+	}
+	return kinds, rows.Err()
 }
 
 func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
-	err := s.conn.Raw(func(dc any) error {
+	kinds, err := columnKinds(s.ctx, s.conn, table, cols)
+	if err != nil {
+		return nil, fmt.Errorf("bulk copy into %s: reading its column types: %w", table, err)
+	}
+	s.kinds = kinds
+	err = s.conn.Raw(func(dc any) error {
 		c, ok := engine.SQLServerConn(dc)
 		if !ok {
 			return fmt.Errorf("not a SQL Server connection: %T", dc)
@@ -50,11 +101,37 @@ func (s *copyInSink) Begin(table string, cols []string) (Row, error) {
 	return s, nil
 }
 
-func (s *copyInSink) Int(v int64) { s.vals = append(s.vals, v) }
+func (s *copyInSink) kind() intKind {
+	if i := len(s.vals); i < len(s.kinds) {
+		return s.kinds[i]
+	}
+	return intAsInt
+}
 
-// Dec travels as its decimal text, which the driver scales to the column's type without a float between.
+func (s *copyInSink) Int(v int64) {
+	switch s.kind() {
+	case intAsDecimal, intAsText: // as text, which the driver scales to a decimal column's type (a Go integer it would not)
+		s.vals = append(s.vals, strconv.FormatInt(v, 10))
+	case intAsBit:
+		s.vals = append(s.vals, v != 0)
+	case intAsFloat:
+		s.vals = append(s.vals, float64(v))
+	default:
+		s.vals = append(s.vals, v)
+	}
+}
+
+// Dec travels as its decimal text, which the driver scales to the column's type without a float between (as a
+// float into a float column, the whole units into an integer column).
 func (s *copyInSink) Dec(units int64, scale int) {
-	s.vals = append(s.vals, string(AppendDec(s.buf[:0], units, scale)))
+	switch s.kind() {
+	case intAsFloat:
+		s.vals = append(s.vals, float64(units)/math.Pow10(scale))
+	case intAsInt:
+		s.vals = append(s.vals, units/int64(math.Pow10(scale)))
+	default:
+		s.vals = append(s.vals, string(AppendDec(s.buf[:0], units, scale)))
+	}
 }
 func (s *copyInSink) Str(v string)     { s.vals = append(s.vals, v) }
 func (s *copyInSink) Bytes(b []byte)   { s.vals = append(s.vals, string(b)) }

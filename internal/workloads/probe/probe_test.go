@@ -141,6 +141,30 @@ func count(t *testing.T, url, table string) int64 {
 	return n.Int64
 }
 
+// serverVersion is the server's product and version as results record it.
+func serverVersion(t *testing.T, url string) string {
+	t.Helper()
+	tg, _ := engine.Parse(url)
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	return tg.Engine.ServerVersion(context.Background(), db)
+}
+
+// unavailable says why the server at url cannot answer its engine's statement of that name ("" when it can).
+func unavailable(t *testing.T, url, statement string) string {
+	t.Helper()
+	tg, _ := engine.Parse(url)
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	return tg.Engine.Unavailable(context.Background(), db, statement)
+}
+
 func exists(t *testing.T, url, table string) bool {
 	t.Helper()
 	tg, _ := engine.Parse(url)
@@ -162,6 +186,13 @@ func TestProbesOnEveryEngine(t *testing.T) {
 		t.Run(tg.Engine.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			tableRows := int64(2<<20) / probe.RowBytes
+			// Babelfish has no file statistics (sys.dm_io_virtual_file_stats): the figures that come from them
+			// (a warm scan told from a cold one, the log volume, the memory estimate) are not checked there;
+			// a real SQL Server still checks them
+			noIO := unavailable(t, u, "io_counters")
+			if noIO != "" {
+				t.Logf("storage figures not checked: %s", noIO)
+			}
 
 			// read: each table scanned once, its bytes rows x the row size; a second, warm run is warned about
 			r := run(t, dir, "read1", "probe", "read", "--target", u, "--table-size", "2m", "--tables", "2", "--cold=false")
@@ -180,7 +211,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if r.Options["cold"] != false {
 				t.Errorf("--cold=false not recorded: %v", r.Options)
 			}
-			if len(r.Probe.Warnings) == 0 || !strings.Contains(r.Probe.Warnings[0], "served from cache") {
+			if noIO == "" && (len(r.Probe.Warnings) == 0 || !strings.Contains(r.Probe.Warnings[0], "served from cache")) {
 				t.Errorf("a warm scan was not warned about: %v (steps %+v)", r.Probe.Warnings, r.Probe.Steps)
 			}
 
@@ -195,7 +226,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if len(r.Probe.Steps) != 3 || written != 3*chunkRows || bytes != written*probe.RowBytes {
 				t.Errorf("write: %d steps, %d rows written (want %d), %d bytes (want %d)", len(r.Probe.Steps), written, 3*chunkRows, bytes, written*probe.RowBytes)
 			}
-			if _, ok := r.Figures["log_mb"]; !ok && !tg.Engine.Embedded {
+			if _, ok := r.Figures["log_mb"]; !ok && !tg.Engine.Embedded && noIO == "" {
 				t.Errorf("write: no log volume from the engine: %v", r.Figures)
 			}
 			r = run(t, dir, "bulk", "probe", "write", "--target", u, "--chunk", "1m", "--total", "2m", "--method", "bulk", "--threads", "2")
@@ -205,24 +236,30 @@ func TestProbesOnEveryEngine(t *testing.T) {
 
 			// cpu: doubling steps stop at the first that passes the limit. The limit comes from the first step's
 			// time measured here (each doubling of N takes about 4x as long): at least 1 s, and 8x the reference,
-			// so that the first steps pass it however loaded the machine is and a later one does not
-			r = run(t, dir, "cpuref", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000", "--limit", "60s")
-			limit := time.Second
-			if ref := time.Duration(r.Probe.Steps[0].Seconds * 8 * float64(time.Second)); ref > limit {
-				limit = ref.Round(time.Millisecond)
-			}
-			r = run(t, dir, "cpu", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000..", "--limit", limit.String())
-			steps := r.Probe.Steps
-			if len(steps) < 2 || !steps[len(steps)-1].Exceeded {
-				t.Fatalf("cpu: the last step did not stop at the limit %s: %+v", limit, steps)
-			}
-			for _, st := range steps[:len(steps)-1] {
-				if st.Exceeded || st.Seconds >= limit.Seconds() || st.Rows != int64(st.X*st.X) {
-					t.Errorf("cpu step %+v: want a completed step under the limit comparing N x N pairs", st)
+			// so that the first steps pass it however loaded the machine is and a later one does not. Babelfish's
+			// plan for the loop join does not grow as N x N: its first step (N 100, 10,000 pairs) already took over
+			// 1 s (N 1000 about 10 s), so the probe is not checked there; a real SQL Server checks it
+			if strings.HasPrefix(serverVersion(t, u), "Babelfish ") {
+				t.Log("cpu probe not checked: Babelfish's loop join of N rows takes over 1 s from N 100")
+			} else {
+				r = run(t, dir, "cpuref", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000", "--limit", "60s")
+				limit := time.Second
+				if ref := time.Duration(r.Probe.Steps[0].Seconds * 8 * float64(time.Second)); ref > limit {
+					limit = ref.Round(time.Millisecond)
 				}
-			}
-			if r.Probe.Plan == "" && tg.Engine.Name != "sqlserver" {
-				t.Errorf("cpu: the join's plan was not recorded")
+				r = run(t, dir, "cpu", "probe", "cpu", "--target", u, "--rows", "200000", "--steps", "1000..", "--limit", limit.String())
+				steps := r.Probe.Steps
+				if len(steps) < 2 || !steps[len(steps)-1].Exceeded {
+					t.Fatalf("cpu: the last step did not stop at the limit %s: %+v", limit, steps)
+				}
+				for _, st := range steps[:len(steps)-1] {
+					if st.Exceeded || st.Seconds >= limit.Seconds() || st.Rows != int64(st.X*st.X) {
+						t.Errorf("cpu step %+v: want a completed step under the limit comparing N x N pairs", st)
+					}
+				}
+				if r.Probe.Plan == "" && tg.Engine.Name != "sqlserver" {
+					t.Errorf("cpu: the join's plan was not recorded")
+				}
 			}
 
 			// mixed: every kind ran; the series is per interval
@@ -252,7 +289,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if len(r.Probe.Steps) != 6 || r.Probe.Steps[5].Pass != 2 {
 				t.Errorf("memory: steps %+v", r.Probe.Steps)
 			}
-			if _, ok := r.Figures["cache_mb"]; !ok {
+			if _, ok := r.Figures["cache_mb"]; !ok && noIO == "" {
 				t.Errorf("memory: no estimate: %v", r.Figures)
 			}
 
@@ -337,26 +374,34 @@ func TestMixedRateCapsRequests(t *testing.T) {
 func TestServerStorageCountersAndCache(t *testing.T) {
 	for _, u := range engines(t) {
 		tg, _ := engine.Parse(u)
-		db, err := tg.Open(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := tg.Engine.StorageCounters(context.Background(), db)
-		size, ok := tg.Engine.CacheBytes(context.Background(), db)
-		db.Close()
-		if tg.Engine.Embedded {
-			if c != nil || ok {
-				t.Errorf("%s: storage counters %v, cache %d from an embedded engine", tg.Engine.Name, c, size)
+		t.Run(tg.Engine.Name, func(t *testing.T) {
+			db, err := tg.Open(context.Background())
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		for _, k := range []string{"read_bytes", "log_bytes"} {
-			if _, has := c[k]; !has {
-				t.Errorf("%s: no %s among %v", tg.Engine.Name, k, c)
+			defer db.Close()
+			// Babelfish has neither view SQL Server's figures come from (a real SQL Server still runs this)
+			for _, st := range []string{"io_counters", "cache_size"} {
+				if why := tg.Engine.Unavailable(context.Background(), db, st); why != "" {
+					t.Skipf("%s: %s not collected: %s", tg.Engine.Name, st, why)
+				}
 			}
-		}
-		if !ok || size < 1<<20 {
-			t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
-		}
+			c := tg.Engine.StorageCounters(context.Background(), db)
+			size, ok := tg.Engine.CacheBytes(context.Background(), db)
+			if tg.Engine.Embedded {
+				if c != nil || ok {
+					t.Errorf("%s: storage counters %v, cache %d from an embedded engine", tg.Engine.Name, c, size)
+				}
+				return
+			}
+			for _, k := range []string{"read_bytes", "log_bytes"} {
+				if _, has := c[k]; !has {
+					t.Errorf("%s: no %s among %v", tg.Engine.Name, k, c)
+				}
+			}
+			if !ok || size < 1<<20 {
+				t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
+			}
+		})
 	}
 }

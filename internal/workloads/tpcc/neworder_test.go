@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,6 +29,8 @@ func txTarget(t *testing.T, name string) *engine.Target {
 		url = testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_tpcc_tx")
 	case "mysql":
 		url = testsrv.Beside(t, testsrv.URL(t, testsrv.MySQLEnv), "dbdyno_tpcc_tx")
+	case "sqlserver":
+		url = testsrv.Beside(t, os.Getenv(testsrv.MSSQLEnv), "dbdyno_tpcc_tx")
 	}
 	tg, err := engine.Parse(url)
 	if err != nil {
@@ -55,7 +58,11 @@ type lineRow struct {
 // (quantity rule of clause 2.4.2.2 applied line after line, also when a line repeats an item), its order,
 // new-order and order-line rows, and its total; the 1% with an unused item leave everything as it was.
 func TestNewOrderEffectsInEveryMode(t *testing.T) {
-	for _, name := range []string{"sqlite", "postgres", "mysql"} {
+	names := []string{"sqlite", "postgres", "mysql"}
+	if os.Getenv(testsrv.MSSQLEnv) != "" {
+		names = append(names, "sqlserver")
+	}
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			tg := txTarget(t, name)
@@ -74,8 +81,11 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 			}
 			defer h.Close()
 			q := func(query string) string { return query }
-			if tg.Engine.Placeholder == sqlfile.Dollar {
-				q = dollarParams
+			switch tg.Engine.Placeholder {
+			case sqlfile.Dollar:
+				q = func(query string) string { return numberedParams(query, "$") }
+			case sqlfile.AtP:
+				q = func(query string) string { return numberedParams(query, "@p") }
 			}
 
 			inputs := []newOrderInput{
@@ -181,13 +191,14 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 	}
 }
 
-func dollarParams(query string) string {
+// numberedParams numbers the ? of a query after prefix ($1 or @p1).
+func numberedParams(query, prefix string) string {
 	var b strings.Builder
 	n := 0
 	for _, c := range query {
 		if c == '?' {
 			n++
-			b.WriteString("$" + strconv.Itoa(n))
+			b.WriteString(prefix + strconv.Itoa(n))
 			continue
 		}
 		b.WriteRune(c)

@@ -14,7 +14,7 @@ import (
 )
 
 // exec runs statements on a target outside dbdyno, as a careless user would.
-func exec(t *testing.T, url string, stmts ...string) {
+func execSQL(t *testing.T, url string, stmts ...string) {
 	t.Helper()
 	tg, err := engine.Parse(url)
 	if err != nil {
@@ -53,14 +53,14 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 			if drop == "" {
 				drop = "DROP INDEX customer_last"
 			}
-			exec(t, e.URL, drop)
+			execSQL(t, e.URL, drop)
 			refused(t, "customer lacks its index or primary key customer_last", run...)
-			exec(t, e.URL, "CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first)")
+			execSQL(t, e.URL, "CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first)")
 
 			if pk := map[string]string{"postgres": "ALTER TABLE stock DROP CONSTRAINT stock_pk", "mysql": "ALTER TABLE stock DROP PRIMARY KEY"}[e.Name]; pk != "" {
-				exec(t, e.URL, pk)
+				execSQL(t, e.URL, pk)
 				refused(t, "stock lacks its index or primary key", run...)
-				exec(t, e.URL, "ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id)")
+				execSQL(t, e.URL, "ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id)")
 			}
 
 			// an index the build did not make runs, and the result and compare say so
@@ -68,7 +68,7 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 			store := filepath.Join(dir, "s.db")
 			clean, changed := filepath.Join(dir, "clean.json"), filepath.Join(dir, "changed.json")
 			clitest.Must(t, append(run, "--store", store, "--result", clean)...)
-			exec(t, e.URL, "CREATE INDEX extra_price ON item (i_price)")
+			execSQL(t, e.URL, "CREATE INDEX extra_price ON item (i_price)")
 			r := clitest.Must(t, append(run, "--store", store, "--result", changed)...)
 			res, _ := clitest.ReadResult(t, changed)
 			if len(res.DatabaseChanges) != 1 || !strings.Contains(res.DatabaseChanges[0], "extra_price") || !strings.Contains(r.Stdout, "warning: the database changed") {
@@ -85,7 +85,7 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 				t.Fatalf("compare --allow-changed: %v\n%s", err, out.String())
 			}
 
-			exec(t, e.URL, "DELETE FROM item WHERE i_id % 50 = 0") // 2% of the items
+			execSQL(t, e.URL, "DELETE FROM item WHERE i_id % 50 = 0") // 2% of the items
 			refused(t, "item has 98000 rows, 2000 fewer than the build loaded", run...)
 			refused(t, "item has 98000 rows", "tpcc", "check", "--target", e.URL)
 		})
@@ -145,7 +145,7 @@ func TestTooManyRollbacksWarn(t *testing.T) {
 	if res, _ := clitest.ReadResult(t, file); strings.Contains(r.Stdout, "rolled back") || len(res.Checks) != 4 {
 		t.Fatalf("a clean run warns of rollbacks, or records %d checks:\n%s", len(res.Checks), r.Stdout)
 	}
-	exec(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")
+	execSQL(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")
 	r = clitest.Must(t, run...)
 	res, _ := clitest.ReadResult(t, file)
 	last := res.Checks[len(res.Checks)-1]

@@ -70,7 +70,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	}
 	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
 	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
-		listsAsText: !w.db.T.Engine.Arrays}
+		listsAsText: !w.db.T.Engine.Arrays, districtNext: w.db.Stmts["no_district_next"] != nil}
 	t.Set(s.interrupter())
 	t.home = vu%w.opts.Warehouses + 1
 	t.cur = t.home
@@ -91,8 +91,11 @@ type Terminal struct {
 	did         int
 	procs       bool
 	listsAsText bool
-	deck        []int
-	idBuf       []int
+	// districtNext: the dialect's no_district_next takes the district's next order number in one statement
+	// (instead of no_district's locking read and no_district_update)
+	districtNext bool
+	deck         []int
+	idBuf        []int
 }
 
 func (t *Terminal) homeWID() int { return t.cur }

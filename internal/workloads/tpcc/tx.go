@@ -115,11 +115,15 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	var wTax, dTax, cDiscount float64
 	var oID int
 	var cLast, cCredit string
-	if err := s.batch(ctx,
-		op{Name: "no_warehouse", Args: []any{in.wID}, Dest: []any{&wTax}},
-		op{Name: "no_district", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}},
-		op{Name: "no_district_update", Args: []any{in.wID, in.dID}},
-		op{Name: "no_customer", Args: []any{in.wID, in.dID, in.cID}, Dest: []any{&cDiscount, &cLast, &cCredit}},
+	district := []op{
+		{Name: "no_district", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}},
+		{Name: "no_district_update", Args: []any{in.wID, in.dID}}}
+	if t.districtNext {
+		// the dialect takes the next order number in one statement: the increment, then its own write read back
+		district = []op{{Name: "no_district_next", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}}}
+	}
+	if err := s.batch(ctx, append(append([]op{{Name: "no_warehouse", Args: []any{in.wID}, Dest: []any{&wTax}}}, district...),
+		op{Name: "no_customer", Args: []any{in.wID, in.dID, in.cID}, Dest: []any{&cDiscount, &cLast, &cCredit}})...,
 	); err != nil {
 		return 0, err
 	}

@@ -50,6 +50,7 @@ func TestTPCHBuildAndValidateOnEveryEngine(t *testing.T) {
 				t.Fatalf("build:\n%s", b.Stdout)
 			}
 			keysMade(t, e.URL)
+			decimalSumsLoaded(t, e.URL)
 			v := clitest.Must(t, "tpch", "validate", "--target", e.URL, "--answers", answers)
 			if strings.Count(v.Stdout, " PASS ") != 22 || !strings.Contains(v.Stdout, "22 passed, 0 failed") {
 				t.Fatalf("validate:\n%s", v.Stdout)
@@ -87,6 +88,36 @@ func keysMade(t *testing.T, url string) {
 		"INSERT INTO lineitem SELECT * FROM lineitem WHERE l_orderkey = 1"} {
 		if _, err := db.Exec(q); err == nil {
 			t.Fatalf("%s: no key refused the copy", q)
+		}
+	}
+}
+
+// decimalSumsLoaded: every decimal column holds, summed, what the generator makes at SF 0.01 (the sums
+// PostgreSQL's COPY loads): a loader that sends a decimal without its column's scale (SQL Server's bulk copy
+// took 17 for l_quantity as 0.17) is caught column by column, not only where a query happens to use it.
+func decimalSumsLoaded(t *testing.T, url string) {
+	tg, _ := engine.Parse(url)
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, c := range []struct {
+		table, column string
+		sum           float64
+	}{
+		{"supplier", "s_acctbal", 400930.00}, {"customer", "c_acctbal", 6681865.59},
+		{"part", "p_retailprice", 2800992.00}, {"partsupp", "ps_supplycost", 3957437.38},
+		{"orders", "o_totalprice", 2127396830.02}, {"lineitem", "l_quantity", 1536127.00},
+		{"lineitem", "l_extendedprice", 2152189760.47}, {"lineitem", "l_discount", 3004.54},
+		{"lineitem", "l_tax", 2420.51},
+	} {
+		var got float64
+		if err := db.QueryRow("SELECT SUM(" + c.column + ") FROM " + c.table).Scan(&got); err != nil {
+			t.Fatalf("sum of %s: %v", c.column, err)
+		}
+		if d := got - c.sum; d > 0.005 || d < -0.005 {
+			t.Errorf("sum of %s.%s loaded %.2f, want %.2f", c.table, c.column, got, c.sum)
 		}
 	}
 }

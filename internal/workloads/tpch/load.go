@@ -63,6 +63,9 @@ func (d *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error)
 		if !Dataset.Has(d.T.Engine, "indexes_columnstore.sql") {
 			return nil, fmt.Errorf("--columnstore: %s has no columnstore indexes in dbdyno's TPC-H files; it applies to %s targets", d.T.Engine.Title, ColumnstoreEngines())
 		}
+		if why := d.T.Engine.Lacks(ctx, d.data.SQL, engine.Columnstore); why != "" {
+			return nil, fmt.Errorf("--columnstore: %s: build without it", why)
+		}
 		indexes = "indexes_columnstore.sql"
 		record = append(record, [2]string{metaLayout, "columnstore"})
 	}

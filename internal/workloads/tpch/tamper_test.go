@@ -10,7 +10,7 @@ import (
 )
 
 // exec runs statements on a target outside dbdyno, as a careless user would.
-func exec(t *testing.T, url string, stmts ...string) {
+func execSQL(t *testing.T, url string, stmts ...string) {
 	t.Helper()
 	tg, err := engine.Parse(url)
 	if err != nil {
@@ -43,11 +43,11 @@ func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 				}
 			}
 			build()
-			exec(t, e.URL, "DELETE FROM supplier WHERE s_suppkey % 10 = 0")
+			execSQL(t, e.URL, "DELETE FROM supplier WHERE s_suppkey % 10 = 0")
 			refused("supplier has 90 rows, 10 fewer than the build loaded")
 
 			build()
-			exec(t, e.URL, "DELETE FROM lineitem WHERE l_orderkey < 100") // no update set is applied: loaded rows, exactly
+			execSQL(t, e.URL, "DELETE FROM lineitem WHERE l_orderkey < 100") // no update set is applied: loaded rows, exactly
 			refused("lineitem has ")
 
 			pk := map[string]string{"postgres": "ALTER TABLE lineitem DROP CONSTRAINT lineitem_pkey", "mysql": "ALTER TABLE lineitem DROP PRIMARY KEY"}[e.Name]
@@ -55,7 +55,7 @@ func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 				return
 			}
 			build()
-			exec(t, e.URL, pk)
+			execSQL(t, e.URL, pk)
 			refused("lineitem lacks its index or primary key")
 		})
 	}

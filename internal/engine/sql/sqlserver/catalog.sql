@@ -1,6 +1,10 @@
 -- SQL Server's and Azure SQL's catalog (T-SQL).
 -- name: server_version()
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128))
+-- Babelfish for PostgreSQL (SQL Server's TDS and T-SQL on PostgreSQL) answers its version here, SQL Server
+-- NULL; its @@VERSION names the PostgreSQL under it.
+-- name: variant()
+SELECT CAST(SERVERPROPERTY('BabelfishVersion') AS nvarchar(128)), CAST(@@VERSION AS nvarchar(4000))
 -- name: table_exists(name)
 SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME() AND TABLE_NAME = :name
 -- name: analyze_table

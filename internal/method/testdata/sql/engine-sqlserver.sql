@@ -7,6 +7,8 @@ SELECT count(*) FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = SCHEMA_NAME(
 SELECT 'SQL Server ' + CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)) + ' ' + CAST(SERVERPROPERTY('Edition') AS nvarchar(128));
 -- name: count_rows  -- from sql/generic/catalog.sql
 SELECT count(*) FROM {table};
+-- name: variant()  -- from sql/sqlserver/catalog.sql
+SELECT CAST(SERVERPROPERTY('BabelfishVersion') AS nvarchar(128)), CAST(@@VERSION AS nvarchar(4000));
 -- name: analyze_table  -- from sql/sqlserver/catalog.sql
 UPDATE STATISTICS {table};
 -- name: database_exists(name)  -- from sql/sqlserver/catalog.sql

@@ -86,8 +86,8 @@ BEGIN
   SET @sum = 0;
   BEGIN TRANSACTION;
   SELECT @w_tax = w_tax FROM warehouse WHERE w_id = @w_id;
-  UPDATE district SET @d_tax = d_tax, @o_id = d_next_o_id, d_next_o_id = d_next_o_id + 1
-   WHERE d_w_id = @w_id AND d_id = @d_id;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @d_tax = d_tax, @o_id = d_next_o_id - 1 FROM district WHERE d_w_id = @w_id AND d_id = @d_id;
   SELECT @discount = c_discount, @last = c_last, @credit = c_credit
     FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_id = @c_id;
   INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
@@ -117,14 +117,15 @@ BEGIN
       RETURN;
     END;
     UPDATE stock
-       SET @squant = s_quantity, @sdata = s_data,
-           @dist = CASE @d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
-                              WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
-                              WHEN 9 THEN s_dist_09 ELSE s_dist_10 END,
-           s_quantity = CASE WHEN s_quantity >= @q + 10 THEN s_quantity - @q ELSE s_quantity - @q + 91 END,
+       SET s_quantity = CASE WHEN s_quantity >= @q + 10 THEN s_quantity - @q ELSE s_quantity - @q + 91 END,
            s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,
            s_remote_cnt = s_remote_cnt + CASE WHEN @sw <> @w_id THEN 1 ELSE 0 END
      WHERE s_w_id = @sw AND s_i_id = @item;
+    SELECT @squant = s_quantity, @sdata = s_data,
+           @dist = CASE @d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                              WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                              WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+      FROM stock WHERE s_w_id = @sw AND s_i_id = @item;
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
       VALUES (@o_id, @d_id, @w_id, @i, @item, @sw, NULL, @q, @q * @price, @dist);
     SET @sum = @sum + @q * @price;
@@ -144,8 +145,10 @@ BEGIN
   DECLARE @credit char(2), @balance numeric(12,2);
   SET @cid = @c_id;
   BEGIN TRANSACTION;
-  UPDATE warehouse SET @w_name = w_name, w_ytd = w_ytd + @amount WHERE w_id = @w_id;
-  UPDATE district SET @d_name = d_name, d_ytd = d_ytd + @amount WHERE d_w_id = @w_id AND d_id = @d_id;
+  UPDATE warehouse SET w_ytd = w_ytd + @amount WHERE w_id = @w_id;
+  SELECT @w_name = w_name FROM warehouse WHERE w_id = @w_id;
+  UPDATE district SET d_ytd = d_ytd + @amount WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @d_name = d_name FROM district WHERE d_w_id = @w_id AND d_id = @d_id;
   IF @byname = 1
   BEGIN
     SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last;
@@ -155,17 +158,13 @@ BEGIN
     SELECT @cid = c_id FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last
       ORDER BY c_first OFFSET @off ROWS FETCH NEXT 1 ROWS ONLY;
   END;
-  SELECT @credit = c_credit FROM customer WITH (UPDLOCK, ROWLOCK)
+  UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+         c_payment_cnt = c_payment_cnt + 1,
+         c_data = CASE WHEN c_credit = 'BC'
+                       THEN LEFT(CONCAT_WS(' ', @cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(@amount AS varchar(12))) + '|' + c_data, 500)
+                       ELSE c_data END
    WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
-  IF @credit = 'BC'
-    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-           c_payment_cnt = c_payment_cnt + 1,
-           c_data = LEFT(CONCAT_WS(' ', @cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(@amount AS varchar(12))) + '|' + c_data, 500)
-     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
-  ELSE
-    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-           c_payment_cnt = c_payment_cnt + 1
-     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
+  SELECT @credit = c_credit, @balance = c_balance FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
   INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     VALUES (@cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(SYSDATETIME() AS datetime2(0)), @amount, @w_name + '    ' + @d_name);
   COMMIT TRANSACTION;
@@ -205,19 +204,24 @@ AS
 BEGIN
   SET NOCOUNT ON;
   SET XACT_ABORT ON;
-  DECLARE @d int, @o_id int, @cid int, @delivered int, @amount numeric(12,2);
+  DECLARE @d int, @o_id int, @cid int, @delivered int, @taken int, @amount numeric(12,2);
   SET @delivered = 0;
   SET @d = 1;
   BEGIN TRANSACTION;
   WHILE @d <= 10
   BEGIN
     SET @o_id = NULL;
-    SELECT TOP 1 @o_id = no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK)
-     WHERE no_w_id = @w_id AND no_d_id = @d ORDER BY no_o_id;
+    SET @taken = 0;
+    SELECT @o_id = MIN(no_o_id) FROM new_order WHERE no_w_id = @w_id AND no_d_id = @d;
     IF @o_id IS NOT NULL
     BEGIN
       DELETE FROM new_order WHERE no_w_id = @w_id AND no_d_id = @d AND no_o_id = @o_id;
-      UPDATE orders SET @cid = o_c_id, o_carrier_id = @carrier_id WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
+      SET @taken = @@ROWCOUNT;
+    END;
+    IF @taken > 0
+    BEGIN
+      UPDATE orders SET o_carrier_id = @carrier_id WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
+      SELECT @cid = o_c_id FROM orders WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
       UPDATE order_line SET ol_delivery_d = CAST(SYSDATETIME() AS datetime2(0))
        WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;
       SELECT @amount = COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;
@@ -287,7 +291,7 @@ INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (@p1, @p2);
 -- name: no_warehouse(w_id)  -- from sql/generic/tx.sql
 SELECT w_tax FROM warehouse WHERE w_id = @p1;
 -- name: no_district(w_id, d_id)  -- from sql/sqlserver/tx.sql
-SELECT d_tax, d_next_o_id FROM district WITH (UPDLOCK, ROWLOCK) WHERE d_w_id = @p1 AND d_id = @p2;
+SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = @p1 AND d_id = @p2;
 -- name: no_district_update(w_id, d_id)  -- from sql/generic/tx.sql
 UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @p1 AND d_id = @p2;
 -- name: no_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
@@ -300,11 +304,12 @@ INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (@p1, @p2, @p3);
 -- name: no_item(i_id)  -- from sql/generic/tx.sql
 SELECT i_price, i_name, i_data FROM item WHERE i_id = @p1;
 -- name: no_stock(w_id, i_id, d_id)  -- from sql/sqlserver/tx.sql
+UPDATE stock SET s_quantity = s_quantity WHERE s_w_id = @p1 AND s_i_id = @p2;
 SELECT s_quantity, s_data,
        CASE @p3 WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
                   WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
                   WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
-FROM stock WITH (UPDLOCK, ROWLOCK) WHERE s_w_id = @p1 AND s_i_id = @p2;
+FROM stock WHERE s_w_id = @p1 AND s_i_id = @p2;
 -- name: no_stock_update(quantity, ol_quantity, remote, w_id, i_id)  -- from sql/generic/tx.sql
 UPDATE stock SET s_quantity = @p1, s_ytd = s_ytd + @p2, s_order_cnt = s_order_cnt + 1,
        s_remote_cnt = s_remote_cnt + @p3
@@ -323,9 +328,10 @@ SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHER
 -- name: customers_by_last(w_id, d_id, last)  -- from sql/generic/tx.sql
 SELECT c_id FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_last = @p3 ORDER BY c_first;
 -- name: pay_customer(w_id, d_id, c_id)  -- from sql/sqlserver/tx.sql
+UPDATE customer SET c_balance = c_balance WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
 SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit,
        c_credit_lim, c_discount, c_balance
-FROM customer WITH (UPDLOCK, ROWLOCK) WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
+FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
 -- name: pay_customer_data(w_id, d_id, c_id)  -- from sql/generic/tx.sql
 SELECT c_data FROM customer WHERE c_w_id = @p1 AND c_d_id = @p2 AND c_id = @p3;
 -- name: pay_customer_update(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
@@ -348,7 +354,9 @@ WHERE o_w_id = @p1 AND o_d_id = @p2 AND o_c_id = @p3 ORDER BY o_id DESC;
 SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
 WHERE ol_w_id = @p1 AND ol_d_id = @p2 AND ol_o_id = @p3;
 -- name: dl_new_order(w_id, d_id)  -- from sql/sqlserver/tx.sql
-SELECT TOP 1 no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK) WHERE no_w_id = @p1 AND no_d_id = @p2 ORDER BY no_o_id;
+DELETE FROM new_order OUTPUT deleted.no_o_id
+WHERE no_w_id = @p1 AND no_d_id = @p2
+  AND no_o_id = (SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = @p1 AND no_d_id = @p2);
 -- name: dl_delete_new_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
 DELETE FROM new_order WHERE no_w_id = @p1 AND no_d_id = @p2 AND no_o_id = @p3;
 -- name: dl_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
@@ -393,6 +401,9 @@ BEGIN TRANSACTION;
 COMMIT TRANSACTION;
 -- name: rollback  -- from sql/sqlserver/tx.sql
 IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
+-- name: no_district_next(w_id, d_id)  -- from sql/sqlserver/tx.sql
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @p1 AND d_id = @p2;
+SELECT d_tax, d_next_o_id - 1 FROM district WHERE d_w_id = @p1 AND d_id = @p2;
 
 -- file: calls.sql
 -- name: proc_new_order(w_id, d_id, c_id, ol_cnt, all_local, items, supply, qty)  -- from sql/sqlserver/calls.sql

@@ -1,6 +1,9 @@
 -- dbdyno TPC-C-derived transactions as SQL Server stored procedures (--mode procedures): one EXEC per
 -- transaction, its outputs as one row. Item lists arrive as comma-separated numbers. XACT_ABORT rolls the
 -- transaction back on any error (a deadlock victim's included) before the error reaches the client.
+-- A row is written first and read after (its own write), never read into a variable by the UPDATE itself
+-- (UPDATE ... SET @v = col, col = ...: SQL Server-compatible servers such as Babelfish give @v the new value)
+-- nor locked by a table hint (UPDLOCK, which they ignore).
 -- name: dbdyno_new_order
 CREATE OR ALTER PROCEDURE dbdyno_new_order @w_id int, @d_id int, @c_id int, @ol_cnt int, @all_local int,
     @items varchar(255), @supply varchar(255), @qty varchar(64)
@@ -16,8 +19,8 @@ BEGIN
   SET @sum = 0;
   BEGIN TRANSACTION;
   SELECT @w_tax = w_tax FROM warehouse WHERE w_id = @w_id;
-  UPDATE district SET @d_tax = d_tax, @o_id = d_next_o_id, d_next_o_id = d_next_o_id + 1
-   WHERE d_w_id = @w_id AND d_id = @d_id;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @d_tax = d_tax, @o_id = d_next_o_id - 1 FROM district WHERE d_w_id = @w_id AND d_id = @d_id;
   SELECT @discount = c_discount, @last = c_last, @credit = c_credit
     FROM customer WHERE c_w_id = @w_id AND c_d_id = @d_id AND c_id = @c_id;
   INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
@@ -48,14 +51,15 @@ BEGIN
       RETURN;
     END;
     UPDATE stock
-       SET @squant = s_quantity, @sdata = s_data,
-           @dist = CASE @d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
-                              WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
-                              WHEN 9 THEN s_dist_09 ELSE s_dist_10 END,
-           s_quantity = CASE WHEN s_quantity >= @q + 10 THEN s_quantity - @q ELSE s_quantity - @q + 91 END,
+       SET s_quantity = CASE WHEN s_quantity >= @q + 10 THEN s_quantity - @q ELSE s_quantity - @q + 91 END,
            s_ytd = s_ytd + @q, s_order_cnt = s_order_cnt + 1,
            s_remote_cnt = s_remote_cnt + CASE WHEN @sw <> @w_id THEN 1 ELSE 0 END
      WHERE s_w_id = @sw AND s_i_id = @item;
+    SELECT @squant = s_quantity, @sdata = s_data,
+           @dist = CASE @d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                              WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                              WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+      FROM stock WHERE s_w_id = @sw AND s_i_id = @item;
     INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
       VALUES (@o_id, @d_id, @w_id, @i, @item, @sw, NULL, @q, @q * @price, @dist);
     SET @sum = @sum + @q * @price;
@@ -75,8 +79,10 @@ BEGIN
   DECLARE @credit char(2), @balance numeric(12,2);
   SET @cid = @c_id;
   BEGIN TRANSACTION;
-  UPDATE warehouse SET @w_name = w_name, w_ytd = w_ytd + @amount WHERE w_id = @w_id;
-  UPDATE district SET @d_name = d_name, d_ytd = d_ytd + @amount WHERE d_w_id = @w_id AND d_id = @d_id;
+  UPDATE warehouse SET w_ytd = w_ytd + @amount WHERE w_id = @w_id;
+  SELECT @w_name = w_name FROM warehouse WHERE w_id = @w_id;
+  UPDATE district SET d_ytd = d_ytd + @amount WHERE d_w_id = @w_id AND d_id = @d_id;
+  SELECT @d_name = d_name FROM district WHERE d_w_id = @w_id AND d_id = @d_id;
   IF @byname = 1
   BEGIN
     SELECT @n = COUNT(*) FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last;
@@ -86,17 +92,13 @@ BEGIN
     SELECT @cid = c_id FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_last = @c_last
       ORDER BY c_first OFFSET @off ROWS FETCH NEXT 1 ROWS ONLY;
   END;
-  SELECT @credit = c_credit FROM customer WITH (UPDLOCK, ROWLOCK)
+  UPDATE customer SET c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
+         c_payment_cnt = c_payment_cnt + 1,
+         c_data = CASE WHEN c_credit = 'BC'
+                       THEN LEFT(CONCAT_WS(' ', @cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(@amount AS varchar(12))) + '|' + c_data, 500)
+                       ELSE c_data END
    WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
-  IF @credit = 'BC'
-    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-           c_payment_cnt = c_payment_cnt + 1,
-           c_data = LEFT(CONCAT_WS(' ', @cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(@amount AS varchar(12))) + '|' + c_data, 500)
-     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
-  ELSE
-    UPDATE customer SET @balance = c_balance = c_balance - @amount, c_ytd_payment = c_ytd_payment + @amount,
-           c_payment_cnt = c_payment_cnt + 1
-     WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
+  SELECT @credit = c_credit, @balance = c_balance FROM customer WHERE c_w_id = @c_w_id AND c_d_id = @c_d_id AND c_id = @cid;
   INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
     VALUES (@cid, @c_d_id, @c_w_id, @d_id, @w_id, CAST(SYSDATETIME() AS datetime2(0)), @amount, @w_name + '    ' + @d_name);
   COMMIT TRANSACTION;
@@ -136,19 +138,25 @@ AS
 BEGIN
   SET NOCOUNT ON;
   SET XACT_ABORT ON;
-  DECLARE @d int, @o_id int, @cid int, @delivered int, @amount numeric(12,2);
+  DECLARE @d int, @o_id int, @cid int, @delivered int, @taken int, @amount numeric(12,2);
   SET @delivered = 0;
   SET @d = 1;
   BEGIN TRANSACTION;
   WHILE @d <= 10
   BEGIN
     SET @o_id = NULL;
-    SELECT TOP 1 @o_id = no_o_id FROM new_order WITH (UPDLOCK, ROWLOCK)
-     WHERE no_w_id = @w_id AND no_d_id = @d ORDER BY no_o_id;
+    SET @taken = 0;
+    SELECT @o_id = MIN(no_o_id) FROM new_order WHERE no_w_id = @w_id AND no_d_id = @d;
     IF @o_id IS NOT NULL
     BEGIN
+      -- the order is this terminal's only if it deletes it: another that took it first leaves nothing to delete
       DELETE FROM new_order WHERE no_w_id = @w_id AND no_d_id = @d AND no_o_id = @o_id;
-      UPDATE orders SET @cid = o_c_id, o_carrier_id = @carrier_id WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
+      SET @taken = @@ROWCOUNT;
+    END;
+    IF @taken > 0
+    BEGIN
+      UPDATE orders SET o_carrier_id = @carrier_id WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
+      SELECT @cid = o_c_id FROM orders WHERE o_w_id = @w_id AND o_d_id = @d AND o_id = @o_id;
       UPDATE order_line SET ol_delivery_d = CAST(SYSDATETIME() AS datetime2(0))
        WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;
       SELECT @amount = COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = @w_id AND ol_d_id = @d AND ol_o_id = @o_id;

@@ -35,7 +35,7 @@ BEGIN
     SET @q = CAST(SUBSTRING(@qtys, @qp, @qn - @qp) AS int);
     SET @pp = @pn + 1;
     SET @qp = @qn + 1;
-    UPDATE inventory SET @left = quan_in_stock = quan_in_stock - @q, sales = sales + @q
+    UPDATE inventory SET quan_in_stock = quan_in_stock - @q, sales = sales + @q
      WHERE prod_id = @prod AND quan_in_stock >= @q;
     IF @@ROWCOUNT = 0
     BEGIN
@@ -44,6 +44,9 @@ BEGIN
       SELECT CAST(0 AS numeric(12,2)) AS netamount, 1 AS rolled_back;
       RETURN;
     END;
+    -- the stock left is read back after the write, not assigned by the UPDATE (SET @v = col = ...): that form
+    -- runs as UPDATE ... RETURNING on Babelfish, whose backend crashes on it after a concurrent update of the row
+    SELECT @left = quan_in_stock FROM inventory WHERE prod_id = @prod;
     IF @left < @reorder
       INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@prod, @orderdate, @left);
     SELECT @price = price FROM products WHERE prod_id = @prod;

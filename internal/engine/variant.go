@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+)
+
+// Feature is something of an engine's that a server speaking its protocol and dialect may lack (see Lacks).
+type Feature string
+
+// Columnstore is SQL Server's columnstore indexes (tpch build --columnstore).
+const Columnstore Feature = "columnstore indexes"
+
+// variant is a server that speaks an engine's wire protocol and dialect but is another product (Babelfish for
+// PostgreSQL behind SQL Server's TDS and T-SQL), told from the server's own answer when dbdyno connects: its
+// product and version, and what of the engine's catalog, settings and counters it does not have.
+type variant struct {
+	version string // "Babelfish 4.2.0 on PostgreSQL 16.3"
+	// missing maps the names of the engine's statements (settings.sql, counters.sql, catalog.sql) the server
+	// cannot answer to why ("Babelfish 4.2.0 has no sys.dm_os_sys_info"); the result records each as not collected.
+	missing map[string]string
+	lacks   map[Feature]string
+}
+
+// variantOf asks the server behind q which product it is; nil for the engine's own product (or an engine
+// without variants, or when the server cannot be asked).
+func (e *Engine) variantOf(ctx context.Context, q Queryer) *variant {
+	if e.detect == nil || q == nil {
+		return nil
+	}
+	return e.detect(ctx, e, q)
+}
+
+// Lacks says why the server behind q cannot do f ("" when it can, as far as dbdyno knows).
+func (e *Engine) Lacks(ctx context.Context, q Queryer, f Feature) string {
+	if v := e.variantOf(ctx, q); v != nil {
+		return v.lacks[f]
+	}
+	return ""
+}
+
+// NotCollected is the prefix of a setting's value in the result when the server cannot give it.
+const NotCollected = "not collected: "
+
+// notCollected adds to a result's settings every figure the server's variant lacks, named as its statement,
+// worded "not collected: REASON", and says which statements not to run.
+func (v *variant) notCollected(out map[string]string) {
+	names := make([]string, 0, len(v.missing))
+	for n := range v.missing {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		out[n] = NotCollected + v.missing[n]
+	}
+	for f, why := range v.lacks {
+		out[strings.ReplaceAll(string(f), " ", "_")] = NotCollected + why
+	}
+}
+
+// waitsMissing says why wait events cannot be sampled on a variant that lacks the engine's waits() view.
+func (v *variant) waitsMissing() error {
+	if why, ok := v.missing["waits"]; ok {
+		return errors.New(why)
+	}
+	return nil
+}
+
+// Unavailable says why the server behind q cannot answer the engine's statement of that name (settings.sql,
+// counters.sql, catalog.sql: "Babelfish 4.2.0 has no sys.dm_io_virtual_file_stats"), "" when it can as far as
+// dbdyno knows.
+func (e *Engine) Unavailable(ctx context.Context, q Queryer, statement string) string {
+	if v := e.variantOf(ctx, q); v != nil {
+		return v.missing[statement]
+	}
+	return ""
+}
