@@ -34,6 +34,10 @@ func cli(ctx context.Context, args ...string) cliResult {
 func TestBadInputGivesOneLineErrors(t *testing.T) {
 	dir := t.TempDir()
 	empty := "sqlite://" + filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(filepath.Join(dir, "empty.db"), nil, 0o644); err != nil { // an empty SQLite database
+		t.Fatal(err)
+	}
+	missing := "sqlite://" + filepath.Join(dir, "missing.db")
 	cases := []struct {
 		args []string
 		want string
@@ -45,6 +49,7 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "run", "--target", empty, "--duration", "soon"}, "invalid argument \"soon\""},
 		{[]string{"tpcc", "run", "--target", empty}, "run 'dbdyno tpcc build"},
 		{[]string{"tpcc", "check", "--target", empty}, "run 'dbdyno tpcc build"},
+		{[]string{"tpcc", "run", "--target", missing}, "no database file at"},
 		{[]string{"tpcc", "run", "--target", "postgres://u:topsecret@127.0.0.1:1/d"}, "connection refused: is the server running"},
 		{[]string{"tpcc", "run", "--target", "mysql://u:topsecret@127.0.0.1:1/d"}, "connection refused: is the server running"},
 		{[]string{"tpcc", "run", "--target", empty, "--result", "/nonexistent-dir/r.json"}, "cannot write --result"},
@@ -172,10 +177,15 @@ func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
 	block = block[:strings.Index(block, "```")]
 	var cmds []string
 	for _, l := range strings.Split(strings.TrimSpace(block), "\n") {
-		cmds = append(cmds, strings.Fields(l)[0]+" "+strings.Fields(l)[1]+" "+strings.Fields(l)[2])
+		cmd, _, _ := strings.Cut(l, "#")
+		cmds = append(cmds, strings.TrimSpace(cmd))
 	}
-	if len(cmds) != 2 || cmds[0] != "go run ./cmd/dbdyno" || cmds[1] != "go test ./..." {
+	if len(cmds) != 2 || !strings.HasPrefix(cmds[0], "go run ./cmd/dbdyno ") || !strings.HasPrefix(cmds[1], "go test ") || !strings.HasSuffix(cmds[1], " ./...") {
 		t.Fatalf("the README's set-up commands: %q", cmds)
+	}
+	ci, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
+	if err != nil || !strings.Contains(string(ci), strings.Replace(cmds[1], "go test ", "go test -count=1 ", 1)) {
+		t.Fatalf(".ci/run does not run the README's test command %q: %v", cmds[1], err)
 	}
 	rest := text[strings.Index(text, "```sh")+5+len(block):]
 	if i := strings.Index(rest, "go build -o dbdyno ./cmd/dbdyno"); i < 0 || i > 300 {

@@ -20,6 +20,7 @@ type handshakeKey struct{}
 
 // handshake is one Connect's sockets, watched until the login is done.
 type handshake struct {
+	ctx   context.Context // the Connect's: its deadline and end bound the login (a driver's own dial context may end as soon as the dial is done)
 	mu    sync.Mutex
 	done  bool
 	conns []net.Conn
@@ -27,7 +28,7 @@ type handshake struct {
 }
 
 func withHandshake(ctx context.Context) (context.Context, *handshake) {
-	h := &handshake{}
+	h := &handshake{ctx: ctx}
 	return context.WithValue(ctx, handshakeKey{}, h), h
 }
 
@@ -68,7 +69,7 @@ func (d handshakeDialer) DialContext(ctx context.Context, network, addr string) 
 		return nil, err
 	}
 	if h, ok := ctx.Value(handshakeKey{}).(*handshake); ok {
-		h.watch(ctx, c)
+		h.watch(h.ctx, c)
 	}
 	return c, nil
 }
