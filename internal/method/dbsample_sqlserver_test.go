@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
@@ -19,14 +18,7 @@ func TestCountersAndWaitsOnSQLServer(t *testing.T) {
 	if url == "" {
 		t.Skipf("%s not set", testsrv.MSSQLEnv)
 	}
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, db := testsrv.Open(t, url)
 	counters, waits := tg.Engine.Unavailable(context.Background(), db, "counters"), tg.Engine.Unavailable(context.Background(), db, "waits")
 	db.Close()
 	if counters != "" || waits != "" {

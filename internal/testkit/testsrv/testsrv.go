@@ -5,10 +5,12 @@ package testsrv
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	neturl "net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -155,4 +157,46 @@ func Shared(t testing.TB, parts ...string) string {
 		t.Skip(msg)
 	}
 	return path
+}
+
+// Open opens a test's own connection to a target, outside dbdyno's commands (to look at or tamper with what a
+// command made); it is closed when the test ends.
+func Open(t testing.TB, url string) (*engine.Target, *sql.DB) {
+	t.Helper()
+	tg, err := engine.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := tg.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return tg, db
+}
+
+// Exec runs statements on a target outside dbdyno, as a careless user would.
+func Exec(t testing.TB, url string, stmts ...string) {
+	t.Helper()
+	_, db := Open(t, url)
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// Tmpfs mounts a small tmpfs for the test (a real disk that fills), unmounted when it ends. Where mounting is
+// not permitted the test is skipped, except in CI, which runs as root and must run it.
+func Tmpfs(t testing.TB, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
+		if os.Getenv("CI") != "" && os.Geteuid() == 0 {
+			t.Fatalf("mounting a tmpfs as root in CI: %v: %s", err, out)
+		}
+		t.Skipf("cannot mount a tmpfs here (%v: %s): needs root", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
 }

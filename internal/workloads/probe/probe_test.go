@@ -125,15 +125,7 @@ func run(t *testing.T, dir, name string, args ...string) *result.Result {
 
 func count(t *testing.T, url, table string) int64 {
 	t.Helper()
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, db := testsrv.Open(t, url)
 	var n sql.NullInt64
 	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 		t.Fatalf("counting %s: %v", table, err)

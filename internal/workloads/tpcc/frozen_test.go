@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
 // frozenRun runs `tpcc run` on a private PostgreSQL instance, freezes the server (SIGSTOP) mid-run, and, when
@@ -94,15 +94,7 @@ func TestRunEndsOnAFrozenServer(t *testing.T) {
 
 // waitForNewOrders waits until the run has committed n New-Orders (the run measures from its start: no ramp-up).
 func waitForNewOrders(t *testing.T, url string, n int64) {
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	_, db := testsrv.Open(t, url)
 	sum := func() (v int64) {
 		if err := db.QueryRow("SELECT sum(d_next_o_id) FROM district").Scan(&v); err != nil {
 			t.Fatal(err)

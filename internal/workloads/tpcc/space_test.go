@@ -4,34 +4,19 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpcc"
 )
-
-// tmpfs mounts a small tmpfs for the test (a real disk that fills), unmounted when it ends. Where mounting is
-// not permitted the test is skipped, except in CI, which runs as root and must run it.
-func tmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		if os.Getenv("CI") != "" && os.Geteuid() == 0 {
-			t.Fatalf("mounting a tmpfs as root in CI: %v: %s", err, out)
-		}
-		t.Skipf("cannot mount a tmpfs here (%v: %s): needs root", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	return dir
-}
 
 // tpcc gen of a warehouse (72 MB) on a 20 MB disk is refused before anything is written (the --out directory
 // included), in one line: what is needed, what is free, the fix. It used to write until the disk was full.
 func TestGenRefusesWhatTheDiskCannotHold(t *testing.T) {
-	mnt := tmpfs(t, "20m")
+	mnt := testsrv.Tmpfs(t, "20m")
 	r := clitest.Run(context.Background(), "tpcc", "gen", "--warehouses", "1", "--out", filepath.Join(mnt, "w1"))
 	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "needs 7") || !strings.Contains(r.Stderr, "20 MB free") ||
 		!strings.Contains(r.Stderr, "--warehouses") {
@@ -62,7 +47,7 @@ func TestGenLeavesNoTruncatedFile(t *testing.T) {
 	if need := tpcc.GenBytes(1); need < uint64(total) || float64(need) > float64(total)*1.02 {
 		t.Errorf("one warehouse: %d bytes computed, %d written", need, total)
 	}
-	mnt := tmpfs(t, "20m")
+	mnt := testsrv.Tmpfs(t, "20m")
 	_, err := tpcc.GenerateFiles(context.Background(), mnt, 1, 2, 7, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("generating 72 MB on a 20 MB disk: %v", err)

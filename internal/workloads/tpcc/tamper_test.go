@@ -11,26 +11,8 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
-
-// exec runs statements on a target outside dbdyno, as a careless user would.
-func execSQL(t *testing.T, url string, stmts ...string) {
-	t.Helper()
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
 
 // refused runs a command that must fail, saying want.
 func refused(t *testing.T, want string, args ...string) {
@@ -53,14 +35,14 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 			if drop == "" {
 				drop = "DROP INDEX customer_last"
 			}
-			execSQL(t, e.URL, drop)
+			testsrv.Exec(t, e.URL, drop)
 			refused(t, "customer lacks its index or primary key customer_last", run...)
-			execSQL(t, e.URL, "CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first)")
+			testsrv.Exec(t, e.URL, "CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first)")
 
 			if pk := map[string]string{"postgres": "ALTER TABLE stock DROP CONSTRAINT stock_pk", "mysql": "ALTER TABLE stock DROP PRIMARY KEY"}[e.Name]; pk != "" {
-				execSQL(t, e.URL, pk)
+				testsrv.Exec(t, e.URL, pk)
 				refused(t, "stock lacks its index or primary key", run...)
-				execSQL(t, e.URL, "ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id)")
+				testsrv.Exec(t, e.URL, "ALTER TABLE stock ADD CONSTRAINT stock_pk PRIMARY KEY (s_w_id, s_i_id)")
 			}
 
 			// an index the build did not make runs, and the result and compare say so
@@ -68,7 +50,7 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 			store := filepath.Join(dir, "s.db")
 			clean, changed := filepath.Join(dir, "clean.json"), filepath.Join(dir, "changed.json")
 			clitest.Must(t, append(run, "--store", store, "--result", clean)...)
-			execSQL(t, e.URL, "CREATE INDEX extra_price ON item (i_price)")
+			testsrv.Exec(t, e.URL, "CREATE INDEX extra_price ON item (i_price)")
 			r := clitest.Must(t, append(run, "--store", store, "--result", changed)...)
 			res, _ := clitest.ReadResult(t, changed)
 			if len(res.DatabaseChanges) != 1 || !strings.Contains(res.DatabaseChanges[0], "extra_price") || !strings.Contains(r.Stdout, "warning: the database changed") {
@@ -85,7 +67,7 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 				t.Fatalf("compare --allow-changed: %v\n%s", err, out.String())
 			}
 
-			execSQL(t, e.URL, "DELETE FROM item WHERE i_id % 50 = 0") // 2% of the items
+			testsrv.Exec(t, e.URL, "DELETE FROM item WHERE i_id % 50 = 0") // 2% of the items
 			refused(t, "item has 98000 rows, 2000 fewer than the build loaded", run...)
 			refused(t, "item has 98000 rows", "tpcc", "check", "--target", e.URL)
 		})
@@ -145,7 +127,7 @@ func TestTooManyRollbacksWarn(t *testing.T) {
 	if res, _ := clitest.ReadResult(t, file); strings.Contains(r.Stdout, "rolled back") || len(res.Checks) != 4 {
 		t.Fatalf("a clean run warns of rollbacks, or records %d checks:\n%s", len(res.Checks), r.Stdout)
 	}
-	execSQL(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")
+	testsrv.Exec(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")
 	r = clitest.Must(t, run...)
 	res, _ := clitest.ReadResult(t, file)
 	last := res.Checks[len(res.Checks)-1]

@@ -4,36 +4,21 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch/dbgen"
 )
 
-// tmpfs mounts a small tmpfs for the test (a real disk that fills), unmounted when it ends. Where mounting is
-// not permitted the test is skipped, except in CI, which runs as root and must run it.
-func tmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		if os.Getenv("CI") != "" && os.Geteuid() == 0 {
-			t.Fatalf("mounting a tmpfs as root in CI: %v: %s", err, out)
-		}
-		t.Skipf("cannot mount a tmpfs here (%v: %s): needs root", err, strings.TrimSpace(string(out)))
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	return dir
-}
-
 // tpch gen of 14 TB on a 20 MB disk is refused before anything is written (the --out directory included), in
 // one line: what is needed, what is free, the fix. It used to write until the disk was full.
 func TestGenRefusesWhatTheDiskCannotHold(t *testing.T) {
-	mnt := tmpfs(t, "20m")
+	mnt := testsrv.Tmpfs(t, "20m")
 	r := clitest.Run(context.Background(), "tpch", "gen", "--scale", "10000", "--out", filepath.Join(mnt, "sf10000"))
 	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !regexp.MustCompile(`needs 1\d\.\d TB on `).MatchString(r.Stderr) ||
 		!strings.Contains(r.Stderr, "20 MB free") || !strings.Contains(r.Stderr, "--scale") {
@@ -55,7 +40,7 @@ var sf001Rows = map[string]int{"region": 5, "nation": 25, "supplier": 100, "cust
 // when complete, and the temporary file of the one that failed is removed. It used to leave a truncated
 // lineitem.tbl that looked complete.
 func TestGenLeavesNoTruncatedFile(t *testing.T) {
-	mnt := tmpfs(t, "5m")
+	mnt := testsrv.Tmpfs(t, "5m")
 	_, err := tpch.GenerateFiles(context.Background(), tpch.GenOptions{Scale: 0.01, Dir: mnt, Format: dbgen.FormatTBL, Threads: 2, Parts: 1})
 	if err == nil || !strings.Contains(err.Error(), "no space left") {
 		t.Fatalf("generating 10.6 MB on a 5 MB disk: %v", err)

@@ -5,28 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
-
-// exec runs statements on a target outside dbdyno, as a careless user would.
-func execSQL(t *testing.T, url string, stmts ...string) {
-	t.Helper()
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-}
 
 // A TPC-H run refuses tables whose rows were deleted or whose primary key was dropped since the build.
 func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
@@ -43,11 +24,11 @@ func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 				}
 			}
 			build()
-			execSQL(t, e.URL, "DELETE FROM supplier WHERE s_suppkey % 10 = 0")
+			testsrv.Exec(t, e.URL, "DELETE FROM supplier WHERE s_suppkey % 10 = 0")
 			refused("supplier has 90 rows, 10 fewer than the build loaded")
 
 			build()
-			execSQL(t, e.URL, "DELETE FROM lineitem WHERE l_orderkey < 100") // no update set is applied: loaded rows, exactly
+			testsrv.Exec(t, e.URL, "DELETE FROM lineitem WHERE l_orderkey < 100") // no update set is applied: loaded rows, exactly
 			refused("lineitem has ")
 
 			pk := map[string]string{"postgres": "ALTER TABLE lineitem DROP CONSTRAINT lineitem_pkey", "mysql": "ALTER TABLE lineitem DROP PRIMARY KEY"}[e.Name]
@@ -55,7 +36,7 @@ func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 				return
 			}
 			build()
-			execSQL(t, e.URL, pk)
+			testsrv.Exec(t, e.URL, pk)
 			refused("lineitem lacks its index or primary key")
 		})
 	}
