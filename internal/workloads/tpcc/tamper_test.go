@@ -31,7 +31,7 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 			clitest.Must(t, "tpcc", "build", "--target", e.URL, "--warehouses", "1", "--drop")
 			run := []string{"tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "1s"}
 
-			drop := map[string]string{"mysql": "DROP INDEX customer_last ON customer"}[e.Name]
+			drop := map[string]string{"mysql": "DROP INDEX customer_last ON customer", "sqlserver": "DROP INDEX customer_last ON customer"}[e.Name]
 			if drop == "" {
 				drop = "DROP INDEX customer_last"
 			}
