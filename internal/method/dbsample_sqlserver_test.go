@@ -19,6 +19,7 @@ func TestCountersAndWaitsOnSQLServer(t *testing.T) {
 		t.Skipf("%s not set", testsrv.MSSQLEnv)
 	}
 	tg, db := testsrv.Open(t, url)
+	defer db.Close()
 	counters, waits := tg.Engine.Unavailable(context.Background(), db, "counters"), tg.Engine.Unavailable(context.Background(), db, "waits")
 	db.Close()
 	if counters != "" || waits != "" {

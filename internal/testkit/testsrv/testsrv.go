@@ -160,7 +160,8 @@ func Shared(t testing.TB, parts ...string) string {
 }
 
 // Open opens a test's own connection to a target, outside dbdyno's commands (to look at or tamper with what a
-// command made); it is closed when the test ends.
+// command made); the caller closes it as soon as it is done (an embedded file held open would be held against
+// the commands the test runs next).
 func Open(t testing.TB, url string) (*engine.Target, *sql.DB) {
 	t.Helper()
 	tg, err := engine.Parse(url)
@@ -171,7 +172,6 @@ func Open(t testing.TB, url string) (*engine.Target, *sql.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
 	return tg, db
 }
 
@@ -179,6 +179,7 @@ func Open(t testing.TB, url string) (*engine.Target, *sql.DB) {
 func Exec(t testing.TB, url string, stmts ...string) {
 	t.Helper()
 	_, db := Open(t, url)
+	defer db.Close()
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {
 			t.Fatalf("%s: %v", s, err)

@@ -126,6 +126,7 @@ func run(t *testing.T, dir, name string, args ...string) *result.Result {
 func count(t *testing.T, url, table string) int64 {
 	t.Helper()
 	_, db := testsrv.Open(t, url)
+	defer db.Close()
 	var n sql.NullInt64
 	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
 		t.Fatalf("counting %s: %v", table, err)

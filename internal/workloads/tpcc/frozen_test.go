@@ -95,6 +95,7 @@ func TestRunEndsOnAFrozenServer(t *testing.T) {
 // waitForNewOrders waits until the run has committed n New-Orders (the run measures from its start: no ramp-up).
 func waitForNewOrders(t *testing.T, url string, n int64) {
 	_, db := testsrv.Open(t, url)
+	defer db.Close()
 	sum := func() (v int64) {
 		if err := db.QueryRow("SELECT sum(d_next_o_id) FROM district").Scan(&v); err != nil {
 			t.Fatal(err)
