@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"reflect"
 	"strings"
@@ -59,8 +57,6 @@ func classifyDuckDB(err error) Class {
 	}
 	return Other
 }
-
-func openDuckDB(_ context.Context, t *Target) (*sql.DB, error) { return sql.Open("duckdb", t.Path) }
 
 // DuckDBConn is DuckDB's own connection handle under a driver connection of a DuckDB target, for the C API calls
 // duckdb-go does not wrap the way a load needs (bulk's vector sink). duckdb-go keeps the handle in its Conn's

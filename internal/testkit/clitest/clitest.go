@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
@@ -39,12 +40,32 @@ type Result struct {
 	Stdout, Stderr string
 }
 
-// Run runs one workload command line.
+// Run runs one workload command line. A command that leaves a DuckDB handle or connection behind fails with exit
+// status 70 (the next command on that file in this process would wait on it forever).
 func Run(ctx context.Context, args ...string) Result {
 	var out bytes.Buffer
+	before := map[string]bool{}
+	for _, h := range engine.HeldDuckDB() {
+		before[h] = true
+	}
 	code, line := method.ExitStatus(method.Invoke(ctx, args, &out, "test"), args)
 	if line != "" {
 		line += "\n"
+	}
+	left := func() (l []string) {
+		for _, h := range engine.HeldDuckDB() {
+			if !before[h] {
+				l = append(l, h)
+			}
+		}
+		return l
+	}
+	l := left()
+	for wait := time.Now().Add(2 * time.Second); len(l) > 0 && time.Now().Before(wait); l = left() {
+		time.Sleep(20 * time.Millisecond) // a connection being released as the command returns
+	}
+	for _, h := range l {
+		code, line = 70, line+"test: the command left a DuckDB handle behind: "+h+"\n"
 	}
 	return Result{code, out.String(), line}
 }
