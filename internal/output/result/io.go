@@ -62,6 +62,7 @@ type IOTest struct {
 	TimeBased bool        `json:"time_based"`
 	Passes    int         `json:"passes"`
 	BestPass  int         `json:"best_pass,omitempty"` // the pass kept when several ran (the best by the test's main figure)
+	CDM       *IOCDM      `json:"cdm,omitempty"`       // how a CrystalDiskMark preset ran it
 	Status    string      `json:"status"`
 	Error     string      `json:"error,omitempty"`
 	Seconds   float64     `json:"seconds"` // the measured window
@@ -99,6 +100,17 @@ func (t *IOTest) Latency() (IOLatency, bool) {
 		return t.Write.Lat, true
 	}
 	return IOLatency{}, false
+}
+
+// IOCDM is how a CrystalDiskMark preset ran a test, as CrystalDiskMark runs it: a pause before it, an
+// unmeasured preparing pass, then the measured passes, the best MB/s kept and the lowest mean latency over them.
+type IOCDM struct {
+	Row          string    `json:"row"`               // CrystalDiskMark's name for the test: SEQ1M Q8T1, RND4K Q32T1
+	IntervalS    float64   `json:"interval_s"`        // the pause before the test
+	PrepareS     float64   `json:"prepare_s"`         // the unmeasured preparing pass
+	PassMBs      []float64 `json:"pass_mb_s"`         // each measured pass's MB/s (10^6 bytes), in order
+	PassMeanUs   []float64 `json:"pass_mean_clat_us"` // each measured pass's mean completion latency
+	MinMeanLatUs float64   `json:"min_mean_clat_us"`  // the lowest of them, over the passes that did IO (CrystalDiskMark's latency)
 }
 
 // IODir is one direction's figures: IOs, bytes, rates and the completion latency in microseconds, from a

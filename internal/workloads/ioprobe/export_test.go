@@ -1,8 +1,12 @@
 package ioprobe
 
 import (
+	"context"
+	"io"
 	"os"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // SlowLayout makes every 1 MiB block of a layout take at least d, as on a slow disk, until restore is called;
@@ -17,4 +21,23 @@ func SlowLayout(d time.Duration, pause func()) (restore func()) {
 		return f.WriteAt(b, off)
 	}
 	return func() { layoutWrite = old }
+}
+
+// PresetTests are a preset's tests from the command's job (sizeGiven, runtimeGiven: the user's --size and
+// --runtime kept).
+var PresetTests = presetTests
+
+// CDMTable prints a run's CrystalDiskMark table.
+var CDMTable = cdmTable
+
+// WatchCDMPasses calls f after each pass a CrystalDiskMark preset runs, with the test as it ran and its
+// figures (prepare: the unmeasured preparing pass), until restore is called.
+func WatchCDMPasses(f func(t *Test, prepare bool, rt *result.IOTest)) (restore func()) {
+	old := cdmPass
+	cdmPass = func(ctx context.Context, t *Test, files map[string]*File, out io.Writer, interval time.Duration, prepare bool) (*result.IOTest, error) {
+		rt, err := old(ctx, t, files, out, interval, prepare)
+		f(t, prepare, rt)
+		return rt, err
+	}
+	return func() { cdmPass = old }
 }

@@ -273,8 +273,8 @@ func TestJobFileRun(t *testing.T) {
 // method (one result per point); warm-up writes and reads are recorded.
 func TestPresetsMatrixAndSweeps(t *testing.T) {
 	dir := t.TempDir()
-	r, _ := run(t, dir, "--directory", dir, "--preset", "crystaldiskmark", "--size", "8m", "--runtime", "0.15", "--passes", "2")
-	if len(r.IO.Tests) != 8 || r.IO.Tests[0].Name != "SEQ1M Q8T1 read" || r.IO.Tests[4].NumJobs != 16 {
+	r, _ := run(t, dir, "--directory", dir, "--preset", "crystaldiskmark-nvme", "--size", "8m", "--runtime", "0.15", "--passes", "2", "--cdm-prepare", "0", "--cdm-interval", "0")
+	if len(r.IO.Tests) != 8 || r.IO.Tests[0].Name != "SEQ1M Q8T1 read" || r.IO.Tests[2].NumJobs != 16 {
 		t.Fatalf("crystaldiskmark: %d tests, %s", len(r.IO.Tests), r.IO.Tests[0].Name)
 	}
 	for _, tt := range r.IO.Tests {

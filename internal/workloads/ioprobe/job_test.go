@@ -157,7 +157,7 @@ func TestPresetsAreTheStudiesTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"read 1m Q8T1", "write 1m Q8T1", "read 1m Q1T1", "write 1m Q1T1", "randread 4k Q32T16", "randwrite 4k Q32T16", "randread 4k Q1T1", "randwrite 4k Q1T1"}
+	want := []string{"read 1m Q8T1", "read 1m Q1T1", "randread 4k Q32T1", "randread 4k Q1T1", "write 1m Q8T1", "write 1m Q1T1", "randwrite 4k Q32T1", "randwrite 4k Q1T1"}
 	if len(cdm) != 8 {
 		t.Fatalf("crystaldiskmark has %d tests", len(cdm))
 	}

@@ -100,7 +100,7 @@ func TestRunFlagsAndTheTableMakeOneCommand(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	want := "filename directory device size rw bs iodepth numjobs rwmixread direct ioengine ramp_time runtime time_based rate_iops norandommap group_reporting " +
-		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval"
+		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval cdm-prepare cdm-interval"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("flags:\n got %s\nwant %s", got, want)
 	}

@@ -15,6 +15,7 @@ type preset struct {
 	size    int64         // the preset's default --size
 	runtime time.Duration // its default --runtime (time based)
 	tests   []step
+	cdm     *cdmProfile // a CrystalDiskMark profile: run as CrystalDiskMark runs it (cdm.go)
 }
 
 type step struct {
@@ -27,15 +28,9 @@ type step struct {
 }
 
 var presets = map[string]preset{
-	// CrystalDiskMark's default profile: sequential 1 MiB at Q8T1 and Q1T1, random 4 KiB at Q32T16 and Q1T1,
-	// each read then write; five passes of each, the best kept; a 1 GiB file.
-	"crystaldiskmark": {help: "CrystalDiskMark's eight tests: SEQ1M Q8T1 and Q1T1, RND4K Q32T16 and Q1T1, read and write; 5 passes, the best kept; 1 GiB",
-		passes: 5, size: 1 << 30, runtime: 5 * time.Second, tests: []step{
-			{"read", 1 << 20, 8, 1, 0, "SEQ1M Q8T1 read"}, {"write", 1 << 20, 8, 1, 0, "SEQ1M Q8T1 write"},
-			{"read", 1 << 20, 1, 1, 0, "SEQ1M Q1T1 read"}, {"write", 1 << 20, 1, 1, 0, "SEQ1M Q1T1 write"},
-			{"randread", 4 << 10, 32, 16, 0, "RND4K Q32T16 read"}, {"randwrite", 4 << 10, 32, 16, 0, "RND4K Q32T16 write"},
-			{"randread", 4 << 10, 1, 1, 0, "RND4K Q1T1 read"}, {"randwrite", 4 << 10, 1, 1, 0, "RND4K Q1T1 write"},
-		}},
+	// CrystalDiskMark 8's profiles (cdm.go): its default, and its NVMe SSD setting
+	"crystaldiskmark":      cdmDefault.asPreset(),
+	"crystaldiskmark-nvme": cdmNVMe.asPreset(),
 	// The cloud premium-storage design guide: maximum IOPS with 8K random IO at queue depth 128 over 4 workers,
 	// maximum throughput with 64K and 1M sequential IO; 30 s runs.
 	"premium-storage": {help: "the premium-storage guide's max IOPS (8K random read and write, QD128 x 4 jobs) and max throughput (64K and 1M sequential read and write); 30 s each",
@@ -87,6 +82,9 @@ func presetTests(name string, base Job, sizeGiven, runtimeGiven bool) ([]Test, e
 		base.Runtime = p.runtime
 	}
 	base.TimeBased = true
+	if p.cdm != nil {
+		base = cdmShared(base)
+	}
 	var out []Test
 	for _, s := range p.tests {
 		j := base

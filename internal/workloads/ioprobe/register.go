@@ -51,6 +51,8 @@ type RunFlags struct {
 	WarmupWrite time.Duration `flag:"warmup-write" help:"before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"`
 	WarmupRead  time.Duration `flag:"warmup-read" help:"then read 1 MiB blocks for this long"`
 	Interval    time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
+	CDMPrepare  time.Duration `flag:"cdm-prepare" default:"5s" min:"0s" help:"a CrystalDiskMark preset's unmeasured preparing pass before each test (0: none)"`
+	CDMInterval time.Duration `flag:"cdm-interval" default:"5s" min:"0s" help:"a CrystalDiskMark preset's pause between tests"`
 }
 
 // record adds the options of o the result keeps (not --i-know-this-destroys-data and --interval) to the
@@ -59,6 +61,7 @@ func (o *RunFlags) record(out map[string]any) {
 	out["device"], out["job"], out["preset"], out["matrix"] = o.Device, o.Job, o.Preset, strings.Join(o.Matrix, " ")
 	out["passes"], out["overwrite"] = o.Passes, o.Overwrite
 	out["warmup_write"], out["warmup_read"] = o.WarmupWrite.Seconds(), o.WarmupRead.Seconds()
+	o.recordCDM(out)
 }
 
 // runCommand is `io run`: RunFlags's options and the table's fio options (flags). Its Inputs need the fio
@@ -87,6 +90,9 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 	}
 	if o.WarmupWrite < 0 || o.WarmupRead < 0 {
 		return nil, fmt.Errorf("--warmup-write and --warmup-read cannot be negative")
+	}
+	if err := checkCDM(o, v); err != nil {
+		return nil, err
 	}
 	var tests []Test
 	switch job, preset, matrix := o.Job, o.Preset, o.Matrix; {
@@ -196,6 +202,7 @@ type run struct {
 	files  []*File
 	byPath map[string]*File
 	io     *result.IO
+	cdm    *cdmRun // a CrystalDiskMark preset's (cdm.go)
 }
 
 // Start lays the files out (untimed), runs the warm-up writes and reads, and hands the measured tests over.
@@ -204,7 +211,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	if err != nil {
 		return nil, err
 	}
-	r := &run{spec: s, o: o, tests: tests, files: files, byPath: map[string]*File{}, io: &result.IO{}}
+	r := &run{spec: s, o: o, tests: tests, files: files, byPath: map[string]*File{}, io: &result.IO{}, cdm: cdmOf(o)}
 	for _, f := range files {
 		t0 := time.Now()
 		laid := f.LayOut
@@ -293,6 +300,9 @@ func (r *run) Options() map[string]any {
 
 // Measure runs the tests in order, each for its passes (the best pass kept).
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	if r.cdm != nil {
+		return r.measureCDM(ctx, res)
+	}
 	res.IO = r.io
 	var runErr error
 	for i := range r.tests {
@@ -346,6 +356,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 			fmt.Fprintf(r.spec.Out, "  %-40s %10.0f IOPS %9.1f MB/s  p50 %8.0f µs  p99 %8.0f µs\n", t.Name, t.IOPS(), t.MBs(), lat(t, 50), lat(t, 99))
 		}
 	}
+	cdmTable(r.spec.Out, r.io)
 	return nil
 }
 

@@ -29,6 +29,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 	if w := x.Warmup; w != nil {
 		fmt.Fprintf(b, "<p>Warm-up before measuring: 1 MiB writes for %.0f s (%.0f MB/s), then reads for %.0f s (%.0f MB/s).</p>\n", w.WriteS, w.WriteMBs, w.ReadS, w.ReadMBs)
 	}
+	cdmReport(b, x)
 	b.WriteString("<table class=\"io-tests\"><tr><th class=\"l\">test</th><th class=\"l\">engine</th><th>read IOPS</th><th>read MB/s</th><th>write IOPS</th><th>write MB/s</th>" +
 		"<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>device util %</th><th>device queue</th><th>CPU per IO (µs)</th><th>in flight (Little) / kept</th><th class=\"l\">status</th></tr>")
 	for i := range x.Tests {
