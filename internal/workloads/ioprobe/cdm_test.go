@@ -292,3 +292,27 @@ func TestCDMTableGolden(t *testing.T) {
 		t.Fatalf("a run without CrystalDiskMark's tests printed:\n%s", b.String())
 	}
 }
+
+// Ctrl-C during the interval between tests ends the run at once, with the tests done kept and the result
+// marked aborted (the interval is an hour: a run that waited it out would not end).
+func TestCDMCtrlCDuringTheIntervalEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	defer ioprobe.WatchCDMPasses(func(tt *ioprobe.Test, prepare bool, _ *result.IOTest) {
+		if !prepare {
+			once.Do(func() { time.AfterFunc(100*time.Millisecond, cancel) }) // the first test's only pass is done
+		}
+	})()
+	res := filepath.Join(dir, "r.json")
+	out := clitest.Run(ctx, "io", "run", "--directory", dir, "--preset", "crystaldiskmark", "--size", "8m", "--runtime", "0.1", "--passes", "1",
+		"--cdm-prepare", "0", "--cdm-interval", "1h", "--result", res, "--store", "")
+	if out.Code == 0 {
+		t.Fatal("an aborted run exited 0")
+	}
+	r, _ := clitest.ReadResult(t, res)
+	if r.Status != result.StatusAborted || len(r.IO.Tests) != 1 || r.IO.Tests[0].Status != result.StatusOK || r.IO.Tests[0].Name != "SEQ1M Q8T1 read" {
+		t.Fatalf("status %s, tests %d", r.Status, len(r.IO.Tests))
+	}
+}
