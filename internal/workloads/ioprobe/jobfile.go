@@ -22,7 +22,12 @@ const defaultName = "dbdyno"
 // sections; jobs run together until one says stonewall (or wait_for_previous), which starts the next test.
 // Any option dbdyno does not take is an error naming it and the line.
 func ParseJobFile(name string, r io.Reader) ([]Test, error) {
-	global := fioDefaults()
+	return parseJobFile(name, r, fioDefaults())
+}
+
+// parseJobFile reads a job file whose jobs start from global (fio's defaults, and the options given on the
+// command line before the file, as fio takes them).
+func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 	var tests []Test
 	var cur *Job
 	inGlobal := false
@@ -94,6 +99,9 @@ func ParseJobFile(name string, r io.Reader) ([]Test, error) {
 		var names []string
 		for k := range tests[i].Jobs {
 			j := &tests[i].Jobs[k]
+			if j.Filename == "" && j.Directory == "" {
+				j.Directory = "." // fio's: files named after the job in the current directory
+			}
 			if err := j.Check(); err != nil {
 				return nil, fmt.Errorf("%s: %v", name, err)
 			}
