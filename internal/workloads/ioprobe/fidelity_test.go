@@ -198,3 +198,46 @@ func TestOptionsWithAJobFileAreItsDefaults(t *testing.T) {
 		t.Fatalf("tests: %+v", r.IO.Tests)
 	}
 }
+
+// fio's example job files (the corpus's copies: small sizes, files in the current directory) run unchanged:
+// ssd-test's four phases apart, tiobench's four threads a phase, fixed-rate-submission at its 1000 IOPS,
+// IOmeter's file server pattern at 80% reads with its spread of sizes.
+func TestFioExamplesRun(t *testing.T) {
+	corpus, _ := filepath.Abs("testdata/fio")
+	dir := t.TempDir()
+	t.Chdir(dir)
+	res := func(name string) *result.Result {
+		r, _ := run(t, dir, "--job", filepath.Join(corpus, name+".fio"))
+		for _, tt := range r.IO.Tests {
+			if tt.Status != result.StatusOK || tt.Read == nil && tt.Write == nil {
+				t.Fatalf("%s: %s: %+v", name, tt.Name, tt)
+			}
+		}
+		return r
+	}
+	if r := res("ssd-test"); len(r.IO.Tests) != 4 || r.IO.Files[0].Path != "ssd.test.file" {
+		t.Fatalf("ssd-test: %d tests, files %+v", len(r.IO.Tests), r.IO.Files)
+	}
+	if r := res("tiobench-example"); len(r.IO.Tests) != 4 || len(r.IO.Tests[0].Jobs) != 4 || len(r.IO.Files) != 16 {
+		t.Fatalf("tiobench-example: %d tests, %d files", len(r.IO.Tests), len(r.IO.Files))
+	}
+	if r := res("fixed-rate-submission"); math.Abs(r.IO.Tests[0].Read.IOPS/1000-1) > 0.05 || r.IO.Tests[0].Read.IOs != 1024 {
+		t.Fatalf("fixed-rate-submission: %.0f IOPS, %d IOs", r.IO.Tests[0].Read.IOPS, r.IO.Tests[0].Read.IOs)
+	}
+	r := res("iometer-file-access-server")
+	rd, wr := r.IO.Tests[0].Read, r.IO.Tests[0].Write
+	if rd == nil || wr == nil {
+		t.Fatalf("iometer: %+v", r.IO.Tests[0])
+	}
+	// 8 MiB in IOs of 11,346 bytes on average (the split's mean), 80% of them reads
+	ios, bytes := float64(rd.IOs+wr.IOs), float64(rd.Bytes+wr.Bytes)
+	if share := float64(rd.IOs) / ios; math.Abs(share-0.8) > 0.05 {
+		t.Errorf("iometer: %.1f%% reads, want 80%%", share*100)
+	}
+	if mean := bytes / ios; math.Abs(mean/11346-1) > 0.15 {
+		t.Errorf("iometer: %.0f bytes per IO, want about 11346", mean)
+	}
+	if bytes < 8<<20 || bytes > 8<<20+64<<10 {
+		t.Errorf("iometer: %.0f bytes, want its size (8 MiB) once", bytes)
+	}
+}
