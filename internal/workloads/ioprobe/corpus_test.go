@@ -73,7 +73,8 @@ func TestCorpusParses(t *testing.T) {
 		t.Errorf("iometer-file-access-server: %+v", io)
 	}
 	mx := byName["mixed-options"]
-	if len(mx) != 2 || len(mx[0].Jobs) != 2 {
+	// a stonewall in a later [global] parts every job after it
+	if len(mx) != 4 || len(mx[0].Jobs) != 2 || mx[2].Jobs[0].Name != "last-a" || mx[3].Jobs[0].Name != "last-b" || mx[3].Jobs[0].Size != 4<<20 {
 		t.Fatalf("mixed-options: %d groups", len(mx))
 	}
 	a, b, c := mx[0].Jobs[0], mx[0].Jobs[1], mx[1].Jobs[0]

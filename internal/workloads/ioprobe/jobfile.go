@@ -31,7 +31,7 @@ func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 	var tests []Test
 	var cur *Job
 	inGlobal := false
-	newTest := false
+	newTest, globalWall := false, false
 	flush := func() {
 		if cur == nil {
 			return
@@ -61,6 +61,7 @@ func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 				j := global
 				j.Name = sec
 				cur = &j
+				newTest = globalWall && len(tests) > 0
 			}
 			continue
 		}
@@ -78,11 +79,12 @@ func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 		default:
 			return nil, fmt.Errorf("%s:%d: option %q outside a section: put it under [global] or a [job]", name, line, key)
 		}
-		if (key == "stonewall" || key == "wait_for_previous") && !inGlobal {
-			newTest = len(tests) > 0
-		}
-		if key == "stonewall" && inGlobal {
-			return nil, fmt.Errorf("%s:%d: stonewall in [global]: put it in the job that waits", name, line)
+		if key == "stonewall" || key == "wait_for_previous" {
+			if inGlobal {
+				globalWall = true // every job after waits for the ones before, as fio
+			} else {
+				newTest = len(tests) > 0
+			}
 		}
 		if err := set(target, key, val); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
