@@ -145,6 +145,9 @@ type IOJob struct {
 	ReadMBs   float64 `json:"read_mb_s"`
 	WriteMBs  float64 `json:"write_mb_s"`
 	MeanLatUs float64 `json:"mean_clat_us"`
+	// the clone's own measured window (its job's ramp_time and runtime): its start (Unix seconds) and length
+	StartUnixS float64 `json:"start_unix_s,omitempty"`
+	Seconds    float64 `json:"seconds,omitempty"`
 }
 
 // IOSecond is one interval of the series.

@@ -43,10 +43,16 @@ type clone struct {
 	c        counters
 	err      error
 	ru0, ru1 unix.Rusage // the clone's thread over the measured window
+	// the clone's own window (its job's ramp_time and runtime), in ns from the test's start: measured from
+	// measure until end (0: until its IO is done); finished is when its loop returned
+	measure, end, finished int64
+	// submits counts the calls that sent IOs to the kernel, issued the IOs sent (fio's one IO per submit
+	// unless iodepth_batch_submit says more)
+	submits, issued int64
 }
 
 // window is a test's timeline in nanoseconds from its start: ramp until measure, then measured until end
-// (end 0: until the jobs' IO is done).
+// (end 0: until the jobs' IO is done). Each job's clones keep their own window inside it (clone).
 type window struct {
 	base    time.Time
 	measure int64
@@ -55,24 +61,39 @@ type window struct {
 
 func (w *window) now() int64 { return int64(time.Since(w.base)) }
 
-// runTest runs one pass of a test: every job's clones at the same time, the sampler beside them.
+// testHook, when set (tests), sees a test's clones after they ended.
+var testHook func(clones []*clone)
+
+// runTest runs one pass of a test: every job's clones at the same time, the sampler beside them. Each job
+// keeps its own ramp_time, runtime and time_based (as fio's jobs do); the test's window spans them.
 func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer, interval time.Duration) (*result.IOTest, error) {
 	j0 := t.Jobs[0]
 	rt := &result.IOTest{Name: t.Name, RW: j0.RW, BS: j0.BS, IODepth: j0.Depth(), NumJobs: j0.NumJobs, RWMixRead: j0.mixRead(),
-		IOEngine: j0.IOEngine, Direct: j0.Direct, RateIOPS: j0.RateIOPS, RampS: j0.Ramp.Seconds(), RuntimeS: j0.Runtime.Seconds(),
+		IOEngine: j0.IOEngine, Direct: j0.Direct, RateIOPS: max(j0.RateIOPS[dirRead], j0.RateIOPS[dirWrite]), RampS: j0.Ramp.Seconds(), RuntimeS: j0.Runtime.Seconds(),
 		TimeBased: j0.TimeBased, Passes: t.Passes, Status: result.StatusOK}
 	var clones []*clone
+	w := &window{measure: -1}
+	unbounded := false
 	for i := range t.Jobs {
 		j := &t.Jobs[i]
+		m, e := int64(j.Ramp), int64(0)
+		if j.Runtime > 0 {
+			e = m + int64(j.Runtime)
+		} else {
+			unbounded = true
+		}
+		if w.measure < 0 || m < w.measure {
+			w.measure = m
+		}
+		w.end = max(w.end, e)
 		for k := 0; k < j.NumJobs; k++ {
 			f := files[j.path(k)]
 			rt.Buffered = rt.Buffered || j.Direct && f.Buffered
-			clones = append(clones, &clone{job: j, k: k, file: f})
+			clones = append(clones, &clone{job: j, k: k, file: f, measure: m, end: e})
 		}
 	}
-	w := &window{measure: int64(j0.Ramp)}
-	if j0.Runtime > 0 {
-		w.end = w.measure + int64(j0.Runtime)
+	if unbounded {
+		w.end = 0
 	}
 	if n := len(clones) + 2; runtime.GOMAXPROCS(0) < n {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
@@ -87,6 +108,7 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 		go func() {
 			defer wg.Done()
 			c.err = c.run(ctx, w, &ready, start)
+			c.finished = w.now()
 		}()
 	}
 	ready.Wait()
@@ -97,6 +119,9 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 	wg.Wait()
 	last := w.now()
 	s.stop(last)
+	if testHook != nil {
+		testHook(clones)
+	}
 	for _, c := range clones {
 		if c.err != nil {
 			rt.Status, rt.Error = result.StatusFailed, fmt.Sprintf("%s clone %d on %s: %v", c.job.Name, c.k, c.file.Path, c.err)
@@ -113,8 +138,46 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 	return rt, nil
 }
 
-// run is one clone's IO loop: keep depth IOs in flight (at the rate cap, if any) until the window ends or
-// the job's IO is done, count those that complete inside the measured window.
+// fadvise advice by fio's fadvise_hint values (1: as the job reads)
+func (j *Job) advice() int {
+	switch j.FadviseHint {
+	case "random":
+		return unix.FADV_RANDOM
+	case "sequential":
+		return unix.FADV_SEQUENTIAL
+	case "noreuse":
+		return unix.FADV_NOREUSE
+	case "1":
+		if j.Random() {
+			return unix.FADV_RANDOM
+		}
+		return unix.FADV_SEQUENTIAL
+	}
+	return -1
+}
+
+// draw is one IO's size.
+func (b *blockSizes) draw(rng *rand.Rand) int {
+	switch {
+	case len(b.split) > 0:
+		r := rng.IntN(100)
+		for _, s := range b.split {
+			if r < s.pct {
+				return s.size
+			}
+			r -= s.pct
+		}
+		return b.split[len(b.split)-1].size
+	case b.max > b.min:
+		return (1 + rng.IntN(b.max/b.min)) * b.min // a multiple of the smallest, as fio's bsrange
+	}
+	return b.min
+}
+
+// run is one clone's IO loop, as fio's: IOs are issued one at a time, each sent to the kernel at once
+// (iodepth_batch_submit=1) and timed from its own submission, until the queue is full; then completions are
+// reaped (at least iodepth_batch_complete_min, at most _max) and the freed slots refilled. The loop stops when
+// its window ends or the job's IO is done; it counts the IOs that complete inside its measured window.
 func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start <-chan struct{}) error {
 	// the clone keeps its thread: its queue is used from one thread, and the thread's CPU over the window is
 	// the job's own (as fio counts a job's)
@@ -139,18 +202,33 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 		return err
 	}
 	defer unix.Close(fd)
+	// as fio before a job's IO: the file's page cache dropped (invalidate), the access pattern advised
+	if j.Invalidate {
+		if err := unix.Fadvise(fd, 0, j.Size, unix.FADV_DONTNEED); err != nil {
+			return fmt.Errorf("dropping the page cache (invalidate=1): %v; use invalidate=0", err)
+		}
+	}
+	if a := j.advice(); a >= 0 {
+		if err := unix.Fadvise(fd, 0, j.Size, a); err != nil {
+			return fmt.Errorf("fadvise_hint=%s: %v; use fadvise_hint=0", j.FadviseHint, err)
+		}
+	}
 	depth := j.Depth()
 	q, err := aio.Open(j.IOEngine, fd, depth)
 	if err != nil {
 		return err
 	}
 	defer q.Close()
-	bufs, free, err := aio.Buffers(depth, j.BS)
+	sizes := [2]blockSizes{j.sizes(dirRead), j.sizes(dirWrite)}
+	bufs, free, err := aio.Buffers(depth, j.maxBS())
 	if err != nil {
 		return err
 	}
 	defer free()
 	seed := uint64(c.k)<<32 | uint64(len(j.Name))
+	if !j.RandRepeat {
+		seed = uint64(time.Now().UnixNano())
+	}
 	rng := rand.New(rand.NewPCG(0x64626479, seed)) // fixed per clone, as fio's randrepeat: the same offsets each run
 	{                                              // reads too: every buffer page is faulted in before the run, not by the kernel during the first IOs
 		fill := rand.NewChaCha8([32]byte{byte(c.k), 'w'})
@@ -159,38 +237,88 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 		}
 	}
 	c.c.hist = [2]*hdrhistogram.Histogram{newHist(), newHist()}
+	batchSubmit := j.BatchSubmit
+	if batchSubmit <= 0 || batchSubmit > depth {
+		batchSubmit = depth // fio's iodepth_batch_submit=0
+	}
+	cmin, cmax := min(j.BatchCompleteMin, depth), min(max(j.BatchCompleteMax, j.BatchCompleteMin), depth)
+	polling := j.BatchCompleteMin == 0 && j.BatchCompleteMax == 0
+	if cmax < 1 {
+		cmax = 1
+	}
 	var (
-		bs        = int64(j.BS)
-		blocks    = j.Size / bs
+		unit      = int64(j.minBS()) // random offsets are multiples of the smallest block size (fio's blockalign)
+		units     = j.Size / unit
 		seqOff    [2]int64
 		issuedAt  = make([]int64, depth)
 		preppedAt = make([]int64, depth)
 		batch     = make([]int, 0, depth)
 		dirOf     = make([]int, depth)
+		lenOf     = make([]int, depth)
 		freeSlot  = make([]int, 0, depth)
-		done      = make([]aio.Done, depth)
+		done      = make([]aio.Done, cmax)
 		inflight  int
-		issued    int64
-		budget    int64 // IOs the job does when not time based: size/bs, as fio's io_size
-		per       int64 // ns between IOs under a rate cap
-		due       int64
+		issued    int64 // bytes
+		budget    int64 // bytes the job does when not time based: size, as fio's io_size
+		bps       = [2]int64{j.bytesPerSec(dirRead), j.bytesPerSec(dirWrite)}
+		due       [2]int64 // when each direction's next IO is due under its rate cap
 		mix       = j.mixRead()
 		random    = j.Random()
 		seq       uint64
 		firstErr  error
+		offload   = j.SubmitOffload
 	)
 	if !j.TimeBased {
-		budget = blocks
+		budget = j.Size
 	}
 	var perm *permutation // fio's random map: every block once per pass over the file, in random order
 	if random && !j.NoRandomMap {
-		perm = newPermutation(uint64(blocks), rng)
-	}
-	if j.RateIOPS > 0 {
-		per = int64(time.Second) / int64(j.RateIOPS)
+		perm = newPermutation(uint64(units), rng)
 	}
 	for s := depth - 1; s >= 0; s-- {
 		freeSlot = append(freeSlot, s)
+	}
+	submit := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := q.Submit(); err != nil {
+			return err
+		}
+		c.submits++
+		c.issued += int64(len(batch))
+		// completion latency, as fio's clat: from the IO's submission (the syscall returned) to its reaping
+		at := w.now()
+		for _, s := range batch {
+			issuedAt[s] = at
+		}
+		batch = batch[:0]
+		return nil
+	}
+	reap := func(min int) error {
+		n, err := q.Wait(min, done)
+		if err != nil {
+			return err
+		}
+		end := w.now()
+		for _, dn := range done[:n] {
+			s := dn.Slot
+			if err := dn.Err(lenOf[s]); err != nil && firstErr == nil {
+				firstErr = err
+			}
+			if end >= c.measure && (c.end == 0 || end <= c.end) {
+				d := dirOf[s]
+				lat := end - issuedAt[s]
+				c.c.ios[d].Add(1)
+				c.c.bytes[d].Add(int64(lenOf[s]))
+				c.c.latNs[d].Add(lat)
+				c.c.totNs[d].Add(end - preppedAt[s])
+				c.c.hist[d].RecordValue(lat)
+			}
+			freeSlot = append(freeSlot, s)
+			inflight--
+		}
+		return nil
 	}
 	setUp = true
 	ready.Done()
@@ -203,90 +331,97 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	}()
 	for {
 		now := w.now()
-		if !inWindow && now >= w.measure {
+		if !inWindow && now >= c.measure {
 			inWindow = true
 			unix.Getrusage(unix.RUSAGE_THREAD, &c.ru0)
 		}
-		stopping := firstErr != nil || ctx.Err() != nil || w.end > 0 && now >= w.end || budget > 0 && issued >= budget
+		stopping := firstErr != nil || ctx.Err() != nil || c.end > 0 && now >= c.end || budget > 0 && issued >= budget
+		wait := int64(0) // > 0: the rate cap holds the next IO back until then
 		for inflight < depth && !stopping {
-			if per > 0 {
-				if now < due {
-					break
-				}
-				due += per
-			}
-			slot := freeSlot[len(freeSlot)-1]
-			freeSlot = freeSlot[:len(freeSlot)-1]
 			d := dirRead
 			if mix < 100 && (mix == 0 || rng.IntN(100) >= mix) {
 				d = dirWrite
 			}
+			if bps[d] > 0 && due[d] > now {
+				// ahead of the rate in this direction: the other goes if it is due (fio's rate_ddir)
+				o := d ^ 1
+				if mix > 0 && mix < 100 && (bps[o] == 0 || due[o] <= now) {
+					d = o
+				} else {
+					wait = due[d]
+					if mix > 0 && mix < 100 && bps[o] > 0 {
+						wait = min(wait, due[o])
+					}
+					break
+				}
+			}
+			n := sizes[d].draw(rng)
+			if bps[d] > 0 {
+				due[d] = max(due[d], 0) + int64(n)*int64(time.Second)/bps[d]
+			}
+			slot := freeSlot[len(freeSlot)-1]
+			freeSlot = freeSlot[:len(freeSlot)-1]
 			var off int64
 			if random {
 				if perm != nil {
-					off = int64(perm.next()) * bs
+					off = int64(perm.next()) * unit
 				} else {
-					off = rng.Int64N(blocks) * bs
+					off = rng.Int64N(units) * unit
+				}
+				if off+int64(n) > j.Size {
+					off = (j.Size - int64(n)) / unit * unit
 				}
 			} else {
-				off = seqOff[d]
-				if seqOff[d] += bs; seqOff[d]+bs > blocks*bs {
+				if seqOff[d]+int64(n) > j.Size {
 					seqOff[d] = 0
 				}
+				off = seqOff[d]
+				seqOff[d] += int64(n)
 			}
 			if d == dirWrite {
 				seq++
-				scramble(bufs[slot], seq)
+				scramble(bufs[slot][:n], seq)
 			}
-			dirOf[slot], preppedAt[slot] = d, now
+			dirOf[slot], lenOf[slot], preppedAt[slot] = d, n, now
 			batch = append(batch, slot)
-			q.Prep(slot, d == dirWrite, off, bufs[slot])
+			q.Prep(slot, d == dirWrite, off, bufs[slot][:n])
 			inflight++
-			if issued++; budget > 0 && issued >= budget {
+			if issued += int64(n); budget > 0 && issued >= budget {
 				stopping = true
 			}
+			if len(batch) >= batchSubmit {
+				if err := submit(); err != nil {
+					return err
+				}
+			}
+			if polling && inflight < depth {
+				if err := reap(0); err != nil {
+					return err
+				}
+			}
 		}
-		if err := q.Submit(); err != nil {
+		// what is prepared goes before any wait (fio commits before reaping)
+		if err := submit(); err != nil {
 			return err
 		}
-		// completion latency, as fio's clat: from the IO's submission (the syscall returned) to its reaping
-		if len(batch) > 0 {
-			at := w.now()
-			for _, s := range batch {
-				issuedAt[s] = at
+		switch {
+		case inflight == 0 && stopping:
+			return firstErr
+		case wait > 0 && (inflight == 0 || !offload):
+			// ahead of the rate: inline (fio's default) lets the IOs in flight complete, then sleeps until the
+			// next is due; offload keeps them in flight and reaps as they come
+			for inflight > 0 {
+				if err := reap(1); err != nil {
+					return err
+				}
 			}
-			batch = batch[:0]
-		}
-		if inflight == 0 {
-			if stopping {
-				return firstErr
+			if d := time.Duration(wait - w.now()); d > 0 {
+				time.Sleep(d)
 			}
-			if wait := time.Duration(due - w.now()); wait > 0 {
-				time.Sleep(wait)
+		default:
+			if err := reap(max(1, min(cmin, inflight))); err != nil {
+				return err
 			}
-			continue
-		}
-		n, err := q.Wait(1, done)
-		if err != nil {
-			return err
-		}
-		end := w.now()
-		for _, dn := range done[:n] {
-			s := dn.Slot
-			if err := dn.Err(j.BS); err != nil && firstErr == nil {
-				firstErr = err
-			}
-			if end >= w.measure && (w.end == 0 || end <= w.end) {
-				d := dirOf[s]
-				lat := end - issuedAt[s]
-				c.c.ios[d].Add(1)
-				c.c.bytes[d].Add(bs)
-				c.c.latNs[d].Add(lat)
-				c.c.totNs[d].Add(end - preppedAt[s])
-				c.c.hist[d].RecordValue(lat)
-			}
-			freeSlot = append(freeSlot, s)
-			inflight--
 		}
 	}
 }
@@ -302,7 +437,9 @@ func scramble(b []byte, seq uint64) {
 	}
 }
 
-// figures fills the test's figures from the clones and the sampler.
+// figures fills the test's figures from the clones and the sampler: per direction, the IOs of every clone
+// over the test's window (from the earliest job's measuring start to the last one's end, as fio's group);
+// each clone's own over its own window.
 func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int64) {
 	secs := float64(w.end-w.measure) / 1e9
 	if w.end == 0 || last < w.end {
@@ -341,9 +478,18 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 		}
 	}
 	for _, c := range clones {
+		end := c.end
+		if end == 0 || c.finished < end {
+			end = c.finished
+		}
+		cs := float64(end-c.measure) / 1e9
+		if cs <= 0 {
+			cs = math.SmallestNonzeroFloat64
+		}
 		r, wr := c.c.ios[dirRead].Load(), c.c.ios[dirWrite].Load()
-		jf := result.IOJob{Job: c.job.Name, Clone: c.k, File: c.file.Path, ReadIOPS: float64(r) / secs, WriteIOPS: float64(wr) / secs,
-			ReadMBs: float64(c.c.bytes[dirRead].Load()) / secs / 1e6, WriteMBs: float64(c.c.bytes[dirWrite].Load()) / secs / 1e6}
+		jf := result.IOJob{Job: c.job.Name, Clone: c.k, File: c.file.Path, ReadIOPS: float64(r) / cs, WriteIOPS: float64(wr) / cs,
+			ReadMBs: float64(c.c.bytes[dirRead].Load()) / cs / 1e6, WriteMBs: float64(c.c.bytes[dirWrite].Load()) / cs / 1e6,
+			Seconds: cs, StartUnixS: float64(w.base.Add(time.Duration(c.measure)).UnixNano()) / 1e9}
 		if r+wr > 0 {
 			jf.MeanLatUs = float64(c.c.latNs[dirRead].Load()+c.c.latNs[dirWrite].Load()) / float64(r+wr) / 1e3
 		}

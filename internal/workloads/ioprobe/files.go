@@ -195,6 +195,9 @@ func checkSpace(files []*File) error {
 // path is the file clone k of the job uses.
 func (j *Job) path(k int) string {
 	if j.Filename != "" {
+		if j.Directory != "" {
+			return filepath.Join(j.Directory, j.Filename) // fio prefixes the filename with the directory
+		}
 		return j.Filename
 	}
 	return filepath.Join(j.Directory, fmt.Sprintf("%s.%d.0", j.Name, k))

@@ -147,7 +147,8 @@ func TestBadInputIsOneLineAndWritesNothing(t *testing.T) {
 		{"iodepth 0", []string{"--iodepth", "0"}, "--iodepth must be at least 1"},
 		{"unknown rw", []string{"--rw", "trim"}, "rw=trim"},
 		{"unknown engine", []string{"--ioengine", "windowsaio"}, "ioengine=windowsaio"},
-		{"job file and options", []string{"--job", badJob, "--bs", "8k"}, "set it in the job file"},
+		{"job file and preset", []string{"--job", badJob, "--preset", "crystaldiskmark"}, "give one"},
+		{"bs in several sizes with a preset", []string{"--preset", "crystaldiskmark", "--bs", "4k,8k"}, "leave out --bs with two sizes"},
 		{"preset and matrix", []string{"--preset", "crystaldiskmark", "--matrix", "bs=4k"}, "give one"},
 	}
 	for _, c := range cases {

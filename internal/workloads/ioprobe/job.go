@@ -15,6 +15,7 @@ type Job struct {
 	Filename  string // one file every clone of the job shares
 	Directory string // or a file per clone in this directory: NAME.N.0, as fio names them
 	Device    bool   // Filename is a block device, named with --device
+	// (fio joins Directory and Filename when both are given: path)
 	Size      int64
 	RW        string // read write randread randwrite rw randrw
 	BS        int
@@ -28,7 +29,28 @@ type Job struct {
 	Ramp        time.Duration
 	Runtime     time.Duration
 	TimeBased   bool
-	RateIOPS    int
+	// RateIOPS and Rate cap each direction (read, write) on its own, as fio's rate_iops=500,200 and
+	// rate=1m,500k: IOs or bytes per second, 0 uncapped; a byte rate wins over an IO rate (fio's precedence)
+	RateIOPS [2]int
+	Rate     [2]int64
+	// Blocks are the block sizes per direction when not the one BS (bs=4k,8k, bsrange, bssplit)
+	Blocks [2]blockSizes
+	Split  [2][]bsShare // bssplit's, which wins over bs and bsrange (as fio)
+	// Invalidate drops the file's page cache before the job starts (fio's invalidate, default on);
+	// FadviseHint is fio's fadvise_hint: 0, 1 (random or sequential as the job), random, sequential, noreuse
+	Invalidate  bool
+	FadviseHint string
+	// RandRepeat: the same random offsets every run (fio's randrepeat, default on); off: seeded from the clock
+	RandRepeat bool
+	// BatchSubmit IOs are sent to the kernel at once (fio's iodepth_batch_submit: 1, 0 means iodepth);
+	// BatchCompleteMin..BatchCompleteMax are reaped at once when the queue is full (fio's
+	// iodepth_batch_complete_min, default 1, 0 polls; _max defaults to the min)
+	BatchSubmit      int
+	BatchCompleteMin int
+	BatchCompleteMax int
+	// SubmitOffload: fio's io_submit_mode=offload, IOs kept in flight while a rate cap holds the next back
+	// (inline, the default, lets them complete first, as fio's quiesce)
+	SubmitOffload bool
 	// NoRandomMap: random offsets drawn uniformly (blocks may repeat within a pass); by default, as fio, every
 	// block is visited once per pass over the file
 	NoRandomMap bool
@@ -68,12 +90,12 @@ func (j *Job) Title() string { return j.Work() + fmt.Sprintf(" Q%dT%d", j.Depth(
 
 // Work names what the job does without its load: the direction, block size, mix and rate.
 func (j *Job) Work() string {
-	s := j.RW + " " + result.FormatSize(int64(j.BS))
+	s := j.RW + " " + j.bsText()
 	if j.Reads() && j.Writes() {
 		s += fmt.Sprintf(" %d/%d", j.RWMixRead, 100-j.RWMixRead)
 	}
-	if j.RateIOPS > 0 {
-		s += fmt.Sprintf(" rate %d", j.RateIOPS)
+	if r := j.rateText(); r != "" {
+		s += " rate " + r
 	}
 	return s
 }
@@ -92,7 +114,7 @@ func (j *Job) Check() error {
 			}
 		}
 	}
-	if buf := int64(j.Depth()) * int64(j.BS) * int64(j.NumJobs); buf > 4<<30 {
+	if buf := int64(j.Depth()) * int64(j.maxBS()) * int64(j.NumJobs); buf > 4<<30 {
 		return fmt.Errorf("%siodepth x bs x numjobs is %s of buffers: lower one of them", where, result.FormatSize(buf))
 	}
 	return nil
@@ -138,4 +160,121 @@ func parseBool(s string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("%q is not 0 or 1", s)
+}
+
+// A blockSizes is one direction's block sizes: min..max in multiples of min (fio's bsrange), or a weighted
+// split (fio's bssplit, per cent); zero: the job's BS.
+type blockSizes struct {
+	min, max int
+	split    []bsShare
+}
+
+type bsShare struct{ size, pct int }
+
+func (b blockSizes) set() bool { return b.min > 0 }
+
+func (b blockSizes) String() string {
+	switch {
+	case len(b.split) > 0:
+		var parts []string
+		for _, s := range b.split {
+			parts = append(parts, fmt.Sprintf("%s/%d", result.FormatSize(int64(s.size)), s.pct))
+		}
+		return strings.Join(parts, ":")
+	case b.min != b.max:
+		return result.FormatSize(int64(b.min)) + "-" + result.FormatSize(int64(b.max))
+	}
+	return result.FormatSize(int64(b.min))
+}
+
+// sizes are direction d's block sizes.
+func (j *Job) sizes(d int) blockSizes {
+	if sp := j.Split[d]; len(sp) > 0 {
+		b := blockSizes{min: sp[0].size, max: sp[0].size, split: sp}
+		for _, x := range sp {
+			b.min, b.max = min(b.min, x.size), max(b.max, x.size)
+		}
+		return b
+	}
+	if j.Blocks[d].set() {
+		return j.Blocks[d]
+	}
+	return blockSizes{min: j.BS, max: j.BS}
+}
+
+// variableBS says whether the job has more than the one block size BS.
+func (j *Job) variableBS() bool {
+	return j.Blocks[0].set() || j.Blocks[1].set() || len(j.Split[0])+len(j.Split[1]) > 0
+}
+
+// allSizes are every block size the job may issue, in both directions.
+func (j *Job) allSizes() []int {
+	var out []int
+	for d := range 2 {
+		b := j.sizes(d)
+		out = append(out, b.min, b.max)
+		for _, s := range b.split {
+			out = append(out, s.size)
+		}
+	}
+	return out
+}
+
+func (j *Job) maxBS() int {
+	m := 0
+	for _, s := range j.allSizes() {
+		m = max(m, s)
+	}
+	return m
+}
+
+func (j *Job) minBS() int {
+	m := 0
+	for _, s := range j.allSizes() {
+		if m == 0 || s < m {
+			m = s
+		}
+	}
+	return m
+}
+
+// bsText is the block size as the job's name gives it: 4k, or per direction 4k,8k, or a range or split.
+func (j *Job) bsText() string {
+	r, w := j.sizes(dirRead).String(), j.sizes(dirWrite).String()
+	switch {
+	case !j.Writes() || r == w:
+		return r
+	case !j.Reads():
+		return w
+	}
+	return r + "," + w
+}
+
+// rateText is the job's cap as fio writes it: 500, or per direction 500,200 (IOs), or 1m,500k (bytes).
+func (j *Job) rateText() string {
+	two := func(a, b string) string {
+		switch {
+		case a == b || !j.Writes():
+			return a
+		case !j.Reads():
+			return b
+		}
+		return a + "," + b
+	}
+	if j.Rate != [2]int64{} {
+		return two(result.FormatSize(j.Rate[0])+"/s", result.FormatSize(j.Rate[1])+"/s")
+	}
+	if j.RateIOPS != [2]int{} {
+		return two(strconv.Itoa(j.RateIOPS[0]), strconv.Itoa(j.RateIOPS[1]))
+	}
+	return ""
+}
+
+// bytesPerSec is direction d's cap in bytes per second (0: none): rate, else rate_iops at the smallest block
+// size of the direction, as fio converts it.
+func (j *Job) bytesPerSec(d int) int64 {
+	if j.Rate[d] > 0 {
+		return j.Rate[d]
+	}
+	return int64(j.RateIOPS[d]) * int64(j.sizes(d).min)
 }

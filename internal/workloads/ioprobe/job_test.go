@@ -64,7 +64,7 @@ filename=/data/g
 		t.Fatalf("first test's name %q", tests[0].Name)
 	}
 	m := tests[1].Jobs[0]
-	if m.RWMixRead != 70 || m.RateIOPS != 12500 || m.BS != 4096 || m.IODepth != 256 || m.mixRead() != 70 {
+	if m.RWMixRead != 70 || m.RateIOPS != [2]int{12500, 12500} || m.BS != 4096 || m.IODepth != 256 || m.mixRead() != 70 {
 		t.Fatalf("mixed: %+v", m)
 	}
 	p := tests[2].Jobs[0]
@@ -90,7 +90,6 @@ func TestJobFileRefusesWhatDbdynoDoesNotTake(t *testing.T) {
 		"[j]\nfilename=/x\nsize=1m\nverify=md5\n":        `t.fio:4: fio option "verify" is not supported`,
 		"[j]\nfilename=/x\nsize=1m\nrwmixread=120\n":     "rwmixread=120 is outside 0..100",
 		"[j]\nfilename=/x\nsize=1m\niodepth=0\n":         "iodepth must be at least 1",
-		"[j]\nfilename=/x\nsize=1m\nbs=4k,8k\n":          "one block size",
 		"[j]\nfilename=/a:/b\nsize=1m\n":                 "names several files",
 		"size=1m\n[j]\nfilename=/x\n":                    `t.fio:1: option "size" outside a section`,
 		"[global]\nsize=1m\n":                            "holds no job section",

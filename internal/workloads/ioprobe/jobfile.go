@@ -22,11 +22,16 @@ const defaultName = "dbdyno"
 // sections; jobs run together until one says stonewall (or wait_for_previous), which starts the next test.
 // Any option dbdyno does not take is an error naming it and the line.
 func ParseJobFile(name string, r io.Reader) ([]Test, error) {
-	global := fioDefaults()
+	return parseJobFile(name, r, fioDefaults())
+}
+
+// parseJobFile reads a job file whose jobs start from global (fio's defaults, and the options given on the
+// command line before the file, as fio takes them).
+func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 	var tests []Test
 	var cur *Job
 	inGlobal := false
-	newTest := false
+	newTest, globalWall := false, false
 	flush := func() {
 		if cur == nil {
 			return
@@ -56,6 +61,7 @@ func ParseJobFile(name string, r io.Reader) ([]Test, error) {
 				j := global
 				j.Name = sec
 				cur = &j
+				newTest = globalWall && len(tests) > 0
 			}
 			continue
 		}
@@ -73,11 +79,12 @@ func ParseJobFile(name string, r io.Reader) ([]Test, error) {
 		default:
 			return nil, fmt.Errorf("%s:%d: option %q outside a section: put it under [global] or a [job]", name, line, key)
 		}
-		if (key == "stonewall" || key == "wait_for_previous") && !inGlobal {
-			newTest = len(tests) > 0
-		}
-		if key == "stonewall" && inGlobal {
-			return nil, fmt.Errorf("%s:%d: stonewall in [global]: put it in the job that waits", name, line)
+		if key == "stonewall" || key == "wait_for_previous" {
+			if inGlobal {
+				globalWall = true // every job after waits for the ones before, as fio
+			} else {
+				newTest = len(tests) > 0
+			}
 		}
 		if err := set(target, key, val); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
@@ -94,6 +101,9 @@ func ParseJobFile(name string, r io.Reader) ([]Test, error) {
 		var names []string
 		for k := range tests[i].Jobs {
 			j := &tests[i].Jobs[k]
+			if j.Filename == "" && j.Directory == "" {
+				j.Directory = "." // fio's: files named after the job in the current directory
+			}
 			if err := j.Check(); err != nil {
 				return nil, fmt.Errorf("%s: %v", name, err)
 			}

@@ -62,12 +62,10 @@ var options = []option{
 			switch {
 			case j.Filename == "" && j.Directory == "":
 				return errors.New("no file: give --filename PATH or --directory DIR")
-			case j.Filename != "" && j.Directory != "":
-				return errors.New("--filename and --directory are both given: give one")
 			}
 			return nil
 		}},
-	{name: "directory", where: both, kind: workload.String, help: "or a directory: each job clone uses its own file in it (dbdyno.N.0, as fio names them)",
+	{name: "directory", where: both, kind: workload.String, help: "or a directory: each job clone uses its own file in it (dbdyno.N.0, as fio names them); with --filename, the file's directory (fio joins them)",
 		set: func(j *Job, v value) error {
 			if strings.Contains(v.s, ":") {
 				return fmt.Errorf("%s names several directories: give one", v)
@@ -109,29 +107,122 @@ var options = []option{
 			}
 			return nil
 		}},
-	{name: "bs", aliases: []string{"blocksize"}, where: both, kind: workload.String, def: "4k", fio: "4k", help: "block size (a multiple of 512 with --direct)",
+	{name: "bs", aliases: []string{"blocksize"}, where: both, kind: workload.String, def: "4k", fio: "4k", help: "block size (a multiple of 512 with --direct); 4k,16k: reads 4k, writes 16k",
 		set: func(j *Job, v value) error {
-			if strings.ContainsAny(v.s, ",-:") {
-				return fmt.Errorf("%s: one block size for reads and writes is supported, e.g. bs=8k", v)
-			}
-			var n int64
-			if err := v.size(&n); err != nil {
+			var bs [2]int
+			err := perDir(v, func(s string, d int) error {
+				if s == "" {
+					bs[d] = 4096 // fio's default for a direction left out (bs=,8k)
+					return nil
+				}
+				n, err := units.ParseSize(s)
+				if err != nil || n <= 0 || n > 1<<30 {
+					return fmt.Errorf("%s: %q is not a block size: give one like 4k or 1m (4k,16k for reads and writes)", v, s)
+				}
+				bs[d] = int(n)
+				return nil
+			})
+			if err != nil {
 				return err
 			}
-			j.BS = int(n)
+			j.BS, j.Blocks = bs[0], [2]blockSizes{}
+			if bs[0] != bs[1] {
+				j.Blocks = [2]blockSizes{{min: bs[0], max: bs[0]}, {min: bs[1], max: bs[1]}}
+			}
 			return nil
 		},
 		check: func(j *Job) error {
+			for _, bs := range j.allSizes() {
+				switch {
+				case bs <= 0:
+					return fmt.Errorf("bs must be positive (got %d)", bs)
+				case j.Direct && bs%512 != 0:
+					return fmt.Errorf("bs=%s is not a multiple of 512, which direct IO needs: use a multiple of 512 (4k, 8k) or --direct=0", result.FormatSize(int64(bs)))
+				}
+			}
 			switch {
-			case j.BS <= 0:
-				return fmt.Errorf("bs must be positive (got %d)", j.BS)
-			case j.Direct && j.BS%512 != 0:
-				return fmt.Errorf("bs=%s is not a multiple of 512, which direct IO needs: use a multiple of 512 (4k, 8k) or --direct=0", result.FormatSize(int64(j.BS)))
 			case j.Size <= 0:
 				return errors.New("size must be given and positive, e.g. --size 1g")
-			case j.Size < int64(j.BS):
-				return fmt.Errorf("size %s is smaller than bs %s: make --size at least one block", result.FormatSize(j.Size), result.FormatSize(int64(j.BS)))
+			case j.Size < int64(j.maxBS()):
+				return fmt.Errorf("size %s is smaller than bs %s: make --size at least one block", result.FormatSize(j.Size), result.FormatSize(int64(j.maxBS())))
 			}
+			return nil
+		}},
+	{name: "bsrange", aliases: []string{"blocksize_range"}, where: both, kind: workload.String, help: "block sizes from a range, multiples of its smallest (fio's: 4k-64k; 4k-8k,16k-32k for reads and writes)",
+		set: func(j *Job, v value) error {
+			if v.s == "" {
+				return nil
+			}
+			var r [2]blockSizes
+			err := perDir(v, func(s string, d int) error {
+				if s == "" {
+					r[d] = blockSizes{min: 4096, max: 4096}
+					return nil
+				}
+				lo, hi, ok := strings.Cut(strings.ReplaceAll(s, ":", "-"), "-")
+				a, err1 := units.ParseSize(lo)
+				b, err2 := units.ParseSize(hi)
+				if !ok || err1 != nil || err2 != nil || a <= 0 || b < a || b > 1<<30 {
+					return fmt.Errorf("%s: %q is not a range of block sizes: give it as 4k-64k", v, s)
+				}
+				r[d] = blockSizes{min: int(a), max: int(b)}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			j.BS, j.Blocks = r[0].min, r
+			return nil
+		}},
+	{name: "bssplit", where: both, kind: workload.String, help: "block sizes by share (fio's: 4k/60:64k/40, a share left blank splits the rest; a second list after a comma for writes); wins over bs and bsrange",
+		set: func(j *Job, v value) error {
+			if v.s == "" {
+				return nil
+			}
+			var split [2][]bsShare
+			err := perDir(v, func(s string, d int) error {
+				if s == "" {
+					return nil
+				}
+				sum, blank := 0, 0
+				for _, part := range strings.Split(s, ":") {
+					size, pct, _ := strings.Cut(part, "/")
+					n, err := units.ParseSize(size)
+					if err != nil || n <= 0 || n > 1<<30 {
+						return fmt.Errorf("%s: %q is not a block size and a share: give them as 4k/60:64k/40", v, part)
+					}
+					p := -1
+					if strings.TrimSpace(pct) != "" {
+						if p, err = strconv.Atoi(strings.TrimSpace(pct)); err != nil || p < 0 || p > 100 {
+							return fmt.Errorf("%s: share %q is not a whole per cent from 0 to 100", v, pct)
+						}
+						sum += p
+					} else {
+						blank++
+					}
+					split[d] = append(split[d], bsShare{int(n), p})
+				}
+				if sum > 100 || blank == 0 && sum != 100 {
+					return fmt.Errorf("%s: the shares add up to %d%%: make them 100", v, sum)
+				}
+				// blank shares split what is left evenly, as fio fills them in (the last takes the remainder)
+				left := 100 - sum
+				for i := range split[d] {
+					if split[d][i].pct < 0 {
+						blank--
+						split[d][i].pct = left / (blank + 1)
+						if blank == 0 {
+							split[d][i].pct = left
+						}
+						left -= split[d][i].pct
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			j.Split = split
 			return nil
 		}},
 	{name: "iodepth", where: both, kind: workload.Counts, def: "32", fio: "1", help: "IOs each job keeps in flight; a list 1,8,32 sweeps them", sweep: "by queue depth",
@@ -198,7 +289,7 @@ var options = []option{
 	{name: "ramp_time", where: both, kind: workload.String, def: "0", help: "time run before measuring (fio's: seconds, or 500ms, 2m)",
 		set:   func(j *Job, v value) error { return v.time(&j.Ramp) },
 		check: func(j *Job) error { return notNegative(j.Ramp) }},
-	{name: "runtime", where: both, kind: workload.String, def: "30", help: "measured time (seconds, or with a unit); 0 with --time_based=false: one pass over --size",
+	{name: "runtime", aliases: []string{"timeout"}, where: both, kind: workload.String, def: "30", help: "measured time (seconds, or with a unit); 0 with --time_based=false: one pass over --size",
 		set:   func(j *Job, v value) error { return v.time(&j.Runtime) },
 		check: func(j *Job) error { return notNegative(j.Runtime) }},
 	{name: "time_based", where: both, kind: workload.Bool, def: "true", help: "run for the runtime even when --size is done (--time_based=false stops after size bytes)",
@@ -209,17 +300,70 @@ var options = []option{
 			}
 			return nil
 		}},
-	{name: "rate_iops", where: both, kind: workload.Int, def: "0", help: "cap each job at this many IOPS (0: no cap)",
+	{name: "rate_iops", where: both, kind: workload.String, def: "0", help: "cap each job at this many IOPS in each direction (500: reads and writes 500 each; 500,200: reads 500, writes 200; 0: no cap)",
 		set: func(j *Job, v value) error {
-			if strings.Contains(v.s, ",") {
-				return fmt.Errorf("%s: one rate for reads and writes is supported", v)
-			}
-			return v.int(&j.RateIOPS)
-		},
+			return perDir(v, func(s string, d int) error {
+				if s == "" {
+					j.RateIOPS[d] = 0
+					return nil
+				}
+				n, err := strconv.Atoi(strings.TrimSpace(s))
+				if err != nil || n < 0 {
+					return fmt.Errorf("%s: %q is not a whole number of IOs per second", v, s)
+				}
+				j.RateIOPS[d] = n
+				return nil
+			})
+		}},
+	{name: "rate", where: both, kind: workload.String, def: "0", help: "cap each job at this many bytes per second in each direction (fio's: 10m, or 10m,5m for reads and writes); wins over --rate_iops",
+		set: func(j *Job, v value) error {
+			return perDir(v, func(s string, d int) error {
+				if s == "" {
+					j.Rate[d] = 0
+					return nil
+				}
+				n, err := units.ParseSize(s)
+				if err != nil || n < 0 {
+					return fmt.Errorf("%s: %q is not bytes per second: give it as 10m", v, s)
+				}
+				j.Rate[d] = n
+				return nil
+			})
+		}},
+	{name: "iodepth_batch_submit", aliases: []string{"iodepth_batch"}, where: both, kind: workload.Int, def: "1", fio: "1", help: "IOs sent to the kernel in one call (fio's: 1, each IO as soon as it is ready; 0: iodepth)",
+		set: func(j *Job, v value) error { return v.int(&j.BatchSubmit) },
 		check: func(j *Job) error {
-			if j.RateIOPS < 0 {
-				return errors.New("rate_iops cannot be negative")
+			if j.BatchSubmit < 0 || j.BatchCompleteMin < 0 || j.BatchCompleteMax < 0 {
+				return errors.New("iodepth_batch_submit, iodepth_batch_complete_min and _max cannot be negative")
 			}
+			return nil
+		}},
+	{name: "iodepth_batch_complete_min", aliases: []string{"iodepth_batch_complete"}, where: both, kind: workload.Int, def: "1", fio: "1", help: "IOs to wait for when the queue is full (fio's: 1; 0 polls without waiting)",
+		set: func(j *Job, v value) error { return v.int(&j.BatchCompleteMin) }},
+	{name: "iodepth_batch_complete_max", where: both, kind: workload.Int, def: "0", help: "most IOs reaped in one call (fio's: as many as iodepth_batch_complete_min when 0 or below it)",
+		set: func(j *Job, v value) error { return v.int(&j.BatchCompleteMax) }},
+	{name: "invalidate", where: both, kind: workload.Bool, def: "true", fio: "1", help: "drop the file's page cache before each job (fio's, on by default: buffered reads then come from the disk)",
+		set: func(j *Job, v value) error { return v.bool(&j.Invalidate) }},
+	{name: "fadvise_hint", where: both, kind: workload.String, def: "1", fio: "1", help: "posix_fadvise hint on each job's file (fio's): 1 random or sequential as the job, 0 none, random, sequential, noreuse",
+		set: func(j *Job, v value) error {
+			h := strings.TrimSpace(v.s)
+			if !has([]string{"0", "1", "random", "sequential", "noreuse"}, h) {
+				return fmt.Errorf("%s: use 0, 1, random, sequential or noreuse", v)
+			}
+			j.FadviseHint = h
+			return nil
+		}},
+	{name: "randrepeat", aliases: []string{"allrandrepeat"}, where: both, kind: workload.Bool, def: "true", fio: "1", help: "the same random offsets every run (fio's, on by default); 0 seeds them from the clock",
+		set: func(j *Job, v value) error { return v.bool(&j.RandRepeat) }},
+	// how a job waits when its rate cap holds the next IO back: inline (fio's default) lets the IOs in flight
+	// complete first, offload keeps them in flight
+	{name: "io_submit_mode", where: inFile,
+		set: func(j *Job, v value) error {
+			m := strings.TrimSpace(v.s)
+			if m != "inline" && m != "offload" {
+				return fmt.Errorf("%s: use inline or offload", v)
+			}
+			j.SubmitOffload = m == "offload"
 			return nil
 		}},
 	{name: "norandommap", where: both, kind: workload.Bool, help: "draw random offsets uniformly (blocks may repeat); by default every block is visited once per pass, as fio's random map",
@@ -345,6 +489,21 @@ func cliJob(v *workload.Values) (Job, error) {
 	return j, nil
 }
 
+// fileDefaults are what a job file's jobs start from: fio's defaults, with the fio options given on the
+// command line set over them (fio's options before a job file).
+func fileDefaults(v *workload.Values) (Job, error) {
+	j := fioDefaults()
+	for i := range options {
+		o := &options[i]
+		if o.where == both && o.set != nil && v.Changed(o.name) {
+			if err := o.set(&j, value{key: o.name, s: flagText(v, o), flag: true, given: true}); err != nil {
+				return j, err
+			}
+		}
+	}
+	return j, nil
+}
+
 // flagText is a flag's value as a job file would write it.
 func flagText(v *workload.Values, o *option) string {
 	f, _ := v.Flag(o.name)
@@ -454,4 +613,22 @@ func notNegative(d time.Duration) error {
 		return errors.New("ramp_time and runtime cannot be negative")
 	}
 	return nil
+}
+
+// perDir reads a value given per direction as fio does: one value for reads and writes, or "reads,writes"
+// (a value left blank is the default, passed as ""; a third, for trims, is accepted and not used: dbdyno does
+// no trims).
+func perDir(v value, set func(s string, d int) error) error {
+	parts := strings.Split(strings.TrimSpace(v.s), ",")
+	if len(parts) > 3 {
+		return fmt.Errorf("%s: give at most reads,writes,trims", v)
+	}
+	if err := set(strings.TrimSpace(parts[0]), dirRead); err != nil {
+		return err
+	}
+	w := parts[0]
+	if len(parts) > 1 {
+		w = parts[1]
+	}
+	return set(strings.TrimSpace(w), dirWrite)
 }

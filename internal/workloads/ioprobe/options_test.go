@@ -2,6 +2,7 @@ package ioprobe
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -30,7 +31,8 @@ func cliJobOf(t *testing.T, args ...string) (Job, error) {
 func TestOptionsMeanTheSameFromFlagsAndJobFiles(t *testing.T) {
 	sample := map[string]string{"filename": "/data/f", "directory": "/data", "size": "64m", "rw": "randrw", "bs": "8k", "iodepth": "16",
 		"numjobs": "3", "rwmixread": "70", "direct": "0", "ioengine": "libaio", "ramp_time": "500ms", "runtime": "2m", "time_based": "0",
-		"rate_iops": "900", "norandommap": "1"}
+		"rate_iops": "900,300", "norandommap": "1", "bsrange": "8k-16k", "bssplit": "8k/50:16k/", "rate": "1m,", "iodepth_batch_submit": "4",
+		"iodepth_batch_complete_min": "2", "iodepth_batch_complete_max": "8", "invalidate": "0", "fadvise_hint": "sequential", "randrepeat": "0"}
 	for _, name := range jobFlags() {
 		if _, ok := sample[name]; !ok {
 			t.Fatalf("option %s has no sample value here: add one", name)
@@ -55,14 +57,16 @@ func TestOptionsMeanTheSameFromFlagsAndJobFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fromFile := tests[0].Jobs[0]; fromFile != fromFlags {
+		if fromFile := tests[0].Jobs[0]; !reflect.DeepEqual(fromFile, fromFlags) {
 			t.Errorf("with %s:\nflags:    %+v\njob file: %+v", file, fromFlags, fromFile)
 		}
-		if fromFlags.BS != 8192 || fromFlags.RWMixRead != 70 || fromFlags.Direct || !fromFlags.DirectAsked || !fromFlags.NoRandomMap {
+		if fromFlags.BS != 8192 || fromFlags.RWMixRead != 70 || fromFlags.Direct || !fromFlags.DirectAsked || !fromFlags.NoRandomMap ||
+			fromFlags.RateIOPS != [2]int{900, 300} || fromFlags.Rate != [2]int64{1 << 20, 0} || fromFlags.sizes(dirWrite).String() != "8k/50:16k/50" ||
+			fromFlags.BatchSubmit != 4 || fromFlags.BatchCompleteMin != 2 || fromFlags.BatchCompleteMax != 8 || fromFlags.Invalidate || fromFlags.FadviseHint != "sequential" || fromFlags.RandRepeat {
 			t.Errorf("flags did not set the job: %+v", fromFlags)
 		}
 	}
-	for _, c := range []struct{ name, val string }{{"filename", "/a:/b"}, {"directory", "/a:/b"}, {"rw", "randread:8"}, {"bs", "4k,8k"}} {
+	for _, c := range []struct{ name, val string }{{"filename", "/a:/b"}, {"directory", "/a:/b"}, {"rw", "randread:8"}, {"bs", "4q"}, {"rate_iops", "5x"}, {"bssplit", "4k/60:8k/60"}, {"fadvise_hint", "often"}} {
 		_, cliErr := cliJobOf(t, "--"+c.name+"="+c.val)
 		_, fileErr := ParseJobFile("t.fio", strings.NewReader("[j]\n"+c.name+"="+c.val+"\n"))
 		if cliErr == nil || fileErr == nil {
@@ -99,7 +103,8 @@ func TestRunFlagsAndTheTableMakeOneCommand(t *testing.T) {
 	for _, f := range c.Flags {
 		names = append(names, f.Name)
 	}
-	want := "filename directory device size rw bs iodepth numjobs rwmixread direct ioengine ramp_time runtime time_based rate_iops norandommap group_reporting " +
+	want := "filename directory device size rw bs bsrange bssplit iodepth numjobs rwmixread direct ioengine ramp_time runtime time_based rate_iops rate " +
+		"iodepth_batch_submit iodepth_batch_complete_min iodepth_batch_complete_max invalidate fadvise_hint randrepeat norandommap group_reporting " +
 		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval cdm-prepare cdm-interval"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("flags:\n got %s\nwant %s", got, want)

@@ -99,17 +99,18 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
 		return nil, fmt.Errorf("--job, --preset and --matrix each say which tests run: give one")
 	case job != "":
-		for _, name := range jobFlags() {
-			if v.Changed(name) {
-				return nil, fmt.Errorf("--%s is given with --job: set it in the job file (%s) instead", name, job)
-			}
+		// the options given with --job are the file's defaults, under its [global] (as fio takes the options
+		// before a job file)
+		global, err := fileDefaults(v)
+		if err != nil {
+			return nil, err
 		}
 		f, err := os.Open(job)
 		if err != nil {
 			return nil, fmt.Errorf("--job: %v", err)
 		}
 		defer f.Close()
-		if tests, err = ParseJobFile(job, f); err != nil {
+		if tests, err = parseJobFile(job, f, global); err != nil {
 			return nil, err
 		}
 		for i := range tests {
@@ -125,6 +126,8 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 			return nil, err
 		}
 		switch {
+		case preset != "" && base.variableBS():
+			err = fmt.Errorf("--preset %s sets each test's block size: leave out --bs with two sizes, --bsrange and --bssplit", preset)
 		case preset != "":
 			tests, err = presetTests(preset, base, v.Changed("size"), v.Changed("runtime"))
 		case len(matrix) > 0:
