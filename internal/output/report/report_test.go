@@ -11,7 +11,7 @@ import (
 
 // xTicks are the x axis' tick labels of a chart.
 func xTicks(svg string) []string {
-	re := regexp.MustCompile(fmt.Sprintf(`y="%d" font-size="11" text-anchor="middle">([^<]*)<`, padT+plotH+16))
+	re := regexp.MustCompile(`class="xtick"[^>]*>([^<]*)<`)
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(svg, -1) {
 		out = append(out, m[1])
@@ -119,7 +119,7 @@ func TestRegisteredSectionRenders(t *testing.T) {
 	if err := Write(&b, "s", []*result.Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	if html := b.String(); !strings.Contains(html, "<p>own section (sectiontest, run r1)</p>") || strings.Contains(html, "Latency percentiles") {
+	if html := b.String(); !strings.Contains(html, "<p>own section (A, run r1)</p>") || strings.Contains(html, "Latency percentiles") {
 		t.Errorf("the workload's own section did not replace the default:\n%s", html)
 	}
 }
