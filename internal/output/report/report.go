@@ -57,7 +57,7 @@ table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%
 th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
 .wide{overflow-x:auto;max-width:100%}nav ol{margin:4px 0;padding-left:22px}nav li{margin:2px 0}nav .runs a{margin-right:6px}
 p.pair{margin:4px 0;max-width:90ch}small.ok,small.bad{margin-left:4px}
-svg.chart{display:block;width:100%;max-width:` + chartWpx + `px;height:auto;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}`
+svg.chart{display:block;width:100%;max-width:` + chartWpx + `px;height:auto;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}` + chartStyle
 
 // Write renders the report: a linked table of contents, the configurations' legend (each alias and its full
 // description, once), the runs, the comparisons (a table by alias and one sentence per pair), the sweeps'
@@ -78,9 +78,20 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 	summaryTable(&body, runs, alias)
 	toc = append(toc, comparisons(&body, confs)...)
 	toc = append(toc, scaling(&body, runs)...)
+	// each configuration's median run is drawn in full, and every run that did not end ok; the other repeats
+	// show their figures and link to it
+	median := map[*result.Result]*result.Result{}
+	for _, c := range confs {
+		m := c.Runs[compare.MedianIndex(c.Runs)]
+		for _, r := range c.Runs {
+			if r.Status == result.StatusOK {
+				median[r] = m
+			}
+		}
+	}
 	envs := map[string]string{}
 	for _, r := range runs {
-		runSection(&body, r, alias[r], envs)
+		runSection(&body, r, alias[r], median[r], envs)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
@@ -138,13 +149,75 @@ func contents(b *strings.Builder, toc []tocEntry, confs []Configuration) {
 	b.WriteString("</ol></li></ol></nav>\n")
 }
 
-// legend names each configuration once: its alias, what it is, its runs, group and target.
+// legend names each configuration once: its alias, what it is, its runs and group; what all configurations
+// share (the start of their names, their target) is said once above it.
 func legend(b *strings.Builder, confs []Configuration) {
-	b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by its letter.</p>\n<div class=\"wide\"><table id=\"legend\"><tr><th class=\"l\">alias</th><th class=\"l\">configuration</th><th class=\"l\">workload</th><th class=\"l\">runs, group and target</th></tr>\n")
+	names := make([]string, len(confs))
+	for i, c := range confs {
+		names[i] = c.Name
+	}
+	common, rest := commonStart(names, " ")
+	target := confs[0].Runs[0].Target.URL
 	for _, c := range confs {
-		fmt.Fprintf(b, "<tr><td class=\"l\"><b>%s</b></td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", esc(c.Alias), esc(c.Name), esc(c.Runs[0].Workload), esc(c.About))
+		for _, r := range c.Runs {
+			if r.Target.URL != target {
+				target = ""
+			}
+		}
+	}
+	b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by its letter.</p>\n")
+	var all []string
+	if common != "" {
+		all = append(all, esc(common))
+	}
+	if target != "" {
+		all = append(all, "target "+esc(target))
+	}
+	if len(all) > 0 && len(confs) > 1 {
+		fmt.Fprintf(b, "<p>All configurations: %s.</p>\n", strings.Join(all, ", "))
+	} else {
+		rest, target = names, ""
+	}
+	b.WriteString("<div class=\"wide\"><table id=\"legend\"><tr><th class=\"l\">alias</th><th class=\"l\">configuration</th><th class=\"l\">workload</th><th class=\"l\">runs and group</th></tr>\n")
+	for i, c := range confs {
+		about := c.About
+		if target != "" {
+			about = strings.TrimSuffix(about, ", target "+target)
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\"><b>%s</b></td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", esc(c.Alias), esc(rest[i]), esc(c.Runs[0].Workload), esc(about))
 	}
 	b.WriteString("</table></div>\n")
+}
+
+// commonStart is the start all names share up to a word's end, and what is left of each (without the brackets
+// around it); "" and the names as they are when they share none, or when one would be left empty.
+func commonStart(names []string, sep string) (string, []string) {
+	if len(names) < 2 {
+		return "", names
+	}
+	p := names[0]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	i := strings.LastIndex(p+" ", " ")
+	if i <= 0 {
+		return "", names
+	}
+	p = strings.TrimSuffix(names[0][:i], sep[:len(sep)-1])
+	rest := make([]string, len(names))
+	for j, n := range names {
+		r := strings.TrimSpace(strings.TrimPrefix(n, p))
+		if r == "" {
+			return "", names
+		}
+		if strings.HasPrefix(r, "(") && strings.HasSuffix(r, ")") && strings.Count(r, "(") == 1 {
+			r = r[1 : len(r)-1]
+		}
+		rest[j] = r
+	}
+	return p, rest
 }
 
 // summaryTable lists the runs, each by its configuration's alias; the headline's name is the column's when
@@ -247,7 +320,7 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 	}
 	fmt.Fprintf(b, "<div class=\"wide\"><table class=\"comparison\"%s><tr><th class=\"l\">metric</th>", id)
 	for _, s := range sums {
-		fmt.Fprintf(b, "<th><abbr title=\"%s\">%s</abbr> (%d run%s)</th>", esc(s.Name), esc(s.Alias), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
+		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Alias), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
 	}
 	b.WriteString("</tr>\n")
 	rows := compare.Table(sums)
@@ -283,13 +356,13 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 		fmt.Fprintf(b, "<p class=\"note\">Not in every configuration: %s.</p>\n", esc(strings.Join(u, "; ")))
 	}
 	// headline chart, by alias, the full name in each bar's tooltip
-	var cats, full []string
+	var cats []string
 	var vals []float64
 	var metric, unit string
 	for i, c := range confs {
 		if h, ok := c.Runs[0].Headline(); ok && (metric == "" || h.Name == metric) {
 			metric, unit = h.Name, h.Unit
-			cats, full = append(cats, c.Alias), append(full, c.Alias+": "+c.Name)
+			cats = append(cats, c.Alias)
 			vals = append(vals, sums[i].Metrics[h.Name].Median)
 		}
 	}
@@ -298,7 +371,7 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 		if unit != "" {
 			yl = unit
 		}
-		b.WriteString(BarChartNamed(capital(metric)+" by configuration (median)", yl, cats, full, []Series{{Name: metric, Y: vals}}))
+		b.WriteString(BarChart(capital(metric)+" by configuration (median)", yl, cats, []Series{{Name: metric, Y: vals}}))
 	}
 }
 
@@ -404,9 +477,10 @@ func capital(s string) string {
 }
 
 // runSection is one run: its status, metrics, its workload's section, its system metrics and its environment
-// (once for runs of one environment: the others link to it). Its charts' titles name it by its configuration's
+// (once for runs of one environment: the others link to it); a repeat that is not its configuration's median
+// shows its status and metrics and links to the median. Its charts' titles name it by its configuration's
 // alias and its run ID.
-func runSection(b *strings.Builder, r *result.Result, alias string, envs map[string]string) {
+func runSection(b *strings.Builder, r *result.Result, alias string, median *result.Result, envs map[string]string) {
 	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s (%s, %s)</h2>\n", esc(r.RunID), esc(r.RunID), esc(alias), esc(r.Workload))
 	fmt.Fprintf(b, "<p>Status <b class=\"%s\">%s</b>, %s to %s; configuration <a href=\"#configurations\">%s</a>.</p>\n", map[bool]string{true: "ok", false: "bad"}[r.Status == result.StatusOK],
 		esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(alias))
@@ -416,6 +490,10 @@ func runSection(b *strings.Builder, r *result.Result, alias string, envs map[str
 	metrics(b, r)
 	if len(r.Parts) > 0 {
 		parts(b, r)
+	}
+	if median != nil && median != r {
+		fmt.Fprintf(b, "<p class=\"note\">A repeat of %s: its charts are those of the configuration's median run, <a href=\"#run-%s\">%s</a>.</p>\n", esc(alias), esc(median.RunID), esc(median.RunID))
+		return
 	}
 	of := " (" + alias + ", run " + r.RunID + ")"
 	workloadSection(r.Workload)(b, r, of)

@@ -32,7 +32,7 @@ const (
 	plotH    = 220
 	// maxPoints is the most points a line keeps: more are thinned to each bucket's lowest and highest, so that a
 	// long run's series costs the page no more than a short one's and its peaks stay.
-	maxPoints = 2 * plotW / 3
+	maxPoints = plotW / 4
 )
 
 // textWidth estimates the drawn width of s at a font size, wide enough for the common sans-serif faces.
@@ -100,6 +100,11 @@ func shorten(text string, width, size float64, bold bool) string {
 	return strings.TrimSpace(string(r)) + "…"
 }
 
+// chartStyle is the charts' part of the page's style sheet, said once for all of them.
+const chartStyle = `svg.chart text{font-size:11px}svg.chart .t{font-size:14px;font-weight:bold}svg.chart .y{text-anchor:end}` +
+	`svg.chart .xtick,svg.chart .xl{text-anchor:middle}svg.chart .xl{font-size:12px}svg.chart .s{font-size:10px}svg.chart text.e{text-anchor:end}` +
+	`svg.chart .g{stroke:#ddd}svg.chart .a{stroke:#333;fill:none}svg.chart .series{fill:none;stroke-width:2}`
+
 // chart is one chart's layout: its size and the plot's place in it.
 type chart struct {
 	b          *strings.Builder
@@ -147,28 +152,27 @@ func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
 	b := c.b
 	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" role="img" aria-label="%s">`, chartW, c.h, html.EscapeString(title))
 	for i, l := range c.title {
-		fmt.Fprintf(b, `<text class="title" x="10" y="%d" font-size="14" font-weight="bold">%s</text>`, 18+18*i, html.EscapeString(l))
+		fmt.Fprintf(b, `<text class="t" x="10" y="%d">%s</text>`, 18+18*i, html.EscapeString(l))
 	}
 	y0 := 6 + 18*float64(len(c.title))
 	for i, row := range c.legend {
 		y := y0 + 16*float64(i)
 		for _, it := range row {
-			fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text class="legend" x="%.0f" y="%.0f" font-size="11">%s</text>`,
+			fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`,
 				it.x, y+2, it.color, it.x+14, y+11, html.EscapeString(it.name))
 		}
 	}
 	for i := 0; i <= 4; i++ {
 		y := c.bottom() - float64(i)*plotH/4
-		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`, padL, y, padL+plotW, y)
-		fmt.Fprintf(b, `<text class="ytick" x="%d" y="%.1f" font-size="11" text-anchor="end">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
+		fmt.Fprintf(b, `<path class="g" d="M%d %.0fh%d"/>`, padL, y, plotW)
+		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
 	}
-	fmt.Fprintf(b, `<line x1="%d" y1="%.0f" x2="%d" y2="%.0f" stroke="#333"/>`, padL, c.bottom(), padL+plotW, c.bottom())
-	fmt.Fprintf(b, `<line x1="%d" y1="%.0f" x2="%d" y2="%.0f" stroke="#333"/>`, padL, c.padT, padL, c.bottom())
+	fmt.Fprintf(b, `<path class="a" d="M%d %.0fV%.0fh%d"/>`, padL, c.padT, c.bottom(), plotW)
 	if xLabel != "" {
-		fmt.Fprintf(b, `<text class="xlabel" x="%d" y="%.0f" font-size="12" text-anchor="middle">%s</text>`, padL+plotW/2, c.h-6, html.EscapeString(shorten(xLabel, plotW, 12, false)))
+		fmt.Fprintf(b, `<text class="xl" x="%d" y="%.0f">%s</text>`, padL+plotW/2, c.h-6, html.EscapeString(shorten(xLabel, plotW, 12, false)))
 	}
 	mid := c.padT + plotH/2
-	fmt.Fprintf(b, `<text class="ylabel" x="14" y="%.0f" font-size="12" text-anchor="middle" transform="rotate(-90 14 %.0f)">%s</text>`, mid, mid, html.EscapeString(shorten(yLabel, plotH, 12, false)))
+	fmt.Fprintf(b, `<text class="xl" x="14" y="%.0f" transform="rotate(-90 14 %.0f)">%s</text>`, mid, mid, html.EscapeString(shorten(yLabel, plotH, 12, false)))
 }
 
 // xTicks draws the x axis' tick labels at their places, leaving out those that would touch the one before.
@@ -179,7 +183,7 @@ func (c *chart) xTicks(at []float64, labels []string) {
 		if x-w/2 < last+6 {
 			continue
 		}
-		fmt.Fprintf(c.b, `<text class="xtick" x="%.1f" y="%.0f" font-size="11" text-anchor="middle">%s</text>`, x, c.bottom()+18, html.EscapeString(labels[i]))
+		fmt.Fprintf(c.b, `<text class="xtick" x="%.1f" y="%.0f">%s</text>`, x, c.bottom()+18, html.EscapeString(labels[i]))
 		last = x + w/2
 	}
 }
@@ -279,9 +283,9 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 	for i, s := range series {
 		var pts []string
 		for j := range s.X {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", xAt(s.X[j]), c.bottom()-s.Y[j]/yMax*plotH))
+			pts = append(pts, fmt.Sprintf("%.0f,%.0f", xAt(s.X[j]), c.bottom()-s.Y[j]/yMax*plotH))
 		}
-		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" points="%s"><title>%s</title></polyline>`,
+		fmt.Fprintf(&b, `<polyline class="series" stroke="%s" points="%s"><title>%s</title></polyline>`,
 			palette[i%len(palette)], strings.Join(pts, " "), html.EscapeString(s.Name))
 		if len(s.X) <= 30 {
 			for _, p := range pts {
@@ -345,9 +349,6 @@ func BarChartNamed(title, yLabel string, categories, full []string, series []Ser
 			if ci >= len(s.Y) || math.IsNaN(s.Y[ci]) {
 				continue
 			}
-			if full != nil && ci < len(full) {
-				cat = full[ci]
-			}
 			h := s.Y[ci] / yMax * plotH
 			x := padL + float64(ci)*gw + gw*0.1 + float64(si)*bw
 			fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s</title></rect>`,
@@ -363,12 +364,16 @@ func BarChartNamed(title, yLabel string, categories, full []string, series []Ser
 			whole = full[ci]
 		}
 		x := padL + float64(ci)*gw + gw/2
+		tip := ""
+		if l != whole {
+			tip = "<title>" + html.EscapeString(whole) + "</title>"
+		}
 		if across {
-			fmt.Fprintf(&b, `<text class="xtick" x="%.1f" y="%.0f" font-size="10" text-anchor="middle">%s<title>%s</title></text>`, x, c.bottom()+14, html.EscapeString(l), html.EscapeString(whole))
+			fmt.Fprintf(&b, `<text class="xtick s" x="%.1f" y="%.0f">%s%s</text>`, x, c.bottom()+14, html.EscapeString(l), tip)
 		} else {
 			x += size * 0.35
 			y := c.bottom() + 6
-			fmt.Fprintf(&b, `<text class="xtick" x="%.1f" y="%.0f" font-size="10" text-anchor="end" transform="rotate(-90 %.1f %.0f)">%s<title>%s</title></text>`, x, y, x, y, html.EscapeString(l), html.EscapeString(whole))
+			fmt.Fprintf(&b, `<text class="xtick s e" x="%.1f" y="%.0f" transform="rotate(-90 %.1f %.0f)">%s%s</text>`, x, y, x, y, html.EscapeString(l), tip)
 		}
 	}
 	b.WriteString(`</svg>`)
