@@ -484,6 +484,9 @@ func runSection(b *strings.Builder, r *result.Result, alias string, median *resu
 	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s (%s, %s)</h2>\n", esc(r.RunID), esc(r.RunID), esc(alias), esc(r.Workload))
 	fmt.Fprintf(b, "<p>Status <b class=\"%s\">%s</b>, %s to %s; configuration <a href=\"#configurations\">%s</a>.</p>\n", map[bool]string{true: "ok", false: "bad"}[r.Status == result.StatusOK],
 		esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(alias))
+	if r.Target.URL == "" {
+		b.WriteString("<p>Target none (no database).</p>\n")
+	}
 	if r.Error != "" {
 		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
 	}
