@@ -184,7 +184,7 @@ func Summarise(name string, runs []*result.Result) Summary {
 	}
 	s := Summary{Name: name, Runs: len(runs), Metrics: map[string]Stat{}, Desc: map[string]Metric{}}
 	if len(runs) > 0 {
-		s.About, s.Work = About(runs), result.WorkOf(runs[0])
+		s.About, s.Work = About(runs, name), result.WorkOf(runs[0])
 	}
 	vals := map[string][]float64{}
 	for _, r := range runs {
@@ -224,19 +224,25 @@ func Summaries(sets [][]*result.Result) []Summary {
 }
 
 // About describes runs of one configuration for a legend: how many (the run's ID when one), their group, the
-// engine's version when their name does not carry it, and the target (its password redacted in the result).
-func About(runs []*result.Result) string {
+// engine's version and the target (its password redacted in the result), each only when name (the
+// configuration's name, "" for none) does not already say it.
+func About(runs []*result.Result, name string) string {
 	r := runs[0]
+	if name == "" {
+		name = Name(r)
+	}
 	var parts []string
 	if len(runs) == 1 {
-		parts = append(parts, "run "+r.RunID)
+		if !strings.Contains(name, "run "+r.RunID) {
+			parts = append(parts, "run "+r.RunID)
+		}
 	} else {
 		parts = append(parts, fmt.Sprintf("%d runs", len(runs)))
 	}
-	if g := r.Group; g != nil && g.ID != "" {
+	if g := r.Group; g != nil && g.ID != "" && !strings.Contains(name, "group "+g.ID) {
 		parts = append(parts, "group "+g.ID)
 	}
-	if v := r.Target.ServerVersion; v != "" && v != result.Several && !strings.Contains(Name(r), v) {
+	if v := r.Target.ServerVersion; v != "" && v != result.Several && !strings.Contains(name, v) {
 		parts = append(parts, v)
 	}
 	if u := r.Target.URL; u != "" {
@@ -381,6 +387,11 @@ func Print(w io.Writer, sums []Summary) error {
 		}
 	}
 	fmt.Fprintln(w)
+	rows := Table(sums)
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "no metric is in every configuration: %s\n", strings.Join(Unshared(sums), "; "))
+		return nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "metric")
 	for _, s := range sums {
@@ -390,7 +401,7 @@ func Print(w io.Writer, sums []Summary) error {
 		fmt.Fprintf(tw, "\t%s vs %s", s.Alias, sums[0].Alias)
 	}
 	fmt.Fprintln(tw)
-	for _, r := range Table(sums) {
+	for _, r := range rows {
 		fmt.Fprint(tw, r.Label())
 		for _, v := range r.Values {
 			fmt.Fprintf(tw, "\t%s", Format(v))

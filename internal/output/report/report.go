@@ -46,7 +46,7 @@ func Group(runs []*result.Result) []Configuration {
 		sets[i] = c.Runs
 	}
 	for i, n := range compare.Names(sets) {
-		out[i].Alias, out[i].Name, out[i].About = compare.Alias(i), n, compare.About(out[i].Runs)
+		out[i].Alias, out[i].Name, out[i].About = compare.Alias(i), n, compare.About(out[i].Runs, n)
 	}
 	return out
 }
@@ -201,11 +201,20 @@ func commonStart(names []string, sep string) (string, []string) {
 			p = p[:len(p)-1]
 		}
 	}
-	i := strings.LastIndex(p+" ", " ")
+	i := len(p) // p ends a word in every name, or is cut back to the last word it ends
+	for _, n := range names {
+		if len(n) > i && n[i] != ' ' {
+			i = strings.LastIndex(p, " ")
+			break
+		}
+	}
+	for i > 0 && strings.Count(p[:i], "(") != strings.Count(p[:i], ")") { // never inside brackets
+		i = strings.LastIndex(p[:i], " ")
+	}
 	if i <= 0 {
 		return "", names
 	}
-	p = strings.TrimSuffix(names[0][:i], sep[:len(sep)-1])
+	p = strings.TrimSpace(names[0][:i])
 	rest := make([]string, len(names))
 	for j, n := range names {
 		r := strings.TrimSpace(strings.TrimPrefix(n, p))

@@ -123,3 +123,24 @@ func TestRegisteredSectionRenders(t *testing.T) {
 		t.Errorf("the workload's own section did not replace the default:\n%s", html)
 	}
 }
+
+// The legend says once what every configuration's name starts with, and each configuration what is its own.
+func TestLegendSaysWhatIsSharedOnce(t *testing.T) {
+	for _, c := range []struct {
+		names  []string
+		common string
+		rest   []string
+	}{
+		{[]string{"SQLite 3.54.1 (cache=1GB)", "SQLite 3.54.1 (cache=4GB)", "SQLite 3.54.1 vus=1"}, "SQLite 3.54.1", []string{"cache=1GB", "cache=4GB", "vus=1"}},
+		{[]string{"DuckDB v1.5.5 (group g20261125T183229-f12b70)", "DuckDB v1.5.5 (group g20261125T183231-91caf6)"}, "DuckDB v1.5.5",
+			[]string{"group g20261125T183229-f12b70", "group g20261125T183231-91caf6"}},
+		{[]string{"E16ds_v4", "E16ds_v5"}, "", []string{"E16ds_v4", "E16ds_v5"}},
+		{[]string{"PG 17 (a) x", "PG 17 (a) y"}, "PG 17 (a)", []string{"x", "y"}},
+		{[]string{"PG 17", "PG 17 (a)"}, "", []string{"PG 17", "PG 17 (a)"}},
+	} {
+		common, rest := commonStart(c.names, " ")
+		if common != c.common || strings.Join(rest, "|") != strings.Join(c.rest, "|") {
+			t.Errorf("%q: %q %q, want %q %q", c.names, common, rest, c.common, c.rest)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"html"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -49,13 +50,13 @@ func textWidth(s string, size float64, bold bool) float64 {
 		case r >= '0' && r <= '9':
 			w += 0.66
 		case r < 128:
-			w += 0.63
+			w += 0.6
 		default:
 			w += 0.9
 		}
 	}
 	if bold {
-		w *= 1.15
+		w *= 1.1
 	}
 	return w * size
 }
@@ -206,15 +207,13 @@ func fmtNum(v float64) string {
 	case a >= 1e6:
 		return fmt.Sprintf("%.1fM", v/1e6)
 	case a >= 1e4:
-		return fmt.Sprintf("%.0fk", v/1e3)
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2g", v)
 	case a == 0:
 		return "0"
 	}
-	return fmt.Sprintf("%.2g", v)
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // thin keeps at most maxPoints points of a series: each bucket's lowest and highest, in order.
