@@ -292,8 +292,10 @@ func comparisons(b *strings.Builder, confs []Configuration) []tocEntry {
 		buckets[k] = append(buckets[k], c)
 	}
 	var toc []tocEntry
+	var alone []string
 	for _, k := range order {
 		if len(buckets[k]) < 2 {
+			alone = append(alone, buckets[k][0].Alias)
 			continue
 		}
 		if len(toc) == 0 {
@@ -306,8 +308,17 @@ func comparisons(b *strings.Builder, confs []Configuration) []tocEntry {
 		fmt.Fprintf(b, "<h3 id=\"%s\">%s</h3>\n", id, esc(work))
 		comparison(b, buckets[k], len(toc) == 2)
 	}
-	if len(left) > 0 && len(confs) > 1 {
-		fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+	if len(confs) > 1 && (len(left) > 0 || len(alone) > 0) {
+		if len(toc) == 0 {
+			toc = append(toc, tocEntry{"comparison", "Comparison", 0})
+			b.WriteString("<h2 id=\"comparison\">Comparison</h2>\n")
+		}
+		if len(alone) > 0 {
+			fmt.Fprintf(b, "<p class=\"note\">Not compared with any other configuration (each did other work or measured another headline): %s.</p>\n", esc(strings.Join(alone, ", ")))
+		}
+		if len(left) > 0 {
+			fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+		}
 	}
 	return toc
 }

@@ -144,3 +144,29 @@ func TestLegendSaysWhatIsSharedOnce(t *testing.T) {
 		}
 	}
 }
+
+// Configurations are compared with those of the same work and headline, by alias, one sentence per pair in
+// the words of each metric's direction; one that measured another headline is named as not compared.
+func TestComparisonByAliasInTheRightWords(t *testing.T) {
+	mk := func(id, group, head string, v, lat float64) *result.Result {
+		return &result.Result{RunID: id, Workload: "w", Status: result.StatusOK, Target: result.Target{Engine: "sqlite", ServerVersion: "SQLite 3.54.1", URL: "sqlite:///d/a.db"},
+			Group: &result.Group{ID: group, Repeat: 1, Repeats: 1},
+			Metrics: []result.Metric{{Name: head, Unit: "1/s", Better: result.Higher, Value: v, Headline: true},
+				{Name: "p95 latency", Unit: "ms", Better: result.Lower, Value: lat}}}
+	}
+	var b strings.Builder
+	if err := Write(&b, "t", []*result.Result{mk("r1", "g1", "ops", 100, 10), mk("r2", "g2", "ops", 125, 4.4), mk("r3", "g3", "other", 1, 1)}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`<th>A (1 run)</th><th>B (1 run)</th></tr>`, `Against <b>A</b>, <b>B</b> has <span class="ok">ops 25.00% higher</span>, <span class="ok">p95 latency 56.00% lower</span>.`,
+		"Not compared with any other configuration (each did other work or measured another headline): C.", "All configurations: SQLite 3.54.1, target sqlite:///d/a.db.",
+		`<a href="#comparison">Comparison</a>`, `<li class="runs">A: <a href="#run-r1">r1</a></li>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the report lacks %s", want)
+		}
+	}
+	if strings.Contains(page, "faster") || strings.Count(page, "SQLite 3.54.1") > 2 {
+		t.Errorf("the report says faster, or repeats the version %d times", strings.Count(page, "SQLite 3.54.1"))
+	}
+}
