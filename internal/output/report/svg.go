@@ -101,6 +101,24 @@ func shorten(text string, width, size float64, bold bool) string {
 	return strings.TrimSpace(string(r)) + "…"
 }
 
+// shortenMiddle cuts text to fit width in its middle, keeping its start and its end (where names of a series
+// usually differ: transaction_with_a_long_name_07 is "transacti…name_07").
+func shortenMiddle(text string, width, size float64) string {
+	if textWidth(text, size, false) <= width {
+		return text
+	}
+	r := []rune(text)
+	head, tail := len(r)/2, len(r)-len(r)/2
+	for head+tail > 1 && textWidth(string(r[:head])+"…"+string(r[len(r)-tail:]), size, false) > width {
+		if head*3 > tail*2 { // keep about 2 parts of the start for 3 of the end
+			head--
+		} else {
+			tail--
+		}
+	}
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
 // chartStyle is the charts' part of the page's style sheet, said once for all of them.
 const chartStyle = `svg.chart text{font-size:11px}svg.chart .t{font-size:14px;font-weight:bold}svg.chart .y{text-anchor:end}` +
 	`svg.chart .xtick,svg.chart .xl{text-anchor:middle}svg.chart .xl{font-size:12px}svg.chart .s{font-size:10px}svg.chart text.e{text-anchor:end}` +
@@ -202,6 +220,20 @@ func niceMax(v float64) float64 {
 	return 10 * exp
 }
 
+// niceStep is the round step (1, 2, 2.5 or 5 times a power of ten) nearest above v.
+func niceStep(v float64) float64 {
+	if !(v > 0) {
+		return 1
+	}
+	exp := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*exp >= v*0.999 {
+			return m * exp
+		}
+	}
+	return 10 * exp
+}
+
 func fmtNum(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1e6:
@@ -272,9 +304,9 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 		for _, v := range whole {
 			at, labels = append(at, xAt(v)), append(labels, fmt.Sprintf("%g", v))
 		}
-	} else {
-		for i := 0; i <= 4; i++ {
-			v := xMin + (xMax-xMin)*float64(i)/4
+	} else { // round values, about five of them
+		step := niceStep((xMax - xMin) / 5)
+		for v := math.Ceil(xMin/step) * step; v <= xMax+step*1e-9; v += step {
 			at, labels = append(at, xAt(v)), append(labels, fmtNum(v))
 		}
 	}
@@ -332,7 +364,7 @@ func BarChartNamed(title, yLabel string, categories, full []string, series []Ser
 	if !across {
 		step = int(math.Ceil((size + 3) / gw))
 		for i := range labels {
-			labels[i] = shorten(labels[i], 110, size, false)
+			labels[i] = shortenMiddle(labels[i], 110, size)
 		}
 		widest = 0
 		for _, l := range labels {
