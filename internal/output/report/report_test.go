@@ -181,3 +181,25 @@ func TestLabelsKeepTheirEndsAndTicksAreRound(t *testing.T) {
 		t.Errorf("ticks %q", got)
 	}
 }
+
+// Series keys read as words with their units, from the keys alone.
+func TestSeriesNames(t *testing.T) {
+	for key, want := range map[string]string{
+		"cpu_busy_pct": "CPU busy (%)", "disk.vda.avg_latency_ms": "Disk vda average latency (ms)", "mem_used_bytes": "Memory used (GB)",
+		"net.eth0.rx_mb_s": "Network eth0 received (MB/s)", "core12_busy_pct": "Core 12 busy (%)", "disk.nvme0n1.iops": "Disk nvme0n1 IOPS",
+		"disk.vda.queue_depth": "Disk vda queue depth", "cpu_iowait_pct": "CPU I/O wait (%)", "xact_commit": "Xact commit", "": "",
+	} {
+		if got, _ := SeriesName(key); got != want {
+			t.Errorf("SeriesName(%q) = %q, want %q", key, got, want)
+		}
+	}
+	if _, div := SeriesName("mem_used_bytes"); div != 1e9 {
+		t.Errorf("bytes are shown in GB: divided by %g", div)
+	}
+	var b strings.Builder
+	system(&b, &result.SystemMetrics{IntervalS: 1, Summary: map[string]result.Stat{"disk.vda.avg_latency_ms": {Mean: 2}, "mem_used_bytes": {Mean: 3e9}},
+		Samples: []result.SystemSample{{T: 1}}}, "")
+	if !strings.Contains(b.String(), ">Disk vda average latency (ms)</td><td>2</td>") || !strings.Contains(b.String(), ">Memory used (GB)</td><td>3</td>") {
+		t.Errorf("the system table:\n%s", b.String())
+	}
+}
