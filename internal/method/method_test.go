@@ -125,7 +125,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		t.Fatalf("compare of a point the sweep lacks: %v", err)
 	}
 	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=1", g + "@vus=2"}); err != nil ||
-		!strings.Contains(cmp.String(), "A  box-a vus=1\n   3 runs, group ") || !strings.Contains(cmp.String(), "B  box-a vus=2\n   3 runs, group ") {
+		!strings.Contains(cmp.String(), "all: box-a\nA  vus=1\n   3 runs, group ") || !strings.Contains(cmp.String(), "B  vus=2\n   3 runs, group ") {
 		t.Fatalf("compare of two points: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(dir, "report.html")

@@ -368,16 +368,24 @@ func Unshared(sums []Summary) []string {
 	return out
 }
 
-// Print writes the comparison for a terminal or a ticket: the legend (each alias, its name, then its runs,
-// group and target), a table of the figures with one column per configuration and one per difference from the
+// Print writes the comparison for a terminal or a ticket: the legend (what all names start with, once; each
+// alias, the rest of its name, then its runs, group and target), a table of the figures with one column per configuration and one per difference from the
 // first ("B vs A": "9.78% higher (better)"), then the metrics not every configuration has.
 func Print(w io.Writer, sums []Summary) error {
 	differentWork := false
 	for _, s := range sums {
 		differentWork = differentWork || s.Work != sums[0].Work
 	}
-	for _, s := range sums {
-		fmt.Fprintf(w, "%s  %s\n", s.Alias, s.Name)
+	names := make([]string, len(sums))
+	for i, s := range sums {
+		names[i] = s.Name
+	}
+	common, rest := CommonStart(names)
+	if common != "" {
+		fmt.Fprintf(w, "all: %s\n", common)
+	}
+	for i, s := range sums {
+		fmt.Fprintf(w, "%s  %s\n", s.Alias, rest[i])
 		pad := strings.Repeat(" ", len(s.Alias)+2)
 		if s.About != "" {
 			fmt.Fprintf(w, "%s%s\n", pad, s.About)

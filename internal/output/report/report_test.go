@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -138,7 +139,7 @@ func TestLegendSaysWhatIsSharedOnce(t *testing.T) {
 		{[]string{"PG 17 (a) x", "PG 17 (a) y"}, "PG 17 (a)", []string{"x", "y"}},
 		{[]string{"PG 17", "PG 17 (a)"}, "", []string{"PG 17", "PG 17 (a)"}},
 	} {
-		common, rest := commonStart(c.names, " ")
+		common, rest := compare.CommonStart(c.names)
 		if common != c.common || strings.Join(rest, "|") != strings.Join(c.rest, "|") {
 			t.Errorf("%q: %q %q, want %q %q", c.names, common, rest, c.common, c.rest)
 		}
