@@ -428,17 +428,6 @@ func Print(w io.Writer, sums []Summary) error {
 	return nil
 }
 
-// NonEmpty drops empty strings.
-func NonEmpty(v []string) []string {
-	var out []string
-	for _, s := range v {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // Format prints a metric value with sensible precision.
 func Format(v float64) string {
 	switch {

@@ -355,13 +355,6 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 	}
 }
 
-func unit(u string) string {
-	if u == "" {
-		return ""
-	}
-	return " (" + esc(u) + ")"
-}
-
 // scaling charts the headline metric against a swept setting (median over repeats), one section per sweep in
 // the order the runs came.
 func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
