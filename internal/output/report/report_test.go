@@ -204,3 +204,19 @@ func TestSeriesNames(t *testing.T) {
 		t.Errorf("the system table:\n%s", b.String())
 	}
 }
+
+// A long title wraps onto lines that each fit the chart, all of its words kept.
+func TestLongTitlesWrap(t *testing.T) {
+	title := "Average latency of every NVMe device of the database host over the whole of the measured window, sampled every second (AB, run r20261125T180001-001eef)"
+	svg := LineChart(title, "s", "ms", []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 2}}})
+	var lines []string
+	for _, m := range regexp.MustCompile(`<text class="t" x="10" y="\d+">([^<]*)<`).FindAllStringSubmatch(svg, -1) {
+		lines = append(lines, m[1])
+		if w := textWidth(m[1], 14, true); w > chartW-20 {
+			t.Errorf("a title line of %.0f units: %q", w, m[1])
+		}
+	}
+	if len(lines) < 2 || strings.Join(lines, " ") != title {
+		t.Errorf("title lines %q", lines)
+	}
+}

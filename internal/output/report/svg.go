@@ -130,6 +130,7 @@ type chart struct {
 	h          float64
 	padT, padB float64
 	title      []string
+	cut        bool // the title did not fit in its lines: the whole of it is the chart's tooltip
 	legend     [][]legendItem
 }
 
@@ -139,11 +140,11 @@ type legendItem struct {
 	color string
 }
 
-// newChart lays out the title (wrapped to two lines) and the legend (wrapped into rows) above the plot, and
+// newChart lays out the title (wrapped, up to four lines) and the legend (wrapped into rows) above the plot, and
 // leaves padB below it.
 func newChart(b *strings.Builder, title string, names []string, padB float64) *chart {
 	c := &chart{b: b, padB: padB}
-	c.title, _ = wrap(title, chartW-20, 14, true, 2)
+	c.title, c.cut = wrap(title, chartW-20, 14, true, 4)
 	y := 6 + 18*float64(len(c.title))
 	if len(names) > 1 {
 		x, row := float64(padL), []legendItem(nil)
@@ -170,6 +171,9 @@ func (c *chart) bottom() float64 { return c.padT + plotH }
 func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
 	b := c.b
 	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" role="img" aria-label="%s">`, chartW, c.h, html.EscapeString(title))
+	if c.cut {
+		fmt.Fprintf(b, `<title>%s</title>`, html.EscapeString(title))
+	}
 	for i, l := range c.title {
 		fmt.Fprintf(b, `<text class="t" x="10" y="%d">%s</text>`, 18+18*i, html.EscapeString(l))
 	}
