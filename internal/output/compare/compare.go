@@ -397,7 +397,10 @@ func Print(w io.Writer, sums []Summary) error {
 	fmt.Fprintln(w)
 	rows := Table(sums)
 	if len(rows) == 0 {
-		fmt.Fprintf(w, "no metric is in every configuration: %s\n", strings.Join(Unshared(sums), "; "))
+		fmt.Fprintln(w, "no metric is in every configuration:")
+		for _, u := range Unshared(sums) {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -423,7 +426,10 @@ func Print(w io.Writer, sums []Summary) error {
 		return err
 	}
 	if u := Unshared(sums); len(u) > 0 {
-		fmt.Fprintf(w, "\nnot compared (not in every configuration): %s\n", strings.Join(u, "; "))
+		fmt.Fprintln(w, "\nnot compared (not in every configuration):")
+		for _, x := range u {
+			fmt.Fprintf(w, "  %s\n", x)
+		}
 	}
 	return nil
 }

@@ -169,7 +169,7 @@ func TestCheckRefusesOtherWorkTheSameWayForEveryWorkload(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{"all: DuckDB v1.4.1\nA  r1.db\n   run r1, group g-r1, target duckdb:///d/r1.db\n   checktest: scale 1, tests power\n",
 		"B  r3.db\n", "metric       A     B     B vs A\n", "geomean (s)  10.0  10.0  the same\n",
-		"not compared (not in every configuration): power time (A); throughput time (B)\n"} {
+		"not compared (not in every configuration):\n  power time (A)\n  throughput time (B)\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("compare lacks %q:\n%s", want, text)
 		}
