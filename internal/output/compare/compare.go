@@ -270,10 +270,27 @@ type Row struct {
 	Better Direction
 	Values []float64 // per configuration (NaN where missing)
 	Change []float64 // each configuration against the first, in per cent of it (Change; NaN for the first)
+	// Overlap says the i-th configuration's repeats (min to max) overlap the first's: its change is within
+	// what repeating a run varies by, neither better nor worse.
+	Overlap []bool
 }
 
-// Verdict is the i-th configuration's change against the first, judged.
-func (r Row) Verdict(i int) Verdict { return Judge(r.Change[i], r.Better) }
+// Verdict is the i-th configuration's change against the first, judged: Same when the repeats overlap.
+func (r Row) Verdict(i int) Verdict {
+	if v := Judge(r.Change[i], r.Better); v != NotComparable && r.Overlap[i] {
+		return Same
+	}
+	return Judge(r.Change[i], r.Better)
+}
+
+// Words says the i-th configuration's change against the first with its verdict: "9.78% higher (better)",
+// "3.10% lower (within the repeats' spread)".
+func (r Row) Words(i int) string {
+	if r.Overlap[i] && !math.IsNaN(r.Change[i]) && Judge(r.Change[i], r.Better) != Same {
+		return Words(r.Change[i]) + " (within the repeats' spread)"
+	}
+	return Judged(r.Change[i], r.Better)
+}
 
 // Label is the metric's name with its unit: "p95 latency (ms)".
 func (r Row) Label() string {
@@ -291,21 +308,23 @@ func Table(sums []Summary) []Row {
 		return nil
 	}
 	var rows []Row
-	mk := func(name, unit string, d Direction, val func(Summary) (float64, bool)) {
+	mk := func(name, unit string, d Direction, val func(Summary) (Stat, bool)) {
 		r := Row{Metric: name, Unit: unit, Better: d}
+		var st []Stat
 		for _, s := range sums {
 			v, ok := val(s)
 			if !ok {
-				v = math.NaN()
+				v = Stat{math.NaN(), math.NaN(), math.NaN()}
 			}
-			r.Values = append(r.Values, v)
+			r.Values, st = append(r.Values, v.Median), append(st, v)
 		}
-		for i := range sums {
+		for i, s := range sums {
 			c := math.NaN()
 			if i > 0 {
 				c = Change(r.Values[0], r.Values[i])
 			}
 			r.Change = append(r.Change, c)
+			r.Overlap = append(r.Overlap, i > 0 && (s.Runs > 1 || sums[0].Runs > 1) && st[i].Min <= st[0].Max && st[0].Min <= st[i].Max)
 		}
 		rows = append(rows, r)
 	}
@@ -314,17 +333,21 @@ func Table(sums []Summary) []Row {
 		allCores = allCores && s.Cores > 0
 		allPrice = allPrice && s.Price > 0
 	}
+	scaled := func(name string, by func(Summary) float64) func(Summary) (Stat, bool) {
+		return func(s Summary) (Stat, bool) {
+			st, ok := s.Metrics[name]
+			f := by(s)
+			return Stat{st.Median / f, st.Min / f, st.Max / f}, ok
+		}
+	}
 	for _, name := range shared(sums) {
 		d := sums[0].Desc[name]
-		mk(name, d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median, ok })
+		mk(name, d.Unit, d.Better, scaled(name, func(Summary) float64 { return 1 }))
 		if d.PerCore && allCores {
-			mk(name+" per physical core", d.Unit, d.Better, func(s Summary) (float64, bool) {
-				st, ok := s.Metrics[name]
-				return st.Median / float64(s.Cores), ok
-			})
+			mk(name+" per physical core", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return float64(s.Cores) }))
 		}
 		if d.PerPrice && allPrice {
-			mk(name+" per $/hour", d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median / s.Price, ok })
+			mk(name+" per $/hour", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return s.Price }))
 		}
 	}
 	return rows
@@ -417,8 +440,8 @@ func Print(w io.Writer, sums []Summary) error {
 		for _, v := range r.Values {
 			fmt.Fprintf(tw, "\t%s", Format(v))
 		}
-		for _, c := range r.Change[1:] {
-			fmt.Fprintf(tw, "\t%s", Judged(c, r.Better))
+		for i := range r.Change[1:] {
+			fmt.Fprintf(tw, "\t%s", r.Words(i+1))
 		}
 		fmt.Fprintln(tw)
 	}

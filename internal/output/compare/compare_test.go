@@ -84,6 +84,13 @@ func TestMedianAndRepeats(t *testing.T) {
 	if r := byName["NOPM"]; math.Abs(r.Change[1]-25) > 1e-9 || Judged(r.Change[1], r.Better) != "25.00% higher (better)" {
 		t.Fatalf("NOPM row %+v", r)
 	}
+	// B's 250 lies within A's repeats (100 to 300): neither better nor worse
+	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (within the repeats' spread)" || r.Verdict(1) != Same {
+		t.Fatalf("NOPM within the spread: %q", r.Words(1))
+	}
+	if r := Table([]Summary{a, Summarise("C", []*result.Result{mk(400)})})[0]; r.Words(1) != "100.00% higher (better)" || r.Verdict(1) != Better {
+		t.Fatalf("NOPM beyond the spread: %q", r.Words(1))
+	}
 	if r := byName["NOPM per physical core"]; r.Values[0] != 25 || r.Values[1] != 31.25 {
 		t.Fatalf("per core %+v", r)
 	}

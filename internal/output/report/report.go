@@ -321,8 +321,11 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 		for _, row := range rows {
 			v := row.Verdict(i + 1)
 			text := row.Metric + " " + compare.Words(row.Change[i+1])
-			if v == compare.Same {
+			switch {
+			case compare.Judge(row.Change[i+1], row.Better) == compare.Same:
 				text = row.Metric + " the same"
+			case v == compare.Same:
+				text += " (within the repeats' spread)"
 			}
 			if c := verdictClass[v]; c != "" {
 				parts = append(parts, fmt.Sprintf("<span class=\"%s\">%s</span>", c, esc(text)))
