@@ -80,7 +80,7 @@ func (a *app) compareCmd() *cobra.Command {
 	var o method.CompareOptions
 	c := &cobra.Command{
 		Use:   "compare A B [C...]",
-		Short: "compare runs metric by metric: \"B is 32.14% faster than A\" (medians of repeats; per core and per price when known)",
+		Short: "compare runs metric by metric: \"B vs A: 9.78% higher (better)\" (medians of repeats; per core and per price when known)",
 		Long: "compare runs metric by metric. A, B ...: a run ID (or its start), a store number, a group ID (the median of its\n" +
 			"repeats; a multi-target group by its aggregate), one point of a sweep's group (GROUP@vus=4), or a result file.",
 		Args: cobra.MinimumNArgs(2),
@@ -91,6 +91,8 @@ func (a *app) compareCmd() *cobra.Command {
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
 	c.Flags().BoolVar(&o.IncludeFailed, "include-failed", false, "also compare runs that failed or were aborted (refused otherwise)")
 	c.Flags().BoolVar(&o.AllowChanged, "allow-changed", false, "compare runs whose database had changed since its build (their database_changes)")
+	c.Flags().BoolVar(&o.AllowDifferentWork, "allow-different-work", false,
+		"compare runs that did different work (scale, tests, queries, warehouses, mode ...) or measured different metrics: what they share")
 	return c
 }
 

@@ -112,7 +112,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	if err := method.Compare(ctx, &cmp, st, []string{runs[0].RunID, runs[3].RunID}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(cmp.String(), "NOPM") || !strings.Contains(cmp.String(), "higher than") || !strings.Contains(cmp.String(), "per $/hour") {
+	if !strings.Contains(cmp.String(), "NOPM") || !strings.Contains(cmp.String(), "higher (better)") && !strings.Contains(cmp.String(), "lower (worse)") || !strings.Contains(cmp.String(), "per $/hour") {
 		t.Fatalf("compare:\n%s", cmp.String())
 	}
 	// a sweep's group is not one configuration: compare refuses it and takes one point of it (GROUP@vus=N)
@@ -125,7 +125,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		t.Fatalf("compare of a point the sweep lacks: %v", err)
 	}
 	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=1", g + "@vus=2"}); err != nil ||
-		!strings.Contains(cmp.String(), "box-a vus=1 (3 runs)") || !strings.Contains(cmp.String(), "box-a vus=2 (3 runs)") {
+		!strings.Contains(cmp.String(), "all: box-a\nA  vus=1\n   3 runs, group ") || !strings.Contains(cmp.String(), "B  vus=2\n   3 runs, group ") {
 		t.Fatalf("compare of two points: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(dir, "report.html")
@@ -134,7 +134,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	}
 	b, _ := os.ReadFile(html)
 	page := string(b)
-	for _, want := range []string{"<svg", "Throughput over time", "Latency percentiles", "Scaling: NOPM by vus", "id=\"comparison\"",
+	for _, want := range []string{"<svg", "Throughput over time", "Latency percentiles", "Scaling: NOPM by vus", "id=\"comparison\"", "id=\"contents\"", "id=\"legend\"",
 		"CPU (%)", "Environment", "box-a"} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("report lacks %q", want)

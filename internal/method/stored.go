@@ -218,6 +218,9 @@ type CompareOptions struct {
 	// AllowChanged compares runs whose database had changed since its build (their database_changes);
 	// without it such a run is refused.
 	AllowChanged bool
+	// AllowDifferentWork compares configurations that did different work or measured different metrics (what
+	// they share); without it they are refused (compare.Check).
+	AllowDifferentWork bool
 }
 
 // CompareChanged is Compare, taking runs whose database had changed since its build when allowChanged is set.
@@ -249,7 +252,7 @@ func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []stri
 	for _, set := range sets {
 		all = append(all, set...)
 	}
-	if err := result.ComparableWith(all, o.IncludeFailed); err != nil {
+	if err := compare.Check(sets, compare.Options{IncludeFailed: o.IncludeFailed, AllowDifferentWork: o.AllowDifferentWork}); err != nil {
 		return err
 	}
 	if !o.AllowChanged {
@@ -262,11 +265,7 @@ func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []stri
 			fmt.Fprintf(w, "WARNING: run %s ended %s (%s): its figures are what it did until then\n", r.RunID, r.Status, r.Error)
 		}
 	}
-	var sums []compare.Summary
-	for i, name := range compare.Names(sets) {
-		sums = append(sums, compare.Summarise(name, sets[i]))
-	}
-	return compare.Print(w, sums)
+	return compare.Print(w, compare.Summaries(sets))
 }
 
 // Report writes the HTML report of the runs named (or of the stored runs matching the filter) to out.

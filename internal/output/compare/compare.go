@@ -1,7 +1,9 @@
-// Package compare states the differences between runs the way performance reports do ("B is 32.14% faster
-// than A"), for times (less is better) and rates (more is better) alike, using the median of repeated runs,
-// and normalised per physical core of the database host and per price where the metric asks for it. It
-// knows no workload: every figure comes from the metrics a result carries, with their descriptors.
+// Package compare states the differences between runs the way a reader checks them at a glance: each
+// configuration gets a short alias (A, B, C ...) with a legend of its full description, and each figure against
+// the first configuration's in the words of its direction ("NOPM is 32.14% higher", "p95 latency is 12.50%
+// lower", better or worse), from the median of repeated runs, normalised per physical core of the database
+// host and per price where the metric asks for it. It knows no workload: every figure comes from the metrics a
+// result carries, with their descriptors (unit, which way is better).
 package compare
 
 import (
@@ -20,7 +22,7 @@ type Direction = result.Better
 
 const (
 	HigherIsBetter = result.Higher // rates
-	LowerIsBetter  = result.Lower  // times and latencies
+	LowerIsBetter  = result.Lower  // times, latencies, costs
 )
 
 // Metric is one comparable figure of a run.
@@ -37,39 +39,83 @@ func Metrics(r *result.Result) []Metric {
 	return out
 }
 
-// Faster states how much better b is than a: for rates b/a - 1, for times a/b - 1, as a percentage. A positive
-// value means b is better; a negative one means a is better by the opposite ratio (so "74 s vs 56 s" is
-// +32.14%: b is 32.14% faster; "56 s vs 74 s" is -32.14%: a is 32.14% faster).
-func Faster(a, b float64, d Direction) float64 {
-	if a <= 0 || b <= 0 {
+// Change is b's relative difference from a, in per cent of a: positive when b is higher, negative when lower
+// (56 against 74 is -24.32%), NaN when a is not positive or b is negative.
+func Change(a, b float64) float64 {
+	if !(a > 0) || b < 0 || math.IsNaN(b) {
 		return math.NaN()
 	}
-	r := b / a
-	if d == LowerIsBetter {
-		r = a / b
-	}
-	if r >= 1 {
-		return (r - 1) * 100
-	}
-	return -(1/r - 1) * 100
+	return (b - a) / a * 100
 }
 
-// Sentence words a comparison: "B is 32.14% faster than A".
-func Sentence(nameA, nameB string, pct float64, d Direction) string {
-	if math.IsNaN(pct) {
+// Verdict is whether a change is better, worse or neither, by the metric's direction.
+type Verdict int
+
+const (
+	Same Verdict = iota
+	Better
+	Worse
+	NotComparable
+)
+
+// Judge says whether a change (Change's per cent) is better or worse for a metric of direction d; changes
+// under 0.005% are the same.
+func Judge(pct float64, d Direction) Verdict {
+	switch {
+	case math.IsNaN(pct):
+		return NotComparable
+	case math.Abs(pct) < 0.005:
+		return Same
+	case (pct > 0) == (d == HigherIsBetter):
+		return Better
+	}
+	return Worse
+}
+
+// Words says a change in the words of its direction: "12.58% higher", "24.32% lower", "the same", "not
+// comparable". A cost or a latency that went down is "lower", never "faster".
+func Words(pct float64) string {
+	switch {
+	case math.IsNaN(pct):
 		return "not comparable"
-	}
-	word := "faster"
-	if d == HigherIsBetter {
-		word = "higher"
-	}
-	if math.Abs(pct) < 0.005 {
+	case math.Abs(pct) < 0.005:
 		return "the same"
+	case pct > 0:
+		return fmt.Sprintf("%.2f%% higher", pct)
 	}
-	if pct > 0 {
-		return fmt.Sprintf("%s is %.2f%% %s than %s", nameB, pct, word, nameA)
+	return fmt.Sprintf("%.2f%% lower", -pct)
+}
+
+// Judged is Words with the verdict: "12.58% higher (better)", "24.32% lower (worse)".
+func Judged(pct float64, d Direction) string {
+	w := Words(pct)
+	switch Judge(pct, d) {
+	case Better:
+		w += " (better)"
+	case Worse:
+		w += " (worse)"
 	}
-	return fmt.Sprintf("%s is %.2f%% %s than %s", nameA, -pct, word, nameB)
+	return w
+}
+
+// Sentence words one metric of a pair: "B's NOPM is 9.78% higher than A's (better)".
+func Sentence(nameA, nameB, metric string, pct float64, d Direction) string {
+	switch Judge(pct, d) {
+	case NotComparable:
+		return fmt.Sprintf("%s's %s cannot be compared with %s's", nameB, metric, nameA)
+	case Same:
+		return fmt.Sprintf("%s's %s is the same as %s's", nameB, metric, nameA)
+	}
+	return fmt.Sprintf("%s's %s is %s than %s's%s", nameB, metric, Words(pct), nameA, strings.TrimPrefix(Judged(pct, d), Words(pct)))
+}
+
+// Alias is the short name of the i-th configuration (0-based): A ... Z, then AA, AB ...
+func Alias(i int) string {
+	s := ""
+	for i++; i > 0; i = (i - 1) / 26 {
+		s = string(rune('A'+(i-1)%26)) + s
+	}
+	return s
 }
 
 // Median returns the median of values (the mean of the two middle ones for an even count).
@@ -107,6 +153,7 @@ func MedianIndex(runs []*result.Result) int {
 
 // Summary is a configuration's figures: one run, or the median of its repeats with min and max.
 type Summary struct {
+	Alias   string // A, B, C ... (set by Summaries)
 	Name    string
 	Runs    int
 	Metrics map[string]Stat
@@ -114,6 +161,10 @@ type Summary struct {
 	Desc    map[string]Metric // each metric's descriptor (its value is the last run's)
 	Cores   int               // physical cores of the database host, when known
 	Price   float64           // the price_per_hour label, when given
+	// About describes the configuration beyond its name, for a legend: its runs, group and target.
+	About string
+	// Work is its workload and work (result.WorkOf).
+	Work string
 }
 
 // Stat is a metric's median, min and max over repeats.
@@ -132,6 +183,9 @@ func Summarise(name string, runs []*result.Result) Summary {
 		runs = aggs
 	}
 	s := Summary{Name: name, Runs: len(runs), Metrics: map[string]Stat{}, Desc: map[string]Metric{}}
+	if len(runs) > 0 {
+		s.About, s.Work = About(runs, name), result.WorkOf(runs[0])
+	}
 	vals := map[string][]float64{}
 	for _, r := range runs {
 		for _, m := range Metrics(r) {
@@ -158,6 +212,45 @@ func Summarise(name string, runs []*result.Result) Summary {
 	return s
 }
 
+// Summaries summarises configurations under the names Names gives them, aliased A, B, C ... in order.
+func Summaries(sets [][]*result.Result) []Summary {
+	var out []Summary
+	for i, name := range Names(sets) {
+		s := Summarise(name, sets[i])
+		s.Alias = Alias(i)
+		out = append(out, s)
+	}
+	return out
+}
+
+// About describes runs of one configuration for a legend: how many (the run's ID when one), their group, the
+// engine's version and the target (its password redacted in the result), each only when name (the
+// configuration's name, "" for none) does not already say it.
+func About(runs []*result.Result, name string) string {
+	r := runs[0]
+	if name == "" {
+		name = Name(r)
+	}
+	var parts []string
+	if len(runs) == 1 {
+		if !strings.Contains(name, "run "+r.RunID) {
+			parts = append(parts, "run "+r.RunID)
+		}
+	} else {
+		parts = append(parts, fmt.Sprintf("%d runs", len(runs)))
+	}
+	if g := r.Group; g != nil && g.ID != "" && !strings.Contains(name, "group "+g.ID) {
+		parts = append(parts, "group "+g.ID)
+	}
+	if v := r.Target.ServerVersion; v != "" && v != result.Several && !strings.Contains(name, v) {
+		parts = append(parts, v)
+	}
+	if u := r.Target.URL; u != "" {
+		parts = append(parts, "target "+u)
+	}
+	return strings.Join(parts, ", ")
+}
+
 func num(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -176,44 +269,62 @@ type Row struct {
 	Unit   string
 	Better Direction
 	Values []float64 // per configuration (NaN where missing)
-	Pct    []float64 // each configuration against the first
-	Words  []string
+	Change []float64 // each configuration against the first, in per cent of it (Change; NaN for the first)
+	// Overlap says the i-th configuration's repeats (min to max) overlap the first's: its change is within
+	// what repeating a run varies by, neither better nor worse.
+	Overlap []bool
+}
+
+// Verdict is the i-th configuration's change against the first, judged: Same when the repeats overlap.
+func (r Row) Verdict(i int) Verdict {
+	if v := Judge(r.Change[i], r.Better); v != NotComparable && r.Overlap[i] {
+		return Same
+	}
+	return Judge(r.Change[i], r.Better)
+}
+
+// Words says the i-th configuration's change against the first with its verdict: "9.78% higher (better)",
+// "3.10% lower (within the repeats' spread)".
+func (r Row) Words(i int) string {
+	if r.Overlap[i] && !math.IsNaN(r.Change[i]) && Judge(r.Change[i], r.Better) != Same {
+		return Words(r.Change[i]) + " (within the repeats' spread)"
+	}
+	return Judged(r.Change[i], r.Better)
+}
+
+// Label is the metric's name with its unit: "p95 latency (ms)".
+func (r Row) Label() string {
+	if r.Unit == "" {
+		return r.Metric
+	}
+	return r.Metric + " (" + r.Unit + ")"
 }
 
 // Table compares configurations metric by metric, each against the first, and adds per-core and per-price
-// rows for the metrics that ask for them when every configuration knows its database cores or its price.
+// rows for the metrics that ask for them when every configuration knows its database cores or its price. Only
+// the metrics every configuration has are compared: Unshared names the others.
 func Table(sums []Summary) []Row {
 	if len(sums) == 0 {
 		return nil
 	}
-	var order []string
-	desc := map[string]Metric{}
-	for _, s := range sums {
-		for _, m := range s.Order {
-			if _, ok := desc[m]; !ok {
-				order = append(order, m)
-			}
-			desc[m] = s.Desc[m]
-		}
-	}
 	var rows []Row
-	mk := func(name, unit string, d Direction, val func(Summary) (float64, bool)) {
+	mk := func(name, unit string, d Direction, val func(Summary) (Stat, bool)) {
 		r := Row{Metric: name, Unit: unit, Better: d}
+		var st []Stat
 		for _, s := range sums {
 			v, ok := val(s)
 			if !ok {
-				v = math.NaN()
+				v = Stat{math.NaN(), math.NaN(), math.NaN()}
 			}
-			r.Values = append(r.Values, v)
+			r.Values, st = append(r.Values, v.Median), append(st, v)
 		}
-		for i := range sums {
-			p := Faster(r.Values[0], r.Values[i], d)
-			r.Pct = append(r.Pct, p)
-			if i == 0 {
-				r.Words = append(r.Words, "")
-			} else {
-				r.Words = append(r.Words, Sentence(sums[0].Name, sums[i].Name, p, d))
+		for i, s := range sums {
+			c := math.NaN()
+			if i > 0 {
+				c = Change(r.Values[0], r.Values[i])
 			}
+			r.Change = append(r.Change, c)
+			r.Overlap = append(r.Overlap, i > 0 && (s.Runs > 1 || sums[0].Runs > 1) && st[i].Min <= st[0].Max && st[0].Min <= st[i].Max)
 		}
 		rows = append(rows, r)
 	}
@@ -222,60 +333,128 @@ func Table(sums []Summary) []Row {
 		allCores = allCores && s.Cores > 0
 		allPrice = allPrice && s.Price > 0
 	}
-	for _, name := range order {
-		d := desc[name]
-		mk(name, d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median, ok })
+	scaled := func(name string, by func(Summary) float64) func(Summary) (Stat, bool) {
+		return func(s Summary) (Stat, bool) {
+			st, ok := s.Metrics[name]
+			f := by(s)
+			return Stat{st.Median / f, st.Min / f, st.Max / f}, ok
+		}
+	}
+	for _, name := range shared(sums) {
+		d := sums[0].Desc[name]
+		mk(name, d.Unit, d.Better, scaled(name, func(Summary) float64 { return 1 }))
 		if d.PerCore && allCores {
-			mk(name+" per physical core", d.Unit, d.Better, func(s Summary) (float64, bool) {
-				st, ok := s.Metrics[name]
-				return st.Median / float64(s.Cores), ok
-			})
+			mk(name+" per physical core", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return float64(s.Cores) }))
 		}
 		if d.PerPrice && allPrice {
-			mk(name+" per $/hour", d.Unit, d.Better, func(s Summary) (float64, bool) { st, ok := s.Metrics[name]; return st.Median / s.Price, ok })
+			mk(name+" per $/hour", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return s.Price }))
 		}
 	}
 	return rows
 }
 
-// Print writes the comparison as a text table: one column per configuration, then the difference in words.
-func Print(w io.Writer, sums []Summary) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "metric")
-	for _, s := range sums {
-		fmt.Fprintf(tw, "\t%s (%d run%s)", s.Name, s.Runs, plural(s.Runs))
-	}
-	fmt.Fprintln(tw, "\tdifference")
-	for _, r := range Table(sums) {
-		name := r.Metric
-		if r.Unit != "" {
-			name += " (" + r.Unit + ")"
-		}
-		fmt.Fprint(tw, name)
-		for _, v := range r.Values {
-			fmt.Fprintf(tw, "\t%s", Format(v))
-		}
-		fmt.Fprintf(tw, "\t%s\n", strings.Join(NonEmpty(r.Words), "; "))
-	}
-	return tw.Flush()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-// NonEmpty drops empty strings.
-func NonEmpty(v []string) []string {
+// shared are the metrics every configuration has, in the first one's order.
+func shared(sums []Summary) []string {
 	var out []string
-	for _, s := range v {
-		if s != "" {
-			out = append(out, s)
+	for _, name := range sums[0].Order {
+		all := true
+		for _, s := range sums[1:] {
+			_, ok := s.Metrics[name]
+			all = all && ok
+		}
+		if all {
+			out = append(out, name)
 		}
 	}
 	return out
+}
+
+// Unshared words the metrics some configurations have and others lack, one entry per metric naming the
+// aliases that have it ("Power@Size (A)"); nil when every configuration has the same metrics.
+func Unshared(sums []Summary) []string {
+	has := map[string][]string{}
+	var order []string
+	for _, s := range sums {
+		for _, name := range s.Order {
+			if _, ok := has[name]; !ok {
+				order = append(order, name)
+			}
+			has[name] = append(has[name], s.Alias)
+		}
+	}
+	var out []string
+	for _, name := range order {
+		if len(has[name]) < len(sums) {
+			out = append(out, fmt.Sprintf("%s (%s)", name, strings.Join(has[name], ", ")))
+		}
+	}
+	return out
+}
+
+// Print writes the comparison for a terminal or a ticket: the legend (what all names start with, once; each
+// alias, the rest of its name, then its runs, group and target), a table of the figures with one column per configuration and one per difference from the
+// first ("B vs A": "9.78% higher (better)"), then the metrics not every configuration has.
+func Print(w io.Writer, sums []Summary) error {
+	differentWork := false
+	for _, s := range sums {
+		differentWork = differentWork || s.Work != sums[0].Work
+	}
+	names := make([]string, len(sums))
+	for i, s := range sums {
+		names[i] = s.Name
+	}
+	common, rest := CommonStart(names)
+	if common != "" {
+		fmt.Fprintf(w, "all: %s\n", common)
+	}
+	for i, s := range sums {
+		fmt.Fprintf(w, "%s  %s\n", s.Alias, rest[i])
+		pad := strings.Repeat(" ", len(s.Alias)+2)
+		if s.About != "" {
+			fmt.Fprintf(w, "%s%s\n", pad, s.About)
+		}
+		if differentWork {
+			fmt.Fprintf(w, "%s%s\n", pad, s.Work)
+		}
+	}
+	fmt.Fprintln(w)
+	rows := Table(sums)
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no metric is in every configuration:")
+		for _, u := range Unshared(sums) {
+			fmt.Fprintf(w, "  %s\n", u)
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "metric")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "\t%s", s.Alias)
+	}
+	for _, s := range sums[1:] {
+		fmt.Fprintf(tw, "\t%s vs %s", s.Alias, sums[0].Alias)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rows {
+		fmt.Fprint(tw, r.Label())
+		for _, v := range r.Values {
+			fmt.Fprintf(tw, "\t%s", Format(v))
+		}
+		for i := range r.Change[1:] {
+			fmt.Fprintf(tw, "\t%s", r.Words(i+1))
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if u := Unshared(sums); len(u) > 0 {
+		fmt.Fprintln(w, "\nnot compared (not in every configuration):")
+		for _, x := range u {
+			fmt.Fprintf(w, "  %s\n", x)
+		}
+	}
+	return nil
 }
 
 // Format prints a metric value with sensible precision.

@@ -1,35 +1,57 @@
 package compare
 
 import (
+	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-func TestFasterMatchesTheSeedReports(t *testing.T) {
-	// The seed study: 74 s on A against 56 s on B is "B is 32.14% faster".
-	p := Faster(74, 56, LowerIsBetter)
-	if math.Abs(p-32.142857) > 1e-4 {
-		t.Fatalf("74 s vs 56 s: %.4f%%, want 32.14%%", p)
+// A change is said in the words of its direction, in per cent of the first figure, with its verdict: a time,
+// a latency or a cost that went down is "lower" (better), never "faster"; no "125% faster" for a latency that
+// fell to 44%.
+func TestChangeInTheRightWords(t *testing.T) {
+	// the seed study: 74 s on A against 56 s on B
+	p := Change(74, 56)
+	if math.Abs(p+24.324324) > 1e-4 {
+		t.Fatalf("74 s vs 56 s: %.4f%%, want -24.32%%", p)
 	}
-	if s := Sentence("Es_v3", "Eds_v4", p, LowerIsBetter); s != "Eds_v4 is 32.14% faster than Es_v3" {
+	if s := Sentence("A", "B", "time to complete", p, LowerIsBetter); s != "B's time to complete is 24.32% lower than A's (better)" {
 		t.Fatalf("sentence %q", s)
 	}
-	// the other way round names the other system
-	q := Faster(56, 74, LowerIsBetter)
-	if math.Abs(q+32.142857) > 1e-4 || Sentence("A", "B", q, LowerIsBetter) != "A is 32.14% faster than B" {
-		t.Fatalf("56 s vs 74 s: %.4f %s", q, Sentence("A", "B", q, LowerIsBetter))
+	if s := Judged(Change(100, 225), LowerIsBetter); s != "125.00% higher (worse)" {
+		t.Fatalf("a latency that rose to 2.25 times: %q", s)
 	}
-	// rates: 1000 vs 1364 NOPM is 36.4% higher
-	if r := Faster(1000, 1364, HigherIsBetter); math.Abs(r-36.4) > 1e-9 {
-		t.Fatalf("rate %.4f", r)
+	if s := Judged(Change(225, 100), LowerIsBetter); s != "55.56% lower (better)" {
+		t.Fatalf("a latency that fell to 44%%: %q", s)
 	}
-	if r := Faster(1364, 1000, HigherIsBetter); math.Abs(r+36.4) > 1e-9 {
-		t.Fatalf("rate the other way %.4f", r)
+	if s := Sentence("A", "B", "CPU cost", Change(1000, 991.7), LowerIsBetter); s != "B's CPU cost is 0.83% lower than A's (better)" {
+		t.Fatalf("cost: %q", s)
 	}
-	if !math.IsNaN(Faster(0, 5, HigherIsBetter)) {
-		t.Fatal("a zero cannot be compared")
+	// rates: 1000 vs 1364 NOPM is 36.4% higher, better; the other way 26.69% lower, worse
+	if r := Change(1000, 1364); math.Abs(r-36.4) > 1e-9 || Judged(r, HigherIsBetter) != "36.40% higher (better)" {
+		t.Fatalf("rate %.4f %s", r, Judged(r, HigherIsBetter))
+	}
+	if s := Judged(Change(1364, 1000), HigherIsBetter); s != "26.69% lower (worse)" {
+		t.Fatalf("rate the other way %s", s)
+	}
+	if !math.IsNaN(Change(0, 5)) || Judged(Change(0, 5), HigherIsBetter) != "not comparable" || Judged(Change(5, 5), LowerIsBetter) != "the same" {
+		t.Fatal("a zero cannot be compared; equal figures are the same")
+	}
+	for _, s := range []string{Judged(-50, LowerIsBetter), Judged(50, LowerIsBetter), Sentence("A", "B", "x", -3, LowerIsBetter)} {
+		if strings.Contains(s, "faster") || strings.Contains(s, "slower") {
+			t.Errorf("%q", s)
+		}
+	}
+}
+
+func TestAliases(t *testing.T) {
+	for i, want := range map[int]string{0: "A", 1: "B", 25: "Z", 26: "AA", 27: "AB", 51: "AZ", 52: "BA", 701: "ZZ", 702: "AAA"} {
+		if got := Alias(i); got != want {
+			t.Errorf("Alias(%d) = %q, want %q", i, got, want)
+		}
 	}
 }
 
@@ -59,13 +81,20 @@ func TestMedianAndRepeats(t *testing.T) {
 	for _, r := range rows {
 		byName[r.Metric] = r
 	}
-	if r := byName["NOPM"]; math.Abs(r.Pct[1]-25) > 1e-9 || r.Words[1] != "B is 25.00% higher than A" {
+	if r := byName["NOPM"]; math.Abs(r.Change[1]-25) > 1e-9 || Judged(r.Change[1], r.Better) != "25.00% higher (better)" {
 		t.Fatalf("NOPM row %+v", r)
+	}
+	// B's 250 lies within A's repeats (100 to 300): neither better nor worse
+	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (within the repeats' spread)" || r.Verdict(1) != Same {
+		t.Fatalf("NOPM within the spread: %q", r.Words(1))
+	}
+	if r := Table([]Summary{a, Summarise("C", []*result.Result{mk(400)})})[0]; r.Words(1) != "100.00% higher (better)" || r.Verdict(1) != Better {
+		t.Fatalf("NOPM beyond the spread: %q", r.Words(1))
 	}
 	if r := byName["NOPM per physical core"]; r.Values[0] != 25 || r.Values[1] != 31.25 {
 		t.Fatalf("per core %+v", r)
 	}
-	if r := byName["NOPM per $/hour"]; r.Values[0] != 200 || r.Values[1] != 125 || r.Words[1] != "A is 60.00% higher than B" {
+	if r := byName["NOPM per $/hour"]; r.Values[0] != 200 || r.Values[1] != 125 || Judged(r.Change[1], r.Better) != "37.50% lower (worse)" {
 		t.Fatalf("per price %+v", r)
 	}
 }
@@ -106,5 +135,98 @@ func TestNamesTellConfigurationsApart(t *testing.T) {
 	both[1].RunID = "r-g8b"
 	if n := Names([][]*result.Result{one, both, one}); n[0] != "SQLite 3.54.1 (run r-g8) #1" || n[1] != "SQLite 3.54.1 (2 runs)" || n[2] != "SQLite 3.54.1 (run r-g8) #2" {
 		t.Errorf("configurations of one group: %q", n)
+	}
+}
+
+// compare's one rule, for every workload: configurations of other work (the workload's account of it) or of
+// other metrics (tests that measured different things) are refused in one line naming what differs and the
+// flag that allows it; with the flag, what they share is compared, the rest named in one line.
+func TestCheckRefusesOtherWorkTheSameWayForEveryWorkload(t *testing.T) {
+	result.RegisterKind(&result.Kind{Workload: "checktest", Work: func(r *result.Result) string {
+		return "scale " + r.Options["scale"].(string) + ", tests " + r.Options["tests"].(string)
+	}})
+	mk := func(id, scale, tests string, metrics ...string) []*result.Result {
+		r := &result.Result{RunID: id, Workload: "checktest", Status: result.StatusOK, Options: map[string]any{"scale": scale, "tests": tests},
+			Target: result.Target{Engine: "duckdb", ServerVersion: "DuckDB v1.4.1", URL: "duckdb:///d/" + id + ".db"}, Group: &result.Group{ID: "g-" + id, Repeats: 1}}
+		for i, m := range metrics {
+			r.Metrics = append(r.Metrics, result.Metric{Name: m, Unit: "s", Better: result.Lower, Value: 10, Headline: i == 0})
+		}
+		return []*result.Result{r}
+	}
+	a := mk("r1", "1", "power", "power time", "geomean")
+	for _, c := range []struct {
+		b    []*result.Result
+		want string
+	}{
+		{mk("r2", "10", "power", "power time", "geomean"), "run r2 did other work than run r1 (scale 10, not scale 1): compare runs of the same work, or give --allow-different-work"},
+		{mk("r3", "1", "power", "throughput time", "geomean"), "runs r1 and r3 measured different things (headline throughput time, not power time): compare runs of the same tests, or give --allow-different-work"},
+	} {
+		err := Check([][]*result.Result{a, c.b}, Options{})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("refusal %v\nwant %s", err, c.want)
+		}
+		if err := Check([][]*result.Result{a, c.b}, Options{AllowDifferentWork: true}); err != nil {
+			t.Errorf("with the flag: %v", err)
+		}
+	}
+	var out bytes.Buffer
+	if err := Print(&out, Summaries([][]*result.Result{a, mk("r3", "10", "throughput", "throughput time", "geomean")})); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"all: DuckDB v1.4.1\nA  r1.db\n   run r1, group g-r1, target duckdb:///d/r1.db\n   checktest: scale 1, tests power\n",
+		"B  r3.db\n", "metric       A     B     B vs A\n", "geomean (s)  10.0  10.0  the same\n",
+		"not compared (not in every configuration):\n  power time (A)\n  throughput time (B)\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("compare lacks %q:\n%s", want, text)
+		}
+	}
+	// the same headline, other metrics lacking (an aggregate lacks its targets' latencies): what is shared is
+	// compared, the rest named
+	if err := Check([][]*result.Result{a, mk("r6", "1", "power", "power time")}, Options{}); err != nil {
+		t.Errorf("the same headline: %v", err)
+	}
+	// a different workload is never compared; a failed run only with --include-failed
+	other := mk("r4", "1", "power", "power time", "geomean")
+	other[0].Workload = "elsewhere"
+	if err := Check([][]*result.Result{a, other}, Options{AllowDifferentWork: true}); err == nil || !strings.Contains(err.Error(), "compare runs of one workload") {
+		t.Errorf("two workloads: %v", err)
+	}
+	failed := mk("r5", "1", "power", "power time", "geomean")
+	failed[0].Status = result.StatusFailed
+	if err := Check([][]*result.Result{a, failed}, Options{}); err == nil || !strings.Contains(err.Error(), "--include-failed") {
+		t.Errorf("a failed run: %v", err)
+	}
+}
+
+// No line of a comparison is long: the configurations' full descriptions are in the legend, the table is by
+// alias.
+func TestPrintedLinesAreShort(t *testing.T) {
+	long := "PostgreSQL 17.2 (Debian 17.2-1.pgdg120+1) on x86_64-pc-linux-gnu, compiled by gcc (Debian 12.2.0-14) 12.2.0, 64-bit"
+	var sets [][]*result.Result
+	for i, label := range []string{"1GB", "4GB", "16GB"} {
+		sets = append(sets, []*result.Result{{RunID: "r" + label, Workload: "w", Status: result.StatusOK, Labels: map[string]any{"cache": label},
+			Target: result.Target{Engine: "postgres", ServerVersion: long, URL: "postgres://u@db1:5432/bench"}, Group: &result.Group{ID: "g20261125T180221-3189d" + string(rune('0'+i)), Repeats: 1},
+			Metrics: []result.Metric{{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Value: 1000 + 100*float64(i), Headline: true},
+				{Name: "new_order p95 latency", Unit: "ms", Better: result.Lower, Value: 10 - float64(i)},
+				{Name: "client CPU per transaction", Unit: "µs", Better: result.Lower, Value: 100 + float64(i)}}}})
+	}
+	var out bytes.Buffer
+	if err := Print(&out, Summaries(sets)); err != nil {
+		t.Fatal(err)
+	}
+	table := false
+	for _, l := range strings.Split(out.String(), "\n") {
+		table = table || strings.HasPrefix(l, "metric")
+		if n := len([]rune(l)); table && n > 120 || !table && n > 160 {
+			t.Errorf("a line of %d characters: %q", n, l)
+		}
+		if strings.Contains(l, "faster") {
+			t.Errorf("%q", l)
+		}
+	}
+	if !strings.Contains(out.String(), "client CPU per transaction (µs)  100.0  101.0  102.0  1.00% higher (worse)    2.00% higher (worse)") ||
+		!strings.Contains(out.String(), "new_order p95 latency (ms)       10.0   9      8      10.00% lower (better)   20.00% lower (better)") {
+		t.Errorf("compare:\n%s", out.String())
 	}
 }

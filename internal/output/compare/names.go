@@ -159,3 +159,43 @@ func byGroup(r *result.Result, _ []string) string {
 	}
 	return ""
 }
+
+// CommonStart is the start all names share up to a word's end, and what is left of each (without the brackets
+// around it); "" and the names as they are when they share none, or when one would be left empty.
+func CommonStart(names []string) (string, []string) {
+	if len(names) < 2 {
+		return "", names
+	}
+	p := names[0]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	i := len(p) // p ends a word in every name, or is cut back to the last word it ends
+	for _, n := range names {
+		if len(n) > i && n[i] != ' ' {
+			i = strings.LastIndex(p, " ")
+			break
+		}
+	}
+	for i > 0 && strings.Count(p[:i], "(") != strings.Count(p[:i], ")") { // never inside brackets
+		i = strings.LastIndex(p[:i], " ")
+	}
+	if i <= 0 {
+		return "", names
+	}
+	p = strings.TrimSpace(names[0][:i])
+	rest := make([]string, len(names))
+	for j, n := range names {
+		r := strings.TrimSpace(strings.TrimPrefix(n, p))
+		if r == "" {
+			return "", names
+		}
+		if strings.HasPrefix(r, "(") && strings.HasSuffix(r, ")") && strings.Count(r, "(") == 1 {
+			r = r[1 : len(r)-1]
+		}
+		rest[j] = r
+	}
+	return p, rest
+}

@@ -21,12 +21,14 @@ import (
 
 // Configuration is a set of runs to be summarised together (the repeats of one setting).
 type Configuration struct {
-	Name string
-	Runs []*result.Result
+	Alias string // A, B, C ...: how tables, sentences and charts name it
+	Name  string // what it is (compare.Names): the legend gives it once, with About
+	About string // its runs, group and target (compare.About)
+	Runs  []*result.Result
 }
 
 // Group splits runs into configurations: the repeats of a group (and sweep value and target) form one. Each
-// gets a name no other configuration has (compare.Names).
+// gets an alias (A, B, C ...) and a name no other configuration has (compare.Names).
 func Group(runs []*result.Result) []Configuration {
 	var out []Configuration
 	idx := map[string]int{}
@@ -44,36 +46,59 @@ func Group(runs []*result.Result) []Configuration {
 		sets[i] = c.Runs
 	}
 	for i, n := range compare.Names(sets) {
-		out[i].Name = n
+		out[i].Alias, out[i].Name, out[i].About = compare.Alias(i), n, compare.About(out[i].Runs, n)
 	}
 	return out
 }
 
-const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px;color:#222;max-width:1100px}
+const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;padding:0 16px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
-table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}
+table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}td{overflow-wrap:anywhere}
 th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
-svg.chart{display:block;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}`
+.wide{overflow-x:auto;max-width:100%}nav ol{margin:4px 0;padding-left:22px}nav li{margin:2px 0}nav .runs a{margin-right:6px}
+p.pair{margin:4px 0;max-width:90ch}small.ok,small.bad{margin-left:4px}
+svg.chart{display:block;width:100%;max-width:` + chartWpx + `px;height:auto;margin:8px 0 20px 0;background:#fff;border:1px solid #eee}` + chartStyle
 
-// Write renders the report.
+// Write renders the report: a linked table of contents, the configurations' legend (each alias and its full
+// description, once), the runs, the comparisons (a table by alias and one sentence per pair), the sweeps'
+// scaling, then each run.
 func Write(w io.Writer, title string, runs []*result.Result) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
-	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
-		esc(title), len(runs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	confs := Group(runs)
-	names := map[*result.Result]string{}
+	alias := map[*result.Result]string{}
 	for _, c := range confs {
 		for _, r := range c.Runs {
-			names[r] = c.Name
+			alias[r] = c.Alias
 		}
 	}
-	summaryTable(&b, runs, names)
-	comparisons(&b, confs)
-	scaling(&b, runs)
-	for _, r := range runs {
-		runSection(&b, r, names[r])
+	var body strings.Builder
+	var toc []tocEntry
+	toc = append(toc, tocEntry{"configurations", "Configurations", 0})
+	legend(&body, confs)
+	toc = append(toc, tocEntry{"runs", "Runs", 0})
+	summaryTable(&body, runs, alias)
+	toc = append(toc, comparisons(&body, confs)...)
+	toc = append(toc, scaling(&body, runs)...)
+	// each configuration's median run is drawn in full, and every run that did not end ok; the other repeats
+	// show their figures and link to it
+	median := map[*result.Result]*result.Result{}
+	for _, c := range confs {
+		m := c.Runs[compare.MedianIndex(c.Runs)]
+		for _, r := range c.Runs {
+			if r.Status == result.StatusOK {
+				median[r] = m
+			}
+		}
 	}
+	envs := map[string]string{}
+	for _, r := range runs {
+		runSection(&body, r, alias[r], median[r], envs)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
+	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s) in %d configuration(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
+		esc(title), len(runs), len(confs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	contents(&b, toc, confs)
+	b.WriteString(body.String())
 	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -81,115 +106,261 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 
 func esc(s string) string { return html.EscapeString(s) }
 
-func summaryTable(b *strings.Builder, runs []*result.Result, names map[*result.Result]string) {
-	b.WriteString("<h2>Summary</h2>\n<table id=\"summary\"><tr><th class=\"l\">run</th><th class=\"l\">workload</th><th class=\"l\">system</th><th class=\"l\">status</th><th class=\"l\">started</th><th class=\"l\">group</th><th>headline</th></tr>\n")
+// tocEntry is a heading the table of contents links to; level 1 is under the last level 0.
+type tocEntry struct {
+	id, text string
+	level    int
+}
+
+// contents is the table of contents: the report's sections, then each configuration's runs as links.
+func contents(b *strings.Builder, toc []tocEntry, confs []Configuration) {
+	b.WriteString("<nav id=\"contents\"><b>Contents</b><ol>")
+	open := false
+	for i, e := range toc {
+		if e.level == 1 && !open {
+			b.WriteString("<ol>")
+			open = true
+		}
+		if e.level == 0 && open {
+			b.WriteString("</ol></li>")
+			open = false
+		} else if i > 0 && e.level == 0 {
+			b.WriteString("</li>")
+		}
+		fmt.Fprintf(b, "<li><a href=\"#%s\">%s</a>", esc(e.id), esc(e.text))
+		if e.level == 1 {
+			b.WriteString("</li>")
+		}
+	}
+	if open {
+		b.WriteString("</ol>")
+	}
+	if len(toc) > 0 {
+		b.WriteString("</li>")
+	}
+	b.WriteString("<li>Each run<ol>")
+	for _, c := range confs {
+		fmt.Fprintf(b, "<li class=\"runs\">%s:", esc(c.Alias))
+		for _, r := range c.Runs {
+			fmt.Fprintf(b, " <a href=\"#run-%s\">%s</a>", esc(r.RunID), esc(r.RunID))
+		}
+		b.WriteString("</li>")
+	}
+	b.WriteString("</ol></li></ol></nav>\n")
+}
+
+// legend names each configuration once: its alias, what it is, its runs and group; what all configurations
+// share (the start of their names, their target) is said once above it.
+func legend(b *strings.Builder, confs []Configuration) {
+	names := make([]string, len(confs))
+	for i, c := range confs {
+		names[i] = c.Name
+	}
+	common, rest := compare.CommonStart(names)
+	target := confs[0].Runs[0].Target.URL
+	for _, c := range confs {
+		for _, r := range c.Runs {
+			if r.Target.URL != target {
+				target = ""
+			}
+		}
+	}
+	b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by its letter.</p>\n")
+	var all []string
+	if common != "" {
+		all = append(all, esc(common))
+	}
+	if target != "" {
+		all = append(all, "target "+esc(target))
+	}
+	if len(all) > 0 && len(confs) > 1 {
+		fmt.Fprintf(b, "<p>All configurations: %s.</p>\n", strings.Join(all, ", "))
+	} else {
+		rest, target = names, ""
+	}
+	b.WriteString("<div class=\"wide\"><table id=\"legend\"><tr><th class=\"l\">alias</th><th class=\"l\">configuration</th><th class=\"l\">workload</th><th class=\"l\">runs and group</th></tr>\n")
+	for i, c := range confs {
+		about := c.About
+		if target != "" {
+			about = strings.TrimSuffix(about, ", target "+target)
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\"><b>%s</b></td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", esc(c.Alias), esc(rest[i]), esc(c.Runs[0].Workload), esc(about))
+	}
+	b.WriteString("</table></div>\n")
+}
+
+// summaryTable lists the runs, each by its configuration's alias; the headline's name is the column's when
+// every run has the same.
+func summaryTable(b *strings.Builder, runs []*result.Result, alias map[*result.Result]string) {
+	head, same := "", true
+	for i, r := range runs {
+		h, _ := r.Headline()
+		label := compare.Row{Metric: h.Name, Unit: h.Unit}.Label()
+		if i == 0 {
+			head = label
+		}
+		same = same && label == head
+	}
+	if !same || head == "" {
+		head = "headline"
+	}
+	fmt.Fprintf(b, "<h2 id=\"runs\">Runs</h2>\n<div class=\"wide\"><table id=\"summary\"><tr><th class=\"l\">run</th><th class=\"l\">configuration</th><th class=\"l\">status</th><th class=\"l\">started</th><th class=\"l\">repeat</th><th>%s</th></tr>\n", esc(head))
 	for _, r := range runs {
 		h, ok := r.Headline()
 		hl := "-"
 		if ok {
-			hl = fmt.Sprintf("%s %s", h.Name, fmtVal(h.Value))
+			hl = fmtVal(h.Value)
+			if !same {
+				hl = h.Name + " " + hl
+			}
 		}
 		cls := "ok"
 		if r.Status != result.StatusOK {
 			cls = "bad"
 		}
-		grp := ""
-		if g := r.Group; g != nil {
-			grp = fmt.Sprintf("%s repeat %d/%d", g.ID, g.Repeat, g.Repeats)
+		rep := ""
+		if g := r.Group; g != nil && g.Repeats > 0 {
+			rep = fmt.Sprintf("%d/%d", g.Repeat, g.Repeats)
 			if g.Median && g.Repeats > 1 {
-				grp += " (median)"
+				rep += " (median)"
 			}
 		}
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
-			esc(r.RunID), esc(r.Workload), esc(names[r]), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(grp), esc(hl))
+		fmt.Fprintf(b, "<tr><td class=\"l\"><a href=\"#run-%s\">%s</a></td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
+			esc(r.RunID), esc(r.RunID), esc(alias[r]), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(rep), esc(hl))
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table></div>\n")
 }
 
 func fmtVal(v float64) string { return compare.Format(v) }
 
-// comparisons compares the configurations that can be compared: those that ended ok, grouped by workload and
-// work (result.Comparable's rule), each group against its first; what is left out says why.
-func comparisons(b *strings.Builder, confs []Configuration) {
+// comparisons compares the configurations that can be compared (compare.Check's rule): those that ended ok,
+// grouped by workload, work and headline metric, each group against its first; what is left out says why.
+func comparisons(b *strings.Builder, confs []Configuration) []tocEntry {
 	buckets := map[string][]Configuration{}
 	var order []string
 	var left []string
 	for _, c := range confs {
-		if err := result.Comparable(c.Runs); err != nil {
-			left = append(left, fmt.Sprintf("%s: %v", c.Name, err))
+		if err := compare.Check([][]*result.Result{c.Runs}, compare.Options{}); err != nil {
+			left = append(left, fmt.Sprintf("%s: %v", c.Alias, err))
 			continue
 		}
-		k := result.WorkOf(c.Runs[0])
+		h, _ := c.Runs[len(c.Runs)-1].Headline() // an aggregate comes after its targets
+		k := result.WorkOf(c.Runs[0]) + "\x00" + h.Name
 		if _, ok := buckets[k]; !ok {
 			order = append(order, k)
 		}
 		buckets[k] = append(buckets[k], c)
 	}
-	first := true
+	var toc []tocEntry
+	var alone []string
 	for _, k := range order {
 		if len(buckets[k]) < 2 {
+			alone = append(alone, buckets[k][0].Alias)
 			continue
 		}
-		if first {
-			b.WriteString("<h2>Comparison</h2>\n<p class=\"note\">Each configuration against the first of its work; repeated runs are summarised by their median.</p>\n")
+		if len(toc) == 0 {
+			toc = append(toc, tocEntry{"comparison", "Comparison", 0})
+			b.WriteString("<h2 id=\"comparison\">Comparison</h2>\n<p class=\"note\">Each configuration against the first of its work (median of repeated runs); the change from the first is in per cent of its figure, green where better, red where worse.</p>\n")
 		}
-		fmt.Fprintf(b, "<h3>%s</h3>\n", esc(k))
-		comparison(b, buckets[k], first)
-		first = false
+		work, _, _ := strings.Cut(k, "\x00")
+		id := fmt.Sprintf("comparison-%d", len(toc))
+		toc = append(toc, tocEntry{id, work, 1})
+		fmt.Fprintf(b, "<h3 id=\"%s\">%s</h3>\n", id, esc(work))
+		comparison(b, buckets[k], len(toc) == 2)
 	}
-	if len(left) > 0 && len(confs) > 1 {
-		fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+	if len(confs) > 1 && (len(left) > 0 || len(alone) > 0) {
+		if len(toc) == 0 {
+			toc = append(toc, tocEntry{"comparison", "Comparison", 0})
+			b.WriteString("<h2 id=\"comparison\">Comparison</h2>\n")
+		}
+		if len(alone) > 0 {
+			fmt.Fprintf(b, "<p class=\"note\">Not compared with any other configuration (each did other work or measured another headline): %s.</p>\n", esc(strings.Join(alone, ", ")))
+		}
+		if len(left) > 0 {
+			fmt.Fprintf(b, "<p class=\"note\">Not compared: %s.</p>\n", esc(strings.Join(left, "; ")))
+		}
 	}
+	return toc
 }
 
+var verdictClass = map[compare.Verdict]string{compare.Better: "ok", compare.Worse: "bad"}
+
+// comparison is one group's table (metric, then each configuration's figure with its change from the first),
+// one sentence per pair, and the headline's chart by alias.
 func comparison(b *strings.Builder, confs []Configuration, first bool) {
 	var sums []compare.Summary
 	for _, c := range confs {
-		sums = append(sums, compare.Summarise(c.Name, c.Runs))
+		s := compare.Summarise(c.Name, c.Runs)
+		s.Alias = c.Alias
+		sums = append(sums, s)
 	}
 	id := ""
 	if first {
-		id = ` id="comparison"`
+		id = ` id="comparison-table"`
 	}
-	fmt.Fprintf(b, "<table class=\"comparison\"%s><tr><th class=\"l\">metric</th>", id)
+	fmt.Fprintf(b, "<div class=\"wide\"><table class=\"comparison\"%s><tr><th class=\"l\">metric</th>", id)
 	for _, s := range sums {
-		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Name), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
+		fmt.Fprintf(b, "<th>%s (%d run%s)</th>", esc(s.Alias), s.Runs, map[bool]string{true: "s", false: ""}[s.Runs != 1])
 	}
-	b.WriteString("<th class=\"l\">difference</th></tr>\n")
-	for _, row := range compare.Table(sums) {
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s%s</td>", esc(row.Metric), unit(row.Unit))
-		for _, v := range row.Values {
-			fmt.Fprintf(b, "<td>%s</td>", fmtVal(v))
+	b.WriteString("</tr>\n")
+	rows := compare.Table(sums)
+	for _, row := range rows {
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td>", esc(row.Label()))
+		for i, v := range row.Values {
+			fmt.Fprintf(b, "<td>%s", fmtVal(v))
+			if i > 0 && !math.IsNaN(row.Change[i]) {
+				fmt.Fprintf(b, "<small class=\"%s\">%+.1f%%</small>", verdictClass[row.Verdict(i)], row.Change[i])
+			}
+			b.WriteString("</td>")
 		}
-		fmt.Fprintf(b, "<td class=\"l\">%s</td></tr>\n", esc(strings.Join(compare.NonEmpty(row.Words), "; ")))
+		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
-	// headline chart
+	b.WriteString("</table></div>\n")
+	for i, s := range sums[1:] {
+		var parts []string
+		for _, row := range rows {
+			v := row.Verdict(i + 1)
+			text := row.Metric + " " + compare.Words(row.Change[i+1])
+			switch {
+			case compare.Judge(row.Change[i+1], row.Better) == compare.Same:
+				text = row.Metric + " the same"
+			case v == compare.Same:
+				text += " (within the repeats' spread)"
+			}
+			if c := verdictClass[v]; c != "" {
+				parts = append(parts, fmt.Sprintf("<span class=\"%s\">%s</span>", c, esc(text)))
+			} else {
+				parts = append(parts, esc(text))
+			}
+		}
+		fmt.Fprintf(b, "<p class=\"pair\">Against <b>%s</b>, <b>%s</b> has %s.</p>\n", esc(sums[0].Alias), esc(s.Alias), strings.Join(parts, ", "))
+	}
+	if u := compare.Unshared(sums); len(u) > 0 {
+		fmt.Fprintf(b, "<p class=\"note\">Not in every configuration: %s.</p>\n", esc(strings.Join(u, "; ")))
+	}
+	// headline chart, by alias, the full name in each bar's tooltip
 	var cats []string
 	var vals []float64
-	var metric string
+	var metric, unit string
 	for i, c := range confs {
 		if h, ok := c.Runs[0].Headline(); ok && (metric == "" || h.Name == metric) {
-			metric = h.Name
-			cats = append(cats, c.Name)
+			metric, unit = h.Name, h.Unit
+			cats = append(cats, c.Alias)
 			vals = append(vals, sums[i].Metrics[h.Name].Median)
 		}
 	}
 	if len(cats) > 1 {
-		b.WriteString(BarChart(metric+" by configuration (median)", metric, cats, []Series{{Name: metric, Y: vals}}))
+		yl := metric
+		if unit != "" {
+			yl = unit
+		}
+		b.WriteString(BarChart(capital(metric)+" by configuration (median)", yl, cats, []Series{{Name: metric, Y: vals}}))
 	}
-}
-
-func unit(u string) string {
-	if u == "" {
-		return ""
-	}
-	return " (" + esc(u) + ")"
 }
 
 // scaling charts the headline metric against a swept setting (median over repeats), one section per sweep in
 // the order the runs came.
-func scaling(b *strings.Builder, runs []*result.Result) {
+func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 	type key struct{ group, sweep string }
 	pts := map[key]map[float64][]float64{}
 	names := map[key]string{}
@@ -230,7 +401,8 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 			}
 		}
 	}
-	for _, k := range order {
+	var toc []tocEntry
+	for i, k := range order {
 		m := pts[k]
 		var xs []float64
 		for x := range m {
@@ -238,7 +410,10 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 		}
 		sort.Float64s(xs)
 		s := Series{Name: names[k]}
-		fmt.Fprintf(b, "<h2>Scaling: %s by %s</h2>\n<table class=\"scaling\"><tr><th>%s</th><th>%s (median)</th><th>runs</th><th>vs first</th></tr>\n", esc(names[k]), esc(k.sweep), esc(k.sweep), esc(names[k]))
+		id := fmt.Sprintf("scaling-%d", i+1)
+		head := fmt.Sprintf("Scaling: %s by %s", names[k], k.sweep)
+		toc = append(toc, tocEntry{id, head, 0})
+		fmt.Fprintf(b, "<h2 id=\"%s\">%s</h2>\n<p class=\"note\">Group %s.</p>\n<table class=\"scaling\"><tr><th>%s</th><th>%s (median)</th><th>runs</th><th>vs first</th></tr>\n", id, esc(head), esc(k.group), esc(k.sweep), esc(names[k]))
 		first := 0.0
 		for i, x := range xs {
 			med := compare.Median(m[x])
@@ -267,6 +442,7 @@ func scaling(b *strings.Builder, runs []*result.Result) {
 			b.WriteString(LineChart("p99 latency "+title[k]+" ("+k.group+")", k.sweep, latUnit[k], ls))
 		}
 	}
+	return toc
 }
 
 func capital(s string) string {
@@ -276,13 +452,17 @@ func capital(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func runSection(b *strings.Builder, r *result.Result, name string) {
-	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s: %s on %s</h2>\n", esc(r.RunID), esc(r.RunID), esc(r.Workload), esc(name))
-	target := r.Target.URL
-	if target == "" {
-		target = "none (no database)"
+// runSection is one run: its status, metrics, its workload's section, its system metrics and its environment
+// (once for runs of one environment: the others link to it); a repeat that is not its configuration's median
+// shows its status and metrics and links to the median. Its charts' titles name it by its configuration's
+// alias and its run ID.
+func runSection(b *strings.Builder, r *result.Result, alias string, median *result.Result, envs map[string]string) {
+	fmt.Fprintf(b, "<h2 id=\"run-%s\">Run %s (%s, %s)</h2>\n", esc(r.RunID), esc(r.RunID), esc(alias), esc(r.Workload))
+	fmt.Fprintf(b, "<p>Status <b class=\"%s\">%s</b>, %s to %s; configuration <a href=\"#configurations\">%s</a>.</p>\n", map[bool]string{true: "ok", false: "bad"}[r.Status == result.StatusOK],
+		esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(alias))
+	if r.Target.URL == "" {
+		b.WriteString("<p>Target none (no database).</p>\n")
 	}
-	fmt.Fprintf(b, "<p>Status <b>%s</b>, %s to %s. Target %s.</p>\n", esc(r.Status), r.StartedAt.Format(time.RFC3339), r.EndedAt.Format(time.RFC3339), esc(target))
 	if r.Error != "" {
 		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
 	}
@@ -290,7 +470,11 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 	if len(r.Parts) > 0 {
 		parts(b, r)
 	}
-	of := " (" + name + ", run " + r.RunID + ")"
+	if median != nil && median != r {
+		fmt.Fprintf(b, "<p class=\"note\">A repeat of %s: its charts are those of the configuration's median run, <a href=\"#run-%s\">%s</a>.</p>\n", esc(alias), esc(median.RunID), esc(median.RunID))
+		return
+	}
+	of := " (" + alias + ", run " + r.RunID + ")"
 	workloadSection(r.Workload)(b, r, of)
 	if s := r.System; s != nil && len(s.Samples) > 0 {
 		system(b, s, of)
@@ -305,7 +489,15 @@ func runSection(b *strings.Builder, r *result.Result, name string) {
 		counters(b, c)
 	}
 	if e := r.Environment; e != nil {
-		environment(b, e, r.Labels)
+		var t strings.Builder
+		environment(&t, e, r.Labels)
+		if first, ok := envs[t.String()]; ok {
+			fmt.Fprintf(b, "<h3>Environment</h3><p class=\"note\">The same as <a href=\"#env-%s\">run %s's</a>.</p>\n", esc(first), esc(first))
+		} else {
+			envs[t.String()] = r.RunID
+			fmt.Fprintf(b, "<h3 id=\"env-%s\">Environment</h3>", esc(r.RunID))
+			b.WriteString(t.String())
+		}
 	}
 }
 
@@ -464,7 +656,7 @@ func saturation(r *result.Result) string {
 func system(b *strings.Builder, s *result.SystemMetrics, of string) {
 	fmt.Fprintf(b, "<h3>System metrics</h3><p class=\"note\">Sampled every %g s; scope: %s.</p>\n", s.IntervalS, esc(s.Scope))
 	var busy, user, sys, iow Series
-	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "iowait"
+	busy.Name, user.Name, sys.Name, iow.Name = "busy", "user", "system", "I/O wait"
 	var memS Series
 	memS.Name = "memory used (GB)"
 	diskNames := map[string]bool{}
@@ -482,7 +674,7 @@ func system(b *strings.Builder, s *result.SystemMetrics, of string) {
 	b.WriteString(LineChart("Memory used"+of, "elapsed (s)", "GB", []Series{memS}))
 	var disks []Series
 	for d := range diskNames {
-		ser := Series{Name: d + " IOPS"}
+		ser := Series{Name: d}
 		for _, x := range s.Samples {
 			ser.X, ser.Y = append(ser.X, x.T), append(ser.Y, x.Disks[d].IOPS)
 		}
@@ -502,13 +694,15 @@ func system(b *strings.Builder, s *result.SystemMetrics, of string) {
 	b.WriteString("<table class=\"system\"><tr><th class=\"l\">series</th><th>mean</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr>")
 	for _, k := range keys {
 		st := s.Summary[k]
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>", esc(k), fmtVal(st.Mean), fmtVal(st.P50), fmtVal(st.P90), fmtVal(st.P99), fmtVal(st.Max))
+		name, div := SeriesName(k)
+		fmt.Fprintf(b, "<tr><td class=\"l\" title=\"%s\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>", esc(k), esc(name),
+			fmtVal(st.Mean/div), fmtVal(st.P50/div), fmtVal(st.P90/div), fmtVal(st.P99/div), fmtVal(st.Max/div))
 	}
 	b.WriteString("</table>\n")
 }
 
 func environment(b *strings.Builder, e *result.Environment, labels map[string]any) {
-	b.WriteString("<h3>Environment</h3><table class=\"environment\">")
+	b.WriteString("<div class=\"wide\"><table class=\"environment\">")
 	row := func(k, v string) {
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>", esc(k), esc(v))
 	}
@@ -544,5 +738,5 @@ func environment(b *strings.Builder, e *result.Environment, labels map[string]an
 	for _, k := range lk {
 		row("label "+k, fmt.Sprint(labels[k]))
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table></div>\n")
 }

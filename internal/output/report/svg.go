@@ -5,11 +5,15 @@ import (
 	"html"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
 // Charts are plain inline SVG: no script, no external font or stylesheet, so a report is one self-contained
-// file that opens anywhere, offline.
+// file that opens anywhere, offline. Each chart scales to the page's width (its viewBox; CSS caps it at its
+// drawn width); its text is laid out from estimated widths so that titles wrap instead of being cut, legends
+// wrap into rows, and bar labels that would collide stand on end, are shortened (the whole name in the bar's
+// tooltip) or, when still too many, only every n-th is shown.
 
 // Series is one line or one set of bars.
 type Series struct {
@@ -21,10 +25,191 @@ type Series struct {
 var palette = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"}
 
 const (
-	chartW, chartH         = 720, 300
-	padL, padR, padT, padB = 70, 20, 30, 50
-	plotW, plotH           = chartW - padL - padR, chartH - padT - padB
+	chartW   = 720
+	chartWpx = "720"
+	padL     = 70
+	padR     = 20
+	plotW    = chartW - padL - padR
+	plotH    = 220
+	// maxPoints is the most points a line keeps: more are thinned to each bucket's lowest and highest, so that a
+	// long run's series costs the page no more than a short one's and its peaks stay.
+	maxPoints = plotW / 4
 )
+
+// textWidth estimates the drawn width of s at a font size, wide enough for the common sans-serif faces.
+func textWidth(s string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, r := range s {
+		switch {
+		case strings.ContainsRune("iljtf.,:;'|!()[] ", r):
+			w += 0.4
+		case strings.ContainsRune("mwMW%@&", r):
+			w += 1.05
+		case r >= 'A' && r <= 'Z':
+			w += 0.8
+		case r >= '0' && r <= '9':
+			w += 0.66
+		case r < 128:
+			w += 0.6
+		default:
+			w += 0.9
+		}
+	}
+	if bold {
+		w *= 1.1
+	}
+	return w * size
+}
+
+// wrap breaks text into at most maxLines lines no wider than width, the last shortened with "…" when the
+// text does not fit; cut says it was.
+func wrap(text string, width, size float64, bold bool, maxLines int) (lines []string, cut bool) {
+	line := ""
+	for _, w := range strings.Fields(text) {
+		try := strings.TrimSpace(line + " " + w)
+		if textWidth(try, size, bold) <= width || line == "" {
+			line = try
+			continue
+		}
+		lines = append(lines, line)
+		line = w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	for i, l := range lines {
+		if textWidth(l, size, bold) > width {
+			lines[i], cut = shorten(l, width, size, bold), true
+		}
+	}
+	if len(lines) > maxLines {
+		lines = lines[:maxLines]
+		lines[maxLines-1], cut = shorten(lines[maxLines-1]+" …", width, size, bold), true
+	}
+	return lines, cut
+}
+
+// shorten cuts text to fit width, ending it with "…".
+func shorten(text string, width, size float64, bold bool) string {
+	if textWidth(text, size, bold) <= width {
+		return text
+	}
+	r := []rune(text)
+	for len(r) > 0 && textWidth(string(r)+"…", size, bold) > width {
+		r = r[:len(r)-1]
+	}
+	return strings.TrimSpace(string(r)) + "…"
+}
+
+// shortenMiddle cuts text to fit width in its middle, keeping its start and its end (where names of a series
+// usually differ: transaction_with_a_long_name_07 is "transacti…name_07").
+func shortenMiddle(text string, width, size float64) string {
+	if textWidth(text, size, false) <= width {
+		return text
+	}
+	r := []rune(text)
+	head, tail := len(r)/2, len(r)-len(r)/2
+	for head+tail > 1 && textWidth(string(r[:head])+"…"+string(r[len(r)-tail:]), size, false) > width {
+		if head*3 > tail*2 { // keep about 2 parts of the start for 3 of the end
+			head--
+		} else {
+			tail--
+		}
+	}
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// chartStyle is the charts' part of the page's style sheet, said once for all of them.
+const chartStyle = `svg.chart text{font-size:11px}svg.chart .t{font-size:14px;font-weight:bold}svg.chart .y{text-anchor:end}` +
+	`svg.chart .xtick,svg.chart .xl{text-anchor:middle}svg.chart .xl{font-size:12px}svg.chart .s{font-size:10px}svg.chart text.e{text-anchor:end}` +
+	`svg.chart .g{stroke:#ddd}svg.chart .a{stroke:#333;fill:none}svg.chart .series{fill:none;stroke-width:2}`
+
+// chart is one chart's layout: its size and the plot's place in it.
+type chart struct {
+	b          *strings.Builder
+	h          float64
+	padT, padB float64
+	title      []string
+	cut        bool // the title did not fit in its lines: the whole of it is the chart's tooltip
+	legend     [][]legendItem
+}
+
+type legendItem struct {
+	x     float64
+	name  string
+	color string
+}
+
+// newChart lays out the title (wrapped, up to four lines) and the legend (wrapped into rows) above the plot, and
+// leaves padB below it.
+func newChart(b *strings.Builder, title string, names []string, padB float64) *chart {
+	c := &chart{b: b, padB: padB}
+	c.title, c.cut = wrap(title, chartW-20, 14, true, 4)
+	y := 6 + 18*float64(len(c.title))
+	if len(names) > 1 {
+		x, row := float64(padL), []legendItem(nil)
+		for i, n := range names {
+			n = shorten(n, plotW-30, 11, false)
+			w := 14 + textWidth(n, 11, false) + 14
+			if x+w > chartW-padR && len(row) > 0 {
+				c.legend, row, x = append(c.legend, row), nil, padL
+			}
+			row = append(row, legendItem{x, n, palette[i%len(palette)]})
+			x += w
+		}
+		c.legend = append(c.legend, row)
+		y += 16 * float64(len(c.legend))
+	}
+	c.padT = y + 12
+	c.h = math.Ceil(c.padT + plotH + padB)
+	return c
+}
+
+func (c *chart) bottom() float64 { return c.padT + plotH }
+
+// frame draws the chart's box, title, legend, axes, the y axis' grid and ticks and the axis labels.
+func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
+	b := c.b
+	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" role="img" aria-label="%s">`, chartW, c.h, html.EscapeString(title))
+	if c.cut {
+		fmt.Fprintf(b, `<title>%s</title>`, html.EscapeString(title))
+	}
+	for i, l := range c.title {
+		fmt.Fprintf(b, `<text class="t" x="10" y="%d">%s</text>`, 18+18*i, html.EscapeString(l))
+	}
+	y0 := 6 + 18*float64(len(c.title))
+	for i, row := range c.legend {
+		y := y0 + 16*float64(i)
+		for _, it := range row {
+			fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="10" height="10" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`,
+				it.x, y+2, it.color, it.x+14, y+11, html.EscapeString(it.name))
+		}
+	}
+	for i := 0; i <= 4; i++ {
+		y := c.bottom() - float64(i)*plotH/4
+		fmt.Fprintf(b, `<path class="g" d="M%d %.0fh%d"/>`, padL, y, plotW)
+		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
+	}
+	fmt.Fprintf(b, `<path class="a" d="M%d %.0fV%.0fh%d"/>`, padL, c.padT, c.bottom(), plotW)
+	if xLabel != "" {
+		fmt.Fprintf(b, `<text class="xl" x="%d" y="%.0f">%s</text>`, padL+plotW/2, c.h-6, html.EscapeString(shorten(xLabel, plotW, 12, false)))
+	}
+	mid := c.padT + plotH/2
+	fmt.Fprintf(b, `<text class="xl" x="14" y="%.0f" transform="rotate(-90 14 %.0f)">%s</text>`, mid, mid, html.EscapeString(shorten(yLabel, plotH, 12, false)))
+}
+
+// xTicks draws the x axis' tick labels at their places, leaving out those that would touch the one before.
+func (c *chart) xTicks(at []float64, labels []string) {
+	last := math.Inf(-1)
+	for i, x := range at {
+		w := textWidth(labels[i], 11, false)
+		if x-w/2 < last+6 {
+			continue
+		}
+		fmt.Fprintf(c.b, `<text class="xtick" x="%.1f" y="%.0f">%s</text>`, x, c.bottom()+18, html.EscapeString(labels[i]))
+		last = x + w/2
+	}
+}
 
 func niceMax(v float64) float64 {
 	if v <= 0 {
@@ -39,65 +224,72 @@ func niceMax(v float64) float64 {
 	return 10 * exp
 }
 
+// niceStep is the round step (1, 2, 2.5 or 5 times a power of ten) nearest above v.
+func niceStep(v float64) float64 {
+	if !(v > 0) {
+		return 1
+	}
+	exp := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5} {
+		if m*exp >= v*0.999 {
+			return m * exp
+		}
+	}
+	return 10 * exp
+}
+
 func fmtNum(v float64) string {
 	switch a := math.Abs(v); {
 	case a >= 1e6:
 		return fmt.Sprintf("%.1fM", v/1e6)
 	case a >= 1e4:
-		return fmt.Sprintf("%.0fk", v/1e3)
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
-	case a >= 1:
-		return fmt.Sprintf("%.2g", v)
 	case a == 0:
 		return "0"
 	}
-	return fmt.Sprintf("%.2g", v)
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
-func frame(b *strings.Builder, title, xLabel, yLabel string, xMin, xMax, yMax float64, xTicks []string, xAt []float64) {
-	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`,
-		chartW, chartH, chartW, chartH, html.EscapeString(title))
-	fmt.Fprintf(b, `<text x="%d" y="18" font-size="14" font-weight="bold">%s</text>`, padL, html.EscapeString(title))
-	for i := 0; i <= 4; i++ {
-		y := padT + plotH - float64(i)*plotH/4
-		fmt.Fprintf(b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`, padL, y, padL+plotW, y)
-		fmt.Fprintf(b, `<text x="%d" y="%.1f" font-size="11" text-anchor="end">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
+// thin keeps at most maxPoints points of a series: each bucket's lowest and highest, in order.
+func thin(s Series) Series {
+	n := len(s.X)
+	if n <= maxPoints {
+		return s
 	}
-	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, padL, padT+plotH, padL+plotW, padT+plotH)
-	fmt.Fprintf(b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333"/>`, padL, padT, padL, padT+plotH)
-	switch {
-	case xAt != nil: // whole numbers (a sweep's points): a tick at each, none between
-		for _, v := range xAt {
-			x := float64(padL) + (v-xMin)/(xMax-xMin)*plotW
-			fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%g</text>`, x, padT+plotH+16, v)
+	buckets := maxPoints / 2
+	out := Series{Name: s.Name}
+	for k := 0; k < buckets; k++ {
+		from, to := k*n/buckets, (k+1)*n/buckets
+		lo, hi := from, from
+		for i := from; i < to; i++ {
+			if s.Y[i] < s.Y[lo] {
+				lo = i
+			}
+			if s.Y[i] > s.Y[hi] {
+				hi = i
+			}
 		}
-	case xTicks == nil:
-		for i := 0; i <= 4; i++ {
-			x := float64(padL) + float64(i)*plotW/4
-			fmt.Fprintf(b, `<text x="%.1f" y="%d" font-size="11" text-anchor="middle">%s</text>`, x, padT+plotH+16, fmtNum(xMin+(xMax-xMin)*float64(i)/4))
+		for _, i := range []int{min(lo, hi), max(lo, hi)} {
+			if len(out.X) == 0 || out.X[len(out.X)-1] != s.X[i] {
+				out.X, out.Y = append(out.X, s.X[i]), append(out.Y, s.Y[i])
+			}
 		}
 	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="12" text-anchor="middle">%s</text>`, padL+plotW/2, chartH-8, html.EscapeString(xLabel))
-	fmt.Fprintf(b, `<text x="14" y="%d" font-size="12" text-anchor="middle" transform="rotate(-90 14 %d)">%s</text>`, padT+plotH/2, padT+plotH/2, html.EscapeString(yLabel))
-}
-
-func legend(b *strings.Builder, names []string) {
-	x := padL + 10
-	for i, n := range names {
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="10" height="10" fill="%s"/><text x="%d" y="%d" font-size="11">%s</text>`,
-			x, padT+4, palette[i%len(palette)], x+14, padT+13, html.EscapeString(n))
-		x += 24 + 7*len(n)
-	}
+	return out
 }
 
 // LineChart draws series against a numeric x axis.
 func LineChart(title, xLabel, yLabel string, series []Series) string {
 	var b strings.Builder
 	xMin, xMax, yMax := math.Inf(1), math.Inf(-1), 0.0
-	for _, s := range series {
-		for i := range s.X {
-			xMin, xMax, yMax = math.Min(xMin, s.X[i]), math.Max(xMax, s.X[i]), math.Max(yMax, s.Y[i])
+	var names []string
+	for i, s := range series {
+		series[i] = thin(s)
+		names = append(names, s.Name)
+		for j := range s.X {
+			xMin, xMax, yMax = math.Min(xMin, s.X[j]), math.Max(xMax, s.X[j]), math.Max(yMax, s.Y[j])
 		}
 	}
 	if math.IsInf(xMin, 1) {
@@ -107,17 +299,29 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 		xMax = xMin + 1
 	}
 	yMax = niceMax(yMax)
-	frame(&b, title, xLabel, yLabel, xMin, xMax, yMax, nil, wholeTicks(series))
-	var names []string
+	c := newChart(&b, title, names, 50)
+	c.frame(title, xLabel, yLabel, yMax)
+	xAt := func(v float64) float64 { return padL + (v-xMin)/(xMax-xMin)*plotW }
+	var at []float64
+	var labels []string
+	if whole := wholeTicks(series); whole != nil { // whole numbers (a sweep's points): a tick at each, none between
+		for _, v := range whole {
+			at, labels = append(at, xAt(v)), append(labels, fmt.Sprintf("%g", v))
+		}
+	} else { // round values, about five of them
+		step := niceStep((xMax - xMin) / 5)
+		for v := math.Ceil(xMin/step) * step; v <= xMax+step*1e-9; v += step {
+			at, labels = append(at, xAt(v)), append(labels, fmtNum(v))
+		}
+	}
+	c.xTicks(at, labels)
 	for i, s := range series {
-		names = append(names, s.Name)
 		var pts []string
 		for j := range s.X {
-			x := float64(padL) + (s.X[j]-xMin)/(xMax-xMin)*plotW
-			y := float64(padT+plotH) - s.Y[j]/yMax*plotH
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
+			pts = append(pts, fmt.Sprintf("%.0f,%.0f", xAt(s.X[j]), c.bottom()-s.Y[j]/yMax*plotH))
 		}
-		fmt.Fprintf(&b, `<polyline class="series" fill="none" stroke="%s" stroke-width="2" points="%s"/>`, palette[i%len(palette)], strings.Join(pts, " "))
+		fmt.Fprintf(&b, `<polyline class="series" stroke="%s" points="%s"><title>%s</title></polyline>`,
+			palette[i%len(palette)], strings.Join(pts, " "), html.EscapeString(s.Name))
 		if len(s.X) <= 30 {
 			for _, p := range pts {
 				xy := strings.Split(p, ",")
@@ -125,18 +329,23 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 			}
 		}
 	}
-	if len(series) > 1 {
-		legend(&b, names)
-	}
 	b.WriteString(`</svg>`)
 	return b.String()
 }
 
 // BarChart draws grouped bars: one group per category, one bar per series.
 func BarChart(title, yLabel string, categories []string, series []Series) string {
+	return BarChartNamed(title, yLabel, categories, nil, series)
+}
+
+// BarChartNamed is BarChart whose categories are labelled short (an alias) and named in full in the bars'
+// tooltips (full[i], when given).
+func BarChartNamed(title, yLabel string, categories, full []string, series []Series) string {
 	var b strings.Builder
 	yMax := 0.0
+	var names []string
 	for _, s := range series {
+		names = append(names, s.Name)
 		for _, v := range s.Y {
 			if !math.IsNaN(v) {
 				yMax = math.Max(yMax, v)
@@ -144,29 +353,63 @@ func BarChart(title, yLabel string, categories []string, series []Series) string
 		}
 	}
 	yMax = niceMax(yMax)
-	frame(&b, title, "", yLabel, 0, 1, yMax, categories, nil)
 	n := max(1, len(categories))
 	gw := float64(plotW) / float64(n)
+	// the labels: across when each fits its group, else standing on end (shortened to 110 units), every
+	// step-th when even that is too tight
+	const size = 10.0
+	widest := 0.0
+	for _, cat := range categories {
+		widest = math.Max(widest, textWidth(cat, size, false))
+	}
+	across := widest <= gw-4
+	step, padB := 1, 30.0
+	labels := append([]string(nil), categories...)
+	if !across {
+		step = int(math.Ceil((size + 3) / gw))
+		for i := range labels {
+			labels[i] = shortenMiddle(labels[i], 110, size)
+		}
+		widest = 0
+		for _, l := range labels {
+			widest = math.Max(widest, textWidth(l, size, false))
+		}
+		padB = widest + 16
+	}
+	c := newChart(&b, title, names, padB)
+	c.frame(title, "", yLabel, yMax)
 	bw := gw * 0.8 / float64(max(1, len(series)))
-	var names []string
 	for si, s := range series {
-		names = append(names, s.Name)
-		for ci := range categories {
+		for ci, cat := range categories {
 			if ci >= len(s.Y) || math.IsNaN(s.Y[ci]) {
 				continue
 			}
 			h := s.Y[ci] / yMax * plotH
-			x := float64(padL) + float64(ci)*gw + gw*0.1 + float64(si)*bw
+			x := padL + float64(ci)*gw + gw*0.1 + float64(si)*bw
 			fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s %s: %s</title></rect>`,
-				x, float64(padT+plotH)-h, math.Max(bw-1, 1), h, palette[si%len(palette)], html.EscapeString(s.Name), html.EscapeString(categories[ci]), fmtNum(s.Y[ci]))
+				x, c.bottom()-h, math.Max(bw-1, 1), h, palette[si%len(palette)], html.EscapeString(s.Name), html.EscapeString(cat), fmtNum(s.Y[ci]))
 		}
 	}
-	for ci, c := range categories {
-		x := float64(padL) + float64(ci)*gw + gw/2
-		fmt.Fprintf(&b, `<text x="%.1f" y="%d" font-size="10" text-anchor="middle">%s</text>`, x, padT+plotH+14, html.EscapeString(c))
-	}
-	if len(series) > 1 {
-		legend(&b, names)
+	for ci, l := range labels {
+		if ci%step != 0 {
+			continue
+		}
+		whole := categories[ci]
+		if full != nil && ci < len(full) {
+			whole = full[ci]
+		}
+		x := padL + float64(ci)*gw + gw/2
+		tip := ""
+		if l != whole {
+			tip = "<title>" + html.EscapeString(whole) + "</title>"
+		}
+		if across {
+			fmt.Fprintf(&b, `<text class="xtick s" x="%.1f" y="%.0f">%s%s</text>`, x, c.bottom()+14, html.EscapeString(l), tip)
+		} else {
+			x += size * 0.35
+			y := c.bottom() + 6
+			fmt.Fprintf(&b, `<text class="xtick s e" x="%.1f" y="%.0f" transform="rotate(-90 %.1f %.0f)">%s%s</text>`, x, y, x, y, html.EscapeString(l), tip)
+		}
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

@@ -13,7 +13,7 @@ import (
 
 // xTicks are the x axis' tick labels of a chart.
 func xTicks(svg string) []string {
-	re := regexp.MustCompile(`font-size="11" text-anchor="middle">([^<]*)<`)
+	re := regexp.MustCompile(`class="xtick"[^>]*>([^<]*)<`)
 	var out []string
 	for _, m := range re.FindAllStringSubmatch(svg, -1) {
 		out = append(out, m[1])
