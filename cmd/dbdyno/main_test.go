@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -190,5 +191,86 @@ func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
 	rest := text[strings.Index(text, "```sh")+5+len(block):]
 	if i := strings.Index(rest, "go build -o dbdyno ./cmd/dbdyno"); i < 0 || i > 300 {
 		t.Fatal("right after its two commands, the README says how to build the dbdyno binary")
+	}
+}
+
+// nextLines are the command lines a run ends with (after "next:"), as words.
+func nextLines(t *testing.T, stdout string) [][]string {
+	t.Helper()
+	_, after, ok := strings.Cut(stdout, "\nnext:\n")
+	if !ok {
+		t.Fatalf("no next: in\n%s", stdout)
+	}
+	var out [][]string
+	for _, l := range strings.Split(after, "\n") {
+		if w := strings.Fields(l); len(w) > 1 && w[0] == "dbdyno" {
+			out = append(out, w[1:])
+		}
+	}
+	return out
+}
+
+// Every run ends with its run ID, where it is stored (an absolute path) and the report and compare command
+// lines that use it; pasted, they work.
+func TestRunSaysWhatComesNext(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "p.db")
+	first := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s")
+	if want := "is stored in " + store.DefaultPath + "\n"; !strings.Contains(first.Stdout, want) || strings.Contains(first.Stdout, "--store") {
+		t.Fatalf("the default store is not named (%q), or named as a flag:\n%s", want, first.Stdout)
+	}
+	firstID := strings.Fields(strings.SplitN(first.Stdout, "\nrun ", 2)[1])[0]
+	wd, _ := os.Getwd()
+	os.Chdir(dir) // --store relative to the working directory: the lines name it absolutely
+	defer os.Chdir(wd)
+	second := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", "mine.db")
+	st := filepath.Join(dir, "mine.db")
+	if !strings.Contains(second.Stdout, "is stored in "+st+"\n") {
+		t.Fatalf("the store's absolute path is not named:\n%s", second.Stdout)
+	}
+	lines := nextLines(t, second.Stdout)
+	if len(lines) != 2 || lines[0][0] != "report" || lines[1][0] != "compare" {
+		t.Fatalf("next lines %q", lines)
+	}
+	os.Chdir(wd)
+	// the first run is in the default store: copy it over to compare the two
+	if r := cli(context.Background(), "results", "export", "--format", "json", "-o", filepath.Join(dir, "first.json"), firstID); r.code != 0 {
+		t.Fatalf("export: %s", r.stderr)
+	}
+	for _, l := range lines {
+		for i, w := range l {
+			switch w {
+			case "report.html":
+				l[i] = filepath.Join(dir, "report.html")
+			case "OTHER":
+				l[i] = firstID
+			}
+		}
+		if l[0] == "compare" {
+			continue // OTHER is in another store: compare needs both in one (below)
+		}
+		if r := cli(context.Background(), l...); r.code != 0 {
+			t.Fatalf("dbdyno %s: exit %d: %s", strings.Join(l, " "), r.code, r.stderr)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "report.html")); err != nil || fi.Size() == 0 {
+		t.Fatalf("the report line wrote no report: %v", err)
+	}
+	// a sweep names its group and the compare line compares its first and last points
+	sweep := clitest.Must(t, "ping", "--target", url, "--vus", "1,2", "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", st)
+	for _, l := range nextLines(t, sweep.Stdout) {
+		for i, w := range l {
+			if w == "report.html" {
+				l[i] = filepath.Join(dir, "sweep.html")
+			}
+		}
+		if r := cli(context.Background(), l...); r.code != 0 || (l[0] == "compare" && !strings.Contains(l[1], "@vus=1")) {
+			t.Fatalf("dbdyno %s: exit %d: %s\n%s", strings.Join(l, " "), r.code, r.stderr, sweep.Stdout)
+		}
+	}
+	// no store: the lines name the result file
+	noStore := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", "", "--result", filepath.Join(dir, "r.json"))
+	if l := nextLines(t, noStore.Stdout); l[0][1] != filepath.Join(dir, "r.json") {
+		t.Fatalf("no store: %q\n%s", l, noStore.Stdout)
 	}
 }

@@ -26,11 +26,13 @@ type runSet struct {
 	inputs  []string // the targets' database files: no result may replace them
 	st      *store.Store
 	results []*result.Result
+	written map[string]string // run ID -> the result file it was written to
+	stored  map[string]bool   // run IDs recorded in the store
 	mu      sync.Mutex
 }
 
 func newRunSet(ctx context.Context, out io.Writer, s *settings) (*runSet, error) {
-	rs := &runSet{out: out, s: s}
+	rs := &runSet{out: out, s: s, written: map[string]string{}, stored: map[string]bool{}}
 	if s.store != "" {
 		st, err := store.Open(ctx, s.store)
 		if err != nil {
@@ -96,7 +98,6 @@ func (rs *runSet) markMedians() {
 func (rs *runSet) close(ctx context.Context) error {
 	rs.markMedians()
 	var errs []error
-	stored := 0
 	for i, r := range rs.results {
 		kept := false
 		if rs.s.result != "" {
@@ -114,6 +115,7 @@ func (rs *runSet) close(ctx context.Context) error {
 				fmt.Fprintf(rs.out, "could not write the result of run %s: %v\n", r.RunID, err)
 			} else {
 				kept = true
+				rs.written[r.RunID] = path
 				fmt.Fprintf(rs.out, "result %s (%s) written to %s\n", r.RunID, r.Status, path)
 			}
 		}
@@ -127,7 +129,7 @@ func (rs *runSet) close(ctx context.Context) error {
 				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, rs.s.store, err)
 			} else {
 				kept = true
-				stored++
+				rs.stored[r.RunID] = true
 			}
 		}
 		if !kept && (rs.st != nil || rs.s.result != "") {
@@ -139,12 +141,10 @@ func (rs *runSet) close(ctx context.Context) error {
 		}
 	}
 	if rs.st != nil {
-		if stored > 0 {
-			fmt.Fprintf(rs.out, "%d run(s) recorded in %s\n", stored, rs.s.store)
-		}
-		rs.st.Close()
+		rs.st.Close() // where the runs are stored is said last (printNext)
 	}
 	rs.printMedians()
+	rs.printNext()
 	if len(errs) > 0 {
 		return fmt.Errorf("%d result write(s) failed, first: %w", len(errs), errs[0])
 	}
@@ -371,4 +371,86 @@ func onTargets(out io.Writer, targets []*engine.Target, fn func(t *engine.Target
 	}
 	wg.Wait()
 	return res, errs
+}
+
+// absPath is a path as the user can find it from anywhere.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=@:+,%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// printNext ends every measured command with what to do with its runs: the run (or group) ID, where it is
+// kept, and the dbdyno report and dbdyno compare command lines that use it, ready to paste.
+func (rs *runSet) printNext() {
+	var runs []*result.Result // the measured ones: a warm-up run is kept but not reported on
+	stored := 0
+	for _, r := range rs.results {
+		if rs.stored[r.RunID] {
+			stored++
+		}
+		if r.Group == nil || !strings.HasSuffix(r.Group.ID, "-warmup") {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) == 0 {
+		return
+	}
+	if warm := stored - len(runs); warm > 0 && rs.stored[runs[0].RunID] {
+		fmt.Fprintf(rs.out, "the warm-up run is stored too (group %s-warmup)\n", runs[0].Group.ID)
+	}
+	r0 := runs[0]
+	var refs []string // what report and compare are given
+	var cmpA, cmpB string
+	storeFlag := ""
+	switch {
+	case rs.stored[r0.RunID]:
+		if !samePath(rs.s.store, store.DefaultPath) {
+			storeFlag = " --store " + shellQuote(absPath(rs.s.store))
+		}
+		if len(runs) == 1 || r0.Group == nil {
+			fmt.Fprintf(rs.out, "\nrun %s (%s) is stored in %s\n", r0.RunID, r0.Status, absPath(rs.s.store))
+			refs, cmpA, cmpB = []string{r0.RunID}, "OTHER", r0.RunID
+			break
+		}
+		g := r0.Group
+		fmt.Fprintf(rs.out, "\ngroup %s (%d runs) is stored in %s\n", g.ID, len(runs), absPath(rs.s.store))
+		refs, cmpA, cmpB = []string{g.ID}, "OTHER", g.ID
+		if g.Sweep != "" {
+			first, last := runs[0].Group.Point(), runs[len(runs)-1].Group.Point()
+			if first != last {
+				cmpA, cmpB = g.ID+"@"+first, g.ID+"@"+last
+			}
+		}
+	case rs.written[r0.RunID] != "":
+		fmt.Fprintf(rs.out, "\nrun %s (%s) is not in a results store (--store \"\"); its result is %s\n", r0.RunID, r0.Status, absPath(rs.written[r0.RunID]))
+		for _, r := range runs {
+			if p := rs.written[r.RunID]; p != "" {
+				refs = append(refs, shellQuote(absPath(p)))
+			}
+		}
+		cmpA, cmpB = "OTHER.json", refs[len(refs)-1]
+		if len(refs) > 1 {
+			cmpA = refs[0]
+		}
+	default:
+		return // kept nowhere but a fallback file: said above
+	}
+	fmt.Fprintln(rs.out, "next:")
+	fmt.Fprintf(rs.out, "  dbdyno report %s%s -o report.html\n", strings.Join(refs, " "), storeFlag)
+	fmt.Fprintf(rs.out, "  dbdyno compare %s %s%s\n", cmpA, cmpB, storeFlag)
+	if cmpA == "OTHER" {
+		fmt.Fprintf(rs.out, "  (OTHER: another run or group ID, from dbdyno results list%s)\n", storeFlag)
+	} else if cmpA == "OTHER.json" {
+		fmt.Fprintln(rs.out, "  (OTHER.json: another run's result file)")
+	}
 }
