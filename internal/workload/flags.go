@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/spf13/pflag"
 )
 
@@ -22,6 +23,7 @@ const (
 	String
 	Strings // repeatable: --label a=1 --label b=2
 	Counts  // a count, a range 1..N or a list 1,2,4: a sweep when it holds more than one
+	Percent // a share: 20% or 20 (units.ParsePercent); 0.2 without % is refused as ambiguous
 )
 
 // Flag is one option of a command, declared once: the CLI flag, the plan key and sweeps derive from it.
@@ -81,7 +83,7 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		case Duration:
 			d, _ := time.ParseDuration(orZero(f.Default))
 			ptrs[f.Name] = fs.Duration(f.Name, d, f.Help)
-		case String, Counts:
+		case String, Counts, Percent:
 			ptrs[f.Name] = fs.String(f.Name, f.Default, f.Help)
 		case Strings:
 			var d []string
@@ -112,6 +114,14 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 			case *[]string:
 				v.vals[f.Name] = append([]string(nil), *p...)
 			case *string:
+				if f.Kind == Percent {
+					pct, err := units.ParsePercent("--"+f.Name, *p)
+					if err != nil {
+						return nil, err
+					}
+					v.vals[f.Name] = pct
+					continue
+				}
 				if f.Kind != Counts {
 					v.vals[f.Name] = *p
 					continue
@@ -185,6 +195,7 @@ func (v *Values) Bool(name string) bool              { return v.get(name).(bool)
 func (v *Values) Duration(name string) time.Duration { return v.get(name).(time.Duration) }
 func (v *Values) String(name string) string          { return v.get(name).(string) }
 func (v *Values) Strings(name string) []string       { return v.get(name).([]string) }
+func (v *Values) Percent(name string) units.Percent  { return v.get(name).(units.Percent) }
 
 // Counts is a Counts flag's values: one (or none) unless it is swept.
 func (v *Values) Counts(name string) []int { return v.get(name).([]int) }

@@ -25,3 +25,33 @@ func TestSizesReadAsFioReadsThem(t *testing.T) {
 		}
 	}
 }
+
+// A percentage is typed 20% or 20; a number below 1 without % is refused as ambiguous, in one line that gives
+// both readings; shares print as typed.
+func TestPercent(t *testing.T) {
+	for s, want := range map[string]Percent{"20%": 20, "20": 20, "0.2%": 0.2, "0": 0, "0%": 0, "1": 1, "100%": 100, " 75 % ": 75, "0.9%": 0.9, "12.5": 12.5} {
+		if got, err := ParsePercent("--hot", s); err != nil || got != want {
+			t.Errorf("%q = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := ParsePercent("--new-customers", "0.2"); err == nil || err.Error() != "--new-customers 0.2 is ambiguous: write 0.2% or 20%" {
+		t.Errorf("0.2: %v", err)
+	}
+	for _, bad := range []string{"", "%", "x", "101", "-1%", "NaN", "1e400"} {
+		if _, err := ParsePercent("--hot", bad); err == nil || strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "--hot ") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	hot := 0.009
+	for _, c := range []struct {
+		p    Percent
+		want string
+	}{{0.9, "0.9%"}, {Percent(hot * 100), "0.9%"}, {20, "20%"}, {100.0 / 3, "33.333333%"}, {0, "0%"}} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%v printed %q, want %q", float64(c.p), got, c.want)
+		}
+	}
+	if f := Percent(20).Fraction(); f != 0.2 {
+		t.Errorf("20%% is %v", f)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
@@ -266,6 +267,10 @@ func value(kind workload.Kind, v *yaml.Node) (string, error) {
 	case workload.Duration:
 		if _, err := time.ParseDuration(s); err != nil {
 			return "", fmt.Errorf("%q is not a duration: use e.g. 30s, 5m, 1h", s)
+		}
+	case workload.Percent:
+		if _, err := units.ParsePercent("the value", s); err != nil {
+			return "", err
 		}
 	case workload.Counts:
 		for _, part := range strings.FieldsFunc(strings.ReplaceAll(s, "..", ","), func(r rune) bool { return r == ',' }) {
