@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -219,7 +220,8 @@ func TestRunSaysWhatComesNext(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "p.db")
 	first := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s")
-	if want := "is stored in " + store.DefaultPath + "\n"; !strings.Contains(first.Stdout, want) || strings.Contains(first.Stdout, "--store") {
+	if want := "is stored in " + store.DefaultPath + "\n"; !strings.Contains(first.Stdout, want) || strings.Contains(first.Stdout, "--store") ||
+		!regexp.MustCompile(`calls/s +\d+ .*\(p50/p95/p99 µs\)`).MatchString(first.Stdout) {
 		t.Fatalf("the default store is not named (%q), or named as a flag:\n%s", want, first.Stdout)
 	}
 	firstID := strings.Fields(strings.SplitN(first.Stdout, "\nrun ", 2)[1])[0]
@@ -275,5 +277,21 @@ func TestRunSaysWhatComesNext(t *testing.T) {
 	noStore := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", "", "--result", filepath.Join(dir, "r.json"))
 	if l := nextLines(t, noStore.Stdout); l[0][1] != filepath.Join(dir, "r.json") {
 		t.Fatalf("no store: %q\n%s", l, noStore.Stdout)
+	}
+}
+
+// One unit per quantity: a size is printed in the unit family it is typed in (--table-size 1m is 1 MiB, not
+// 1.0 MB), and the stored headline names its unit.
+func TestUnitsAsTyped(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "results.db")
+	r := clitest.Must(t, "probe", "read", "--target", "sqlite://"+filepath.Join(dir, "r.db"), "--table-size", "1m", "--tables", "1", "--store", st)
+	if !strings.Contains(r.Stdout, "1 table(s) of 1 MiB") || strings.Contains(r.Stdout, "1.0 MB") {
+		t.Fatalf("--table-size 1m is not said as 1 MiB:\n%s", r.Stdout)
+	}
+	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", st)
+	l := cli(context.Background(), "results", "list", "--store", st)
+	if l.code != 0 || !strings.Contains(l.stdout, "read MB/min ") || !regexp.MustCompile(`p50 latency \d+ µs`).MatchString(l.stdout) {
+		t.Fatalf("results list headlines without their unit:\n%s", l.stdout)
 	}
 }

@@ -122,7 +122,7 @@ func (rs *runSet) close(ctx context.Context) error {
 		if rs.st != nil {
 			h := ""
 			if m, ok := r.Headline(); ok {
-				h = m.Name + " " + compare.Format(m.Value)
+				h = m.Name + " " + withUnit(m, m.Value)
 			}
 			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil {
 				errs = append(errs, err)
@@ -194,12 +194,12 @@ func (rs *runSet) printMedians() {
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
 		if len(runs) == 1 {
-			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, compare.Format(h.Value), r.RunID)
+			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, withUnit(h, h.Value), r.RunID)
 			continue
 		}
 		st := compare.Summarise("", runs).Metrics[h.Name]
 		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
-			compare.Format(st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
+			withUnit(h, st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
 }
 
@@ -323,7 +323,17 @@ func aggregateLine(agg *result.Result, targets int) string {
 	if !ok {
 		return fmt.Sprintf("aggregate of %d targets: %s", targets, agg.Status)
 	}
-	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, compare.Format(h.Value))
+	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, withUnit(h, h.Value))
+}
+
+// withUnit writes a metric's value with its unit, unless its name says it ("read MB/min 5047.1"): the store's
+// headline, the medians and the aggregate line state what the number counts.
+func withUnit(m result.Metric, v float64) string {
+	s := compare.Format(v)
+	if m.Unit != "" && !strings.HasSuffix(m.Name, m.Unit) {
+		s += " " + m.Unit
+	}
+	return s
 }
 
 // prefixWriter prefixes each line, so concurrent targets' progress stays readable.

@@ -55,3 +55,15 @@ func TestPercent(t *testing.T) {
 		t.Errorf("20%% is %v", f)
 	}
 }
+
+// Sizes print in the binary units they are typed in, the unit named: 16m is 16 MiB (not 16.8 MB).
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{16 << 20: "16 MiB", 40920 * 410: "16 MiB", 2557 * 410: "1 MiB", 1 << 30: "1 GiB", 3 << 29: "1.5 GiB", 512: "512 B", 4096: "4 KiB"} {
+		if got := FormatBytes(n); got != want {
+			t.Errorf("%d bytes printed %q, want %q", n, got, want)
+		}
+		if s, _ := ParseSize(strings.ReplaceAll(FormatBytes(n), " ", "")); s < n*99/100 || s > n*101/100 {
+			t.Errorf("%s reads back as %d, not about %d", FormatBytes(n), s, n)
+		}
+	}
+}
