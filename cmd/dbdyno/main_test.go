@@ -295,3 +295,24 @@ func TestUnitsAsTyped(t *testing.T) {
 		t.Fatalf("results list headlines without their unit:\n%s", l.stdout)
 	}
 }
+
+// One flag vocabulary: --target is repeatable on a build (each target in turn) as on a run; a renamed flag's
+// old spelling still works, hidden (probe mixed --threads is --vus).
+func TestFlagVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
+	r := cli(context.Background(), "webstore", "build", "--target", a, "--target", b, "--customers", "100", "--products", "100", "--orders-per-month", "10")
+	if r.code != 0 || !strings.Contains(r.stdout, "== target 2 of 2: "+b) {
+		t.Fatalf("build of two targets: exit %d %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if r := cli(context.Background(), "webstore", "check", "--target", a, "--target", b); r.code != 0 || strings.Count(r.stdout, "== target") != 2 {
+		t.Fatalf("check of the two targets: exit %d %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	h := cli(context.Background(), "probe", "mixed", "--help")
+	if !strings.Contains(h.stdout, "--vus") || strings.Contains(h.stdout, "--threads") {
+		t.Fatalf("probe mixed's concurrency is not --vus:\n%s", h.stdout)
+	}
+	if r := cli(context.Background(), "probe", "mixed", "--target", a, "--threads", "0"); r.code == 0 || !strings.Contains(r.stderr, "--vus must be at least 1") {
+		t.Fatalf("the old spelling --threads does not set --vus: exit %d %s", r.code, r.stderr)
+	}
+}

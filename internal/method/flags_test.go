@@ -32,6 +32,9 @@ func TestFlagsGolden(t *testing.T) {
 				if f.Kind == workload.Counts {
 					fmt.Fprintf(&b, " sweep=%q", f.Title())
 				}
+				if len(f.Aliases) > 0 {
+					fmt.Fprintf(&b, " aliases=%s", strings.Join(f.Aliases, ","))
+				}
 				fmt.Fprintf(&b, "\n    %s\n", f.Help)
 			}
 		}

@@ -36,7 +36,7 @@ func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
 	if use == workload.ManyTargets {
 		return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to run every target at the same time"}
 	}
-	return workload.Flag{Name: "target", Kind: workload.String, Default: m.DefaultTarget, NoPlan: true, Help: help}
+	return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to do this on every target in turn"}
 }
 
 // CommandFlags are every flag of a command: its own, --target, and the method's for a measured command.
@@ -63,10 +63,7 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 // runs), then a plain command runs, and a measured one goes through Run.
 func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *workload.Values, env *workload.Env) error {
 	var raws []string
-	switch c.Target {
-	case workload.OneTarget:
-		raws = []string{v.String("target")}
-	case workload.ManyTargets:
+	if c.Target != workload.NoTarget {
 		raws = v.Strings("target")
 	}
 	for _, raw := range raws {
@@ -87,6 +84,23 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 	}
 	if err := checkTargetsAreNotTheStore(v, env.Targets); err != nil {
 		return err
+	}
+	if c.Measured == nil && c.Target == workload.OneTarget && len(env.Targets) > 1 {
+		// a command on one database (a build, a check) is done on each target in turn, stopping at the first
+		// that fails
+		all := env.Targets
+		for i, t := range all {
+			fmt.Fprintf(env.Out, "== target %d of %d: %s\n", i+1, len(all), t)
+			one := *env
+			one.Targets = []*engine.Target{t}
+			if err := c.Do(ctx, &one, v); err != nil {
+				if i > 0 {
+					return fmt.Errorf("target %d of %d (%s): %w", i+1, len(all), t, err)
+				}
+				return err
+			}
+		}
+		return nil
 	}
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)

@@ -39,6 +39,8 @@ type Flag struct {
 	Unit       string       // the unit the value is in, shown in the help
 	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
 	Why        string       // why the range is what it is, said after a refusal ("" for nothing)
+	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
+	Aliases []string
 	field      []int        // the field of the options struct that holds it (FlagsOf)
 	owner      reflect.Type // that struct
 }
@@ -95,6 +97,21 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		if f.Hidden {
 			fs.MarkHidden(f.Name)
 		}
+	}
+	aliases := map[string]string{}
+	for _, f := range flags {
+		for _, a := range f.Aliases {
+			aliases[a] = f.Name
+		}
+	}
+	if len(aliases) > 0 {
+		prev := fs.GetNormalizeFunc()
+		fs.SetNormalizeFunc(func(fs *pflag.FlagSet, name string) pflag.NormalizedName {
+			if to, ok := aliases[name]; ok {
+				name = to
+			}
+			return prev(fs, name)
+		})
 	}
 	return func() (*Values, error) {
 		v := &Values{flags: flags, vals: map[string]any{}, changed: map[string]bool{}}

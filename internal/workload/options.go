@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/units"
@@ -30,6 +31,7 @@ import (
 //   - plan:"-"       not settable from a plan; hidden:"true" not listed in the help
 //   - min:"n", max:"n"  the range a number must lie in, checked when the options are decoded
 //   - why:"text"     why the range is what it is: said after the refusal of a number out of it
+//   - alias:"a,b"    older spellings that still work, hidden (a renamed flag keeps its old name this way)
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
 // bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable) and units.Percent
@@ -38,7 +40,8 @@ import (
 //
 // A struct field without a flag tag that is itself a struct (embedded or named) is a group: its options are the
 // command's. The group's field may adjust its options for this command with tags NAME.flag, NAME.default,
-// NAME.help and NAME.why (NAME the option's flag in the group), e.g. `vus.flag:"threads" rampup.default:"0s"`.
+// NAME.help, NAME.why and NAME.alias (NAME the option's flag in the group), e.g. `vus.alias:"threads"
+// rampup.default:"0s"`.
 
 var (
 	durationType = reflect.TypeOf(time.Duration(0))
@@ -88,6 +91,9 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		f := Flag{Name: name, Help: sf.Tag.Get("help"), field: path, Min: sf.Tag.Get("min"), Max: sf.Tag.Get("max")}
 		f.Unit, f.Why = sf.Tag.Get("unit"), sf.Tag.Get("why")
 		f.NoPlan = sf.Tag.Get("plan") == "-"
+		if a := sf.Tag.Get("alias"); a != "" {
+			f.Aliases = strings.Split(a, ",")
+		}
 		f.Hidden = sf.Tag.Get("hidden") == "true"
 		switch {
 		case sf.Type == durationType:
@@ -146,6 +152,9 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		}
 		if v, ok := lookup("why"); ok {
 			f.Why = v
+		}
+		if v, ok := lookup("alias"); ok {
+			f.Aliases = strings.Split(v, ",")
 		}
 		if v, ok := lookup("sweep"); ok && f.Kind == Counts {
 			f.SweepTitle = v

@@ -257,3 +257,31 @@ func TestPercentOptions(t *testing.T) {
 		t.Fatalf("written back %+v, was %+v (%v)", back, o, err)
 	}
 }
+
+type aliasOptions struct {
+	group `users.alias:"threads,clients"`
+	Scale float64 `flag:"scale" alias:"sf" default:"1" help:"scale"`
+}
+
+// A renamed option keeps its old spellings as hidden aliases that set it.
+func TestAliases(t *testing.T) {
+	flags := FlagsOf(&aliasOptions{})
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	read := Define(fs, flags)
+	if err := fs.Parse([]string{"--threads", "1,2", "--sf", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Counts("users"); len(got) != 2 || v.Float("scale") != 3 || !v.Changed("users") {
+		t.Fatalf("aliases did not set their options: users %v, scale %v", got, v.Float("scale"))
+	}
+	var usage strings.Builder
+	fs.SetOutput(&usage)
+	fs.PrintDefaults()
+	if strings.Contains(usage.String(), "threads") || strings.Contains(usage.String(), "--sf") || !strings.Contains(usage.String(), "--users") {
+		t.Fatalf("the help lists an alias, or not the option:\n%s", usage.String())
+	}
+}

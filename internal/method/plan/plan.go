@@ -183,6 +183,9 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 	for _, f := range method.CommandFlags(m, c) {
 		if !f.NoPlan && !f.Hidden {
 			allowed[f.PlanKey()] = f
+			for _, a := range f.Aliases { // an older spelling of the option
+				allowed[strings.ReplaceAll(a, "-", "_")] = f
+			}
 		}
 	}
 	st.Args = []string{st.Workload}

@@ -13,7 +13,7 @@ import (
 
 // Users are the run options every virtual-user workload shares, embedded in its options struct. A workload
 // adjusts them for its command with the group's tags (see workload.FlagsOf), e.g.
-// `vus.flag:"threads" rampup.default:"0s"`.
+// `vus.alias:"threads" rampup.default:"0s"`.
 type Users struct {
 	Timing
 	Warmup           time.Duration `flag:"warmup" default:"0s" help:"a warm-up run of this length before the measured runs (recorded, not measured)"`

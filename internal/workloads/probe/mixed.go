@@ -40,7 +40,7 @@ var mixedTable = mixedSet.PartName(1)
 // MixedFlags are `probe mixed`'s options: the virtual users' shared ones under the probe's names and
 // defaults (threads, measured from a cold start, per-minute series), then the probe's own.
 type MixedFlags struct {
-	runner.Users `vus.flag:"threads" vus.sweep:"by threads" vus.help:"client threads (one connection each), unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
+	runner.Users `vus.alias:"threads" vus.sweep:"by virtual users (client threads)" vus.help:"virtual users: client threads, one connection each, unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
 	Rows         int    `flag:"rows" default:"1000000" help:"rows of the mixed table when it is built (410 bytes each)"`
 	Mix          string `flag:"mix" default:"20/30/30/20" help:"per cent of insert/select/update/delete, chosen per request at random"`
 	SelectRows   string `flag:"select-rows" unit:"%" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
