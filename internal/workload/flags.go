@@ -36,13 +36,13 @@ type Flag struct {
 	Hidden  bool
 	// SweepTitle words a sweep of a Counts flag in reports: "N concurrent streams" (default "by NAME").
 	SweepTitle string
-	Unit       string       // the unit the value is in, shown in the help
-	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
-	Why        string       // why the range is what it is, said after a refusal ("" for nothing)
+	Unit       string // the unit the value is in, shown in the help
+	Min, Max   string // the range a number must lie in ("" for none), checked by Decode
+	Why        string // why the range is what it is, said after a refusal ("" for nothing)
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
-	field      []int        // the field of the options struct that holds it (FlagsOf)
-	owner      reflect.Type // that struct
+	field   []int        // the field of the options struct that holds it (FlagsOf)
+	owner   reflect.Type // that struct
 }
 
 // PlanKey is the flag's key in a plan's step.
