@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -314,5 +315,44 @@ func TestFlagVocabulary(t *testing.T) {
 	}
 	if r := cli(context.Background(), "probe", "mixed", "--target", a, "--threads", "0"); r.code == 0 || !strings.Contains(r.stderr, "--vus must be at least 1") {
 		t.Fatalf("the old spelling --threads does not set --vus: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// --output-format json (as fio's): standard output is one JSON object, the runs' summary; the progress and
+// summary lines people read go to standard error.
+func TestOutputFormatJSON(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "results.db")
+	r := cli(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--vus", "1,2", "--rampup", "0s", "--duration", "1s",
+		"--interval", "1s", "--store", st, "--result", filepath.Join(dir, "r.json"), "--label", "system=box", "--output-format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	var s method.Summary
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("standard output is not the summary: %v\n%s", err, r.stdout)
+	}
+	if dec.More() {
+		t.Fatalf("standard output holds more than one object:\n%s", r.stdout)
+	}
+	if s.Tool != "dbdyno" || s.Workload != "ping" || s.Status != "ok" || s.Store != st || len(s.Runs) != 2 || s.Next == nil ||
+		!strings.HasPrefix(s.Next.Report, "dbdyno report g") || !strings.Contains(s.Next.Compare, "@vus=1") {
+		t.Fatalf("summary %+v", s)
+	}
+	for i, run := range s.Runs {
+		if !strings.HasPrefix(run.RunID, "r") || run.Status != "ok" || !run.Stored || run.Headline == nil || run.Headline.Unit != "µs" ||
+			len(run.Metrics) == 0 || run.Group == nil || run.Group.Sweep != "vus" || run.Labels["system"] != "box" || run.Engine != "sqlite" ||
+			!filepath.IsAbs(run.ResultFile) {
+			t.Fatalf("run %d: %+v", i, run)
+		}
+	}
+	if !strings.Contains(r.stderr, "calls/s") || !strings.Contains(r.stderr, "\nnext:\n") {
+		t.Fatalf("the progress is not on standard error:\n%s", r.stderr)
+	}
+	if r := cli(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--output-format", "xml"); r.code == 0 ||
+		!strings.Contains(r.stderr, `--output-format "xml" is not known: use normal or json`) {
+		t.Fatalf("--output-format xml: exit %d %s", r.code, r.stderr)
 	}
 }

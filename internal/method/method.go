@@ -126,6 +126,7 @@ type settings struct {
 	store    string
 	interval time.Duration
 	result   string
+	json     bool     // --output-format json: the summary on standard output, the progress lines on standard error
 	agents   []string // --agent: one for every target, or one per target
 	token    string   // the agents' token
 	agentTLS *tls.Config
@@ -139,6 +140,13 @@ func readSettings(v *workload.Values) (*settings, error) {
 		return nil, err
 	}
 	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result}
+	switch o.OutputFormat {
+	case "normal", "":
+	case "json":
+		s.json = true
+	default:
+		return nil, fmt.Errorf("--output-format %q is not known: use normal or json", o.OutputFormat)
+	}
 	if s.repeat < 1 {
 		return nil, fmt.Errorf("--repeat must be at least 1 (got %d)", s.repeat)
 	}
@@ -234,6 +242,30 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err != nil {
 		return err
 	}
+	if s.json {
+		// the machine reads standard output: one JSON object, written last; people read the progress elsewhere
+		jsonOut, human := env.Out, env.Err
+		if human == nil {
+			human = io.Discard
+		}
+		e := *env
+		e.Out = human
+		env = &e
+		var rs *runSet
+		err = run(ctx, m, w, env, v, s, func(r *runSet) { rs = r })
+		if rs != nil {
+			if werr := writeSummary(jsonOut, m, env, rs, err); werr != nil && err == nil {
+				err = werr
+			}
+		}
+		return err
+	}
+	return run(ctx, m, w, env, v, s, nil)
+}
+
+// run is Run with its settings read; kept, when given, learns the command's run set as soon as it exists.
+func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, v *workload.Values, s *settings, kept func(*runSet)) error {
+	var err error
 	if v, err = w.Prepare(v); err != nil {
 		return err
 	}
@@ -266,6 +298,9 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	rs, err := newRunSet(ctx, env.Out, s)
 	if err != nil {
 		return err
+	}
+	if kept != nil {
+		kept(rs)
 	}
 	rs.inputs = inputs
 	targets := env.Targets

@@ -399,41 +399,51 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// printNext ends every measured command with what to do with its runs: the run (or group) ID, where it is
-// kept, and the dbdyno report and dbdyno compare command lines that use it, ready to paste.
-func (rs *runSet) printNext() {
-	var runs []*result.Result // the measured ones: a warm-up run is kept but not reported on
-	stored := 0
+// next is what to do with a command's runs: the line saying where they are kept, and the dbdyno report and
+// dbdyno compare command lines that use them (with a note on what to put for OTHER).
+type next struct {
+	Where   string `json:"-"`
+	ID      string `json:"id"` // the run, or the group of several
+	Report  string `json:"report"`
+	Compare string `json:"compare"`
+	Note    string `json:"note,omitempty"`
+}
+
+// measured are the command's runs but the warm-up's (kept, not reported on).
+func (rs *runSet) measured() []*result.Result {
+	var runs []*result.Result
 	for _, r := range rs.results {
-		if rs.stored[r.RunID] {
-			stored++
-		}
 		if r.Group == nil || !strings.HasSuffix(r.Group.ID, "-warmup") {
 			runs = append(runs, r)
 		}
 	}
+	return runs
+}
+
+// next says what comes after the command's runs (nil when they are kept nowhere but a fallback file).
+func (rs *runSet) next() *next {
+	runs := rs.measured()
 	if len(runs) == 0 {
-		return
-	}
-	if warm := stored - len(runs); warm > 0 && rs.stored[runs[0].RunID] {
-		fmt.Fprintf(rs.out, "the warm-up run is stored too (group %s-warmup)\n", runs[0].Group.ID)
+		return nil
 	}
 	r0 := runs[0]
 	var refs []string // what report and compare are given
 	var cmpA, cmpB string
 	storeFlag := ""
+	n := &next{ID: r0.RunID}
 	switch {
 	case rs.stored[r0.RunID]:
 		if !samePath(rs.s.store, store.DefaultPath) {
 			storeFlag = " --store " + shellQuote(absPath(rs.s.store))
 		}
 		if len(runs) == 1 || r0.Group == nil {
-			fmt.Fprintf(rs.out, "\nrun %s (%s) is stored in %s\n", r0.RunID, r0.Status, absPath(rs.s.store))
+			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, absPath(rs.s.store))
 			refs, cmpA, cmpB = []string{r0.RunID}, "OTHER", r0.RunID
 			break
 		}
 		g := r0.Group
-		fmt.Fprintf(rs.out, "\ngroup %s (%d runs) is stored in %s\n", g.ID, len(runs), absPath(rs.s.store))
+		n.ID = g.ID
+		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), absPath(rs.s.store))
 		refs, cmpA, cmpB = []string{g.ID}, "OTHER", g.ID
 		if g.Sweep != "" {
 			first, last := runs[0].Group.Point(), runs[len(runs)-1].Group.Point()
@@ -442,7 +452,7 @@ func (rs *runSet) printNext() {
 			}
 		}
 	case rs.written[r0.RunID] != "":
-		fmt.Fprintf(rs.out, "\nrun %s (%s) is not in a results store (--store \"\"); its result is %s\n", r0.RunID, r0.Status, absPath(rs.written[r0.RunID]))
+		n.Where = fmt.Sprintf("run %s (%s) is not in a results store (--store \"\"); its result is %s", r0.RunID, r0.Status, absPath(rs.written[r0.RunID]))
 		for _, r := range runs {
 			if p := rs.written[r.RunID]; p != "" {
 				refs = append(refs, shellQuote(absPath(p)))
@@ -453,14 +463,38 @@ func (rs *runSet) printNext() {
 			cmpA = refs[0]
 		}
 	default:
-		return // kept nowhere but a fallback file: said above
+		return nil
 	}
-	fmt.Fprintln(rs.out, "next:")
-	fmt.Fprintf(rs.out, "  dbdyno report %s%s -o report.html\n", strings.Join(refs, " "), storeFlag)
-	fmt.Fprintf(rs.out, "  dbdyno compare %s %s%s\n", cmpA, cmpB, storeFlag)
-	if cmpA == "OTHER" {
-		fmt.Fprintf(rs.out, "  (OTHER: another run or group ID, from dbdyno results list%s)\n", storeFlag)
-	} else if cmpA == "OTHER.json" {
-		fmt.Fprintln(rs.out, "  (OTHER.json: another run's result file)")
+	n.Report = fmt.Sprintf("dbdyno report %s%s -o report.html", strings.Join(refs, " "), storeFlag)
+	n.Compare = fmt.Sprintf("dbdyno compare %s %s%s", cmpA, cmpB, storeFlag)
+	switch cmpA {
+	case "OTHER":
+		n.Note = "OTHER: another run or group ID, from dbdyno results list" + storeFlag
+	case "OTHER.json":
+		n.Note = "OTHER.json: another run's result file"
+	}
+	return n
+}
+
+// printNext ends every measured command with what to do with its runs: the run (or group) ID, where it is
+// kept, and the dbdyno report and dbdyno compare command lines that use it, ready to paste.
+func (rs *runSet) printNext() {
+	runs := rs.measured()
+	n := rs.next()
+	if n == nil {
+		return
+	}
+	warm := 0
+	for _, r := range rs.results {
+		if rs.stored[r.RunID] {
+			warm++
+		}
+	}
+	if warm -= len(runs); warm > 0 && rs.stored[runs[0].RunID] {
+		fmt.Fprintf(rs.out, "the warm-up run is stored too (group %s-warmup)\n", runs[0].Group.ID)
+	}
+	fmt.Fprintf(rs.out, "\n%s\nnext:\n  %s\n  %s\n", n.Where, n.Report, n.Compare)
+	if n.Note != "" {
+		fmt.Fprintf(rs.out, "  (%s)\n", n.Note)
 	}
 }
