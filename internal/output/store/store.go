@@ -197,11 +197,13 @@ type Entry struct {
 	Headline  string
 }
 
-// Filter selects runs: every non-empty field must match; Label is "key=value".
+// Filter selects runs: every non-empty field must match; Label and each of Labels is "key=value" (--label,
+// repeatable: every one must match).
 type Filter struct {
 	Workload string
 	Group    string
 	Label    string
+	Labels   []string
 }
 
 // List returns the runs that match, oldest first.
@@ -216,10 +218,13 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Entry, error) {
 		q += ` AND group_id = ?`
 		args = append(args, f.Group)
 	}
-	if f.Label != "" {
-		k, v, ok := strings.Cut(f.Label, "=")
+	for _, l := range append([]string{f.Label}, f.Labels...) {
+		if l == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
 		if !ok {
-			return nil, fmt.Errorf("--label %q: use key=value", f.Label)
+			return nil, fmt.Errorf("--label %q: use key=value", l)
 		}
 		q += ` AND (json_extract(labels, '$.' || ?) = ? OR CAST(json_extract(labels, '$.' || ?) AS TEXT) = ?)`
 		args = append(args, k, v, k, v)

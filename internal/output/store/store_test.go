@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // The default store is one per user, wherever the command runs: $XDG_DATA_HOME/dbdyno/results.db, else
@@ -56,5 +58,32 @@ func TestOpenCreatesTheDefaultDirectory(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(base, "typo")); err == nil {
 		t.Error("a --store's missing directory was created")
+	}
+}
+
+// --label filters are repeatable: a run matches when it has every one.
+func TestLabelFilters(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, labels := range []map[string]any{{"system": "a", "disk": "ssd"}, {"system": "a", "disk": "hdd"}, {"system": "b", "disk": "ssd"}} {
+		r := &result.Result{SchemaVersion: result.SchemaVersion, Workload: "ping", RunID: "r" + string(rune('1'+i)), Status: result.StatusOK, Labels: labels}
+		if err := s.Add(ctx, r, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		f    Filter
+		want int
+	}{{Filter{Labels: []string{"system=a"}}, 2}, {Filter{Labels: []string{"system=a", "disk=ssd"}}, 1}, {Filter{Label: "disk=ssd", Labels: []string{"system=b"}}, 1}, {Filter{}, 3}} {
+		if e, err := s.List(ctx, c.f); err != nil || len(e) != c.want {
+			t.Errorf("%+v: %d runs, %v; want %d", c.f, len(e), err, c.want)
+		}
+	}
+	if _, err := s.List(ctx, Filter{Labels: []string{"system"}}); err == nil {
+		t.Error("a label without =value was taken")
 	}
 }
