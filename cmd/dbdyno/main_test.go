@@ -291,6 +291,11 @@ func TestUnitsAsTyped(t *testing.T) {
 		t.Fatalf("--table-size 1m is not said as 1 MiB:\n%s", r.Stdout)
 	}
 	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", st)
+	// probe mixed's headline is ops/s: so are its progress lines
+	m := clitest.Must(t, "probe", "mixed", "--target", "sqlite://"+filepath.Join(dir, "m.db"), "--rows", "2000", "--duration", "1s", "--interval", "1s", "--store", "")
+	if !regexp.MustCompile(`measure ops/s +\d+ selects by id/s`).MatchString(m.Stdout) || strings.Contains(m.Stdout, "/min") {
+		t.Fatalf("probe mixed's progress is not per second:\n%s", m.Stdout)
+	}
 	l := cli(context.Background(), "results", "list", "--store", st)
 	if l.code != 0 || !strings.Contains(l.stdout, "read MB/min ") || !regexp.MustCompile(`p50 latency \d+ µs`).MatchString(l.stdout) {
 		t.Fatalf("results list headlines without their unit:\n%s", l.stdout)

@@ -63,8 +63,9 @@ type Config struct {
 	// RateLabel names all transactions per minute in the progress lines (default "TPM"), per second with
 	// PerSecond.
 	RateLabel string
-	// PerSecond and Micros make the progress lines show the rate per second and latencies in µs, for a workload
-	// whose summary and metrics state them so (ping): one unit per quantity from progress to report.
+	// PerSecond and Micros make the progress lines show the rates (RateLabel's and KeyLabel's) per second and
+	// latencies in µs, for a workload whose summary and metrics state them so (ping, probe mixed): one unit per
+	// quantity from progress to report.
 	PerSecond, Micros bool
 	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
 	AtMeasureStart func(ctx context.Context) error
@@ -433,7 +434,11 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	}
 	key := ""
 	if cfg.KeyLabel != "" && minutes > 0 {
-		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, float64(keyCount)/minutes)
+		k := float64(keyCount) / minutes
+		if cfg.PerSecond {
+			k /= 60
+		}
+		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, k)
 	}
 	rate := cfg.RateLabel
 	if rate == "" {

@@ -254,7 +254,8 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 }
 
 func (m *mixed) Configure(cfg *runner.Config) {
-	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/min", "ops/min", float64(m.o.Rate)
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/s", "ops/s", float64(m.o.Rate)
+	cfg.PerSecond = true // as the summary and the headline (mixed ops/s)
 }
 
 // Figures are the run's figures. The key transaction is the progress lines' only: runner.VU records it in the
