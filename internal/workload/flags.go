@@ -83,8 +83,9 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		case Bool:
 			ptrs[f.Name] = fs.Bool(f.Name, f.Default == "true", f.Help)
 		case Duration:
-			d, _ := time.ParseDuration(orZero(f.Default))
-			ptrs[f.Name] = fs.Duration(f.Name, d, f.Help)
+			d := &durationValue{s: orZero(f.Default)}
+			fs.Var(d, f.Name, f.Help)
+			ptrs[f.Name] = d
 		case String, Counts, Percent:
 			ptrs[f.Name] = fs.String(f.Name, f.Default, f.Help)
 		case Strings:
@@ -126,8 +127,12 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 				v.vals[f.Name] = *p
 			case *bool:
 				v.vals[f.Name] = *p
-			case *time.Duration:
-				v.vals[f.Name] = *p
+			case *durationValue:
+				d, err := ParseDuration("--"+f.Name, p.s)
+				if err != nil {
+					return nil, err
+				}
+				v.vals[f.Name] = d
 			case *[]string:
 				v.vals[f.Name] = append([]string(nil), *p...)
 			case *string:
@@ -152,6 +157,29 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		}
 		return v, nil
 	}
+}
+
+// durationValue is a duration flag as typed, read when the flags are (ParseDuration's one-line refusal).
+type durationValue struct{ s string }
+
+func (d *durationValue) String() string { return d.s }
+func (d *durationValue) Type() string   { return "duration" }
+func (d *durationValue) Set(s string) error {
+	d.s = s
+	return nil
+}
+
+// ParseDuration reads a duration option: always with its unit (30s, 5m, 1h30m); a bare number is refused,
+// naming the forms (only the storage probe's fio options take seconds).
+func ParseDuration(flag, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err == nil {
+		return d, nil
+	}
+	if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && s != "0" {
+		return 0, fmt.Errorf("%s %s has no unit: write %ss, %sm or %sh", flag, s, s, s, s)
+	}
+	return 0, fmt.Errorf("%s %q is not a duration: write it with its unit, e.g. 30s, 5m, 1h30m", flag, s)
 }
 
 func orZero(s string) string {
