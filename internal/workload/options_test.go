@@ -240,7 +240,7 @@ func TestPercentOptions(t *testing.T) {
 	}{
 		{[]string{"--share", "0.2"}, "--share 0.2 is ambiguous: write 0.2% or 20%"},
 		{[]string{"--rate", "0.5"}, "--rate 0.5 is ambiguous: write 0.5% or 50%"},
-		{[]string{"--direct", "120"}, "--direct 120 is outside 0% to 100%"},
+		{[]string{"--direct", "120"}, `--direct "120" is outside 0% to 100%`},
 		{[]string{"--share", "most"}, `--share "most" is not a percentage: give 0% to 100%, e.g. 20%`},
 	} {
 		if _, err := read(c.args...); err == nil || err.Error() != c.want {

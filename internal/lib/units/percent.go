@@ -20,7 +20,7 @@ func ParsePercent(flag, s string) (Percent, error) {
 	case err != nil || math.IsNaN(f) || math.IsInf(f, 0):
 		return 0, fmt.Errorf("%s %q is not a percentage: give 0%% to 100%%, e.g. 20%%", flag, s)
 	case f < 0 || f > 100:
-		return 0, fmt.Errorf("%s %s is outside 0%% to 100%%", flag, t)
+		return 0, fmt.Errorf("%s %q is outside 0%% to 100%%", flag, t)
 	case !sign && f > 0 && f < 1:
 		return 0, fmt.Errorf("%s %s is ambiguous: write %s or %s", flag, t, Percent(f), Percent(f*100))
 	}
