@@ -68,7 +68,7 @@ func (a *app) rootCmd() *cobra.Command {
 }
 
 func (a *app) env() *workload.Env {
-	return &workload.Env{Out: a.stdout, Version: version, Args: engine.RedactArgs(a.args)}
+	return &workload.Env{Out: a.stdout, Err: a.stderr, Version: version, Args: engine.RedactArgs(a.args)}
 }
 
 // workloadCmd is `dbdyno NAME` with a subcommand per command the workload declares; a command without a name

@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -46,7 +49,8 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "build", "--target", empty, "--warehouses", "0"}, "--warehouses must be at least 1"},
 		{[]string{"tpcc", "run", "--target", empty, "--vus", "0"}, "--vus must be at least 1"},
 		{[]string{"tpcc", "run", "--target", empty, "--mode", "fast"}, "--mode \"fast\" is not known"},
-		{[]string{"tpcc", "run", "--target", empty, "--duration", "soon"}, "invalid argument \"soon\""},
+		{[]string{"tpcc", "run", "--target", empty, "--duration", "soon"}, `--duration "soon" is not a duration: write it with its unit, e.g. 30s, 5m, 1h30m`},
+		{[]string{"tpcc", "run", "--target", empty, "--duration", "30"}, "dbdyno: --duration 30 has no unit: write 30s, 30m or 30h\n"},
 		{[]string{"tpcc", "run", "--target", empty}, "run 'dbdyno tpcc build"},
 		{[]string{"tpcc", "check", "--target", empty}, "run 'dbdyno tpcc build"},
 		{[]string{"tpcc", "run", "--target", missing}, "no database file at"},
@@ -59,6 +63,9 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"tpcc", "run", "--target", empty, "--reconnect-timeout", "-1s"}, "--reconnect-timeout must be positive"},
 		{[]string{"tpcc", "run", "--target", empty, "--target", empty}, "is given twice"},
 		{[]string{"ping", "--target", empty, "--interval", "0s"}, "--interval must be positive"},
+		{[]string{"webstore", "run", "--target", empty, "--new-customers", "0.2"}, "dbdyno: --new-customers 0.2 is ambiguous: write 0.2% or 20%\n"},
+		{[]string{"probe", "mixed", "--target", empty, "--hot", "0.9"}, "dbdyno: --hot 0.9 is ambiguous: write 0.9% or 90%\n"},
+		{[]string{"tpcc", "run", "--target", empty, "--max-error-rate", "0.5"}, "--max-error-rate 0.5 is ambiguous: write 0.5% or 50%"},
 		{[]string{"tpcc", "run", "--target", empty, "--label", "system=" + strings.Repeat("x", 100000)}, "a label's key may hold 64 characters and its value 256"},
 		{[]string{"tpcc", "build", "--target", "sqlite://" + filepath.Join(dir, "huge.db"), "--warehouses", "100000"}, "this build needs about 9.7 TB"},
 		{[]string{"tpch", "build", "--target", "duckdb://" + filepath.Join(dir, "huge.duckdb"), "--scale", "100000"}, "choose another disk"},
@@ -190,5 +197,168 @@ func TestREADMEOpensWithTheTwoCommands(t *testing.T) {
 	rest := text[strings.Index(text, "```sh")+5+len(block):]
 	if i := strings.Index(rest, "go build -o dbdyno ./cmd/dbdyno"); i < 0 || i > 300 {
 		t.Fatal("right after its two commands, the README says how to build the dbdyno binary")
+	}
+}
+
+// nextLines are the command lines a run ends with (after "next:"), as words.
+func nextLines(t *testing.T, stdout string) [][]string {
+	t.Helper()
+	_, after, ok := strings.Cut(stdout, "\nnext:\n")
+	if !ok {
+		t.Fatalf("no next: in\n%s", stdout)
+	}
+	var out [][]string
+	for _, l := range strings.Split(after, "\n") {
+		if w := strings.Fields(l); len(w) > 1 && w[0] == "dbdyno" {
+			out = append(out, w[1:])
+		}
+	}
+	return out
+}
+
+// Every run ends with its run ID, where it is stored (an absolute path) and the report and compare command
+// lines that use it; pasted, they work.
+func TestRunSaysWhatComesNext(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "p.db")
+	first := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s")
+	if want := "is stored in " + store.DefaultPath + "\n"; !strings.Contains(first.Stdout, want) || strings.Contains(first.Stdout, "--store") ||
+		!regexp.MustCompile(`calls/s +\d+ .*\(p50/p95/p99 µs\)`).MatchString(first.Stdout) {
+		t.Fatalf("the default store is not named (%q), or named as a flag:\n%s", want, first.Stdout)
+	}
+	firstID := strings.Fields(strings.SplitN(first.Stdout, "\nrun ", 2)[1])[0]
+	wd, _ := os.Getwd()
+	os.Chdir(dir) // --store relative to the working directory: the lines name it absolutely
+	defer os.Chdir(wd)
+	second := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", "mine.db")
+	st := filepath.Join(dir, "mine.db")
+	if !strings.Contains(second.Stdout, "is stored in "+st+"\n") {
+		t.Fatalf("the store's absolute path is not named:\n%s", second.Stdout)
+	}
+	lines := nextLines(t, second.Stdout)
+	if len(lines) != 2 || lines[0][0] != "report" || lines[1][0] != "compare" {
+		t.Fatalf("next lines %q", lines)
+	}
+	os.Chdir(wd)
+	// the first run is in the default store: copy it over to compare the two
+	if r := cli(context.Background(), "results", "export", "--format", "json", "-o", filepath.Join(dir, "first.json"), firstID); r.code != 0 {
+		t.Fatalf("export: %s", r.stderr)
+	}
+	for _, l := range lines {
+		for i, w := range l {
+			switch w {
+			case "report.html":
+				l[i] = filepath.Join(dir, "report.html")
+			case "OTHER":
+				l[i] = firstID
+			}
+		}
+		if l[0] == "compare" {
+			continue // OTHER is in another store: compare needs both in one (below)
+		}
+		if r := cli(context.Background(), l...); r.code != 0 {
+			t.Fatalf("dbdyno %s: exit %d: %s", strings.Join(l, " "), r.code, r.stderr)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "report.html")); err != nil || fi.Size() == 0 {
+		t.Fatalf("the report line wrote no report: %v", err)
+	}
+	// a sweep names its group and the compare line compares its first and last points
+	sweep := clitest.Must(t, "ping", "--target", url, "--vus", "1,2", "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", st)
+	for _, l := range nextLines(t, sweep.Stdout) {
+		for i, w := range l {
+			if w == "report.html" {
+				l[i] = filepath.Join(dir, "sweep.html")
+			}
+		}
+		if r := cli(context.Background(), l...); r.code != 0 || (l[0] == "compare" && !strings.Contains(l[1], "@vus=1")) {
+			t.Fatalf("dbdyno %s: exit %d: %s\n%s", strings.Join(l, " "), r.code, r.stderr, sweep.Stdout)
+		}
+	}
+	// no store: the lines name the result file
+	noStore := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", "", "--result", filepath.Join(dir, "r.json"))
+	if l := nextLines(t, noStore.Stdout); l[0][1] != filepath.Join(dir, "r.json") {
+		t.Fatalf("no store: %q\n%s", l, noStore.Stdout)
+	}
+}
+
+// One unit per quantity: a size is printed in the unit family it is typed in (--table-size 1m is 1 MiB, not
+// 1.0 MB), and the stored headline names its unit.
+func TestUnitsAsTyped(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "results.db")
+	r := clitest.Must(t, "probe", "read", "--target", "sqlite://"+filepath.Join(dir, "r.db"), "--table-size", "1m", "--tables", "1", "--store", st)
+	if !strings.Contains(r.Stdout, "1 table(s) of 1 MiB") || strings.Contains(r.Stdout, "1.0 MB") {
+		t.Fatalf("--table-size 1m is not said as 1 MiB:\n%s", r.Stdout)
+	}
+	clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "1s", "--interval", "1s", "--store", st)
+	// probe mixed's headline is ops/s: so are its progress lines
+	m := clitest.Must(t, "probe", "mixed", "--target", "sqlite://"+filepath.Join(dir, "m.db"), "--rows", "2000", "--duration", "1s", "--interval", "1s", "--store", "")
+	if !regexp.MustCompile(`measure ops/s +\d+ selects by id/s`).MatchString(m.Stdout) || strings.Contains(m.Stdout, "/min") {
+		t.Fatalf("probe mixed's progress is not per second:\n%s", m.Stdout)
+	}
+	l := cli(context.Background(), "results", "list", "--store", st)
+	if l.code != 0 || !strings.Contains(l.stdout, "read MB/min ") || !regexp.MustCompile(`p50 latency \d+ µs`).MatchString(l.stdout) {
+		t.Fatalf("results list headlines without their unit:\n%s", l.stdout)
+	}
+}
+
+// One flag vocabulary: --target is repeatable on a build (each target in turn) as on a run; a renamed flag's
+// old spelling still works, hidden (probe mixed --threads is --vus).
+func TestFlagVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
+	r := cli(context.Background(), "webstore", "build", "--target", a, "--target", b, "--customers", "100", "--products", "100", "--orders-per-month", "10")
+	if r.code != 0 || !strings.Contains(r.stdout, "== target 2 of 2: "+b) {
+		t.Fatalf("build of two targets: exit %d %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if r := cli(context.Background(), "webstore", "check", "--target", a, "--target", b); r.code != 0 || strings.Count(r.stdout, "== target") != 2 {
+		t.Fatalf("check of the two targets: exit %d %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	h := cli(context.Background(), "probe", "mixed", "--help")
+	if !strings.Contains(h.stdout, "--vus") || strings.Contains(h.stdout, "--threads") {
+		t.Fatalf("probe mixed's concurrency is not --vus:\n%s", h.stdout)
+	}
+	if r := cli(context.Background(), "probe", "mixed", "--target", a, "--threads", "0"); r.code == 0 || !strings.Contains(r.stderr, "--vus must be at least 1") {
+		t.Fatalf("the old spelling --threads does not set --vus: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// --output-format json (as fio's): standard output is one JSON object, the runs' summary; the progress and
+// summary lines people read go to standard error.
+func TestOutputFormatJSON(t *testing.T) {
+	dir := t.TempDir()
+	st := filepath.Join(dir, "results.db")
+	r := cli(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--vus", "1,2", "--rampup", "0s", "--duration", "1s",
+		"--interval", "1s", "--store", st, "--result", filepath.Join(dir, "r.json"), "--label", "system=box", "--output-format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.DisallowUnknownFields()
+	var s method.Summary
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("standard output is not the summary: %v\n%s", err, r.stdout)
+	}
+	if dec.More() {
+		t.Fatalf("standard output holds more than one object:\n%s", r.stdout)
+	}
+	if s.Tool != "dbdyno" || s.Workload != "ping" || s.Status != "ok" || s.Store != st || len(s.Runs) != 2 || s.Next == nil ||
+		!strings.HasPrefix(s.Next.Report, "dbdyno report g") || !strings.Contains(s.Next.Compare, "@vus=1") {
+		t.Fatalf("summary %+v", s)
+	}
+	for i, run := range s.Runs {
+		if !strings.HasPrefix(run.RunID, "r") || run.Status != "ok" || !run.Stored || run.Headline == nil || run.Headline.Unit != "µs" ||
+			len(run.Metrics) == 0 || run.Group == nil || run.Group.Sweep != "vus" || run.Labels["system"] != "box" || run.Engine != "sqlite" ||
+			!filepath.IsAbs(run.ResultFile) {
+			t.Fatalf("run %d: %+v", i, run)
+		}
+	}
+	if !strings.Contains(r.stderr, "calls/s") || !strings.Contains(r.stderr, "\nnext:\n") {
+		t.Fatalf("the progress is not on standard error:\n%s", r.stderr)
+	}
+	if r := cli(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--output-format", "xml"); r.code == 0 ||
+		!strings.Contains(r.stderr, `--output-format "xml" is not known: use normal or json`) {
+		t.Fatalf("--output-format xml: exit %d %s", r.code, r.stderr)
 	}
 }

@@ -24,7 +24,7 @@ func (a *app) resultsCmd() *cobra.Command {
 	}
 	list.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
 	list.Flags().StringVar(&f.Group, "group", "", "only the runs of this group")
-	list.Flags().StringVar(&f.Label, "label", "", "only runs with this label, key=value")
+	list.Flags().StringArrayVar(&f.Labels, "label", nil, "only runs with this label, key=value (repeatable: runs with every one)")
 	show := &cobra.Command{
 		Use:   "show RUN",
 		Short: "print a stored run's result JSON (RUN: run ID or prefix, store number, or group ID)",
@@ -48,7 +48,7 @@ func (a *app) resultsCmd() *cobra.Command {
 	export.Flags().StringVar(&format, "format", "csv", "csv or json")
 	export.Flags().StringVarP(&out, "output", "o", "", "write to this file (default: standard output)")
 	export.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
-	export.Flags().StringVar(&f.Label, "label", "", "only runs with this label, key=value")
+	export.Flags().StringArrayVar(&f.Labels, "label", nil, "only runs with this label, key=value (repeatable: runs with every one)")
 	c.AddCommand(list, show, export)
 	return c
 }
@@ -70,7 +70,7 @@ func (a *app) reportCmd() *cobra.Command {
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
 	c.Flags().StringVarP(&out, "output", "o", "", "HTML file to write")
 	c.Flags().StringVar(&title, "title", "dbdyno report", "report title")
-	c.Flags().StringVar(&f.Label, "label", "", "report the stored runs with this label, key=value")
+	c.Flags().StringArrayVar(&f.Labels, "label", nil, "report the stored runs with this label, key=value (repeatable: runs with every one)")
 	c.Flags().StringVar(&f.Workload, "workload", "", "report the stored runs of this workload")
 	return c
 }

@@ -36,7 +36,7 @@ func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
 	if use == workload.ManyTargets {
 		return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to run every target at the same time"}
 	}
-	return workload.Flag{Name: "target", Kind: workload.String, Default: m.DefaultTarget, NoPlan: true, Help: help}
+	return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to do this on every target in turn"}
 }
 
 // CommandFlags are every flag of a command: its own, --target, and the method's for a measured command.
@@ -63,10 +63,7 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 // runs), then a plain command runs, and a measured one goes through Run.
 func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *workload.Values, env *workload.Env) error {
 	var raws []string
-	switch c.Target {
-	case workload.OneTarget:
-		raws = []string{v.String("target")}
-	case workload.ManyTargets:
+	if c.Target != workload.NoTarget {
 		raws = v.Strings("target")
 	}
 	for _, raw := range raws {
@@ -87,6 +84,23 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 	}
 	if err := checkTargetsAreNotTheStore(v, env.Targets); err != nil {
 		return err
+	}
+	if c.Measured == nil && c.Target == workload.OneTarget && len(env.Targets) > 1 {
+		// a command on one database (a build, a check) is done on each target in turn, stopping at the first
+		// that fails
+		all := env.Targets
+		for i, t := range all {
+			fmt.Fprintf(env.Out, "== target %d of %d: %s\n", i+1, len(all), t)
+			one := *env
+			one.Targets = []*engine.Target{t}
+			if err := c.Do(ctx, &one, v); err != nil {
+				if i > 0 {
+					return fmt.Errorf("target %d of %d (%s): %w", i+1, len(all), t, err)
+				}
+				return err
+			}
+		}
+		return nil
 	}
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)
@@ -112,6 +126,7 @@ type settings struct {
 	store    string
 	interval time.Duration
 	result   string
+	json     bool     // --output-format json: the summary on standard output, the progress lines on standard error
 	agents   []string // --agent: one for every target, or one per target
 	token    string   // the agents' token
 	agentTLS *tls.Config
@@ -125,6 +140,13 @@ func readSettings(v *workload.Values) (*settings, error) {
 		return nil, err
 	}
 	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result}
+	switch o.OutputFormat {
+	case "normal", "":
+	case "json":
+		s.json = true
+	default:
+		return nil, fmt.Errorf("--output-format %q is not known: use normal or json", o.OutputFormat)
+	}
 	if s.repeat < 1 {
 		return nil, fmt.Errorf("--repeat must be at least 1 (got %d)", s.repeat)
 	}
@@ -220,6 +242,30 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err != nil {
 		return err
 	}
+	if s.json {
+		// the machine reads standard output: one JSON object, written last; people read the progress elsewhere
+		jsonOut, human := env.Out, env.Err
+		if human == nil {
+			human = io.Discard
+		}
+		e := *env
+		e.Out = human
+		env = &e
+		var rs *runSet
+		err = run(ctx, m, w, env, v, s, func(r *runSet) { rs = r })
+		if rs != nil {
+			if werr := writeSummary(jsonOut, m, env, rs, err); werr != nil && err == nil {
+				err = werr
+			}
+		}
+		return err
+	}
+	return run(ctx, m, w, env, v, s, nil)
+}
+
+// run is Run with its settings read; kept, when given, learns the command's run set as soon as it exists.
+func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, v *workload.Values, s *settings, kept func(*runSet)) error {
+	var err error
 	if v, err = w.Prepare(v); err != nil {
 		return err
 	}
@@ -252,6 +298,9 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	rs, err := newRunSet(ctx, env.Out, s)
 	if err != nil {
 		return err
+	}
+	if kept != nil {
+		kept(rs)
 	}
 	rs.inputs = inputs
 	targets := env.Targets

@@ -31,7 +31,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	file := filepath.Join(dir, "r.json")
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "2s",
 		"--interval", "1s", "--label", "system=box-a", "--label", "price_per_hour=1.5", "--store", st, "--result", file)
-	if !strings.Contains(r.Stdout, "vus=1 NOPM median") || !strings.Contains(r.Stdout, "vus=2 NOPM median") || !strings.Contains(r.Stdout, "6 run(s) recorded") {
+	if !strings.Contains(r.Stdout, "vus=1 NOPM median") || !strings.Contains(r.Stdout, "vus=2 NOPM median") || !strings.Contains(r.Stdout, "(6 runs) is stored in") {
 		t.Fatalf("method output:\n%s", r.Stdout)
 	}
 	var runs []*result.Result
@@ -190,7 +190,7 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 	st := filepath.Join(dir, "results.db")
 	clitest.Must(t, "tpcc", "build", "--target", url)
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--warmup", "1s", "--rampup", "0s", "--duration", "1s", "--store", st)
-	if !strings.Contains(r.Stdout, "warm-up run: 1s") || strings.Count(r.Stdout, "measured: NOPM") != 2 || !strings.Contains(r.Stdout, "2 run(s) recorded") {
+	if !strings.Contains(r.Stdout, "warm-up run: 1s") || strings.Count(r.Stdout, "measured: NOPM") != 2 || !strings.Contains(r.Stdout, "the warm-up run is stored too") {
 		t.Fatalf("warm-up output:\n%s", r.Stdout)
 	}
 	// one measured run: its figure, not a "median" of one

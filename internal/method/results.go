@@ -26,11 +26,13 @@ type runSet struct {
 	inputs  []string // the targets' database files: no result may replace them
 	st      *store.Store
 	results []*result.Result
+	written map[string]string // run ID -> the result file it was written to
+	stored  map[string]bool   // run IDs recorded in the store
 	mu      sync.Mutex
 }
 
 func newRunSet(ctx context.Context, out io.Writer, s *settings) (*runSet, error) {
-	rs := &runSet{out: out, s: s}
+	rs := &runSet{out: out, s: s, written: map[string]string{}, stored: map[string]bool{}}
 	if s.store != "" {
 		st, err := store.Open(ctx, s.store)
 		if err != nil {
@@ -96,7 +98,6 @@ func (rs *runSet) markMedians() {
 func (rs *runSet) close(ctx context.Context) error {
 	rs.markMedians()
 	var errs []error
-	stored := 0
 	for i, r := range rs.results {
 		kept := false
 		if rs.s.result != "" {
@@ -114,20 +115,21 @@ func (rs *runSet) close(ctx context.Context) error {
 				fmt.Fprintf(rs.out, "could not write the result of run %s: %v\n", r.RunID, err)
 			} else {
 				kept = true
+				rs.written[r.RunID] = path
 				fmt.Fprintf(rs.out, "result %s (%s) written to %s\n", r.RunID, r.Status, path)
 			}
 		}
 		if rs.st != nil {
 			h := ""
 			if m, ok := r.Headline(); ok {
-				h = m.Name + " " + compare.Format(m.Value)
+				h = m.Name + " " + withUnit(m, m.Value)
 			}
 			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil {
 				errs = append(errs, err)
 				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, rs.s.store, err)
 			} else {
 				kept = true
-				stored++
+				rs.stored[r.RunID] = true
 			}
 		}
 		if !kept && (rs.st != nil || rs.s.result != "") {
@@ -139,12 +141,10 @@ func (rs *runSet) close(ctx context.Context) error {
 		}
 	}
 	if rs.st != nil {
-		if stored > 0 {
-			fmt.Fprintf(rs.out, "%d run(s) recorded in %s\n", stored, rs.s.store)
-		}
-		rs.st.Close()
+		rs.st.Close() // where the runs are stored is said last (printNext)
 	}
 	rs.printMedians()
+	rs.printNext()
 	if len(errs) > 0 {
 		return fmt.Errorf("%d result write(s) failed, first: %w", len(errs), errs[0])
 	}
@@ -194,12 +194,12 @@ func (rs *runSet) printMedians() {
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
 		if len(runs) == 1 {
-			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, compare.Format(h.Value), r.RunID)
+			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, withUnit(h, h.Value), r.RunID)
 			continue
 		}
 		st := compare.Summarise("", runs).Metrics[h.Name]
 		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
-			compare.Format(st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
+			withUnit(h, st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
 }
 
@@ -323,7 +323,17 @@ func aggregateLine(agg *result.Result, targets int) string {
 	if !ok {
 		return fmt.Sprintf("aggregate of %d targets: %s", targets, agg.Status)
 	}
-	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, compare.Format(h.Value))
+	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, withUnit(h, h.Value))
+}
+
+// withUnit writes a metric's value with its unit, unless its name says it ("read MB/min 5047.1"): the store's
+// headline, the medians and the aggregate line state what the number counts.
+func withUnit(m result.Metric, v float64) string {
+	s := compare.Format(v)
+	if m.Unit != "" && !strings.HasSuffix(m.Name, m.Unit) {
+		s += " " + m.Unit
+	}
+	return s
 }
 
 // prefixWriter prefixes each line, so concurrent targets' progress stays readable.
@@ -371,4 +381,120 @@ func onTargets(out io.Writer, targets []*engine.Target, fn func(t *engine.Target
 	}
 	wg.Wait()
 	return res, errs
+}
+
+// absPath is a path as the user can find it from anywhere.
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// shellQuote quotes a word for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=@:+,%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// next is what to do with a command's runs: the line saying where they are kept, and the dbdyno report and
+// dbdyno compare command lines that use them (with a note on what to put for OTHER).
+type next struct {
+	Where   string `json:"-"`
+	ID      string `json:"id"` // the run, or the group of several
+	Report  string `json:"report"`
+	Compare string `json:"compare"`
+	Note    string `json:"note,omitempty"`
+}
+
+// measured are the command's runs but the warm-up's (kept, not reported on).
+func (rs *runSet) measured() []*result.Result {
+	var runs []*result.Result
+	for _, r := range rs.results {
+		if r.Group == nil || !strings.HasSuffix(r.Group.ID, "-warmup") {
+			runs = append(runs, r)
+		}
+	}
+	return runs
+}
+
+// next says what comes after the command's runs (nil when they are kept nowhere but a fallback file).
+func (rs *runSet) next() *next {
+	runs := rs.measured()
+	if len(runs) == 0 {
+		return nil
+	}
+	r0 := runs[0]
+	var refs []string // what report and compare are given
+	var cmpA, cmpB string
+	storeFlag := ""
+	n := &next{ID: r0.RunID}
+	switch {
+	case rs.stored[r0.RunID]:
+		if !samePath(rs.s.store, store.DefaultPath) {
+			storeFlag = " --store " + shellQuote(absPath(rs.s.store))
+		}
+		if len(runs) == 1 || r0.Group == nil {
+			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, absPath(rs.s.store))
+			refs, cmpA, cmpB = []string{r0.RunID}, "OTHER", r0.RunID
+			break
+		}
+		g := r0.Group
+		n.ID = g.ID
+		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), absPath(rs.s.store))
+		refs, cmpA, cmpB = []string{g.ID}, "OTHER", g.ID
+		if g.Sweep != "" {
+			first, last := runs[0].Group.Point(), runs[len(runs)-1].Group.Point()
+			if first != last {
+				cmpA, cmpB = g.ID+"@"+first, g.ID+"@"+last
+			}
+		}
+	case rs.written[r0.RunID] != "":
+		n.Where = fmt.Sprintf("run %s (%s) is not in a results store (--store \"\"); its result is %s", r0.RunID, r0.Status, absPath(rs.written[r0.RunID]))
+		for _, r := range runs {
+			if p := rs.written[r.RunID]; p != "" {
+				refs = append(refs, shellQuote(absPath(p)))
+			}
+		}
+		cmpA, cmpB = "OTHER.json", refs[len(refs)-1]
+		if len(refs) > 1 {
+			cmpA = refs[0]
+		}
+	default:
+		return nil
+	}
+	n.Report = fmt.Sprintf("dbdyno report %s%s -o report.html", strings.Join(refs, " "), storeFlag)
+	n.Compare = fmt.Sprintf("dbdyno compare %s %s%s", cmpA, cmpB, storeFlag)
+	switch cmpA {
+	case "OTHER":
+		n.Note = "OTHER: another run or group ID, from dbdyno results list" + storeFlag
+	case "OTHER.json":
+		n.Note = "OTHER.json: another run's result file"
+	}
+	return n
+}
+
+// printNext ends every measured command with what to do with its runs: the run (or group) ID, where it is
+// kept, and the dbdyno report and dbdyno compare command lines that use it, ready to paste.
+func (rs *runSet) printNext() {
+	runs := rs.measured()
+	n := rs.next()
+	if n == nil {
+		return
+	}
+	warm := 0
+	for _, r := range rs.results {
+		if rs.stored[r.RunID] {
+			warm++
+		}
+	}
+	if warm -= len(runs); warm > 0 && rs.stored[runs[0].RunID] {
+		fmt.Fprintf(rs.out, "the warm-up run is stored too (group %s-warmup)\n", runs[0].Group.ID)
+	}
+	fmt.Fprintf(rs.out, "\n%s\nnext:\n  %s\n  %s\n", n.Where, n.Report, n.Compare)
+	if n.Note != "" {
+		fmt.Fprintf(rs.out, "  (%s)\n", n.Note)
+	}
 }

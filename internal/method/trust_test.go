@@ -127,7 +127,7 @@ func TestFailedWritesAreReportedAndKept(t *testing.T) {
 	if r.Code == 0 || !strings.Contains(r.Stderr, "result write(s) failed") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
-	if strings.Contains(r.Stdout, "run(s) recorded") || !strings.Contains(r.Stdout, "could not record run") || !strings.Contains(r.Stdout, "could not write the result") {
+	if strings.Contains(r.Stdout, "is stored in") || !strings.Contains(r.Stdout, "could not record run") || !strings.Contains(r.Stdout, "could not write the result") {
 		t.Fatalf("output:\n%s", r.Stdout)
 	}
 	kept, _ := filepath.Glob(filepath.Join(dir, "dbdyno-unsaved-*.json"))

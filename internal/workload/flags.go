@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/spf13/pflag"
 )
 
@@ -22,6 +23,7 @@ const (
 	String
 	Strings // repeatable: --label a=1 --label b=2
 	Counts  // a count, a range 1..N or a list 1,2,4: a sweep when it holds more than one
+	Percent // a share: 20% or 20 (units.ParsePercent); 0.2 without % is refused as ambiguous
 )
 
 // Flag is one option of a command, declared once: the CLI flag, the plan key and sweeps derive from it.
@@ -34,11 +36,13 @@ type Flag struct {
 	Hidden  bool
 	// SweepTitle words a sweep of a Counts flag in reports: "N concurrent streams" (default "by NAME").
 	SweepTitle string
-	Unit       string       // the unit the value is in, shown in the help
-	Min, Max   string       // the range a number must lie in ("" for none), checked by Decode
-	Why        string       // why the range is what it is, said after a refusal ("" for nothing)
-	field      []int        // the field of the options struct that holds it (FlagsOf)
-	owner      reflect.Type // that struct
+	Unit       string // the unit the value is in, shown in the help
+	Min, Max   string // the range a number must lie in ("" for none), checked by Decode
+	Why        string // why the range is what it is, said after a refusal ("" for nothing)
+	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
+	Aliases []string
+	field   []int        // the field of the options struct that holds it (FlagsOf)
+	owner   reflect.Type // that struct
 }
 
 // PlanKey is the flag's key in a plan's step.
@@ -79,9 +83,10 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		case Bool:
 			ptrs[f.Name] = fs.Bool(f.Name, f.Default == "true", f.Help)
 		case Duration:
-			d, _ := time.ParseDuration(orZero(f.Default))
-			ptrs[f.Name] = fs.Duration(f.Name, d, f.Help)
-		case String, Counts:
+			d := &durationValue{s: orZero(f.Default)}
+			fs.Var(d, f.Name, f.Help)
+			ptrs[f.Name] = d
+		case String, Counts, Percent:
 			ptrs[f.Name] = fs.String(f.Name, f.Default, f.Help)
 		case Strings:
 			var d []string
@@ -93,6 +98,21 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		if f.Hidden {
 			fs.MarkHidden(f.Name)
 		}
+	}
+	aliases := map[string]string{}
+	for _, f := range flags {
+		for _, a := range f.Aliases {
+			aliases[a] = f.Name
+		}
+	}
+	if len(aliases) > 0 {
+		prev := fs.GetNormalizeFunc()
+		fs.SetNormalizeFunc(func(fs *pflag.FlagSet, name string) pflag.NormalizedName {
+			if to, ok := aliases[name]; ok {
+				name = to
+			}
+			return prev(fs, name)
+		})
 	}
 	return func() (*Values, error) {
 		v := &Values{flags: flags, vals: map[string]any{}, changed: map[string]bool{}}
@@ -107,11 +127,23 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 				v.vals[f.Name] = *p
 			case *bool:
 				v.vals[f.Name] = *p
-			case *time.Duration:
-				v.vals[f.Name] = *p
+			case *durationValue:
+				d, err := ParseDuration("--"+f.Name, p.s)
+				if err != nil {
+					return nil, err
+				}
+				v.vals[f.Name] = d
 			case *[]string:
 				v.vals[f.Name] = append([]string(nil), *p...)
 			case *string:
+				if f.Kind == Percent {
+					pct, err := units.ParsePercent("--"+f.Name, *p)
+					if err != nil {
+						return nil, err
+					}
+					v.vals[f.Name] = pct
+					continue
+				}
 				if f.Kind != Counts {
 					v.vals[f.Name] = *p
 					continue
@@ -125,6 +157,29 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		}
 		return v, nil
 	}
+}
+
+// durationValue is a duration flag as typed, read when the flags are (ParseDuration's one-line refusal).
+type durationValue struct{ s string }
+
+func (d *durationValue) String() string { return d.s }
+func (d *durationValue) Type() string   { return "duration" }
+func (d *durationValue) Set(s string) error {
+	d.s = s
+	return nil
+}
+
+// ParseDuration reads a duration option: always with its unit (30s, 5m, 1h30m); a bare number is refused,
+// naming the forms (only the storage probe's fio options take seconds).
+func ParseDuration(flag, s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err == nil {
+		return d, nil
+	}
+	if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && s != "0" {
+		return 0, fmt.Errorf("%s %s has no unit: write %ss, %sm or %sh", flag, s, s, s, s)
+	}
+	return 0, fmt.Errorf("%s %q is not a duration: write it with its unit, e.g. 30s, 5m, 1h30m", flag, s)
 }
 
 func orZero(s string) string {
@@ -185,6 +240,7 @@ func (v *Values) Bool(name string) bool              { return v.get(name).(bool)
 func (v *Values) Duration(name string) time.Duration { return v.get(name).(time.Duration) }
 func (v *Values) String(name string) string          { return v.get(name).(string) }
 func (v *Values) Strings(name string) []string       { return v.get(name).([]string) }
+func (v *Values) Percent(name string) units.Percent  { return v.get(name).(units.Percent) }
 
 // Counts is a Counts flag's values: one (or none) unless it is swept.
 func (v *Values) Counts(name string) []int { return v.get(name).([]int) }

@@ -12,4 +12,5 @@ type Measuring struct {
 	Store           string        `flag:"store" plan:"-" help:"results store (SQLite file); \"\" to keep results out of it"`
 	MetricsInterval time.Duration `flag:"metrics-interval" default:"1s" help:"system metrics sampling interval"`
 	Result          string        `flag:"result" help:"write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"`
+	OutputFormat    string        `flag:"output-format" default:"normal" plan:"-" help:"normal, or json (as fio's): the runs' summary as one JSON object on standard output, the progress lines on standard error"`
 }

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 )
 
 // A command's options are one Go struct: each field with a `flag` tag is an option, and the tags carry what the
@@ -21,21 +24,29 @@ import (
 //   - flag:"name"    the option's --name (a plan's key is the name with "_" for "-")
 //   - default:"v"    its default as it would be typed (else the prototype's field value, else none)
 //   - help:"text"    its help line
-//   - unit:"u"       the unit the value is in (shown in the help: "(unit)")
+//   - unit:"u"       the unit the value is in (shown in the help: "(unit)"); unit:"%" makes a string or float64
+//     option a percentage (Percent), as a units.Percent field is
 //   - sweep:"title"  an int option that takes a count, a range 1..N or a list 1,2,4: more than one value sweeps
 //     it, one run per value; the title words the sweep in reports ("N concurrent streams"; "" for "by NAME")
 //   - plan:"-"       not settable from a plan; hidden:"true" not listed in the help
 //   - min:"n", max:"n"  the range a number must lie in, checked when the options are decoded
 //   - why:"text"     why the range is what it is: said after the refusal of a number out of it
+//   - alias:"a,b"    older spellings that still work, hidden (a renamed flag keeps its old name this way)
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
-// bool (Bool), time.Duration (Duration), string (String) and []string (Strings, repeatable).
+// bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable) and units.Percent
+// (Percent: "20%" or "20", a bare number below 1 refused as ambiguous). A percentage given as a string field
+// (unit:"%") holds it written cleanly ("20%"), as a float64 field the number of per cent (20).
 //
 // A struct field without a flag tag that is itself a struct (embedded or named) is a group: its options are the
 // command's. The group's field may adjust its options for this command with tags NAME.flag, NAME.default,
-// NAME.help and NAME.why (NAME the option's flag in the group), e.g. `vus.flag:"threads" rampup.default:"0s"`.
+// NAME.help, NAME.why and NAME.alias (NAME the option's flag in the group), e.g. `vus.alias:"threads"
+// rampup.default:"0s"`.
 
-var durationType = reflect.TypeOf(time.Duration(0))
+var (
+	durationType = reflect.TypeOf(time.Duration(0))
+	percentType  = reflect.TypeOf(units.Percent(0))
+)
 
 // FlagsOf derives the flags of an options struct from its tags; proto is a pointer to the struct, whose
 // non-zero fields are the defaults of options with no default tag.
@@ -80,10 +91,15 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		f := Flag{Name: name, Help: sf.Tag.Get("help"), field: path, Min: sf.Tag.Get("min"), Max: sf.Tag.Get("max")}
 		f.Unit, f.Why = sf.Tag.Get("unit"), sf.Tag.Get("why")
 		f.NoPlan = sf.Tag.Get("plan") == "-"
+		if a := sf.Tag.Get("alias"); a != "" {
+			f.Aliases = strings.Split(a, ",")
+		}
 		f.Hidden = sf.Tag.Get("hidden") == "true"
-		switch sf.Type {
-		case durationType:
+		switch {
+		case sf.Type == durationType:
 			f.Kind = Duration
+		case sf.Type == percentType || f.Unit == "%" && (sf.Type.Kind() == reflect.String || sf.Type.Kind() == reflect.Float64):
+			f.Kind, f.Unit = Percent, "%"
 		default:
 			switch sf.Type.Kind() {
 			case reflect.Int:
@@ -137,6 +153,9 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		if v, ok := lookup("why"); ok {
 			f.Why = v
 		}
+		if v, ok := lookup("alias"); ok {
+			f.Aliases = strings.Split(v, ",")
+		}
 		if v, ok := lookup("sweep"); ok && f.Kind == Counts {
 			f.SweepTitle = v
 		}
@@ -147,6 +166,8 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 func format(v reflect.Value) string {
 	switch x := v.Interface().(type) {
 	case time.Duration:
+		return x.String()
+	case units.Percent:
 		return x.String()
 	case []string:
 		if len(x) > 0 {
@@ -176,6 +197,9 @@ func (v *Values) Decode(dst any) error {
 		val := reflect.ValueOf(x)
 		if fv.Type() == durationType {
 			val = reflect.ValueOf(x.(time.Duration))
+		}
+		if p, ok := x.(units.Percent); ok && fv.Kind() == reflect.String {
+			val = reflect.ValueOf(p.String())
 		}
 		fv.Set(val.Convert(fv.Type()))
 		if err := f.checkRange(fv); err != nil {
@@ -268,6 +292,14 @@ func (v *Values) With(src any) *Values {
 			c.vals[f.Name] = time.Duration(fv.Int())
 		case Strings:
 			c.vals[f.Name] = append([]string(nil), fv.Interface().([]string)...)
+		case Percent:
+			if fv.Kind() == reflect.String {
+				if p, err := units.ParsePercent("--"+f.Name, fv.String()); err == nil {
+					c.vals[f.Name] = p
+				}
+			} else {
+				c.vals[f.Name] = units.Percent(fv.Float())
+			}
 		default:
 			c.vals[f.Name] = fv.Convert(reflect.TypeOf(c.vals[f.Name])).Interface()
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/spf13/pflag"
 )
 
@@ -195,5 +196,92 @@ func TestNestedGroupAdjusted(t *testing.T) {
 	flags := FlagsOf(&nestedOptions{})
 	if len(flags) != 2 || flags[0].Name != "threads" || flags[0].Default != "2" || flags[1].Name != "seed" {
 		t.Fatalf("%+v", flags)
+	}
+}
+
+type percentOptions struct {
+	Share  string        `flag:"share" unit:"%" default:"20%" help:"a share kept as text"`
+	Rate   float64       `flag:"rate" unit:"%" default:"1" help:"a share in per cent"`
+	Direct units.Percent `flag:"direct" default:"5%" help:"a share of the percent type"`
+}
+
+// Every percentage option, whatever its field's type, reads 20% or 20, refuses 0.2 without % in one line, and
+// holds the share written cleanly.
+func TestPercentOptions(t *testing.T) {
+	flags := FlagsOf(&percentOptions{})
+	for _, f := range flags {
+		if f.Kind != Percent || f.Unit != "%" {
+			t.Fatalf("--%s is kind %d unit %q, not a percentage", f.Name, f.Kind, f.Unit)
+		}
+	}
+	read := func(args ...string) (*percentOptions, error) {
+		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		r := Define(fs, flags)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		v, err := r()
+		if err != nil {
+			return nil, err
+		}
+		return Options[percentOptions](v)
+	}
+	o, err := read()
+	if err != nil || o.Share != "20%" || o.Rate != 1 || o.Direct != 5 {
+		t.Fatalf("defaults %+v %v", o, err)
+	}
+	o, err = read("--share", "35", "--rate", "0.5%", "--direct", "0.9%")
+	if err != nil || o.Share != "35%" || o.Rate != 0.5 || o.Direct.String() != "0.9%" {
+		t.Fatalf("given %+v %v", o, err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--share", "0.2"}, "--share 0.2 is ambiguous: write 0.2% or 20%"},
+		{[]string{"--rate", "0.5"}, "--rate 0.5 is ambiguous: write 0.5% or 50%"},
+		{[]string{"--direct", "120"}, `--direct "120" is outside 0% to 100%`},
+		{[]string{"--share", "most"}, `--share "most" is not a percentage: give 0% to 100%, e.g. 20%`},
+	} {
+		if _, err := read(c.args...); err == nil || err.Error() != c.want {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+	// a value written back (With) reads as given
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	r := Define(fs, flags)
+	fs.Parse([]string{"--share", "7.5%"})
+	v, _ := r()
+	o, _ = Options[percentOptions](v)
+	if back, err := Options[percentOptions](v.With(o)); err != nil || *back != *o {
+		t.Fatalf("written back %+v, was %+v (%v)", back, o, err)
+	}
+}
+
+type aliasOptions struct {
+	group `users.alias:"threads,clients"`
+	Scale float64 `flag:"scale" alias:"sf" default:"1" help:"scale"`
+}
+
+// A renamed option keeps its old spellings as hidden aliases that set it.
+func TestAliases(t *testing.T) {
+	flags := FlagsOf(&aliasOptions{})
+	fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+	read := Define(fs, flags)
+	if err := fs.Parse([]string{"--threads", "1,2", "--sf", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.Counts("users"); len(got) != 2 || v.Float("scale") != 3 || !v.Changed("users") {
+		t.Fatalf("aliases did not set their options: users %v, scale %v", got, v.Float("scale"))
+	}
+	var usage strings.Builder
+	fs.SetOutput(&usage)
+	fs.PrintDefaults()
+	if strings.Contains(usage.String(), "threads") || strings.Contains(usage.String(), "--sf") || !strings.Contains(usage.String(), "--users") {
+		t.Fatalf("the help lists an alias, or not the option:\n%s", usage.String())
 	}
 }

@@ -78,6 +78,7 @@ const (
 // Env is what a command gets besides its flags.
 type Env struct {
 	Out     io.Writer // progress and results
+	Err     io.Writer // where the progress goes when Out takes a machine-read summary (--output-format json); nil: nowhere
 	Targets []*engine.Target
 	Version string   // dbdyno's
 	Args    []string // the command line, passwords redacted

@@ -4,6 +4,7 @@ package units
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -25,4 +26,19 @@ func ParseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a size: use bytes or a number with k, m, g or t (4k, 1m, 30g)", s)
 	}
 	return int64(f * float64(mult)), nil
+}
+
+// FormatBytes writes a size in the binary units sizes are typed in (16m is 16 MiB): 16 MiB, 1.5 GiB, 512 B, the
+// unit always named (MiB, not MB: 16m is 16.8 MB), to one decimal.
+func FormatBytes(n int64) string {
+	f := float64(n)
+	for _, u := range []struct {
+		s string
+		m float64
+	}{{"PiB", 1 << 50}, {"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if f >= 0.99*u.m { // 1023.8 KiB of whole 410-byte rows from --table-size 1m is 1 MiB
+			return strconv.FormatFloat(math.Round(f/u.m*10)/10, 'f', -1, 64) + " " + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10) + " B"
 }

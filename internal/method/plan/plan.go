@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
@@ -182,6 +183,9 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 	for _, f := range method.CommandFlags(m, c) {
 		if !f.NoPlan && !f.Hidden {
 			allowed[f.PlanKey()] = f
+			for _, a := range f.Aliases { // an older spelling of the option
+				allowed[strings.ReplaceAll(a, "-", "_")] = f
+			}
 		}
 	}
 	st.Args = []string{st.Workload}
@@ -266,6 +270,10 @@ func value(kind workload.Kind, v *yaml.Node) (string, error) {
 	case workload.Duration:
 		if _, err := time.ParseDuration(s); err != nil {
 			return "", fmt.Errorf("%q is not a duration: use e.g. 30s, 5m, 1h", s)
+		}
+	case workload.Percent:
+		if _, err := units.ParsePercent("the value", s); err != nil {
+			return "", err
 		}
 	case workload.Counts:
 		for _, part := range strings.FieldsFunc(strings.ReplaceAll(s, "..", ","), func(r rune) bool { return r == ',' }) {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -59,8 +60,13 @@ type Config struct {
 	// KeyTx is a transaction whose committed count per minute the progress lines show as KeyLabel (e.g. NOPM).
 	KeyTx    int
 	KeyLabel string
-	// RateLabel names all transactions per minute in the progress lines (default "TPM").
+	// RateLabel names all transactions per minute in the progress lines (default "TPM"), per second with
+	// PerSecond.
 	RateLabel string
+	// PerSecond and Micros make the progress lines show the rates (RateLabel's and KeyLabel's) per second and
+	// latencies in µs, for a workload whose summary and metrics state them so (ping, probe mixed): one unit per
+	// quantity from progress to report.
+	PerSecond, Micros bool
 	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
 	AtMeasureStart func(ctx context.Context) error
 	AtMeasureEnd   func(ctx context.Context) error
@@ -410,7 +416,11 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 		if i == cfg.KeyTx {
 			keyCount = s.count
 		}
-		fmt.Fprintf(&b, "  %s %s/%s/%s", abbrev(n), ms(its.P50), ms(its.P95), ms(its.P99))
+		lat := ms
+		if cfg.Micros {
+			lat = func(us int64) string { return strconv.FormatInt(us, 10) }
+		}
+		fmt.Fprintf(&b, "  %s %s/%s/%s", abbrev(n), lat(its.P50), lat(its.P95), lat(its.P99))
 		s.reset()
 	}
 	st.mu.Unlock()
@@ -424,13 +434,24 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	}
 	key := ""
 	if cfg.KeyLabel != "" && minutes > 0 {
-		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, float64(keyCount)/minutes)
+		k := float64(keyCount) / minutes
+		if cfg.PerSecond {
+			k /= 60
+		}
+		key = fmt.Sprintf(" %s %8.0f", cfg.KeyLabel, k)
 	}
 	rate := cfg.RateLabel
 	if rate == "" {
 		rate = "TPM"
 	}
-	fmt.Fprintf(cfg.Progress, "%7.1fs %s %s %8.0f%s  err %d |%s (p50/p95/p99 ms)\n", elapsed.Seconds(), phase, rate, iv.PerMinute, key, iv.Errors, b.String())
+	perUnit, latUnit := iv.PerMinute, "ms"
+	if cfg.PerSecond {
+		perUnit = iv.PerMinute / 60
+	}
+	if cfg.Micros {
+		latUnit = "µs"
+	}
+	fmt.Fprintf(cfg.Progress, "%7.1fs %s %s %8.0f%s  err %d |%s (p50/p95/p99 %s)\n", elapsed.Seconds(), phase, rate, perUnit, key, iv.Errors, b.String(), latUnit)
 	return iv
 }
 

@@ -13,13 +13,13 @@ import (
 
 // Users are the run options every virtual-user workload shares, embedded in its options struct. A workload
 // adjusts them for its command with the group's tags (see workload.FlagsOf), e.g.
-// `vus.flag:"threads" rampup.default:"0s"`.
+// `vus.alias:"threads" rampup.default:"0s"`.
 type Users struct {
 	Timing
 	Warmup           time.Duration `flag:"warmup" default:"0s" help:"a warm-up run of this length before the measured runs (recorded, not measured)"`
 	Seed             uint64        `flag:"seed" help:"seed of every random choice (default: from the clock; always recorded)"`
 	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
-	MaxErrorRate     float64       `flag:"max-error-rate" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
+	MaxErrorRate     float64       `flag:"max-error-rate" unit:"%" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
 }
 

@@ -1,4 +1,5 @@
-// Package store keeps every result in a local SQLite file (default dbdyno-results.db): the whole JSON document
+// Package store keeps every result in a local SQLite file (default results.db in the user's data directory,
+// see DefaultLocation): the whole JSON document
 // and the columns needed to list, find and compare runs. Writes are transactions, so a crash or Ctrl-C never
 // leaves a half-written result.
 package store
@@ -9,7 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,14 +20,32 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// DefaultPath is the store used unless --store says otherwise: $DBDYNO_STORE, or dbdyno-results.db in the
-// working directory.
-var DefaultPath = func() string {
+// DefaultPath is the store used unless --store says otherwise (DefaultLocation, resolved once at start).
+var DefaultPath = DefaultLocation()
+
+// DefaultLocation is where the results store lives unless --store says otherwise, one per user whatever the
+// working directory: $DBDYNO_STORE; else $XDG_DATA_HOME/dbdyno/results.db; else
+// ~/.local/share/dbdyno/results.db; else (no home directory) dbdyno-results.db in the working directory. The
+// path is absolute (a relative $XDG_DATA_HOME is ignored, as the XDG specification says). Open creates its
+// directory (0700).
+func DefaultLocation() string {
 	if p := os.Getenv("DBDYNO_STORE"); p != "" {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
 		return p
 	}
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "dbdyno", "results.db")
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "share", "dbdyno", "results.db")
+	}
+	if abs, err := filepath.Abs("dbdyno-results.db"); err == nil {
+		return abs
+	}
 	return "dbdyno-results.db"
-}()
+}
 
 const schemaVersion = "1"
 
@@ -38,6 +59,15 @@ const busyWait = 15 * time.Second
 // find it locked while another turns it to WAL (SQLite does not wait for that lock): opening is tried again
 // for up to busyWait.
 func Open(ctx context.Context, path string) (*Store, error) {
+	if dir := filepath.Dir(path); path == DefaultPath {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			// the default store's own directory (dbdyno/ in the user's data directory): only its owner reads the
+			// results; a --store elsewhere names a directory that exists
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, fmt.Errorf("results store %s: %w", path, err)
+			}
+		}
+	}
 	deadline := time.Now().Add(busyWait)
 	for pause := 20 * time.Millisecond; ; pause = min(2*pause, time.Second) {
 		s, err := open(ctx, path)
@@ -167,11 +197,13 @@ type Entry struct {
 	Headline  string
 }
 
-// Filter selects runs: every non-empty field must match; Label is "key=value".
+// Filter selects runs: every non-empty field must match; Label and each of Labels is "key=value" (--label,
+// repeatable: every one must match).
 type Filter struct {
 	Workload string
 	Group    string
 	Label    string
+	Labels   []string
 }
 
 // List returns the runs that match, oldest first.
@@ -186,10 +218,13 @@ func (s *Store) List(ctx context.Context, f Filter) ([]Entry, error) {
 		q += ` AND group_id = ?`
 		args = append(args, f.Group)
 	}
-	if f.Label != "" {
-		k, v, ok := strings.Cut(f.Label, "=")
+	for _, l := range append([]string{f.Label}, f.Labels...) {
+		if l == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(l, "=")
 		if !ok {
-			return nil, fmt.Errorf("--label %q: use key=value", f.Label)
+			return nil, fmt.Errorf("--label %q: use key=value", l)
 		}
 		q += ` AND (json_extract(labels, '$.' || ?) = ? OR CAST(json_extract(labels, '$.' || ?) AS TEXT) = ?)`
 		args = append(args, k, v, k, v)

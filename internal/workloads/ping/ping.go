@@ -106,7 +106,7 @@ func (r *run) Options() map[string]any {
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	o := r.o
 	m, err := runner.Run(ctx, r, runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
-		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/min", Classify: r.spec.Target.Engine.Classify})
+		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify})
 	if m == nil {
 		return false, err
 	}

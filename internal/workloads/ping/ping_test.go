@@ -2,6 +2,7 @@ package ping_test
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
@@ -29,6 +30,12 @@ func TestPingOnEveryEngine(t *testing.T) {
 			}
 			if m["p50 latency"] < 1 || m["p99 latency"] < m["p50 latency"] || m["max latency"] < m["p99 latency"] || m["round trips per second"] <= 0 {
 				t.Fatalf("metrics %v", m)
+			}
+			// one unit per quantity: the progress lines state the rate per second and latencies in µs, as the summary
+			// and the metrics do
+			if !strings.Contains(r.Stdout, " calls/s ") || !strings.Contains(r.Stdout, "(p50/p95/p99 µs)") || strings.Contains(r.Stdout, " ms)") ||
+				!strings.Contains(r.Stdout, " per second; latency p50 ") {
+				t.Fatalf("units drift between progress and summary:\n%s", r.Stdout)
 			}
 			meas := res.Measurement
 			if meas.Errors != 0 || meas.Transactions["ping"].Count == 0 || len(meas.Intervals) < 2 || res.Target.Engine != e.Name {

@@ -17,6 +17,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/jackc/pgx/v5"
@@ -39,13 +40,13 @@ var mixedTable = mixedSet.PartName(1)
 // MixedFlags are `probe mixed`'s options: the virtual users' shared ones under the probe's names and
 // defaults (threads, measured from a cold start, per-minute series), then the probe's own.
 type MixedFlags struct {
-	runner.Users `vus.flag:"threads" vus.sweep:"by threads" vus.help:"client threads (one connection each), unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
+	runner.Users `vus.alias:"threads" vus.sweep:"by virtual users (client threads)" vus.help:"virtual users: client threads, one connection each, unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
 	Rows         int    `flag:"rows" default:"1000000" help:"rows of the mixed table when it is built (410 bytes each)"`
 	Mix          string `flag:"mix" default:"20/30/30/20" help:"per cent of insert/select/update/delete, chosen per request at random"`
-	SelectRows   string `flag:"select-rows" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
+	SelectRows   string `flag:"select-rows" unit:"%" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
 	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
-	Hot          string `flag:"hot" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
-	HotIDs       string `flag:"hot-ids" default:"5%" help:"the newest share of ids the hot operations go to"`
+	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
+	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
 	Rate         int    `flag:"rate" default:"0" help:"cap on requests per second over all threads (open loop: latency counts from each request's intended start); 0: unthrottled"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
@@ -113,8 +114,9 @@ func share(flag, s string) (float64, error) {
 }
 
 func (m Mix) String() string {
-	return fmt.Sprintf("insert %g%%, select %g%% (%g%% by id), update %g%%, delete %g%%; hot %g%% on the newest %g%%, range %d",
-		m.Insert*100, m.Select*100, m.SelectRow*100, m.Update*100, m.Delete*100, m.Hot*100, m.HotIDs*100, m.Range)
+	p := func(share float64) units.Percent { return units.Percent(share * 100) } // 0.9%, not 0.9000000000000001%
+	return fmt.Sprintf("insert %v, select %v (%v by id), update %v, delete %v; hot %v on the newest %v, range %d",
+		p(m.Insert), p(m.Select), p(m.SelectRow), p(m.Update), p(m.Delete), p(m.Hot), p(m.HotIDs), m.Range)
 }
 
 // Op draws the next operation.
@@ -252,7 +254,8 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 }
 
 func (m *mixed) Configure(cfg *runner.Config) {
-	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/min", "ops/min", float64(m.o.Rate)
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/s", "ops/s", float64(m.o.Rate)
+	cfg.PerSecond = true // as the summary and the headline (mixed ops/s)
 }
 
 // Figures are the run's figures. The key transaction is the progress lines' only: runner.VU records it in the

@@ -12,12 +12,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 )
 
 //go:embed sql
@@ -306,4 +306,5 @@ func orNone(s string) string {
 	return s
 }
 
-func mb(b int64) string { return strconv.FormatFloat(float64(b)/1e6, 'f', 1, 64) + " MB" }
+// mb writes a size in the binary units it is typed in (--table-size 16m is 16 MiB, not 16.8 MB).
+func mb(b int64) string { return units.FormatBytes(b) }

@@ -96,10 +96,15 @@ func TestMixedDistributions(t *testing.T) {
 }
 
 func TestMixRefusesBadShares(t *testing.T) {
-	for _, args := range [][]string{{"--mix", "20/30/30/30"}, {"--mix", "20/30/50"}, {"--hot", "120%"}, {"--hot-ids", "0%"}, {"--range", "0"}} {
+	// (a share outside 0% to 100%, or 0.9 without %, is refused as the flags are read: workload's Percent)
+	for _, args := range [][]string{{"--mix", "20/30/30/30"}, {"--mix", "20/30/50"}, {"--hot-ids", "0%"}, {"--range", "0"}} {
 		if _, err := probe.ParseMix(values(t, args...)); err == nil {
 			t.Errorf("%v accepted", args)
 		}
+	}
+	// shares print as typed
+	if m, err := probe.ParseMix(values(t, "--hot", "0.9%", "--hot-ids", "35")); err != nil || !strings.Contains(m.String(), "hot 0.9% on the newest 35%,") {
+		t.Errorf("--hot 0.9%% --hot-ids 35: %v %v", m, err)
 	}
 }
 

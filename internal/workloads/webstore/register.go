@@ -87,7 +87,7 @@ type BuildFlags struct {
 type RunFlags struct {
 	runner.Users
 	runner.Modes `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
-	NewCustomers string        `flag:"new-customers" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
+	NewCustomers string        `flag:"new-customers" unit:"%" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
 	Searches     int           `flag:"searches" default:"3" help:"browse steps per order (each by category, actor or title at random)"`
 	Batch        int           `flag:"batch" default:"5" help:"results per browse"`
 	Lines        string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (0..0: browsing only)"`
