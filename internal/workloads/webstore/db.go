@@ -137,3 +137,8 @@ type BuildOptions struct {
 var errNotFound = errors.New("not found")
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// ordersAdded counts the orders beyond the loaded keys: those runs placed.
+func (db *DB) ordersAdded(ctx context.Context, m *Meta) (int64, error) {
+	return db.count(ctx, db.Data.SQL, "count_orders_added", m.Size.Orders())
+}

@@ -92,8 +92,15 @@ func Category(seed uint64, prod int64) int {
 // Special says a product is on the specials list a category browse shows (1 in 100).
 func Special(seed uint64, prod int64) bool { return mix(seed, keySpecial, uint64(prod))%100 == 0 }
 
-// Stock is a product's loaded quantity in stock: 0 to 500.
-func Stock(seed uint64, prod int64) int64 { return int64(mix(seed, keyStock, uint64(prod)) % 501) }
+// Stock is a product's loaded quantity in stock: 0 to 500, ten times that for a hot seller (HotEvery), as DVD
+// Store 3 loads it.
+func Stock(seed uint64, prod int64) int64 {
+	q := int64(mix(seed, keyStock, uint64(prod)) % 501)
+	if prod%HotEvery == 0 {
+		q *= 10
+	}
+	return q
+}
 
 var actorFirst = []string{"PENELOPE", "NICK", "ED", "JENNIFER", "JOHNNY", "BETTE", "GRACE", "MATTHEW", "JOE", "CHRISTIAN",
 	"ZERO", "KARL", "UMA", "VIVIEN", "CUBA", "FRED", "HELEN", "DAN", "BOB", "LUCILLE", "KIRSTEN", "ELVIS", "SANDRA",

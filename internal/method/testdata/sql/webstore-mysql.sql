@@ -37,7 +37,7 @@ CREATE TABLE orderlines (
   PRIMARY KEY (orderid, orderlineid)
 ) ENGINE = InnoDB;
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
 
 -- file: indexes.sql
 -- name: products_category  -- from sql/generic/indexes.sql
@@ -54,6 +54,15 @@ CREATE INDEX cust_hist_customer ON cust_hist (customerid, orderid);
 CREATE INDEX cust_hist_order ON cust_hist (orderid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: restock  -- from sql/mysql/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock BEFORE UPDATE ON inventory FOR EACH ROW
+BEGIN
+  IF NEW.sales > OLD.sales AND NEW.quan_in_stock < 3 THEN
+    INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered)
+    VALUES (NEW.prod_id, CURRENT_DATE, NEW.quan_in_stock, IF(NEW.prod_id % 10000 = 0, 2500, 250) - NEW.quan_in_stock);
+    SET NEW.quan_in_stock = IF(NEW.prod_id % 10000 = 0, 2500, 250);
+  END IF;
+END;
 
 -- file: procs.sql
 -- name: drop_dbdyno_ws_login  -- from sql/mysql/procs.sql
@@ -75,9 +84,9 @@ END;
 DROP PROCEDURE IF EXISTS dbdyno_ws_purchase;
 -- name: dbdyno_ws_purchase  -- from sql/mysql/procs.sql
 CREATE PROCEDURE dbdyno_ws_purchase(p_customerid INT, p_orderid INT, p_orderdate DATE, p_prods VARCHAR(100),
-    p_qtys VARCHAR(40), p_reorder INT)
+    p_qtys VARCHAR(40))
 proc: BEGIN
-  DECLARE v_i, v_n, v_prod, v_q, v_left INT;
+  DECLARE v_i, v_n, v_prod, v_q INT;
   DECLARE v_net DECIMAL(12,2) DEFAULT 0;
   DECLARE v_price DECIMAL(12,2);
   DECLARE v_tax DECIMAL(12,2);
@@ -94,10 +103,6 @@ proc: BEGIN
       ROLLBACK;
       SELECT 0 AS netamount, 1 AS rolled_back;
       LEAVE proc;
-    END IF;
-    SELECT quan_in_stock, NULL INTO v_left, v_price FROM inventory WHERE prod_id = v_prod;
-    IF v_left < p_reorder THEN
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (v_prod, p_orderdate, v_left);
     END IF;
     SELECT price INTO v_price FROM products WHERE prod_id = v_prod;
     SET v_net = v_net + v_q * v_price;
@@ -175,10 +180,6 @@ SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - ?, sales = sales + ?
 WHERE prod_id = ? AND quan_in_stock >= ?;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = ?;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (?, ?, ?);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES (?, ?, ?, ?, ?, ?);
@@ -193,8 +194,10 @@ COMMIT;
 -- name: rollback  -- from sql/generic/tx.sql
 ROLLBACK;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > ? GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -215,6 +218,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > ?;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > ?;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
@@ -236,6 +241,6 @@ UPDATE dbdyno_webstore_ids SET next_id = ? WHERE k = ?;
 -- file: calls.sql
 -- name: proc_login(username, password)  -- from sql/generic/calls.sql
 CALL dbdyno_ws_login(?, ?);
--- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)  -- from sql/generic/calls.sql
-CALL dbdyno_ws_purchase(?, ?, ?, ?, ?, ?);
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys)  -- from sql/generic/calls.sql
+CALL dbdyno_ws_purchase(?, ?, ?, ?, ?);
 

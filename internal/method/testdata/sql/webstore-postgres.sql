@@ -34,7 +34,7 @@ CREATE TABLE orders (
 -- name: orderlines  -- from sql/generic/schema.sql
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
 
 -- file: indexes.sql
 -- name: categories_pk  -- from sql/generic/indexes.sql
@@ -65,6 +65,18 @@ ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
 ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: dbdyno_ws_restock  -- from sql/postgres/indexes.sql
+CREATE OR REPLACE FUNCTION dbdyno_ws_restock() RETURNS trigger AS $$
+DECLARE
+  v_to int := CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END;
+BEGIN
+  INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered) VALUES (NEW.prod_id, current_date, NEW.quan_in_stock, v_to - NEW.quan_in_stock);
+  NEW.quan_in_stock := v_to;
+  RETURN NEW;
+END $$ LANGUAGE plpgsql;
+-- name: restock  -- from sql/postgres/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock BEFORE UPDATE ON inventory FOR EACH ROW
+WHEN (NEW.sales > OLD.sales AND NEW.quan_in_stock < 3) EXECUTE FUNCTION dbdyno_ws_restock();
 
 -- file: procs.sql
 -- name: dbdyno_ws_login  -- from sql/postgres/procs.sql
@@ -80,19 +92,15 @@ BEGIN
 END $$ LANGUAGE plpgsql;
 -- name: dbdyno_ws_purchase  -- from sql/postgres/procs.sql
 CREATE OR REPLACE FUNCTION dbdyno_ws_purchase(p_customerid int, p_orderid int, p_orderdate date, p_prods int[], p_qtys int[],
-    p_reorder int, OUT out_netamount numeric, OUT out_rolled_back int) AS $$
+    OUT out_netamount numeric, OUT out_rolled_back int) AS $$
 DECLARE
-  v_left int; v_net numeric(12,2); v_tax numeric(12,2);
+  v_net numeric(12,2); v_tax numeric(12,2);
 BEGIN
   FOR i IN 1 .. array_length(p_prods, 1) LOOP
     UPDATE inventory SET quan_in_stock = quan_in_stock - p_qtys[i], sales = sales + p_qtys[i]
-     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i]
-     RETURNING quan_in_stock INTO v_left;
+     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i];
     IF NOT FOUND THEN
       RAISE EXCEPTION 'dbdyno: short stock of product %', p_prods[i] USING ERRCODE = 'DY002';
-    END IF;
-    IF v_left < p_reorder THEN
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (p_prods[i], p_orderdate, v_left);
     END IF;
   END LOOP;
   SELECT sum(u.q * p.price) INTO v_net FROM unnest(p_prods, p_qtys) AS u(id, q) JOIN products p ON p.prod_id = u.id;
@@ -132,7 +140,11 @@ DROP TABLE IF EXISTS dbdyno_webstore_meta;
 -- name: drop_dbdyno_ws_login  -- from sql/postgres/drop.sql
 DROP FUNCTION IF EXISTS dbdyno_ws_login(varchar, varchar);
 -- name: drop_dbdyno_ws_purchase  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_ws_purchase(int, int, date, int[], int[]);
+-- name: drop_dbdyno_ws_purchase_reorder  -- from sql/postgres/drop.sql
 DROP FUNCTION IF EXISTS dbdyno_ws_purchase(int, int, date, int[], int[], int);
+-- name: drop_dbdyno_ws_restock  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_ws_restock();
 
 -- file: admin.sql
 -- name: meta_get(k)  -- from sql/generic/admin.sql
@@ -169,10 +181,6 @@ SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - $2, sales = sales + $2
 WHERE prod_id = $1 AND quan_in_stock >= $2;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = $1;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES ($1, $2, $3);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES ($1, $2, $3, $4, $5, $6);
@@ -187,8 +195,10 @@ COMMIT;
 -- name: rollback  -- from sql/generic/tx.sql
 ROLLBACK;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > $1 GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -209,6 +219,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > $1;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > $1;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
@@ -232,6 +244,6 @@ VACUUM (ANALYZE) cust_hist, orderlines, orders, customers, inventory, reorder;
 -- file: calls.sql
 -- name: proc_login(username, password)  -- from sql/postgres/calls.sql
 SELECT out_customerid, out_titles FROM dbdyno_ws_login($1, $2);
--- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)  -- from sql/postgres/calls.sql
-SELECT out_netamount, out_rolled_back FROM dbdyno_ws_purchase($1, $2, CAST($3 AS date), $4, $5, $6);
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys)  -- from sql/postgres/calls.sql
+SELECT out_netamount, out_rolled_back FROM dbdyno_ws_purchase($1, $2, CAST($3 AS date), $4, $5);
 

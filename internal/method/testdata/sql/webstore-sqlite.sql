@@ -34,7 +34,7 @@ CREATE TABLE orders (
 -- name: orderlines  -- from sql/generic/schema.sql
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
 
 -- file: indexes.sql
 -- name: categories_pk  -- from sql/sqlite/indexes.sql
@@ -65,6 +65,14 @@ CREATE UNIQUE INDEX orders_pk ON orders (orderid);
 CREATE UNIQUE INDEX orderlines_pk ON orderlines (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: restock  -- from sql/sqlite/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock AFTER UPDATE OF quan_in_stock ON inventory FOR EACH ROW
+WHEN NEW.sales > OLD.sales AND NEW.quan_in_stock < 3
+BEGIN
+  INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered)
+  VALUES (NEW.prod_id, date('now'), NEW.quan_in_stock, CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END - NEW.quan_in_stock);
+  UPDATE inventory SET quan_in_stock = CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END WHERE prod_id = NEW.prod_id;
+END;
 
 -- file: drop.sql
 -- name: categories  -- from sql/generic/drop.sql
@@ -125,10 +133,6 @@ SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - ?, sales = sales + ?
 WHERE prod_id = ? AND quan_in_stock >= ?;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = ?;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (?, ?, ?);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES (?, ?, ?, ?, ?, ?);
@@ -143,8 +147,10 @@ COMMIT;
 -- name: rollback  -- from sql/generic/tx.sql
 ROLLBACK;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > ? GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -165,6 +171,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > ?;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > ?;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql

@@ -1,0 +1,112 @@
+package webstore_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/workloads/webstore"
+)
+
+// DVD Store 3's restock trigger keeps the rollback rate constant: a store of 50 products holding 10 each runs
+// out of stock within about 50 orders (10 items an order on average), and 10 times that many orders still roll
+// back fewer than 5% of their purchases, on every engine and in both modes. The run is counted in orders, not
+// seconds, so that no machine is too fast or too slow for it.
+func TestRestockKeepsRollbacksLow(t *testing.T) {
+	const products, stock = 50, 10
+	const meanItems = 5 * 2 // 1..9 lines of 1..3 items
+	const orders = 10 * products * stock / meanItems
+	for _, e := range engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10", "--drop")
+			db, raw := open(t, e.URL)
+			for _, q := range []string{"UPDATE inventory SET quan_in_stock = 10", "UPDATE inventory_loaded SET quan_in_stock = 10"} {
+				if _, err := raw.Exec(q); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx := context.Background()
+			for _, mode := range e.Modes {
+				if _, err := db.Reset(ctx); err != nil {
+					t.Fatal(err)
+				}
+				w, err := db.NewWorkload(ctx, webstore.Options{NewCustomers: 0.2, Searches: 3, Batch: 5, MinLines: 1, MaxLines: 9,
+					Procedures: mode == "procedures", Seed: 9})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wk, err := w.NewWorker(ctx, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var purchases, rollbacks int
+				for purchases < orders {
+					step, _, _ := wk.Next()
+					out := wk.Do(ctx, step)
+					if out.Err != nil {
+						wk.Close()
+						t.Fatalf("%s: order %d: %v", mode, purchases, out.Err)
+					}
+					if step == webstore.Purchase {
+						purchases++
+						if out.RolledBack {
+							rollbacks++
+						}
+					}
+				}
+				wk.Close()
+				sold := one(t, raw, "SELECT SUM(sales) FROM inventory")
+				if sold <= products*stock {
+					t.Fatalf("%s: %d orders sold %d items, no more than the %d in stock: the store never ran out", mode, orders, sold, products*stock)
+				}
+				if rollbacks*100 >= 5*purchases {
+					t.Fatalf("%s: %d of %d purchases rolled back (%.1f%%), want under 5%%: the store ran out of stock",
+						mode, rollbacks, purchases, 100*float64(rollbacks)/float64(purchases))
+				}
+				if n := one(t, raw, "SELECT COUNT(*) FROM reorder WHERE quan_low < 3 AND quan_low + quan_reordered = 250"); n < 1 {
+					t.Fatalf("%s: no restock to 250 recorded", mode)
+				}
+				checks, err := db.Check(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range checks {
+					if !c.Passed {
+						t.Fatalf("%s: after restocking, check %s: %s", mode, c.Name, c.Detail)
+					}
+				}
+				t.Logf("%s: %d orders, %d rolled back, %d items sold of %d in stock at the start", mode, purchases, rollbacks, sold, products*stock)
+			}
+		})
+	}
+}
+
+// The database's count of the orders a run added disagrees with the client's committed count (a trigger undoes
+// every second order): the run fails, saying so.
+func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "ws.db")
+	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100")
+	file := filepath.Join(dir, "ok.json")
+	clitest.Must(t, "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+	res, _ := clitest.ReadResult(t, file)
+	db, client := res.Figures["orders_db"].(float64), res.Figures["orders_committed"].(float64)
+	if ok, _ := webstore.Agree(int64(client), int64(db), 1); res.Status != result.StatusOK || !ok || client < 1 {
+		t.Fatalf("a clean run: status %s, database %v orders, client %v", res.Status, res.Figures["orders_db"], res.Figures["orders_committed"])
+	}
+	_, raw := open(t, url)
+	// a trigger, not deleted rows or a dropped index: the run's start check would refuse those as tampering
+	if _, err := raw.Exec("CREATE TRIGGER dbdyno_test_undo_orders AFTER INSERT ON orders WHEN NEW.orderid % 2 = 0 BEGIN DELETE FROM orders WHERE orderid = NEW.orderid; END"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	file = filepath.Join(dir, "tampered.json")
+	r := clitest.Run(context.Background(), "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+	res, _ = clitest.ReadResult(t, file)
+	if r.Code == 0 || res.Status != result.StatusFailed || !strings.Contains(res.Error, "the database gained") {
+		t.Fatalf("a run whose orders the database lost: exit %d, status %s, error %q\n%s\n%s", r.Code, res.Status, res.Error, r.Stdout, r.Stderr)
+	}
+}
