@@ -25,10 +25,21 @@ const (
 	BrowseActor
 	BrowseTitle
 	Purchase
+	// DVD Store 3's additions
+	NewMember
+	BrowseReviewsActor
+	BrowseReviewsTitle
+	GetReviews
+	GetReviewsStars
+	GetReviewsDate
+	NewReview
+	NewHelpfulness
 )
 
 // StepNames name the steps in results and progress lines.
-var StepNames = []string{"login", "new_customer", "browse_category", "browse_actor", "browse_title", "purchase"}
+var StepNames = []string{"login", "new_customer", "browse_category", "browse_actor", "browse_title", "purchase",
+	"new_member", "browse_reviews_actor", "browse_reviews_title", "get_reviews", "get_reviews_stars", "get_reviews_date",
+	"new_review", "new_helpfulness"}
 
 // Options are a run's order settings, as DVD Store 3's driver takes them.
 type Options struct {
@@ -38,15 +49,23 @@ type Options struct {
 	MinLines     int     // products bought per order: uniform in MinLines..MaxLines (0..0: browsing only)
 	MaxLines     int
 	Think        time.Duration // mean think time after an order: uniform in [0, 2*Think) (think_time)
-	Procedures   bool
-	Seed         uint64
+	// DVD Store 3's additions: shares of orders with a new member, a new review, a new helpfulness rating
+	// (pct_newmember, pct_newreviews, pct_newhelpfulness), and the mean review searches (n_reviews: 1..2N-1
+	// searches by actor or title, and as many reads of a product's reviews; 0: none)
+	NewMembers, NewReviews, NewHelpfulness float64
+	ReviewSearches                         int
+	Procedures                             bool
+	Seed                                   uint64
 }
 
 // Check refuses settings that make no order at all.
 func (o Options) Check() error {
 	switch {
-	case o.NewCustomers < 0 || o.NewCustomers > 1:
-		return fmt.Errorf("--new-customers must be a share between 0%% and 100%% (got %g%%)", o.NewCustomers*100)
+	case o.NewCustomers < 0 || o.NewCustomers > 1 || o.NewMembers < 0 || o.NewMembers > 1 || o.NewReviews < 0 || o.NewReviews > 1 ||
+		o.NewHelpfulness < 0 || o.NewHelpfulness > 1:
+		return fmt.Errorf("--new-customers, --new-members, --new-reviews and --new-helpfulness must be shares between 0%% and 100%%")
+	case o.ReviewSearches < 0:
+		return fmt.Errorf("--review-searches cannot be negative (got %d)", o.ReviewSearches)
 	case o.Searches < 0 || o.Batch < 1:
 		return fmt.Errorf("--searches cannot be negative and --batch must be at least 1 (got %d, %d)", o.Searches, o.Batch)
 	case o.MinLines < 0 || o.MaxLines < o.MinLines || o.MaxLines > 9:
@@ -64,11 +83,17 @@ func (o Options) Check() error {
 type Plan struct {
 	New      bool
 	Customer int64 // the loaded customer who logs in
-	Browse   []int // BrowseCategory, BrowseActor or BrowseTitle
-	Batches  []int // the results each browse asks for
-	Prods    []int64
-	Qtys     []int64
-	Think    time.Duration
+	Member   bool  // a loaded customer joins the premier membership
+	// Browse are the searches in order: BrowseCategory, BrowseActor or BrowseTitle, then the review searches
+	// (BrowseReviewsActor, BrowseReviewsTitle) and the reads of a product's reviews (GetReviews, GetReviewsStars,
+	// GetReviewsDate)
+	Browse      []int
+	Batches     []int // the results each search asks for
+	Review      bool  // the customer writes a review
+	Helpfulness bool  // the customer rates a review's helpfulness
+	Prods       []int64
+	Qtys        []int64
+	Think       time.Duration
 }
 
 // HotEvery makes every HotEvery-th product a hot seller, as in DVD Store 3: its driver picks one ten times as
@@ -93,17 +118,29 @@ func Pick(r *rand.Rand, products int64) int64 {
 // MinLines..MaxLines, the products picked as Pick does but distinct (sorted, so that purchases lock stock rows
 // in one order; DVD Store 3 may repeat one), each quantity uniform in 1..3; the think time after the order is
 // uniform in [0, 2*Think).
+//
+// DVD Store 3's additions are drawn as its driver does, from the one number that chose a new customer (u,
+// uniform in [0, 1)): a new member when u < NewMembers, a review when u < NewReviews, a helpfulness rating when
+// u < NewHelpfulness (so with the defaults they are new customers' orders, and the rarer includes the commoner);
+// then 1..2*ReviewSearches-1 review searches, by actor or title uniformly, and as many reads of a product's
+// reviews again (most helpful, of some stars, newest, uniformly), each asking 1..2*Batch-1 results.
 func NextPlan(r *rand.Rand, s Size, o Options) Plan {
-	p := Plan{New: r.Float64() < o.NewCustomers}
+	u := r.Float64()
+	p := Plan{New: u < o.NewCustomers, Member: u < o.NewMembers, Review: u < o.NewReviews, Helpfulness: u < o.NewHelpfulness}
 	if !p.New {
 		p.Customer = 1 + r.Int64N(s.Customers)
 	}
-	if o.Searches > 0 {
-		for n := 1 + r.IntN(2*o.Searches-1); len(p.Browse) < n; {
-			p.Browse = append(p.Browse, BrowseCategory+r.IntN(3))
-			p.Batches = append(p.Batches, 1+r.IntN(2*o.Batch-1))
+	search := func(mean, first, kinds int) {
+		if mean > 0 {
+			for i, n := 0, 1+r.IntN(2*mean-1); i < n; i++ {
+				p.Browse = append(p.Browse, first+r.IntN(kinds))
+				p.Batches = append(p.Batches, 1+r.IntN(2*o.Batch-1))
+			}
 		}
 	}
+	search(o.Searches, BrowseCategory, 3)
+	search(o.ReviewSearches, BrowseReviewsActor, 2)
+	search(o.ReviewSearches, GetReviews, 3)
 	n := o.MinLines + r.IntN(o.MaxLines-o.MinLines+1)
 	n = int(min(int64(n), s.Products))
 	for len(p.Prods) < n {
@@ -223,6 +260,8 @@ type worker struct {
 	customer   int64
 	custIDs    idBlock
 	orderIDs   idBlock
+	reviewIDs  idBlock
+	ratingIDs  idBlock
 }
 
 type idBlock struct{ next, end int64 }
@@ -238,7 +277,17 @@ func (wk *worker) Next() (int, time.Duration, time.Duration) {
 		if wk.plan.New {
 			first = NewCustomer
 		}
-		wk.steps = append(append(wk.steps, first), wk.plan.Browse...)
+		wk.steps = append(wk.steps, first)
+		if wk.plan.Member {
+			wk.steps = append(wk.steps, NewMember)
+		}
+		wk.steps = append(wk.steps, wk.plan.Browse...)
+		if wk.plan.Review {
+			wk.steps = append(wk.steps, NewReview)
+		}
+		if wk.plan.Helpfulness && wk.w.meta.Size.Reviews() > 0 {
+			wk.steps = append(wk.steps, NewHelpfulness)
+		}
 		if len(wk.plan.Prods) > 0 {
 			wk.steps = append(wk.steps, Purchase)
 		}
@@ -294,7 +343,7 @@ func (wk *worker) do(ctx context.Context, step int) (bool, error) {
 		}
 		wk.customer = id
 		return false, s.newCustomer(ctx, id, wk.r)
-	case BrowseCategory, BrowseActor, BrowseTitle:
+	case BrowseCategory, BrowseActor, BrowseTitle, BrowseReviewsActor, BrowseReviewsTitle, GetReviews, GetReviewsStars, GetReviewsDate:
 		batch := w.opts.Batch
 		if wk.browsed < len(p.Batches) {
 			batch = p.Batches[wk.browsed]
@@ -306,9 +355,42 @@ func (wk *worker) do(ctx context.Context, step int) (bool, error) {
 			_, err = s.browse(ctx, "browse_category", 1+wk.r.IntN(len(Categories)), batch)
 		case BrowseActor:
 			_, err = s.browse(ctx, "browse_actor", Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), batch)
-		default:
+		case BrowseTitle:
 			_, err = s.browse(ctx, "browse_title", Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), batch)
+		case BrowseReviewsActor:
+			_, err = s.reviews(ctx, "browse_reviews_actor", batch, Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)))
+		case BrowseReviewsTitle:
+			_, err = s.reviews(ctx, "browse_reviews_title", batch, Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)))
+		case GetReviews:
+			_, err = s.reviews(ctx, "get_reviews", batch, Pick(wk.r, w.meta.Size.Products))
+		case GetReviewsStars:
+			_, err = s.reviews(ctx, "get_reviews_stars", batch, Pick(wk.r, w.meta.Size.Products), 1+wk.r.IntN(5))
+		default:
+			_, err = s.reviews(ctx, "get_reviews_date", batch, Pick(wk.r, w.meta.Size.Products))
 		}
+		return false, err
+	case NewMember:
+		// a loaded customer who is no member yet joins, as DVD Store 3 tries customers until one is not
+		for try := 0; try < 100; try++ {
+			c := 1 + wk.r.Int64N(w.meta.Size.Customers)
+			ok, err := s.newMember(ctx, c, 1+wk.r.Int64N(3), time.Now())
+			if err != nil || ok {
+				return false, err
+			}
+		}
+		return false, nil // every customer tried was a member already
+	case NewReview:
+		id, err := wk.take(ctx, &wk.reviewIDs, idReview)
+		if err != nil {
+			return false, err
+		}
+		return false, s.newReview(ctx, id, 1+wk.r.Int64N(w.meta.Size.Products), 1+wk.r.Int64N(5), wk.customer, wk.r, time.Now())
+	case NewHelpfulness:
+		id, err := wk.take(ctx, &wk.ratingIDs, idHelpfulness)
+		if err != nil {
+			return false, err
+		}
+		_, err = s.exec(ctx, "new_helpfulness", id, 1+wk.r.Int64N(w.meta.Size.Reviews()), wk.customer, 1+wk.r.Int64N(10))
 		return false, err
 	case Purchase:
 		id, err := wk.take(ctx, &wk.orderIDs, idOrder)
@@ -563,6 +645,42 @@ func (s *session) browse(ctx context.Context, name string, key any, batch int) (
 	return n, err
 }
 
+// reviews runs one of the review searches with its arguments (the batch last), reading every row.
+func (s *session) reviews(ctx context.Context, name string, batch int, args ...any) (int, error) {
+	var id, prod, stars, customer int64
+	var day, summary, text string
+	var total any // NULL for a review nobody rated
+	n := 0
+	err := s.query(ctx, name, append(args, batch), []any{&id, &prod, &day, &stars, &customer, &summary, &text, &total}, func() { n++ })
+	return n, err
+}
+
+// newMember makes customer c a premier member unless it is one already (joined false).
+func (s *session) newMember(ctx context.Context, c, kind int64, now time.Time) (joined bool, err error) {
+	var n int64
+	if err := s.query(ctx, "member_exists", []any{c}, []any{&n}, func() {}); err != nil || n > 0 {
+		return false, err
+	}
+	_, err = s.exec(ctx, "new_member", c, kind, now.AddDate(1, 0, 0).Format("2006-01-02"))
+	return err == nil, err
+}
+
+// newReview writes a review as DVD Store 3's driver makes one: a summary of 3 words, a text of 25.
+func (s *session) newReview(ctx context.Context, id, prod, stars, customer int64, r *rand.Rand, now time.Time) error {
+	words := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(reviewWords[r.IntN(len(reviewWords))])
+		}
+		return b.String()
+	}
+	_, err := s.exec(ctx, "new_review", id, prod, now.Format("2006-01-02"), stars, customer, words(3), words(25))
+	return err
+}
+
 // purchase runs one purchase in one transaction.
 func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64) (bool, error) {
 	day := now.Format("2006-01-02")
@@ -666,4 +784,10 @@ func list(v []int64) string {
 		b = strconv.AppendInt(b, x, 10)
 	}
 	return string(b)
+}
+
+// Reviews runs one of the review searches (browse_reviews_actor, browse_reviews_title, get_reviews,
+// get_reviews_stars, get_reviews_date) with its arguments, the batch last, and returns the rows read.
+func (x *Session) Reviews(ctx context.Context, name string, batch int, args ...any) (int, error) {
+	return x.s.reviews(ctx, name, batch, args...)
 }

@@ -208,3 +208,57 @@ func TestAmounts(t *testing.T) {
 	}
 	t.Fatal("no product priced at an exact half cent of tax among the first 20,000")
 }
+
+// DVD Store 3's additions at its default rates: 1% new members, 5% new reviews, 10% helpfulness ratings, drawn
+// from the number that chose the new customer (so a member's order also reviews and rates, and is a new
+// customer's); 1-5 review searches by actor or title and 1-5 reads of a product's reviews an order.
+func TestDS3AdditionsDistribution(t *testing.T) {
+	o := Options{NewCustomers: 0.2, NewMembers: 0.01, NewReviews: 0.05, NewHelpfulness: 0.1, Searches: 3, ReviewSearches: 3, Batch: 5, MinLines: 1, MaxLines: 9}
+	r := rand.New(rand.NewPCG(13, 0))
+	const n = 40_000
+	var members, reviews, ratings int
+	byReviews, reads := make([]int, 10), make([]int, 10)
+	for i := 0; i < n; i++ {
+		p := NextPlan(r, Sizes["S"], o)
+		if p.Member && !(p.Review && p.Helpfulness && p.New) || p.Review && !p.Helpfulness || p.Helpfulness && !p.New {
+			t.Fatalf("plan %+v: a member's order must also review and rate, a review's also rate, a rating's be a new customer's", p)
+		}
+		members, reviews, ratings = members+b2i(p.Member), reviews+b2i(p.Review), ratings+b2i(p.Helpfulness)
+		var rb, gr int
+		for _, k := range p.Browse {
+			switch k {
+			case BrowseReviewsActor, BrowseReviewsTitle:
+				rb++
+			case GetReviews, GetReviewsStars, GetReviewsDate:
+				gr++
+			}
+		}
+		byReviews[rb]++
+		reads[gr]++
+	}
+	for _, c := range []struct {
+		what      string
+		got, want float64
+	}{{"new members", float64(members) / n, 0.01}, {"new reviews", float64(reviews) / n, 0.05}, {"new ratings", float64(ratings) / n, 0.1}} {
+		if math.Abs(c.got-c.want) > c.want/5 {
+			t.Errorf("%s: %.4f of the orders, want %.2f", c.what, c.got, c.want)
+		}
+	}
+	for k := 1; k <= 5; k++ {
+		for _, c := range [][]int{byReviews, reads} {
+			if f := float64(c[k]) / n; math.Abs(f-0.2) > 0.02 {
+				t.Errorf("orders of %d review searches or reads: %.4f, want 0.2", k, f)
+			}
+		}
+	}
+	if byReviews[0]+reads[0]+byReviews[6]+reads[6] != 0 {
+		t.Errorf("review searches outside 1..5: %v %v", byReviews, reads)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

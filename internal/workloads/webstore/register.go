@@ -35,8 +35,9 @@ func init() {
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("customers %v, products %v, orders/month %v, mode %v, new customers %v%%, searches %v, lines %v",
-				o["customers"], o["products"], o["orders_per_month"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"])
+			return fmt.Sprintf("customers %v, products %v, orders/month %v, reviews/product %v, mode %v, new customers %v%%, searches %v, lines %v, new members %v%%, review searches %v, new reviews %v%%, new helpfulness %v%%",
+				o["customers"], o["products"], o["orders_per_month"], o["reviews_per_product"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"],
+				o["new_members_pct"], o["review_searches"], o["new_reviews_pct"], o["new_helpfulness_pct"])
 		},
 		Commands: []*workload.Command{
 			buildCommand(),
@@ -76,6 +77,7 @@ type SizeFlags struct {
 	Customers      int    `flag:"customers" help:"customers (overrides the size's)"`
 	Products       int    `flag:"products" help:"products (overrides the size's)"`
 	OrdersPerMonth int    `flag:"orders-per-month" help:"orders a month of the 12 months of history (overrides the size's)"`
+	Reviews        int    `flag:"reviews-per-product" help:"reviews loaded per product, each with 2-39 helpfulness ratings (DVD Store 3's 20 unless given)"`
 }
 
 // BuildFlags are `webstore build`'s options.
@@ -89,13 +91,17 @@ type BuildFlags struct {
 // RunFlags are `webstore run`'s options: the virtual users' shared ones, then the workload's own.
 type RunFlags struct {
 	runner.Users
-	runner.Modes `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
-	NewCustomers string        `flag:"new-customers" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
-	Searches     int           `flag:"searches" default:"3" help:"mean browse steps per order, as DVD Store 3's n_searches: uniform in 1..2N-1 (each by category, actor or title at random; 0: none)"`
-	Batch        int           `flag:"batch" default:"5" help:"mean results asked per browse, as DVD Store 3's search_batch_size: uniform in 1..2N-1"`
-	Lines        string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (DVD Store 3's n_line_items 5 is 1..9; 0..0: browsing only)"`
-	Think        time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
-	NoReset      bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+	runner.Modes   `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
+	NewCustomers   string        `flag:"new-customers" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
+	Searches       int           `flag:"searches" default:"3" help:"mean browse steps per order, as DVD Store 3's n_searches: uniform in 1..2N-1 (each by category, actor or title at random; 0: none)"`
+	Batch          int           `flag:"batch" default:"5" help:"mean results asked per browse, as DVD Store 3's search_batch_size: uniform in 1..2N-1"`
+	Lines          string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (DVD Store 3's n_line_items 5 is 1..9; 0..0: browsing only)"`
+	NewMembers     string        `flag:"new-members" default:"1%" help:"share of orders in which a loaded customer joins the premier membership (DVD Store 3's pct_newmember)"`
+	ReviewSearches int           `flag:"review-searches" default:"3" help:"mean review searches per order, as DVD Store 3's n_reviews: uniform in 1..2N-1 searches by actor or title, and as many reads of a product's reviews (0: none)"`
+	NewReviews     string        `flag:"new-reviews" default:"5%" help:"share of orders in which the customer writes a review (DVD Store 3's pct_newreviews)"`
+	NewHelpfulness string        `flag:"new-helpfulness" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
+	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
+	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -130,6 +136,9 @@ func sizeOf(o *SizeFlags, changed func(flag string) bool) (Size, error) {
 	}
 	if changed("orders-per-month") {
 		s.OrdersPerMonth = int64(o.OrdersPerMonth)
+	}
+	if changed("reviews-per-product") {
+		s.ReviewsPerProduct = int64(o.Reviews)
 	}
 	return s, s.Check()
 }
@@ -175,10 +184,16 @@ func ParseRange(flag, s string) (lo, hi int, err error) {
 
 // options are the workload's settings from the run's options.
 func options(o *RunFlags) (Options, error) {
-	w := Options{Searches: o.Searches, Batch: o.Batch, Think: o.Think, Seed: o.Seed}
+	w := Options{Searches: o.Searches, Batch: o.Batch, ReviewSearches: o.ReviewSearches, Think: o.Think, Seed: o.Seed}
 	var err error
-	if w.NewCustomers, err = ParseShare("--new-customers", o.NewCustomers); err != nil {
-		return w, err
+	for _, s := range []struct {
+		flag, v string
+		to      *float64
+	}{{"--new-customers", o.NewCustomers, &w.NewCustomers}, {"--new-members", o.NewMembers, &w.NewMembers},
+		{"--new-reviews", o.NewReviews, &w.NewReviews}, {"--new-helpfulness", o.NewHelpfulness, &w.NewHelpfulness}} {
+		if *s.to, err = ParseShare(s.flag, s.v); err != nil {
+			return w, err
+		}
 	}
 	if w.MinLines, w.MaxLines, err = ParseRange("--lines", o.Lines); err != nil {
 		return w, err
@@ -223,8 +238,8 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	}
 	s.serverVersion = db.ServerVersion(ctx)
 	m := wl.Meta().Size
-	fmt.Fprintf(setup.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d VUs, mode %s, seed %d\n",
-		s.serverVersion, t, m.Customers, m.Products, o.VUs, setup.Mode, o.Seed)
+	fmt.Fprintf(setup.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d reviews, %d VUs, mode %s, seed %d\n",
+		s.serverVersion, t, m.Customers, m.Products, m.Reviews(), o.VUs, setup.Mode, o.Seed)
 	return s, nil
 }
 
@@ -236,6 +251,8 @@ func (s *runSession) Options() map[string]any {
 		"customers": m.Size.Customers, "products": m.Size.Products, "orders_per_month": m.Size.OrdersPerMonth, "build_seed": fmt.Sprint(m.Seed),
 		"new_customers_pct": o.NewCustomers * 100, "searches": o.Searches, "batch": o.Batch,
 		"lines": fmt.Sprintf("%d..%d", o.MinLines, o.MaxLines), "think_s": o.Think.Seconds(),
+		"reviews_per_product": m.Size.ReviewsPerProduct, "new_members_pct": o.NewMembers * 100, "review_searches": o.ReviewSearches,
+		"new_reviews_pct": o.NewReviews * 100, "new_helpfulness_pct": o.NewHelpfulness * 100,
 		"reset": s.reset != nil,
 	} {
 		out[k] = v

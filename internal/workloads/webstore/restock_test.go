@@ -89,7 +89,7 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "ws.db")
-	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100")
+	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
 	file := filepath.Join(dir, "ok.json")
 	clitest.Must(t, "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
 	res, _ := clitest.ReadResult(t, file)
@@ -108,5 +108,75 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	res, _ = clitest.ReadResult(t, file)
 	if r.Code == 0 || res.Status != result.StatusFailed || !strings.Contains(res.Error, "the database gained") {
 		t.Fatalf("a run whose orders the database lost: exit %d, status %s, error %q\n%s\n%s", r.Code, res.Status, res.Error, r.Stdout, r.Stderr)
+	}
+}
+
+// DVD Store 3's additions on every engine: orders that each add a member, a review and a helpfulness rating
+// (the shares at 100%) add one of each per order, their searches return the loaded reviews, and a reset takes
+// them away again.
+func TestReviewsAndMembership(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.Name, func(t *testing.T) {
+			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10",
+				"--reviews-per-product", "4", "--drop")
+			db, raw := open(t, e.URL)
+			ctx := context.Background()
+			count := func(table string) int64 { return one(t, raw, "SELECT COUNT(*) FROM "+table) }
+			members, reviews, ratings := count("membership"), count("reviews"), count("reviews_helpfulness")
+			if members != 20 || reviews != 200 || ratings < 2*reviews || ratings > 39*reviews {
+				t.Fatalf("loaded %d members, %d reviews, %d ratings: want 20, 200 and 2-39 ratings a review", members, reviews, ratings)
+			}
+			w, err := db.NewWorkload(ctx, webstore.Options{NewCustomers: 0.2, NewMembers: 1, NewReviews: 1, NewHelpfulness: 1,
+				Searches: 1, ReviewSearches: 3, Batch: 5, MinLines: 1, MaxLines: 3, Seed: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wk, err := w.NewWorker(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer wk.Close()
+			const orders = 20
+			steps := map[int]int{}
+			for n := 0; n < orders; {
+				step, _, _ := wk.Next()
+				if out := wk.Do(ctx, step); out.Err != nil {
+					t.Fatalf("order %d: %v", n, out.Err)
+				}
+				steps[step]++
+				if step == webstore.Purchase {
+					n++
+				}
+			}
+			for _, s := range []int{webstore.NewMember, webstore.NewReview, webstore.NewHelpfulness} {
+				if steps[s] != orders {
+					t.Fatalf("%d %s steps in %d orders", steps[s], webstore.StepNames[s], orders)
+				}
+			}
+			if steps[webstore.BrowseReviewsActor]+steps[webstore.BrowseReviewsTitle] < orders || steps[webstore.GetReviews]+steps[webstore.GetReviewsStars]+steps[webstore.GetReviewsDate] < orders {
+				t.Fatalf("review searches %v: want 1-5 of each kind an order", steps)
+			}
+			if count("membership") != members+orders || count("reviews") != reviews+orders || count("reviews_helpfulness") != ratings+orders {
+				t.Fatalf("after %d orders: %d members, %d reviews, %d ratings; want one more of each an order", orders,
+					count("membership"), count("reviews"), count("reviews_helpfulness"))
+			}
+			s, err := db.Session(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := s.Reviews(ctx, "get_reviews", 9, int64(1))
+			s.Close()
+			if want := one(t, raw, "SELECT COUNT(*) FROM reviews WHERE prod_id = 1"); err != nil || int64(n) != min(want, 9) {
+				t.Fatalf("get_reviews of product 1: %d rows, %v; want %d", n, err, min(want, 9))
+			}
+			rep, err := db.Reset(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Members != orders || rep.Reviews != orders || rep.Helpfulness != orders ||
+				count("membership") != members || count("reviews") != reviews || count("reviews_helpfulness") != ratings {
+				t.Fatalf("reset removed %d members, %d reviews, %d ratings: want %d of each and the loaded counts back", rep.Members, rep.Reviews, rep.Helpfulness, orders)
+			}
+		})
 	}
 }

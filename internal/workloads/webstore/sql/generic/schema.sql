@@ -38,3 +38,13 @@ CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, pr
 -- RESTOCK trigger keeps the rollback rate constant.
 -- name: reorder
 CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
+-- DVD Store 3's additions: premier members, product reviews and their helpfulness ratings.
+-- name: membership
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL);
+-- name: reviews
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL
+);
+-- name: reviews_helpfulness
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL);

@@ -6,6 +6,9 @@
 -- name: customers_pk
 -- name: orders_pk
 -- name: orderlines_pk
+-- name: membership_pk
+-- name: reviews_pk
+-- name: reviews_helpfulness_pk
 -- DVD Store 3's RESTOCK trigger: a sale (sales grow) that leaves a product's stock below 3 brings it back to
 -- 250, or 2,500 for a hot seller (every 10,000th product, the ones DVD Store 3's driver picks ten times as
 -- often), and records the restock in reorder. A reset's restore of the loaded stock is no sale.
