@@ -791,3 +791,16 @@ func list(v []int64) string {
 func (x *Session) Reviews(ctx context.Context, name string, batch int, args ...any) (int, error) {
 	return x.s.reviews(ctx, name, batch, args...)
 }
+
+// Browse runs one of the product browses (browse_category, browse_actor, browse_title) and returns the titles
+// and actors it found, in order.
+func (x *Session) Browse(ctx context.Context, name string, key any, batch int) (titles, actors []string, err error) {
+	var id, common int64
+	var title, actor string
+	var price float64
+	var special int
+	err = x.s.query(ctx, name, []any{key, batch}, []any{&id, &title, &actor, &price, &special, &common}, func() {
+		titles, actors = append(titles, title), append(actors, actor)
+	})
+	return titles, actors, err
+}

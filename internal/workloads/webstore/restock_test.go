@@ -3,6 +3,7 @@ package webstore_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,34 @@ func TestReviewsAndMembership(t *testing.T) {
 			if want := one(t, raw, "SELECT COUNT(*) FROM reviews WHERE prod_id = 1"); err != nil || int64(n) != min(want, 9) {
 				t.Fatalf("get_reviews of product 1: %d rows, %v; want %d", n, err, min(want, 9))
 			}
+			// browse by actor and by title: full-text on PostgreSQL and MySQL as DVD Store 3's (any word there), exact
+			// elsewhere: every product found shares a word with the name or title asked for
+			s, err = db.Session(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shares := func(got, want string) bool {
+				for _, w := range strings.Fields(want) {
+					if len(w) >= 3 && slices.Contains(strings.Fields(got), w) {
+						return true
+					}
+				}
+				return false
+			}
+			for p := int64(1); p <= 5; p++ {
+				for _, b := range []struct{ stmt, key string }{{"browse_actor", webstore.Actor(w.Meta().Seed, p)}, {"browse_title", webstore.Title(w.Meta().Seed, p)}} {
+					titles, actors, err := s.Browse(ctx, b.stmt, b.key, 9)
+					if err != nil || len(titles) == 0 {
+						t.Fatalf("%s %q: nothing found, %v", b.stmt, b.key, err)
+					}
+					for i := range titles {
+						if got := map[string]string{"browse_actor": actors[i], "browse_title": titles[i]}[b.stmt]; !shares(got, b.key) {
+							t.Fatalf("%s %q found %q", b.stmt, b.key, got)
+						}
+					}
+				}
+			}
+			s.Close()
 			rep, err := db.Reset(ctx)
 			if err != nil {
 				t.Fatal(err)

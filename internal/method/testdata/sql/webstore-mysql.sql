@@ -77,6 +77,10 @@ BEGIN
     SET NEW.quan_in_stock = IF(NEW.prod_id % 10000 = 0, 2500, 250);
   END IF;
 END;
+-- name: products_actor_fts  -- from sql/mysql/indexes.sql
+CREATE FULLTEXT INDEX products_actor_fts ON products (actor);
+-- name: products_title_fts  -- from sql/mysql/indexes.sql
+CREATE FULLTEXT INDEX products_title_fts ON products (title);
 
 -- file: procs.sql
 -- name: drop_dbdyno_ws_login  -- from sql/mysql/procs.sql
@@ -193,10 +197,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 -- name: browse_category(category, batch)  -- from sql/generic/tx.sql
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products
 WHERE category = ? AND special = 1 ORDER BY prod_id LIMIT ?;
--- name: browse_actor(actor, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = ? ORDER BY prod_id LIMIT ?;
--- name: browse_title(title, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = ? ORDER BY prod_id LIMIT ?;
+-- name: browse_actor(actor, batch)  -- from sql/mysql/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE MATCH (actor) AGAINST (?) LIMIT ?;
+-- name: browse_title(title, batch)  -- from sql/mysql/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE MATCH (title) AGAINST (?) LIMIT ?;
 -- name: member_exists(customerid)  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM membership WHERE customerid = ?;
 -- name: new_member(customerid, membershiptype, expiredate)  -- from sql/generic/tx.sql

@@ -96,6 +96,10 @@ CREATE INDEX reviews_helpfulness_review ON reviews_helpfulness (review_id);
 -- name: restock  -- from sql/postgres/indexes.sql
 CREATE TRIGGER dbdyno_ws_restock BEFORE UPDATE ON inventory FOR EACH ROW
 WHEN (NEW.sales > OLD.sales AND NEW.quan_in_stock < 3) EXECUTE FUNCTION dbdyno_ws_restock();
+-- name: products_actor_fts  -- from sql/postgres/indexes.sql
+CREATE INDEX products_actor_fts ON products USING GIN (to_tsvector('simple', actor));
+-- name: products_title_fts  -- from sql/postgres/indexes.sql
+CREATE INDEX products_title_fts ON products USING GIN (to_tsvector('simple', title));
 
 -- file: procs.sql
 -- name: dbdyno_ws_login  -- from sql/postgres/procs.sql
@@ -199,10 +203,12 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
 -- name: browse_category(category, batch)  -- from sql/generic/tx.sql
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products
 WHERE category = $1 AND special = 1 ORDER BY prod_id LIMIT $2;
--- name: browse_actor(actor, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = $1 ORDER BY prod_id LIMIT $2;
--- name: browse_title(title, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = $1 ORDER BY prod_id LIMIT $2;
+-- name: browse_actor(actor, batch)  -- from sql/postgres/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE to_tsvector('simple', actor) @@ plainto_tsquery('simple', $1) LIMIT $2;
+-- name: browse_title(title, batch)  -- from sql/postgres/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE to_tsvector('simple', title) @@ plainto_tsquery('simple', $1) LIMIT $2;
 -- name: member_exists(customerid)  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM membership WHERE customerid = $1;
 -- name: new_member(customerid, membershiptype, expiredate)  -- from sql/generic/tx.sql

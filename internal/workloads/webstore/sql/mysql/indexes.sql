@@ -21,3 +21,9 @@ BEGIN
     SET NEW.quan_in_stock = IF(NEW.prod_id % 10000 = 0, 2500, 250);
   END IF;
 END;
+-- Full-text indexes of the actor and title, as DVD Store 3's: the browse by actor and by title search them
+-- (tx.sql).
+-- name: products_actor_fts
+CREATE FULLTEXT INDEX products_actor_fts ON products (actor);
+-- name: products_title_fts
+CREATE FULLTEXT INDEX products_title_fts ON products (title);
