@@ -10,12 +10,18 @@ import (
 
 // Check sizes a build: every count at least 1 (a store needs customers and products to sell to and from).
 func (s Size) Check() error {
+	if s.ReviewsPerProduct < 0 || s.ReviewsPerProduct > 1000 {
+		return fmt.Errorf("--reviews-per-product must be 0 to 1,000 (got %d)", s.ReviewsPerProduct)
+	}
 	if s.Customers < 1 || s.Products < 1 || s.OrdersPerMonth < 0 {
 		return fmt.Errorf("a web store needs at least 1 customer and 1 product, and orders a month cannot be negative (got %d, %d, %d)",
 			s.Customers, s.Products, s.OrdersPerMonth)
 	}
 	if s.Customers > 1<<31-1 || s.Products > 1<<31-1 || s.Orders() > 1<<30 {
 		return fmt.Errorf("the store's keys are 32-bit: at most 2,147,483,647 customers and products, 89,478,485 orders a month")
+	}
+	if s.HelpfulnessKeys() > 1<<31-1-1<<24 { // room above for the ratings runs add
+		return fmt.Errorf("the store's keys are 32-bit: products times --reviews-per-product can be at most %d (got %d)", (1<<31-1-1<<24)/helpfulnessSlots-1, s.Reviews())
 	}
 	return nil
 }
@@ -32,7 +38,7 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error
 	s := opts.Size
 	rep, err := db.Data.Build(ctx, bulk.Build{Threads: opts.Threads, Drop: opts.Drop, Version: opts.Version,
 		Record: [][2]string{{"customers", itoa(s.Customers)}, {"products", itoa(s.Products)}, {"orders_per_month", itoa(s.OrdersPerMonth)},
-			{"seed", fmt.Sprint(opts.Seed)}},
+			{"reviews_per_product", itoa(s.ReviewsPerProduct)}, {"seed", fmt.Sprint(opts.Seed)}},
 		Work: work(opts.Seed, s, &rows), Rows: &rows, Total: s.Rows(), Bytes: s.Bytes(), Progress: opts.Progress})
 	if err != nil {
 		return nil, err

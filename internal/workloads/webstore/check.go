@@ -69,6 +69,7 @@ func text(v any) string {
 // ResetReport says what a reset removed and restored.
 type ResetReport struct {
 	Customers, Orders, Lines, History, Reorders, Inventory int64
+	Members, Reviews, Helpfulness                          int64
 	Tidied                                                 bool // the engine's clean-up ran (reset_tidy: PostgreSQL's VACUUM ANALYZE)
 	Took                                                   time.Duration
 }
@@ -78,8 +79,8 @@ func (r *ResetReport) String() string {
 	if r.Tidied {
 		tidy = "; the tables vacuumed and analyzed"
 	}
-	return fmt.Sprintf("reset to the loaded state in %.1fs: removed %d customer(s), %d order(s) with %d line(s) and %d history row(s), %d reorder record(s); restored %d inventory row(s)%s",
-		r.Took.Seconds(), r.Customers, r.Orders, r.Lines, r.History, r.Reorders, r.Inventory, tidy)
+	return fmt.Sprintf("reset to the loaded state in %.1fs: removed %d customer(s), %d order(s) with %d line(s) and %d history row(s), %d reorder record(s), %d member(s), %d review(s), %d helpfulness rating(s); restored %d inventory row(s)%s",
+		r.Took.Seconds(), r.Customers, r.Orders, r.Lines, r.History, r.Reorders, r.Members, r.Reviews, r.Helpfulness, r.Inventory, tidy)
 }
 
 // Reset brings the store back to its loaded state: everything runs added is removed by key range (customers
@@ -113,6 +114,9 @@ func (db *DB) Reset(ctx context.Context) (*ResetReport, error) {
 		{"reset_orders", []any{loaded}, &rep.Orders},
 		{"reset_customers", []any{m.Size.Customers}, &rep.Customers},
 		{"reset_reorder", nil, &rep.Reorders},
+		{"reset_members", nil, &rep.Members},
+		{"reset_helpfulness", []any{m.Size.HelpfulnessKeys()}, &rep.Helpfulness},
+		{"reset_reviews", []any{m.Size.Reviews()}, &rep.Reviews},
 		{"reset_inventory", nil, &rep.Inventory},
 	} {
 		r, err := db.exec(ctx, conn, s.name, s.arg...)
@@ -130,7 +134,7 @@ func (db *DB) Reset(ctx context.Context) (*ResetReport, error) {
 		return nil, err
 	}
 	// the engine's own clean-up of the removed rows, where it has one (reset_tidy), after the transaction
-	if st := db.Stmts["reset_tidy"]; st != nil && rep.Customers+rep.Orders+rep.Lines+rep.History+rep.Reorders+rep.Inventory > 0 {
+	if st := db.Stmts["reset_tidy"]; st != nil && rep.Customers+rep.Orders+rep.Lines+rep.History+rep.Reorders+rep.Inventory+rep.Members+rep.Reviews+rep.Helpfulness > 0 {
 		if _, err := conn.ExecContext(ctx, st.SQL); err != nil {
 			return nil, fmt.Errorf("reset_tidy: %w", err)
 		}

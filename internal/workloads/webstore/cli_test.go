@@ -85,8 +85,8 @@ func ph(url, q string) string {
 func TestWebstoreOnEveryEngine(t *testing.T) {
 	for _, e := range engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
-			b := clitest.Must(t, "webstore", "build", "--target", e.URL, "--size", "S", "--drop", "--seed", "3")
-			if !strings.Contains(b.Stdout, "built 181374 rows") { // seed 3's history: 12,000 orders with their lines
+			b := clitest.Must(t, "webstore", "build", "--target", e.URL, "--size", "S", "--reviews-per-product", "2", "--drop", "--seed", "3")
+			if !strings.Contains(b.Stdout, "built 614389 rows") { // seed 3: 12,000 orders with their lines, 20,000 reviews with their ratings, 2,000 members
 				t.Fatalf("build:\n%s", b.Stdout)
 			}
 			db, raw := open(t, e.URL)
@@ -100,7 +100,8 @@ func TestWebstoreOnEveryEngine(t *testing.T) {
 	}
 }
 
-// orderFlow checks one purchase's effects row by row, a reorder, and a rollback on short stock.
+// orderFlow checks one purchase's effects row by row, a restock (DVD Store 3's trigger), and a rollback on short
+// stock.
 func orderFlow(t *testing.T, url string, db *webstore.DB, raw *sql.DB, procedures bool) {
 	ctx := context.Background()
 	if _, err := db.Reset(ctx); err != nil {
@@ -123,7 +124,7 @@ func orderFlow(t *testing.T, url string, db *webstore.DB, raw *sql.DB, procedure
 		return one(t, raw, ph(url, "SELECT quan_in_stock FROM inventory WHERE prod_id = ?"), p)
 	}
 	orders0 := one(t, raw, "SELECT COUNT(*) FROM orders")
-	// product 40 is left with reorder-1 after buying 2: a reorder record
+	// product 40 is left with 2 after buying 2: below 3, the trigger restocks it to 250 and records it
 	if _, err := raw.Exec(ph(url, "UPDATE inventory SET quan_in_stock = ? WHERE prod_id = ?"), 4, 40); err != nil {
 		t.Fatal(err)
 	}
@@ -136,13 +137,17 @@ func orderFlow(t *testing.T, url string, db *webstore.DB, raw *sql.DB, procedure
 		t.Fatalf("seed 3 gives products 5 and 900 too little stock to test with: %v", before)
 	}
 	order := int64(webstore.Sizes["S"].Orders() + 1000)
-	rolled, err := s.Purchase(ctx, procedures, seed, 17, order, time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC), prods, qtys, 3)
+	rolled, err := s.Purchase(ctx, procedures, seed, 17, order, time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC), prods, qtys)
 	if err != nil || rolled {
 		t.Fatalf("purchase: rolled back %v, %v", rolled, err)
 	}
 	for i, p := range prods {
-		if got := stock(p); got != before[i]-qtys[i] {
-			t.Errorf("product %d: stock %d, want %d", p, got, before[i]-qtys[i])
+		want := before[i] - qtys[i]
+		if p == 40 {
+			want = 250
+		}
+		if got := stock(p); got != want {
+			t.Errorf("product %d: stock %d, want %d", p, got, want)
 		}
 		if got := one(t, raw, ph(url, "SELECT sales FROM inventory WHERE prod_id = ?"), p); got != qtys[i] {
 			t.Errorf("product %d: sales %d, want %d", p, got, qtys[i])
@@ -161,15 +166,22 @@ func orderFlow(t *testing.T, url string, db *webstore.DB, raw *sql.DB, procedure
 	if got := one(t, raw, ph(url, "SELECT totalamount * 100 FROM orders WHERE orderid = ?"), order); got != total || tax == 0 {
 		t.Errorf("total %d cents, want %d", got, total)
 	}
-	if n := one(t, raw, ph(url, "SELECT COUNT(*) FROM reorder WHERE prod_id = ? AND quan_low = ?"), 40, 2); n != 1 {
-		t.Errorf("%d reorder records of product 40 at 2, want 1", n)
+	if n := one(t, raw, ph(url, "SELECT COUNT(*) FROM reorder WHERE prod_id = ? AND quan_low = ? AND quan_reordered = ?"), 40, 2, 248); n != 1 {
+		t.Errorf("%d restock records of product 40 from 2 to 250, want 1", n)
 	}
 	if n := one(t, raw, "SELECT COUNT(*) FROM reorder"); n != 1 {
-		t.Errorf("%d reorder records, want 1", n)
+		t.Errorf("%d restock records, want 1", n)
 	}
-	// short stock: product 40 has 2 left, 3 are asked for; nothing is written, not even the first line's stock
+	// short stock: product 40 has 2 left (set without a sale: no restock), 3 are asked for; nothing is written,
+	// not even the first line's stock
+	if _, err := raw.Exec(ph(url, "UPDATE inventory SET quan_in_stock = ? WHERE prod_id = ?"), 2, 40); err != nil {
+		t.Fatal(err)
+	}
+	if got := stock(40); got != 2 {
+		t.Fatalf("setting product 40's stock to 2 without a sale restocked it: %d", got)
+	}
 	s5 := stock(5)
-	rolled, err = s.Purchase(ctx, procedures, seed, 17, order+1, time.Now(), []int64{5, 40}, []int64{1, 3}, 3)
+	rolled, err = s.Purchase(ctx, procedures, seed, 17, order+1, time.Now(), []int64{5, 40}, []int64{1, 3})
 	if err != nil || !rolled {
 		t.Fatalf("purchase on short stock: rolled back %v, %v", rolled, err)
 	}
@@ -198,7 +210,9 @@ func runCheckReset(t *testing.T, url string, raw *sql.DB) {
 	res, text := clitest.ReadResult(t, file)
 	clitest.NoPassword(t, url, r.Stdout, text)
 	orders, _ := res.Figures["orders"].(float64)
-	if orders < 1 || res.Figures["opm"].(float64) <= 0 || len(res.Checks) != 4 {
+	if orders < 1 || res.Figures["opm"].(float64) <= 0 || len(res.Checks) != 4 ||
+		res.Measurement.Transactions["browse_reviews_actor"].Count+res.Measurement.Transactions["browse_reviews_title"].Count < 1 ||
+		res.Measurement.Transactions["get_reviews"].Count+res.Measurement.Transactions["get_reviews_stars"].Count+res.Measurement.Transactions["get_reviews_date"].Count < 1 {
 		t.Fatalf("run: figures %v checks %v\n%s", res.Figures, res.Checks, r.Stdout)
 	}
 	if !strings.Contains(r.Stdout, "reset to the loaded state") {
@@ -233,7 +247,8 @@ func runCheckReset(t *testing.T, url string, raw *sql.DB) {
 		t.Fatalf("reset did not vacuum the tables it removed rows from (vacuum count %d -> %d):\n%s", before, vacuumed(), out.Stdout)
 	}
 	if one(t, raw, "SELECT COUNT(*) FROM customers") != s.Customers || one(t, raw, "SELECT COUNT(*) FROM orders") != s.Orders() ||
-		one(t, raw, "SELECT COUNT(*) FROM reorder") != 0 ||
+		one(t, raw, "SELECT COUNT(*) FROM reorder") != 0 || one(t, raw, "SELECT COUNT(*) FROM membership") != s.Customers/webstore.MemberEvery ||
+		one(t, raw, "SELECT COUNT(*) FROM reviews") != s.Products*2 || one(t, raw, "SELECT COUNT(*) FROM reviews_helpfulness") != 614389-181374-s.Customers/10-s.Products*2 ||
 		one(t, raw, "SELECT COUNT(*) FROM inventory i JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock <> l.quan_in_stock OR i.sales <> l.sales") != 0 {
 		t.Fatal("reset did not restore the loaded counts and inventory")
 	}
@@ -245,7 +260,7 @@ func TestWebstoreTwoInstances(t *testing.T) {
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
 	for _, u := range []string{a, b} {
-		clitest.Must(t, "webstore", "build", "--target", u, "--customers", "2000", "--products", "1000", "--orders-per-month", "100")
+		clitest.Must(t, "webstore", "build", "--target", u, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
 	}
 	file := filepath.Join(dir, "two.json")
 	r := clitest.Must(t, "webstore", "run", "--target", a, "--target", b, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
@@ -307,7 +322,9 @@ func TestWebstoreBadInput(t *testing.T) {
 // leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
 	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
-	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--drop")
+	// no reviews: the run's start (its check of every table against the build) stays within the second the
+	// sessions are terminated after
+	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--reviews-per-product", "0", "--drop")
 	if res, r := clitest.LostConnections(t, "webstore", url, "purchase"); len(res.Checks) != 4 {
 		t.Fatalf("%d checks after the run, want 4\n%s", len(res.Checks), r.Stdout)
 	}

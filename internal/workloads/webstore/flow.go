@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -24,66 +25,126 @@ const (
 	BrowseActor
 	BrowseTitle
 	Purchase
+	// DVD Store 3's additions
+	NewMember
+	BrowseReviewsActor
+	BrowseReviewsTitle
+	GetReviews
+	GetReviewsStars
+	GetReviewsDate
+	NewReview
+	NewHelpfulness
 )
 
 // StepNames name the steps in results and progress lines.
-var StepNames = []string{"login", "new_customer", "browse_category", "browse_actor", "browse_title", "purchase"}
+var StepNames = []string{"login", "new_customer", "browse_category", "browse_actor", "browse_title", "purchase",
+	"new_member", "browse_reviews_actor", "browse_reviews_title", "get_reviews", "get_reviews_stars", "get_reviews_date",
+	"new_review", "new_helpfulness"}
 
-// Options are a run's order settings.
+// Options are a run's order settings, as DVD Store 3's driver takes them.
 type Options struct {
 	NewCustomers float64 // share of orders by a newly registered customer, 0..1
-	Searches     int     // browse steps per order
-	Batch        int     // results per browse
+	Searches     int     // mean browse steps per order: uniform in 1..2*Searches-1 (DVD Store 3's n_searches; 0: none)
+	Batch        int     // mean results asked per browse: uniform in 1..2*Batch-1 (search_batch_size)
 	MinLines     int     // products bought per order: uniform in MinLines..MaxLines (0..0: browsing only)
 	MaxLines     int
-	Reorder      int // a purchase that leaves a product's stock below this inserts a reorder record
-	Think        time.Duration
-	Procedures   bool
-	Seed         uint64
+	Think        time.Duration // mean think time after an order: uniform in [0, 2*Think) (think_time)
+	// DVD Store 3's additions: shares of orders with a new member, a new review, a new helpfulness rating
+	// (pct_newmember, pct_newreviews, pct_newhelpfulness), and the mean review searches (n_reviews: 1..2N-1
+	// searches by actor or title, and as many reads of a product's reviews; 0: none)
+	NewMembers, NewReviews, NewHelpfulness float64
+	ReviewSearches                         int
+	Procedures                             bool
+	Seed                                   uint64
 }
 
 // Check refuses settings that make no order at all.
 func (o Options) Check() error {
 	switch {
-	case o.NewCustomers < 0 || o.NewCustomers > 1:
-		return fmt.Errorf("--new-customers must be a share between 0%% and 100%% (got %g%%)", o.NewCustomers*100)
+	case o.NewCustomers < 0 || o.NewCustomers > 1 || o.NewMembers < 0 || o.NewMembers > 1 || o.NewReviews < 0 || o.NewReviews > 1 ||
+		o.NewHelpfulness < 0 || o.NewHelpfulness > 1:
+		return fmt.Errorf("--new-customers, --new-members, --new-reviews and --new-helpfulness must be shares between 0%% and 100%%")
+	case o.ReviewSearches < 0:
+		return fmt.Errorf("--review-searches cannot be negative (got %d)", o.ReviewSearches)
 	case o.Searches < 0 || o.Batch < 1:
 		return fmt.Errorf("--searches cannot be negative and --batch must be at least 1 (got %d, %d)", o.Searches, o.Batch)
 	case o.MinLines < 0 || o.MaxLines < o.MinLines || o.MaxLines > 9:
 		return fmt.Errorf("--lines must be a range within 0..9, like 1..9 (got %d..%d)", o.MinLines, o.MaxLines)
 	case o.MaxLines == 0 && o.Searches == 0:
 		return fmt.Errorf("--searches 0 with --lines 0 makes an empty order (a login and nothing else): browse (--searches N) or buy (--lines 1..9)")
-	case o.Reorder < 0:
-		return fmt.Errorf("--reorder-below cannot be negative (got %d)", o.Reorder)
+	case o.Think < 0:
+		return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
 	}
 	return nil
 }
 
-// Plan is one user's order: a new customer or a login, the browse steps, and the products and quantities bought.
+// Plan is one user's order: a new customer or a login, the browse steps, the products and quantities bought,
+// and the think time after it.
 type Plan struct {
 	New      bool
 	Customer int64 // the loaded customer who logs in
-	Browse   []int // BrowseCategory, BrowseActor or BrowseTitle
-	Prods    []int64
-	Qtys     []int64
+	Member   bool  // a loaded customer joins the premier membership
+	// Browse are the searches in order: BrowseCategory, BrowseActor or BrowseTitle, then the review searches
+	// (BrowseReviewsActor, BrowseReviewsTitle) and the reads of a product's reviews (GetReviews, GetReviewsStars,
+	// GetReviewsDate)
+	Browse      []int
+	Batches     []int // the results each search asks for
+	Review      bool  // the customer writes a review
+	Helpfulness bool  // the customer rates a review's helpfulness
+	Prods       []int64
+	Qtys        []int64
+	Think       time.Duration
 }
 
-// NextPlan draws an order. A new customer is chosen with probability NewCustomers, else a loaded customer
-// uniformly; each browse step is one of the three kinds uniformly; the line count is uniform in
-// MinLines..MaxLines, the products distinct and uniform over the catalogue (sorted, so that purchases lock
-// stock rows in one order), each quantity uniform in 1..3.
+// HotEvery makes every HotEvery-th product a hot seller, as in DVD Store 3: its driver picks one ten times as
+// often as another product, its build loads ten times the stock, and the restock trigger refills it to 2,500
+// instead of 250.
+const HotEvery = 10_000
+
+// Pick draws a product as DVD Store 3's driver does from its weighted list: every product once, each hot seller
+// ten times.
+func Pick(r *rand.Rand, products int64) int64 {
+	hot := products / HotEvery
+	x := r.Int64N(products + 9*hot)
+	if x < products {
+		return 1 + x
+	}
+	return (1 + (x-products)/9) * HotEvery
+}
+
+// NextPlan draws an order as DVD Store 3's driver does. A new customer is chosen with probability NewCustomers,
+// else a loaded customer uniformly; the browse steps are uniform in 1..2*Searches-1 (none when Searches is 0),
+// each of the three kinds uniformly and asking for 1..2*Batch-1 results; the line count is uniform in
+// MinLines..MaxLines, the products picked as Pick does but distinct (sorted, so that purchases lock stock rows
+// in one order; DVD Store 3 may repeat one), each quantity uniform in 1..3; the think time after the order is
+// uniform in [0, 2*Think).
+//
+// DVD Store 3's additions are drawn as its driver does, from the one number that chose a new customer (u,
+// uniform in [0, 1)): a new member when u < NewMembers, a review when u < NewReviews, a helpfulness rating when
+// u < NewHelpfulness (so with the defaults they are new customers' orders, and the rarer includes the commoner);
+// then 1..2*ReviewSearches-1 review searches, by actor or title uniformly, and as many reads of a product's
+// reviews again (most helpful, of some stars, newest, uniformly), each asking 1..2*Batch-1 results.
 func NextPlan(r *rand.Rand, s Size, o Options) Plan {
-	p := Plan{New: r.Float64() < o.NewCustomers}
+	u := r.Float64()
+	p := Plan{New: u < o.NewCustomers, Member: u < o.NewMembers, Review: u < o.NewReviews, Helpfulness: u < o.NewHelpfulness}
 	if !p.New {
 		p.Customer = 1 + r.Int64N(s.Customers)
 	}
-	for i := 0; i < o.Searches; i++ {
-		p.Browse = append(p.Browse, BrowseCategory+r.IntN(3))
+	search := func(mean, first, kinds int) {
+		if mean > 0 {
+			for i, n := 0, 1+r.IntN(2*mean-1); i < n; i++ {
+				p.Browse = append(p.Browse, first+r.IntN(kinds))
+				p.Batches = append(p.Batches, 1+r.IntN(2*o.Batch-1))
+			}
+		}
 	}
+	search(o.Searches, BrowseCategory, 3)
+	search(o.ReviewSearches, BrowseReviewsActor, 2)
+	search(o.ReviewSearches, GetReviews, 3)
 	n := o.MinLines + r.IntN(o.MaxLines-o.MinLines+1)
 	n = int(min(int64(n), s.Products))
 	for len(p.Prods) < n {
-		prod := 1 + r.Int64N(s.Products)
+		prod := Pick(r, s.Products)
 		if !slices.Contains(p.Prods, prod) {
 			p.Prods = append(p.Prods, prod)
 		}
@@ -92,14 +153,64 @@ func NextPlan(r *rand.Rand, s Size, o Options) Plan {
 	for range p.Prods {
 		p.Qtys = append(p.Qtys, 1+r.Int64N(3))
 	}
+	if o.Think > 0 {
+		p.Think = time.Duration(r.Int64N(int64(2 * o.Think)))
+	}
 	return p
+}
+
+// orderTimes are DVD Store 3's response figures of the measured window: each finished order's total response
+// time (its steps' times added, think time not), their mean and the largest of the last 100 orders.
+type orderTimes struct {
+	mu   sync.Mutex
+	on   bool
+	n    int64
+	sum  time.Duration
+	last [100]time.Duration
+}
+
+func (t *orderTimes) start() {
+	t.mu.Lock()
+	t.on, t.n, t.sum, t.last = true, 0, 0, [len(t.last)]time.Duration{}
+	t.mu.Unlock()
+}
+
+func (t *orderTimes) stop() {
+	t.mu.Lock()
+	t.on = false
+	t.mu.Unlock()
+}
+
+func (t *orderTimes) add(d time.Duration) {
+	t.mu.Lock()
+	if t.on {
+		t.last[t.n%int64(len(t.last))] = d
+		t.n++
+		t.sum += d
+	}
+	t.mu.Unlock()
+}
+
+// figures are the mean and the largest of the last 100, in ms (ok false when no order finished).
+func (t *orderTimes) figures() (n int64, avg, lastMax float64, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == 0 {
+		return 0, 0, 0, false
+	}
+	var m time.Duration
+	for _, d := range t.last[:min(t.n, int64(len(t.last)))] {
+		m = max(m, d)
+	}
+	return t.n, float64(t.sum.Microseconds()) / float64(t.n) / 1000, float64(m.Microseconds()) / 1000, true
 }
 
 // Workload drives a store with virtual users (runner.Workload).
 type Workload struct {
-	db   *DB
-	meta *Meta
-	opts Options
+	db    *DB
+	meta  *Meta
+	opts  Options
+	times orderTimes
 }
 
 // NewWorkload readies a run on a built store.
@@ -142,33 +253,66 @@ type worker struct {
 	r          *rand.Rand
 	steps      []int
 	plan       Plan
+	browsed    int  // the browse steps of the plan done
+	last       bool // the step Next handed out ends the order
+	rt         time.Duration
+	failed     bool // a step of the order failed: its response time is not counted
 	customer   int64
 	custIDs    idBlock
 	orderIDs   idBlock
+	reviewIDs  idBlock
+	ratingIDs  idBlock
 }
 
 type idBlock struct{ next, end int64 }
 
 const idBlockSize = 100
 
+// Next hands out the order's steps one by one; the think time, drawn once per order, follows its last step.
 func (wk *worker) Next() (int, time.Duration, time.Duration) {
 	if len(wk.steps) == 0 {
 		wk.plan = NextPlan(wk.r, wk.w.meta.Size, wk.w.opts)
+		wk.browsed, wk.rt, wk.failed = 0, 0, false
 		first := Login
 		if wk.plan.New {
 			first = NewCustomer
 		}
-		wk.steps = append(append(wk.steps, first), wk.plan.Browse...)
+		wk.steps = append(wk.steps, first)
+		if wk.plan.Member {
+			wk.steps = append(wk.steps, NewMember)
+		}
+		wk.steps = append(wk.steps, wk.plan.Browse...)
+		if wk.plan.Review {
+			wk.steps = append(wk.steps, NewReview)
+		}
+		if wk.plan.Helpfulness && wk.w.meta.Size.Reviews() > 0 {
+			wk.steps = append(wk.steps, NewHelpfulness)
+		}
 		if len(wk.plan.Prods) > 0 {
 			wk.steps = append(wk.steps, Purchase)
 		}
 	}
 	step := wk.steps[0]
 	wk.steps = wk.steps[1:]
-	return step, 0, wk.w.opts.Think
+	if wk.last = len(wk.steps) == 0; wk.last {
+		return step, 0, wk.plan.Think
+	}
+	return step, 0, 0
 }
 
+// Do runs a step and adds its time to the order's; the order's last step records the order's response time.
 func (wk *worker) Do(ctx context.Context, step int) runner.Outcome {
+	t0 := time.Now()
+	out := wk.try(ctx, step)
+	wk.rt += time.Since(t0)
+	wk.failed = wk.failed || out.Err != nil
+	if wk.last && !wk.failed && ctx.Err() == nil {
+		wk.w.times.add(wk.rt)
+	}
+	return out
+}
+
+func (wk *worker) try(ctx context.Context, step int) runner.Outcome {
 	var out runner.Outcome
 	for attempt := 0; ; attempt++ {
 		rolledBack, err := wk.do(ctx, step)
@@ -199,21 +343,61 @@ func (wk *worker) do(ctx context.Context, step int) (bool, error) {
 		}
 		wk.customer = id
 		return false, s.newCustomer(ctx, id, wk.r)
-	case BrowseCategory:
-		_, err := s.browse(ctx, "browse_category", 1+wk.r.IntN(len(Categories)), w.opts.Batch)
+	case BrowseCategory, BrowseActor, BrowseTitle, BrowseReviewsActor, BrowseReviewsTitle, GetReviews, GetReviewsStars, GetReviewsDate:
+		batch := w.opts.Batch
+		if wk.browsed < len(p.Batches) {
+			batch = p.Batches[wk.browsed]
+		}
+		wk.browsed++
+		var err error
+		switch step {
+		case BrowseCategory:
+			_, err = s.browse(ctx, "browse_category", 1+wk.r.IntN(len(Categories)), batch)
+		case BrowseActor:
+			_, err = s.browse(ctx, "browse_actor", Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), batch)
+		case BrowseTitle:
+			_, err = s.browse(ctx, "browse_title", Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), batch)
+		case BrowseReviewsActor:
+			_, err = s.reviews(ctx, "browse_reviews_actor", batch, Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)))
+		case BrowseReviewsTitle:
+			_, err = s.reviews(ctx, "browse_reviews_title", batch, Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)))
+		case GetReviews:
+			_, err = s.reviews(ctx, "get_reviews", batch, Pick(wk.r, w.meta.Size.Products))
+		case GetReviewsStars:
+			_, err = s.reviews(ctx, "get_reviews_stars", batch, Pick(wk.r, w.meta.Size.Products), 1+wk.r.IntN(5))
+		default:
+			_, err = s.reviews(ctx, "get_reviews_date", batch, Pick(wk.r, w.meta.Size.Products))
+		}
 		return false, err
-	case BrowseActor:
-		_, err := s.browse(ctx, "browse_actor", Actor(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), w.opts.Batch)
-		return false, err
-	case BrowseTitle:
-		_, err := s.browse(ctx, "browse_title", Title(w.meta.Seed, 1+wk.r.Int64N(w.meta.Size.Products)), w.opts.Batch)
+	case NewMember:
+		// a loaded customer who is no member yet joins, as DVD Store 3 tries customers until one is not
+		for try := 0; try < 100; try++ {
+			c := 1 + wk.r.Int64N(w.meta.Size.Customers)
+			ok, err := s.newMember(ctx, c, 1+wk.r.Int64N(3), time.Now())
+			if err != nil || ok {
+				return false, err
+			}
+		}
+		return false, nil // every customer tried was a member already
+	case NewReview:
+		id, err := wk.take(ctx, &wk.reviewIDs, idReview)
+		if err != nil {
+			return false, err
+		}
+		return false, s.newReview(ctx, id, 1+wk.r.Int64N(w.meta.Size.Products), 1+wk.r.Int64N(5), wk.customer, wk.r, time.Now())
+	case NewHelpfulness:
+		id, err := wk.take(ctx, &wk.ratingIDs, idHelpfulness)
+		if err != nil {
+			return false, err
+		}
+		_, err = s.exec(ctx, "new_helpfulness", id, 1+wk.r.Int64N(w.meta.Size.Reviews()), wk.customer, 1+wk.r.Int64N(10))
 		return false, err
 	case Purchase:
 		id, err := wk.take(ctx, &wk.orderIDs, idOrder)
 		if err != nil {
 			return false, err
 		}
-		return s.purchase(ctx, w.opts.Procedures, w.meta.Seed, wk.customer, id, time.Now(), p.Prods, p.Qtys, w.opts.Reorder)
+		return s.purchase(ctx, w.opts.Procedures, w.meta.Seed, wk.customer, id, time.Now(), p.Prods, p.Qtys)
 	}
 	return false, fmt.Errorf("no step %d", step)
 }
@@ -258,7 +442,6 @@ type session struct {
 	// the client-side PostgreSQL purchase's reused statements and results
 	ops      []pgfast.Op
 	affected []int64
-	left     []int64
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
@@ -289,8 +472,8 @@ func (db *DB) Session(ctx context.Context) (*Session, error) {
 type Session struct{ s *session }
 
 // Purchase runs one purchase: rolledBack is true when a product's stock was short and nothing was written.
-func (x *Session) Purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64, reorder int) (bool, error) {
-	return x.s.purchase(ctx, procedures, seed, customer, order, now, prods, qtys, reorder)
+func (x *Session) Purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64) (bool, error) {
+	return x.s.purchase(ctx, procedures, seed, customer, order, now, prods, qtys)
 }
 
 // Login finds a customer and the titles of their last purchases.
@@ -462,8 +645,44 @@ func (s *session) browse(ctx context.Context, name string, key any, batch int) (
 	return n, err
 }
 
+// reviews runs one of the review searches with its arguments (the batch last), reading every row.
+func (s *session) reviews(ctx context.Context, name string, batch int, args ...any) (int, error) {
+	var id, prod, stars, customer int64
+	var day, summary, text string
+	var total any // NULL for a review nobody rated
+	n := 0
+	err := s.query(ctx, name, append(args, batch), []any{&id, &prod, &day, &stars, &customer, &summary, &text, &total}, func() { n++ })
+	return n, err
+}
+
+// newMember makes customer c a premier member unless it is one already (joined false).
+func (s *session) newMember(ctx context.Context, c, kind int64, now time.Time) (joined bool, err error) {
+	var n int64
+	if err := s.query(ctx, "member_exists", []any{c}, []any{&n}, func() {}); err != nil || n > 0 {
+		return false, err
+	}
+	_, err = s.exec(ctx, "new_member", c, kind, now.AddDate(1, 0, 0).Format("2006-01-02"))
+	return err == nil, err
+}
+
+// newReview writes a review as DVD Store 3's driver makes one: a summary of 3 words, a text of 25.
+func (s *session) newReview(ctx context.Context, id, prod, stars, customer int64, r *rand.Rand, now time.Time) error {
+	words := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(reviewWords[r.IntN(len(reviewWords))])
+		}
+		return b.String()
+	}
+	_, err := s.exec(ctx, "new_review", id, prod, now.Format("2006-01-02"), stars, customer, words(3), words(25))
+	return err
+}
+
 // purchase runs one purchase in one transaction.
-func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64, reorder int) (bool, error) {
+func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, customer, order int64, now time.Time, prods, qtys []int64) (bool, error) {
 	day := now.Format("2006-01-02")
 	if procedures {
 		var pl, ql any = prods, qtys
@@ -472,14 +691,14 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 		}
 		var net float64
 		var rolledBack int
-		err := s.query(ctx, "proc_purchase", []any{customer, order, day, pl, ql, reorder}, []any{&net, &rolledBack}, func() {})
+		err := s.query(ctx, "proc_purchase", []any{customer, order, day, pl, ql}, []any{&net, &rolledBack}, func() {})
 		if msg, ok := s.db.T.Engine.Raised(err); ok && strings.Contains(msg, "dbdyno: short stock") {
 			return true, nil // raised where the procedure cannot roll back itself (a PostgreSQL function)
 		}
 		return rolledBack == 1, err
 	}
 	if s.pg != nil {
-		return s.purchasePG(ctx, seed, customer, order, day, prods, qtys, reorder)
+		return s.purchasePG(ctx, seed, customer, order, day, prods, qtys)
 	}
 	if err := s.control(ctx, "begin_write"); err != nil {
 		return false, err
@@ -493,15 +712,6 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 		if n == 0 { // short stock: the purchase rolls back
 			s.rollback(ctx)
 			return true, nil
-		}
-		var left int64
-		if err := s.query(ctx, "purchase_left", []any{p}, []any{&left}, func() {}); err != nil {
-			return fail(err)
-		}
-		if left < int64(reorder) {
-			if _, err := s.exec(ctx, "purchase_reorder", p, day, left); err != nil {
-				return fail(err)
-			}
 		}
 	}
 	net, tax, total := Amounts(seed, prods, qtys)
@@ -522,18 +732,15 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 }
 
 // purchasePG is the client-side purchase on PostgreSQL in two round trips: BEGIN and every line's stock update
-// and stock left in one pipeline, then (when every line's stock covered it) the reorders, the order, its lines,
-// the history rows and COMMIT in another. A short stock rolls the whole purchase back, the later lines' updates
-// of the first pipeline included, so the effects are those of the line-by-line purchase.
-func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64, reorder int) (bool, error) {
+// in one pipeline, then (when every line's stock covered it) the order, its lines, the history rows and COMMIT
+// in another. A short stock rolls the whole purchase back, the later lines' updates of the first pipeline
+// included, so the effects are those of the line-by-line purchase.
+func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64) (bool, error) {
 	n := len(prods)
 	s.affected = append(s.affected[:0], make([]int64, n)...)
-	s.left = append(s.left[:0], make([]int64, n)...)
 	ops := s.ops[:0]
 	for i, p := range prods {
-		ops = append(ops,
-			pgfast.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]},
-			pgfast.Op{Name: "purchase_left", Args: []any{p}, Dest: []any{&s.left[i]}})
+		ops = append(ops, pgfast.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]})
 	}
 	s.ops = ops
 	fail := func(err error) (bool, error) { s.pg.Rollback(ctx); return false, err }
@@ -548,13 +755,7 @@ func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order i
 		}
 	}
 	net, tax, total := Amounts(seed, prods, qtys)
-	ops = ops[:0]
-	for i, p := range prods {
-		if s.left[i] < int64(reorder) {
-			ops = append(ops, pgfast.Op{Name: "purchase_reorder", Args: []any{p, day, s.left[i]}})
-		}
-	}
-	ops = append(ops, pgfast.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
+	ops = append(ops[:0], pgfast.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
 	for i, p := range prods {
 		ops = append(ops, pgfast.Op{Name: "purchase_line", Args: []any{i + 1, order, p, qtys[i], day}})
 	}
@@ -583,4 +784,23 @@ func list(v []int64) string {
 		b = strconv.AppendInt(b, x, 10)
 	}
 	return string(b)
+}
+
+// Reviews runs one of the review searches (browse_reviews_actor, browse_reviews_title, get_reviews,
+// get_reviews_stars, get_reviews_date) with its arguments, the batch last, and returns the rows read.
+func (x *Session) Reviews(ctx context.Context, name string, batch int, args ...any) (int, error) {
+	return x.s.reviews(ctx, name, batch, args...)
+}
+
+// Browse runs one of the product browses (browse_category, browse_actor, browse_title) and returns the titles
+// and actors it found, in order.
+func (x *Session) Browse(ctx context.Context, name string, key any, batch int) (titles, actors []string, err error) {
+	var id, common int64
+	var title, actor string
+	var price float64
+	var special int
+	err = x.s.query(ctx, name, []any{key, batch}, []any{&id, &title, &actor, &price, &special, &common}, func() {
+		titles, actors = append(titles, title), append(actors, actor)
+	})
+	return titles, actors, err
 }

@@ -15,13 +15,16 @@ type Size struct {
 	Customers      int64
 	Products       int64
 	OrdersPerMonth int64
+	// ReviewsPerProduct: DVD Store 3 loads 20 reviews a product, each with 2-39 helpfulness ratings.
+	ReviewsPerProduct int64
 }
 
-// Sizes are the named sizes of the DVD-Store-style database (S about 10 MB, M about 1 GB, L about 100 GB).
+// Sizes are the named sizes of DVD Store 3's database (S, M, L: its 10 MB, 1 GB and 100 GB before its reviews,
+// which add about 100 MB, 1 GB and 10 GB).
 var Sizes = map[string]Size{
-	"S": {Customers: 20_000, Products: 10_000, OrdersPerMonth: 1_000},
-	"M": {Customers: 2_000_000, Products: 100_000, OrdersPerMonth: 100_000},
-	"L": {Customers: 200_000_000, Products: 1_000_000, OrdersPerMonth: 10_000_000},
+	"S": {Customers: 20_000, Products: 10_000, OrdersPerMonth: 1_000, ReviewsPerProduct: 20},
+	"M": {Customers: 2_000_000, Products: 100_000, OrdersPerMonth: 100_000, ReviewsPerProduct: 20},
+	"L": {Customers: 200_000_000, Products: 1_000_000, OrdersPerMonth: 10_000_000, ReviewsPerProduct: 20},
 }
 
 // Months of order history a build loads.
@@ -29,6 +32,19 @@ const Months = 12
 
 // Orders is the loaded orders' count.
 func (s Size) Orders() int64 { return s.OrdersPerMonth * Months }
+
+// Reviews is the loaded reviews' count (their keys are 1..Reviews).
+func (s Size) Reviews() int64 { return s.Products * s.ReviewsPerProduct }
+
+// helpfulnessSlots: review r's loaded helpfulness ratings have the keys r*helpfulnessSlots+1 .. +39, so that
+// each part of the load knows its keys.
+const helpfulnessSlots = 64
+
+// HelpfulnessKeys is the largest key a loaded helpfulness rating may have; runs' ratings take keys above it.
+func (s Size) HelpfulnessKeys() int64 { return (s.Reviews() + 1) * helpfulnessSlots }
+
+// MemberEvery: every MemberEvery-th loaded customer is a premier member (DVD Store 3: 10% of the customers).
+const MemberEvery = 10
 
 // Categories of products (DVD genres).
 var Categories = []string{"Action", "Animation", "Children", "Classics", "Comedy", "Documentary", "Drama", "Family",
@@ -40,19 +56,27 @@ const (
 	bytesPerProduct  = 80
 	bytesPerOrder    = 45
 	bytesPerLine     = 2 * 30 // an order line and its history row
+	bytesPerReview   = 450
+	bytesPerRating   = 20
+	bytesPerMember   = 20
 )
 
 // Bytes is the size of a build's rows as text.
 func (s Size) Bytes() int64 {
-	return s.Customers*bytesPerCustomer + s.Products*(bytesPerProduct+30) + s.Orders()*(bytesPerOrder+MeanLines*bytesPerLine)
+	return s.Customers*bytesPerCustomer + s.Products*(bytesPerProduct+30) + s.Orders()*(bytesPerOrder+MeanLines*bytesPerLine) +
+		s.Reviews()*(bytesPerReview+meanRatings*bytesPerRating) + s.Customers/MemberEvery*bytesPerMember
 }
+
+// meanRatings is the mean count of a loaded review's helpfulness ratings (uniform 2..39).
+const meanRatings = 20
 
 // MeanLines is the mean order line count of the loaded history (uniform 1..9).
 const MeanLines = 5
 
 // Rows is a build's expected row count (order lines at their mean).
 func (s Size) Rows() int64 {
-	return int64(len(Categories)) + s.Customers + 3*s.Products + s.Orders()*(1+2*MeanLines)
+	return int64(len(Categories)) + s.Customers + 3*s.Products + s.Orders()*(1+2*MeanLines) + s.Customers/MemberEvery +
+		s.Reviews()*(1+meanRatings)
 }
 
 // ---- the values every part of the workload derives from the seed ----
@@ -79,6 +103,8 @@ const (
 	keyTitle
 	keyOrder
 	keyCustomer
+	keyReview
+	keyMember
 )
 
 // Price is a product's price in cents: 9.99 to 29.99.
@@ -92,8 +118,15 @@ func Category(seed uint64, prod int64) int {
 // Special says a product is on the specials list a category browse shows (1 in 100).
 func Special(seed uint64, prod int64) bool { return mix(seed, keySpecial, uint64(prod))%100 == 0 }
 
-// Stock is a product's loaded quantity in stock: 0 to 500.
-func Stock(seed uint64, prod int64) int64 { return int64(mix(seed, keyStock, uint64(prod)) % 501) }
+// Stock is a product's loaded quantity in stock: 0 to 500, ten times that for a hot seller (HotEvery), as DVD
+// Store 3 loads it.
+func Stock(seed uint64, prod int64) int64 {
+	q := int64(mix(seed, keyStock, uint64(prod)) % 501)
+	if prod%HotEvery == 0 {
+		q *= 10
+	}
+	return q
+}
 
 var actorFirst = []string{"PENELOPE", "NICK", "ED", "JENNIFER", "JOHNNY", "BETTE", "GRACE", "MATTHEW", "JOE", "CHRISTIAN",
 	"ZERO", "KARL", "UMA", "VIVIEN", "CUBA", "FRED", "HELEN", "DAN", "BOB", "LUCILLE", "KIRSTEN", "ELVIS", "SANDRA",
@@ -169,9 +202,12 @@ var (
 	inventoryCols = []string{"prod_id", "quan_in_stock", "sales"}
 	customerCols  = []string{"customerid", "firstname", "lastname", "address1", "city", "state", "zip", "country", "region",
 		"email", "phone", "creditcardtype", "creditcard", "creditcardexpiration", "username", "password", "age", "income", "gender"}
-	orderCols    = []string{"orderid", "orderdate", "customerid", "netamount", "tax", "totalamount"}
-	lineCols     = []string{"orderlineid", "orderid", "prod_id", "quantity", "orderdate"}
-	custHistCols = []string{"customerid", "orderid", "prod_id"}
+	orderCols       = []string{"orderid", "orderdate", "customerid", "netamount", "tax", "totalamount"}
+	lineCols        = []string{"orderlineid", "orderid", "prod_id", "quantity", "orderdate"}
+	custHistCols    = []string{"customerid", "orderid", "prod_id"}
+	membershipCols  = []string{"customerid", "membershiptype", "expiredate"}
+	reviewCols      = []string{"review_id", "prod_id", "review_date", "stars", "customerid", "review_summary", "review_text"}
+	helpfulnessCols = []string{"review_helpfulness_id", "review_id", "customerid", "helpfulness"}
 )
 
 var countries = []string{"Australia", "Canada", "Chile", "China", "France", "Germany", "Japan", "Russia", "South Africa", "UK"}
@@ -201,6 +237,10 @@ func work(seed uint64, s Size, rows *atomic.Int64) []bulk.Work {
 		hi := min(lo+chunkRows-1, s.Products)
 		add(fmt.Sprintf("products %d-%d", lo, hi), func(sink bulk.Sink) (int64, error) { return genProducts(seed, s, lo, hi, sink) })
 	}
+	for lo := int64(1); lo <= s.Reviews(); lo += chunkRows / 20 {
+		hi := min(lo+chunkRows/20-1, s.Reviews())
+		add(fmt.Sprintf("reviews %d-%d", lo, hi), func(sink bulk.Sink) (int64, error) { return genReviews(seed, s, lo, hi, sink) })
+	}
 	add("categories", func(sink bulk.Sink) (int64, error) {
 		return bulk.Table(sink, "categories", categoryCols, func(r bulk.Row) error {
 			for i, c := range Categories {
@@ -217,7 +257,7 @@ func work(seed uint64, s Size, rows *atomic.Int64) []bulk.Work {
 }
 
 func genCustomers(seed uint64, lo, hi int64, sink bulk.Sink) (int64, error) {
-	return bulk.Table(sink, "customers", customerCols, func(row bulk.Row) error {
+	n, err := bulk.Table(sink, "customers", customerCols, func(row bulk.Row) error {
 		var buf []byte
 		for c := lo; c <= hi; c++ {
 			r := rand.New(rand.NewPCG(mix(seed, keyCustomer, uint64(c)), uint64(c)))
@@ -265,6 +305,97 @@ func genCustomers(seed uint64, lo, hi int64, sink bulk.Sink) (int64, error) {
 		}
 		return nil
 	})
+	if err != nil {
+		return n, err
+	}
+	// every 10th customer a premier member (type 1-3), as DVD Store 3 makes 10% of them
+	m, err := bulk.Table(sink, "membership", membershipCols, func(row bulk.Row) error {
+		for c := (lo + MemberEvery - 1) / MemberEvery * MemberEvery; c <= hi; c += MemberEvery {
+			h := mix(seed, keyMember, uint64(c))
+			row.Int(c)
+			row.Int(1 + int64(h%3))
+			row.Date(historyStart + 365*int32(2+(h>>8)%5) + 30*int32((h>>16)%12) + 14)
+			if err := row.EndRow(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n + m, err
+}
+
+var reviewWords = []string{"great", "movie", "film", "story", "acting", "plot", "fun", "classic", "watch", "loved",
+	"boring", "best", "worst", "scenes", "cast", "music", "funny", "sad", "dark", "epic", "twist", "ending", "hero",
+	"villain", "action", "drama", "comedy", "family", "kids", "again", "never", "always", "good", "bad", "amazing",
+	"slow", "fast", "long", "short", "dvd", "picture", "sound", "extras", "director", "role", "script", "fans",
+	"recommend", "enjoyed", "perfect", "brilliant", "weak", "strong", "simple", "beautiful", "scary", "touching",
+	"season", "sequel", "original"}
+
+// review derives a loaded review from the seed: its product, day, stars, customer, summary (3 words) and text
+// (7-130 words, at most 1,000 characters), and how many helpfulness ratings it has (2-39), as DVD Store 3 makes
+// them.
+func review(seed uint64, s Size, id int64, buf []byte) (prod int64, day int32, stars, customer int64, summary string, text []byte, ratings int, r *rand.Rand) {
+	r = rand.New(rand.NewPCG(mix(seed, keyReview, uint64(id)), uint64(id)))
+	prod = 1 + r.Int64N(s.Products)
+	day = historyStart + int32(r.IntN(365))
+	stars = 1 + r.Int64N(5)
+	customer = 1 + r.Int64N(s.Customers)
+	summary = reviewWords[r.IntN(len(reviewWords))] + " " + reviewWords[r.IntN(len(reviewWords))] + " " + reviewWords[r.IntN(len(reviewWords))]
+	text = buf[:0]
+	for i, n := 0, 7+r.IntN(124); i < n; i++ {
+		w := reviewWords[r.IntN(len(reviewWords))]
+		if len(text)+1+len(w) > 1000 {
+			break
+		}
+		if i > 0 {
+			text = append(text, ' ')
+		}
+		text = append(text, w...)
+	}
+	return prod, day, stars, customer, summary, text, 2 + r.IntN(38), r
+}
+
+// genReviews writes reviews lo..hi, then their helpfulness ratings (keys id*64+1 ..), each pass deriving the
+// reviews from the seed again.
+func genReviews(seed uint64, s Size, lo, hi int64, sink bulk.Sink) (int64, error) {
+	var buf []byte
+	n, err := bulk.Table(sink, "reviews", reviewCols, func(row bulk.Row) error {
+		for id := lo; id <= hi; id++ {
+			prod, day, stars, customer, summary, text, _, _ := review(seed, s, id, buf)
+			buf = text
+			row.Int(id)
+			row.Int(prod)
+			row.Date(day)
+			row.Int(stars)
+			row.Int(customer)
+			row.Str(summary)
+			row.Bytes(text)
+			if err := row.EndRow(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return n, err
+	}
+	m, err := bulk.Table(sink, "reviews_helpfulness", helpfulnessCols, func(row bulk.Row) error {
+		for id := lo; id <= hi; id++ {
+			_, _, _, customer, _, text, ratings, r := review(seed, s, id, buf)
+			buf = text
+			for k := 1; k <= ratings; k++ {
+				row.Int(id*helpfulnessSlots + int64(k))
+				row.Int(id)
+				row.Int(customer)
+				row.Int(1 + r.Int64N(10))
+				if err := row.EndRow(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return n + m, err
 }
 
 func genProducts(seed uint64, s Size, lo, hi int64, sink bulk.Sink) (int64, error) {

@@ -20,20 +20,24 @@ func init() {
 	workload.Register(&workload.Meta{
 		Name:  "webstore",
 		Short: "DVD-Store-style web store OLTP workload: build, run, check, reset, drop",
-		Long: "A web store in the manner of DVD Store 2: customers log in or register, browse by category, actor and\n" +
-			"title, and buy 1-9 products with a stock check. Orders per minute (OPM), each step's latency, rollbacks.\n" +
-			"The store is reset to its loaded state before every run (as a backup restored), unless --no-reset.",
+		Long: "A web store in the manner of DVD Store 3: customers log in or register, browse by category, actor and\n" +
+			"title (1-5 searches an order), and buy 1-9 products with a stock check; a trigger restocks what runs low, as\n" +
+			"DVD Store 3's does. OPM counts every finished order, rolled back or not (DVD Store 3's opm), the committed\n" +
+			"OPM beside it; each step's latency, rollbacks, and DVD Store 3's response figures (the mean order's total\n" +
+			"response time, the largest of the last 100). The store is reset to its loaded state before every run (as a\n" +
+			"backup restored), unless --no-reset. Where it still differs from DVD Store 3: docs/webstore.md.",
 		DefaultTarget: "sqlite://dbdyno-webstore.db",
 		NeedsDB:       true,
 		Sections:      []string{"measurement"},
-		Metrics:       []workload.MetricDesc{opm, stepP95, rollbackShare, cpuPerOrder},
+		Metrics:       []workload.MetricDesc{opm, opmCommitted, orderRT, orderRTMax, stepP95, rollbackShare, cpuPerOrder},
 		SQL:           Files,
 		Supports:      supported,
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("customers %v, products %v, orders/month %v, mode %v, new customers %v%%, searches %v, lines %v",
-				o["customers"], o["products"], o["orders_per_month"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"])
+			return fmt.Sprintf("customers %v, products %v, orders/month %v, reviews/product %v, mode %v, new customers %v%%, searches %v, lines %v, new members %v%%, review searches %v, new reviews %v%%, new helpfulness %v%%",
+				o["customers"], o["products"], o["orders_per_month"], o["reviews_per_product"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"],
+				o["new_members_pct"], o["review_searches"], o["new_reviews_pct"], o["new_helpfulness_pct"])
 		},
 		Commands: []*workload.Command{
 			buildCommand(),
@@ -73,6 +77,7 @@ type SizeFlags struct {
 	Customers      int    `flag:"customers" help:"customers (overrides the size's)"`
 	Products       int    `flag:"products" help:"products (overrides the size's)"`
 	OrdersPerMonth int    `flag:"orders-per-month" help:"orders a month of the 12 months of history (overrides the size's)"`
+	Reviews        int    `flag:"reviews-per-product" help:"reviews loaded per product, each with 2-39 helpfulness ratings (DVD Store 3's 20 unless given)"`
 }
 
 // BuildFlags are `webstore build`'s options.
@@ -86,14 +91,17 @@ type BuildFlags struct {
 // RunFlags are `webstore run`'s options: the virtual users' shared ones, then the workload's own.
 type RunFlags struct {
 	runner.Users
-	runner.Modes `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
-	NewCustomers string        `flag:"new-customers" unit:"%" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
-	Searches     int           `flag:"searches" default:"3" help:"browse steps per order (each by category, actor or title at random)"`
-	Batch        int           `flag:"batch" default:"5" help:"results per browse"`
-	Lines        string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (0..0: browsing only)"`
-	ReorderBelow int           `flag:"reorder-below" default:"3" help:"a purchase that leaves a product's stock below this inserts a reorder record"`
-	Think        time.Duration `flag:"think" default:"0s" help:"think time after each step (off by default)"`
-	NoReset      bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+	runner.Modes   `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
+	NewCustomers   string        `flag:"new-customers" unit:"%" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
+	Searches       int           `flag:"searches" default:"3" help:"mean browse steps per order, as DVD Store 3's n_searches: uniform in 1..2N-1 (each by category, actor or title at random; 0: none)"`
+	Batch          int           `flag:"batch" default:"5" help:"mean results asked per browse, as DVD Store 3's search_batch_size: uniform in 1..2N-1"`
+	Lines          string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (DVD Store 3's n_line_items 5 is 1..9; 0..0: browsing only)"`
+	NewMembers     string        `flag:"new-members" unit:"%" default:"1%" help:"share of orders in which a loaded customer joins the premier membership (DVD Store 3's pct_newmember)"`
+	ReviewSearches int           `flag:"review-searches" default:"3" help:"mean review searches per order, as DVD Store 3's n_reviews: uniform in 1..2N-1 searches by actor or title, and as many reads of a product's reviews (0: none)"`
+	NewReviews     string        `flag:"new-reviews" unit:"%" default:"5%" help:"share of orders in which the customer writes a review (DVD Store 3's pct_newreviews)"`
+	NewHelpfulness string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
+	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
+	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -128,6 +136,9 @@ func sizeOf(o *SizeFlags, changed func(flag string) bool) (Size, error) {
 	}
 	if changed("orders-per-month") {
 		s.OrdersPerMonth = int64(o.OrdersPerMonth)
+	}
+	if changed("reviews-per-product") {
+		s.ReviewsPerProduct = int64(o.Reviews)
 	}
 	return s, s.Check()
 }
@@ -173,10 +184,16 @@ func ParseRange(flag, s string) (lo, hi int, err error) {
 
 // options are the workload's settings from the run's options.
 func options(o *RunFlags) (Options, error) {
-	w := Options{Searches: o.Searches, Batch: o.Batch, Reorder: o.ReorderBelow, Think: o.Think, Seed: o.Seed}
+	w := Options{Searches: o.Searches, Batch: o.Batch, ReviewSearches: o.ReviewSearches, Think: o.Think, Seed: o.Seed}
 	var err error
-	if w.NewCustomers, err = ParseShare("--new-customers", o.NewCustomers); err != nil {
-		return w, err
+	for _, s := range []struct {
+		flag, v string
+		to      *float64
+	}{{"--new-customers", o.NewCustomers, &w.NewCustomers}, {"--new-members", o.NewMembers, &w.NewMembers},
+		{"--new-reviews", o.NewReviews, &w.NewReviews}, {"--new-helpfulness", o.NewHelpfulness, &w.NewHelpfulness}} {
+		if *s.to, err = ParseShare(s.flag, s.v); err != nil {
+			return w, err
+		}
 	}
 	if w.MinLines, w.MaxLines, err = ParseRange("--lines", o.Lines); err != nil {
 		return w, err
@@ -192,6 +209,9 @@ type runSession struct {
 	db            *DB
 	serverVersion string
 	reset         *ResetReport
+	vus           int
+	// the orders the database holds beyond the loaded ones at the measured window's edges (-1: not read)
+	ordersAt0, ordersAt1 int64
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
@@ -207,7 +227,7 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		db.Close()
 		return nil, err
 	}
-	s := &runSession{Workload: wl, setup: setup, db: db}
+	s := &runSession{Workload: wl, setup: setup, db: db, vus: o.VUs, ordersAt0: -1, ordersAt1: -1}
 	if !o.NoReset {
 		// the loaded state before every run, warm-up and repeat alike, as the studies restored a backup
 		if s.reset, err = db.Reset(ctx); err != nil {
@@ -218,8 +238,8 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	}
 	s.serverVersion = db.ServerVersion(ctx)
 	m := wl.Meta().Size
-	fmt.Fprintf(setup.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d VUs, mode %s, seed %d\n",
-		s.serverVersion, t, m.Customers, m.Products, o.VUs, setup.Mode, o.Seed)
+	fmt.Fprintf(setup.Out, "dbdyno webstore on %s (%s): %d customers, %d products, %d reviews, %d VUs, mode %s, seed %d\n",
+		s.serverVersion, t, m.Customers, m.Products, m.Reviews(), o.VUs, setup.Mode, o.Seed)
 	return s, nil
 }
 
@@ -230,7 +250,9 @@ func (s *runSession) Options() map[string]any {
 	for k, v := range map[string]any{
 		"customers": m.Size.Customers, "products": m.Size.Products, "orders_per_month": m.Size.OrdersPerMonth, "build_seed": fmt.Sprint(m.Seed),
 		"new_customers_pct": o.NewCustomers * 100, "searches": o.Searches, "batch": o.Batch,
-		"lines": fmt.Sprintf("%d..%d", o.MinLines, o.MaxLines), "reorder_below": o.Reorder, "think_s": o.Think.Seconds(),
+		"lines": fmt.Sprintf("%d..%d", o.MinLines, o.MaxLines), "think_s": o.Think.Seconds(),
+		"reviews_per_product": m.Size.ReviewsPerProduct, "new_members_pct": o.NewMembers * 100, "review_searches": o.ReviewSearches,
+		"new_reviews_pct": o.NewReviews * 100, "new_helpfulness_pct": o.NewHelpfulness * 100,
 		"reset": s.reset != nil,
 	} {
 		out[k] = v
@@ -241,11 +263,56 @@ func (s *runSession) Options() map[string]any {
 	return out
 }
 
+// Configure: the progress lines' key figure is the committed purchases per minute; the measured window's edges
+// start and stop DVD Store 3's response figures and read the database's count of the orders runs added.
 func (s *runSession) Configure(cfg *runner.Config) {
 	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = Purchase, "OPM", "steps/min"
+	cfg.AtMeasureStart = func(ctx context.Context) (err error) {
+		s.times.start()
+		s.ordersAt0, err = s.db.ordersAdded(ctx, s.meta)
+		return err
+	}
+	cfg.AtMeasureEnd = func(ctx context.Context) (err error) {
+		s.times.stop()
+		s.ordersAt1, err = s.db.ordersAdded(ctx, s.meta)
+		return err
+	}
 }
 
-func (s *runSession) Figures(m *result.Measurement) map[string]any { return figures(m) }
+func (s *runSession) Figures(m *result.Measurement) map[string]any {
+	fig := figures(m)
+	if n, avg, lastMax, ok := s.times.figures(); ok {
+		fig["rt_orders"], fig["rt_tot_avg_ms"], fig["rt_tot_lastn_max_ms"] = n, runner.Round(avg, 2), runner.Round(lastMax, 2)
+	}
+	if s.ordersAt0 >= 0 && s.ordersAt1 >= 0 {
+		fig["orders_db"] = s.ordersAt1 - s.ordersAt0
+	}
+	return fig
+}
+
+// CrossCheck fails a run whose committed orders counted by the client disagree with the orders the database
+// gained over the measured window. They may differ by the purchases in flight at the window's edges.
+func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error {
+	db, ok := fig["orders_db"].(int64)
+	if !ok {
+		return nil
+	}
+	client := m.Transactions[StepNames[Purchase]].Count
+	if ok, tol := Agree(client, db, s.vus); !ok {
+		return fmt.Errorf("the database gained %d orders in the measured window and the client committed %d: they differ by more than %d (2 per virtual user and 1%%): another writer, a trigger or changed table, or lost commits", db, client, tol)
+	}
+	return nil
+}
+
+// Agree reports whether the client's and the database's order counts agree, and the difference allowed.
+func Agree(client, db int64, vus int) (bool, int64) {
+	tol := 2*int64(vus) + max(client, db)/100
+	d := client - db
+	if d < 0 {
+		d = -d
+	}
+	return d <= tol && db >= 0, tol
+}
 
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
 
@@ -255,42 +322,56 @@ func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, er
 
 func (s *runSession) Close() { s.db.Close() }
 
-// figures: OPM is the purchases completed per minute of the measured window; rollbacks are the purchases a
-// short stock undid; client CPU is per completed order.
+// figures: OPM is DVD Store 3's opm, every order finished in the measured window per minute, its purchase
+// committed or rolled back for short stock; the committed OPM beside it counts the committed ones only.
+// Rollbacks are the purchases a short stock undid; client CPU is per finished order.
 func figures(m *result.Measurement) map[string]any {
 	p := m.Transactions[StepNames[Purchase]]
-	fig := map[string]any{"opm": 0.0, "orders": p.Count, "rollbacks": p.Rollbacks}
+	orders := p.Count + p.Rollbacks
+	fig := map[string]any{"opm": 0.0, "opm_committed": 0.0, "orders": orders, "orders_committed": p.Count, "rollbacks": p.Rollbacks}
 	if m.MeasuredSecs > 0 {
-		fig["opm"] = runner.Round(float64(p.Count)/(m.MeasuredSecs/60), 1)
+		fig["opm"] = runner.Round(float64(orders)/(m.MeasuredSecs/60), 1)
+		fig["opm_committed"] = runner.Round(float64(p.Count)/(m.MeasuredSecs/60), 1)
 	}
-	if p.Count+p.Rollbacks > 0 {
-		fig["rollback_pct"] = runner.Round(100*float64(p.Rollbacks)/float64(p.Count+p.Rollbacks), 2)
-	}
-	if p.Count > 0 {
-		fig["client_cpu_us_per_order"] = runner.Round((m.ClientCPU.UserSeconds+m.ClientCPU.SystemSeconds)*1e6/float64(p.Count), 1)
+	if orders > 0 {
+		fig["rollback_pct"] = runner.Round(100*float64(p.Rollbacks)/float64(orders), 2)
+		fig["client_cpu_us_per_order"] = runner.Round((m.ClientCPU.UserSeconds+m.ClientCPU.SystemSeconds)*1e6/float64(orders), 1)
 	}
 	return fig
 }
 
-// The workload's metrics: OPM is the headline; it adds up over instances run at once (the studies' total OPM
-// of several databases) and is normalised per database core and per price.
+// The workload's metrics: OPM (DVD Store 3's, rollbacks included) is the headline; it adds up over instances
+// run at once (the studies' total OPM of several databases) and is normalised per database core and per price.
 var (
 	opm           = workload.MetricDesc{Name: "OPM", Unit: "orders/min", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	opmCommitted  = workload.MetricDesc{Name: "committed OPM", Unit: "orders/min", Better: result.Higher, Aggregate: "sum"}
+	orderRT       = workload.MetricDesc{Name: "order response time (mean)", Unit: "ms", Better: result.Lower}
+	orderRTMax    = workload.MetricDesc{Name: "order response time (max of last 100)", Unit: "ms", Better: result.Lower}
 	stepP95       = workload.MetricDesc{Name: "<step> p95 latency", Unit: "ms", Better: result.Lower}
 	rollbackShare = workload.MetricDesc{Name: "purchases rolled back", Unit: "%", Better: result.Lower}
 	cpuPerOrder   = workload.MetricDesc{Name: "client CPU per order", Unit: "µs", Better: result.Lower}
 )
 
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
-	out := runner.P95Metrics(runner.FigureMetric(nil, opm, r, "opm"), stepP95, m, StepNames)
+	out := runner.FigureMetric(nil, opm, r, "opm")
+	out = runner.FigureMetric(out, opmCommitted, r, "opm_committed")
+	out = runner.FigureMetric(out, orderRT, r, "rt_tot_avg_ms")
+	out = runner.FigureMetric(out, orderRTMax, r, "rt_tot_lastn_max_ms")
+	out = runner.P95Metrics(out, stepP95, m, StepNames)
 	out = runner.FigureMetric(out, rollbackShare, r, "rollback_pct")
 	return runner.FigureMetric(out, cpuPerOrder, r, "client_cpu_us_per_order")
 }
 
 func printSummary(w io.Writer, res *result.Result) {
 	m := res.Measurement
-	fmt.Fprintf(w, "\n%s after %.1fs measured: OPM %.0f (%v orders, %v rolled back for short stock)\n", strings.ToUpper(res.Status), m.MeasuredSecs,
-		res.Figures["opm"], res.Figures["orders"], res.Figures["rollbacks"])
+	fmt.Fprintf(w, "\n%s after %.1fs measured: OPM %.0f (DVD Store 3's opm: %v orders finished, %v of them rolled back for short stock); committed OPM %.0f\n",
+		strings.ToUpper(res.Status), m.MeasuredSecs, res.Figures["opm"], res.Figures["orders"], res.Figures["rollbacks"], res.Figures["opm_committed"])
+	if avg, ok := res.Figures["rt_tot_avg_ms"]; ok {
+		fmt.Fprintf(w, "order response time: mean %v ms, max of the last 100 %v ms (DVD Store 3's rt_tot_avg, rt_tot_lastn_max)\n", avg, res.Figures["rt_tot_lastn_max_ms"])
+	}
+	if db, ok := res.Figures["orders_db"]; ok {
+		fmt.Fprintf(w, "database: %v orders added in the measured window, the client committed %v\n", db, res.Figures["orders_committed"])
+	}
 	runner.PrintTable(w, m, "step", StepNames)
 	if v, ok := res.Figures["client_cpu_us_per_order"]; ok {
 		fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %v µs per order; reconnects %d\n",

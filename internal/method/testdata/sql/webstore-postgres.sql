@@ -34,7 +34,25 @@ CREATE TABLE orders (
 -- name: orderlines  -- from sql/generic/schema.sql
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
+-- name: membership  -- from sql/generic/schema.sql
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL);
+-- name: reviews  -- from sql/generic/schema.sql
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL
+);
+-- name: reviews_helpfulness  -- from sql/generic/schema.sql
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL);
+-- name: dbdyno_ws_restock  -- from sql/postgres/schema.sql
+CREATE OR REPLACE FUNCTION dbdyno_ws_restock() RETURNS trigger AS $$
+DECLARE
+  v_to int := CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END;
+BEGIN
+  INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered) VALUES (NEW.prod_id, current_date, NEW.quan_in_stock, v_to - NEW.quan_in_stock);
+  NEW.quan_in_stock := v_to;
+  RETURN NEW;
+END $$ LANGUAGE plpgsql;
 
 -- file: indexes.sql
 -- name: categories_pk  -- from sql/generic/indexes.sql
@@ -65,6 +83,23 @@ ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
 ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: membership_pk  -- from sql/generic/indexes.sql
+ALTER TABLE membership ADD CONSTRAINT membership_pk PRIMARY KEY (customerid);
+-- name: reviews_pk  -- from sql/generic/indexes.sql
+ALTER TABLE reviews ADD CONSTRAINT reviews_pk PRIMARY KEY (review_id);
+-- name: reviews_prod_stars  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_prod_stars ON reviews (prod_id, stars);
+-- name: reviews_helpfulness_pk  -- from sql/generic/indexes.sql
+ALTER TABLE reviews_helpfulness ADD CONSTRAINT reviews_helpfulness_pk PRIMARY KEY (review_helpfulness_id);
+-- name: reviews_helpfulness_review  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_helpfulness_review ON reviews_helpfulness (review_id);
+-- name: restock  -- from sql/postgres/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock BEFORE UPDATE ON inventory FOR EACH ROW
+WHEN (NEW.sales > OLD.sales AND NEW.quan_in_stock < 3) EXECUTE FUNCTION dbdyno_ws_restock();
+-- name: products_actor_fts  -- from sql/postgres/indexes.sql
+CREATE INDEX products_actor_fts ON products USING GIN (to_tsvector('simple', actor));
+-- name: products_title_fts  -- from sql/postgres/indexes.sql
+CREATE INDEX products_title_fts ON products USING GIN (to_tsvector('simple', title));
 
 -- file: procs.sql
 -- name: dbdyno_ws_login  -- from sql/postgres/procs.sql
@@ -80,19 +115,15 @@ BEGIN
 END $$ LANGUAGE plpgsql;
 -- name: dbdyno_ws_purchase  -- from sql/postgres/procs.sql
 CREATE OR REPLACE FUNCTION dbdyno_ws_purchase(p_customerid int, p_orderid int, p_orderdate date, p_prods int[], p_qtys int[],
-    p_reorder int, OUT out_netamount numeric, OUT out_rolled_back int) AS $$
+    OUT out_netamount numeric, OUT out_rolled_back int) AS $$
 DECLARE
-  v_left int; v_net numeric(12,2); v_tax numeric(12,2);
+  v_net numeric(12,2); v_tax numeric(12,2);
 BEGIN
   FOR i IN 1 .. array_length(p_prods, 1) LOOP
     UPDATE inventory SET quan_in_stock = quan_in_stock - p_qtys[i], sales = sales + p_qtys[i]
-     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i]
-     RETURNING quan_in_stock INTO v_left;
+     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i];
     IF NOT FOUND THEN
       RAISE EXCEPTION 'dbdyno: short stock of product %', p_prods[i] USING ERRCODE = 'DY002';
-    END IF;
-    IF v_left < p_reorder THEN
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (p_prods[i], p_orderdate, v_left);
     END IF;
   END LOOP;
   SELECT sum(u.q * p.price) INTO v_net FROM unnest(p_prods, p_qtys) AS u(id, q) JOIN products p ON p.prod_id = u.id;
@@ -125,6 +156,12 @@ DROP TABLE IF EXISTS orders;
 DROP TABLE IF EXISTS orderlines;
 -- name: reorder  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS reorder;
+-- name: membership  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS membership;
+-- name: reviews  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews;
+-- name: reviews_helpfulness  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews_helpfulness;
 -- name: dbdyno_webstore_ids  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS dbdyno_webstore_ids;
 -- name: dbdyno_webstore_meta  -- from sql/generic/drop.sql
@@ -132,7 +169,11 @@ DROP TABLE IF EXISTS dbdyno_webstore_meta;
 -- name: drop_dbdyno_ws_login  -- from sql/postgres/drop.sql
 DROP FUNCTION IF EXISTS dbdyno_ws_login(varchar, varchar);
 -- name: drop_dbdyno_ws_purchase  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_ws_purchase(int, int, date, int[], int[]);
+-- name: drop_dbdyno_ws_purchase_reorder  -- from sql/postgres/drop.sql
 DROP FUNCTION IF EXISTS dbdyno_ws_purchase(int, int, date, int[], int[], int);
+-- name: drop_dbdyno_ws_restock  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_ws_restock();
 
 -- file: admin.sql
 -- name: meta_get(k)  -- from sql/generic/admin.sql
@@ -162,17 +203,49 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
 -- name: browse_category(category, batch)  -- from sql/generic/tx.sql
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products
 WHERE category = $1 AND special = 1 ORDER BY prod_id LIMIT $2;
--- name: browse_actor(actor, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = $1 ORDER BY prod_id LIMIT $2;
--- name: browse_title(title, batch)  -- from sql/generic/tx.sql
-SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = $1 ORDER BY prod_id LIMIT $2;
+-- name: browse_actor(actor, batch)  -- from sql/postgres/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE to_tsvector('simple', actor) @@ plainto_tsquery('simple', $1) LIMIT $2;
+-- name: browse_title(title, batch)  -- from sql/postgres/tx.sql
+SELECT prod_id, title, actor, price, special, common_prod_id FROM products
+WHERE to_tsvector('simple', title) @@ plainto_tsquery('simple', $1) LIMIT $2;
+-- name: member_exists(customerid)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM membership WHERE customerid = $1;
+-- name: new_member(customerid, membershiptype, expiredate)  -- from sql/generic/tx.sql
+INSERT INTO membership (customerid, membershiptype, expiredate) VALUES ($1, $2, $3);
+-- name: browse_reviews_actor(actor, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.actor = $1 LIMIT 500) r
+ORDER BY total DESC LIMIT $2;
+-- name: browse_reviews_title(title, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.title = $1 LIMIT 500) r
+ORDER BY total DESC LIMIT $2;
+-- name: get_reviews(prod_id, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = $1 ORDER BY total DESC LIMIT $2;
+-- name: get_reviews_stars(prod_id, stars, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = $1 AND r.stars = $2 ORDER BY total DESC LIMIT $3;
+-- name: get_reviews_date(prod_id, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = $1 ORDER BY r.review_date DESC LIMIT $2;
+-- name: new_review(review_id, prod_id, review_date, stars, customerid, review_summary, review_text)  -- from sql/generic/tx.sql
+INSERT INTO reviews (review_id, prod_id, review_date, stars, customerid, review_summary, review_text)
+VALUES ($1, $2, $3, $4, $5, $6, $7);
+-- name: new_helpfulness(review_helpfulness_id, review_id, customerid, helpfulness)  -- from sql/generic/tx.sql
+INSERT INTO reviews_helpfulness (review_helpfulness_id, review_id, customerid, helpfulness)
+VALUES ($1, $2, $3, $4);
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - $2, sales = sales + $2
 WHERE prod_id = $1 AND quan_in_stock >= $2;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = $1;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES ($1, $2, $3);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES ($1, $2, $3, $4, $5, $6);
@@ -187,8 +260,10 @@ COMMIT;
 -- name: rollback  -- from sql/generic/tx.sql
 ROLLBACK;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > $1 GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -209,6 +284,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > $1;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > $1;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
@@ -219,6 +296,12 @@ DELETE FROM orders WHERE orderid > $1;
 DELETE FROM customers WHERE customerid > $1;
 -- name: reset_reorder()  -- from sql/generic/tx.sql
 DELETE FROM reorder;
+-- name: reset_members()  -- from sql/generic/tx.sql
+DELETE FROM membership WHERE customerid % 10 <> 0;
+-- name: reset_reviews(loaded_reviews)  -- from sql/generic/tx.sql
+DELETE FROM reviews WHERE review_id > $1;
+-- name: reset_helpfulness(loaded_helpfulness)  -- from sql/generic/tx.sql
+DELETE FROM reviews_helpfulness WHERE review_helpfulness_id > $1;
 -- name: reset_inventory()  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
   sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)
@@ -227,11 +310,11 @@ WHERE EXISTS (SELECT 1 FROM inventory_loaded l WHERE l.prod_id = inventory.prod_
 -- name: reset_ids(k, next_id)  -- from sql/generic/tx.sql
 UPDATE dbdyno_webstore_ids SET next_id = $2 WHERE k = $1;
 -- name: reset_tidy  -- from sql/postgres/tx.sql
-VACUUM (ANALYZE) cust_hist, orderlines, orders, customers, inventory, reorder;
+VACUUM (ANALYZE) cust_hist, orderlines, orders, customers, inventory, reorder, membership, reviews, reviews_helpfulness;
 
 -- file: calls.sql
 -- name: proc_login(username, password)  -- from sql/postgres/calls.sql
 SELECT out_customerid, out_titles FROM dbdyno_ws_login($1, $2);
--- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)  -- from sql/postgres/calls.sql
-SELECT out_netamount, out_rolled_back FROM dbdyno_ws_purchase($1, $2, CAST($3 AS date), $4, $5, $6);
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys)  -- from sql/postgres/calls.sql
+SELECT out_netamount, out_rolled_back FROM dbdyno_ws_purchase($1, $2, CAST($3 AS date), $4, $5);
 

@@ -34,7 +34,16 @@ CREATE TABLE orders (
 -- name: orderlines  -- from sql/generic/schema.sql
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
+-- name: membership  -- from sql/generic/schema.sql
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL);
+-- name: reviews  -- from sql/generic/schema.sql
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL
+);
+-- name: reviews_helpfulness  -- from sql/generic/schema.sql
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL);
 
 -- file: indexes.sql
 -- name: categories_pk  -- from sql/sqlite/indexes.sql
@@ -65,6 +74,24 @@ CREATE UNIQUE INDEX orders_pk ON orders (orderid);
 CREATE UNIQUE INDEX orderlines_pk ON orderlines (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: membership_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX membership_pk ON membership (customerid);
+-- name: reviews_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX reviews_pk ON reviews (review_id);
+-- name: reviews_prod_stars  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_prod_stars ON reviews (prod_id, stars);
+-- name: reviews_helpfulness_pk  -- from sql/sqlite/indexes.sql
+CREATE UNIQUE INDEX reviews_helpfulness_pk ON reviews_helpfulness (review_helpfulness_id);
+-- name: reviews_helpfulness_review  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_helpfulness_review ON reviews_helpfulness (review_id);
+-- name: restock  -- from sql/sqlite/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock AFTER UPDATE OF quan_in_stock ON inventory FOR EACH ROW
+WHEN NEW.sales > OLD.sales AND NEW.quan_in_stock < 3
+BEGIN
+  INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered)
+  VALUES (NEW.prod_id, date('now'), NEW.quan_in_stock, CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END - NEW.quan_in_stock);
+  UPDATE inventory SET quan_in_stock = CASE WHEN NEW.prod_id % 10000 = 0 THEN 2500 ELSE 250 END WHERE prod_id = NEW.prod_id;
+END;
 
 -- file: drop.sql
 -- name: categories  -- from sql/generic/drop.sql
@@ -85,6 +112,12 @@ DROP TABLE IF EXISTS orders;
 DROP TABLE IF EXISTS orderlines;
 -- name: reorder  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS reorder;
+-- name: membership  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS membership;
+-- name: reviews  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews;
+-- name: reviews_helpfulness  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews_helpfulness;
 -- name: dbdyno_webstore_ids  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS dbdyno_webstore_ids;
 -- name: dbdyno_webstore_meta  -- from sql/generic/drop.sql
@@ -122,13 +155,43 @@ WHERE category = ? AND special = 1 ORDER BY prod_id LIMIT ?;
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = ? ORDER BY prod_id LIMIT ?;
 -- name: browse_title(title, batch)  -- from sql/generic/tx.sql
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = ? ORDER BY prod_id LIMIT ?;
+-- name: member_exists(customerid)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM membership WHERE customerid = ?;
+-- name: new_member(customerid, membershiptype, expiredate)  -- from sql/generic/tx.sql
+INSERT INTO membership (customerid, membershiptype, expiredate) VALUES (?, ?, ?);
+-- name: browse_reviews_actor(actor, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.actor = ? LIMIT 500) r
+ORDER BY total DESC LIMIT ?;
+-- name: browse_reviews_title(title, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.title = ? LIMIT 500) r
+ORDER BY total DESC LIMIT ?;
+-- name: get_reviews(prod_id, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = ? ORDER BY total DESC LIMIT ?;
+-- name: get_reviews_stars(prod_id, stars, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = ? AND r.stars = ? ORDER BY total DESC LIMIT ?;
+-- name: get_reviews_date(prod_id, batch)  -- from sql/generic/tx.sql
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = ? ORDER BY r.review_date DESC LIMIT ?;
+-- name: new_review(review_id, prod_id, review_date, stars, customerid, review_summary, review_text)  -- from sql/generic/tx.sql
+INSERT INTO reviews (review_id, prod_id, review_date, stars, customerid, review_summary, review_text)
+VALUES (?, ?, ?, ?, ?, ?, ?);
+-- name: new_helpfulness(review_helpfulness_id, review_id, customerid, helpfulness)  -- from sql/generic/tx.sql
+INSERT INTO reviews_helpfulness (review_helpfulness_id, review_id, customerid, helpfulness)
+VALUES (?, ?, ?, ?);
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - ?, sales = sales + ?
 WHERE prod_id = ? AND quan_in_stock >= ?;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = ?;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (?, ?, ?);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES (?, ?, ?, ?, ?, ?);
@@ -143,8 +206,10 @@ COMMIT;
 -- name: rollback  -- from sql/generic/tx.sql
 ROLLBACK;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > ? GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -165,6 +230,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > ?;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > ?;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
@@ -175,6 +242,12 @@ DELETE FROM orders WHERE orderid > ?;
 DELETE FROM customers WHERE customerid > ?;
 -- name: reset_reorder()  -- from sql/generic/tx.sql
 DELETE FROM reorder;
+-- name: reset_members()  -- from sql/generic/tx.sql
+DELETE FROM membership WHERE customerid % 10 <> 0;
+-- name: reset_reviews(loaded_reviews)  -- from sql/generic/tx.sql
+DELETE FROM reviews WHERE review_id > ?;
+-- name: reset_helpfulness(loaded_helpfulness)  -- from sql/generic/tx.sql
+DELETE FROM reviews_helpfulness WHERE review_helpfulness_id > ?;
 -- name: reset_inventory()  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
   sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)

@@ -34,7 +34,16 @@ CREATE TABLE orders (
 -- name: orderlines  -- from sql/generic/schema.sql
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
 -- name: reorder  -- from sql/generic/schema.sql
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
+-- name: membership  -- from sql/generic/schema.sql
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL);
+-- name: reviews  -- from sql/generic/schema.sql
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL
+);
+-- name: reviews_helpfulness  -- from sql/generic/schema.sql
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL);
 
 -- file: indexes.sql
 -- name: categories_pk  -- from sql/generic/indexes.sql
@@ -65,6 +74,30 @@ ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
 ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
 -- name: reorder_prod  -- from sql/generic/indexes.sql
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: membership_pk  -- from sql/generic/indexes.sql
+ALTER TABLE membership ADD CONSTRAINT membership_pk PRIMARY KEY (customerid);
+-- name: reviews_pk  -- from sql/generic/indexes.sql
+ALTER TABLE reviews ADD CONSTRAINT reviews_pk PRIMARY KEY (review_id);
+-- name: reviews_prod_stars  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_prod_stars ON reviews (prod_id, stars);
+-- name: reviews_helpfulness_pk  -- from sql/generic/indexes.sql
+ALTER TABLE reviews_helpfulness ADD CONSTRAINT reviews_helpfulness_pk PRIMARY KEY (review_helpfulness_id);
+-- name: reviews_helpfulness_review  -- from sql/generic/indexes.sql
+CREATE INDEX reviews_helpfulness_review ON reviews_helpfulness (review_id);
+-- name: restock  -- from sql/sqlserver/indexes.sql
+CREATE TRIGGER dbdyno_ws_restock ON inventory AFTER UPDATE
+AS
+BEGIN
+  SET NOCOUNT ON;
+  INSERT INTO reorder (prod_id, date_low, quan_low, quan_reordered)
+    SELECT i.prod_id, CAST(GETDATE() AS date), i.quan_in_stock,
+           CASE WHEN i.prod_id % 10000 = 0 THEN 2500 ELSE 250 END - i.quan_in_stock
+    FROM inserted i JOIN deleted d ON d.prod_id = i.prod_id
+    WHERE i.sales > d.sales AND i.quan_in_stock < 3;
+  UPDATE inventory SET quan_in_stock = CASE WHEN prod_id % 10000 = 0 THEN 2500 ELSE 250 END
+  WHERE prod_id IN (SELECT i.prod_id FROM inserted i JOIN deleted d ON d.prod_id = i.prod_id
+                    WHERE i.sales > d.sales AND i.quan_in_stock < 3);
+END;
 
 -- file: procs.sql
 -- name: dbdyno_ws_login  -- from sql/sqlserver/procs.sql
@@ -82,12 +115,12 @@ BEGIN
 END;
 -- name: dbdyno_ws_purchase  -- from sql/sqlserver/procs.sql
 CREATE OR ALTER PROCEDURE dbdyno_ws_purchase @customerid int, @orderid int, @orderdate date, @prods varchar(100),
-    @qtys varchar(40), @reorder int
+    @qtys varchar(40)
 AS
 BEGIN
   SET NOCOUNT ON;
   SET XACT_ABORT ON;
-  DECLARE @i int, @prod int, @q int, @left int, @price numeric(12,2), @net numeric(12,2), @tax numeric(12,2);
+  DECLARE @i int, @prod int, @q int, @price numeric(12,2), @net numeric(12,2), @tax numeric(12,2);
   DECLARE @pp int, @qp int, @pn int, @qn int;
   SET @net = 0;
   SET @i = 1;
@@ -110,9 +143,6 @@ BEGIN
       SELECT CAST(0 AS numeric(12,2)) AS netamount, 1 AS rolled_back;
       RETURN;
     END;
-    SELECT @left = quan_in_stock FROM inventory WHERE prod_id = @prod;
-    IF @left < @reorder
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@prod, @orderdate, @left);
     SELECT @price = price FROM products WHERE prod_id = @prod;
     SET @net = @net + @q * @price;
     INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES (@i, @orderid, @prod, @q, @orderdate);
@@ -145,6 +175,12 @@ DROP TABLE IF EXISTS orders;
 DROP TABLE IF EXISTS orderlines;
 -- name: reorder  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS reorder;
+-- name: membership  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS membership;
+-- name: reviews  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews;
+-- name: reviews_helpfulness  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS reviews_helpfulness;
 -- name: dbdyno_webstore_ids  -- from sql/generic/drop.sql
 DROP TABLE IF EXISTS dbdyno_webstore_ids;
 -- name: dbdyno_webstore_meta  -- from sql/generic/drop.sql
@@ -186,13 +222,43 @@ WHERE category = @p1 AND special = 1 ORDER BY prod_id;
 SELECT TOP (@p2) prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = @p1 ORDER BY prod_id;
 -- name: browse_title(title, batch)  -- from sql/sqlserver/tx.sql
 SELECT TOP (@p2) prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = @p1 ORDER BY prod_id;
+-- name: member_exists(customerid)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM membership WHERE customerid = @p1;
+-- name: new_member(customerid, membershiptype, expiredate)  -- from sql/generic/tx.sql
+INSERT INTO membership (customerid, membershiptype, expiredate) VALUES (@p1, @p2, @p3);
+-- name: browse_reviews_actor(actor, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT TOP 500 rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.actor = @p1) r
+ORDER BY total DESC;
+-- name: browse_reviews_title(title, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT TOP 500 rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.title = @p1) r
+ORDER BY total DESC;
+-- name: get_reviews(prod_id, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = @p1 ORDER BY total DESC;
+-- name: get_reviews_stars(prod_id, stars, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p3) r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = @p1 AND r.stars = @p2 ORDER BY total DESC;
+-- name: get_reviews_date(prod_id, batch)  -- from sql/sqlserver/tx.sql
+SELECT TOP (@p2) r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = @p1 ORDER BY r.review_date DESC;
+-- name: new_review(review_id, prod_id, review_date, stars, customerid, review_summary, review_text)  -- from sql/generic/tx.sql
+INSERT INTO reviews (review_id, prod_id, review_date, stars, customerid, review_summary, review_text)
+VALUES (@p1, @p2, @p3, @p4, @p5, @p6, @p7);
+-- name: new_helpfulness(review_helpfulness_id, review_id, customerid, helpfulness)  -- from sql/generic/tx.sql
+INSERT INTO reviews_helpfulness (review_helpfulness_id, review_id, customerid, helpfulness)
+VALUES (@p1, @p2, @p3, @p4);
 -- name: purchase_stock(prod_id, quantity)  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = quan_in_stock - @p2, sales = sales + @p2
 WHERE prod_id = @p1 AND quan_in_stock >= @p2;
--- name: purchase_left(prod_id)  -- from sql/generic/tx.sql
-SELECT quan_in_stock FROM inventory WHERE prod_id = @p1;
--- name: purchase_reorder(prod_id, date_low, quan_low)  -- from sql/generic/tx.sql
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@p1, @p2, @p3);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)  -- from sql/generic/tx.sql
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES (@p1, @p2, @p3, @p4, @p5, @p6);
@@ -207,8 +273,10 @@ COMMIT TRANSACTION;
 -- name: rollback  -- from sql/sqlserver/tx.sql
 IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
 -- name: check_stock()  -- from sql/generic/tx.sql
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- name: check_sales(loaded_orders)  -- from sql/generic/tx.sql
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
 LEFT JOIN (SELECT prod_id, SUM(quantity) AS q FROM orderlines WHERE orderid > @p1 GROUP BY prod_id) s ON s.prod_id = i.prod_id
@@ -229,6 +297,8 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()  -- from sql/generic/tx.sql
 SELECT COUNT(*) FROM reorder;
+-- name: count_orders_added(loaded_orders)  -- from sql/generic/tx.sql
+SELECT COUNT(*) FROM orders WHERE orderid > @p1;
 -- name: reset_history(loaded_orders)  -- from sql/generic/tx.sql
 DELETE FROM cust_hist WHERE orderid > @p1;
 -- name: reset_lines(loaded_orders)  -- from sql/generic/tx.sql
@@ -239,6 +309,12 @@ DELETE FROM orders WHERE orderid > @p1;
 DELETE FROM customers WHERE customerid > @p1;
 -- name: reset_reorder()  -- from sql/generic/tx.sql
 DELETE FROM reorder;
+-- name: reset_members()  -- from sql/generic/tx.sql
+DELETE FROM membership WHERE customerid % 10 <> 0;
+-- name: reset_reviews(loaded_reviews)  -- from sql/generic/tx.sql
+DELETE FROM reviews WHERE review_id > @p1;
+-- name: reset_helpfulness(loaded_helpfulness)  -- from sql/generic/tx.sql
+DELETE FROM reviews_helpfulness WHERE review_helpfulness_id > @p1;
 -- name: reset_inventory()  -- from sql/generic/tx.sql
 UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
   sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)
@@ -250,6 +326,6 @@ UPDATE dbdyno_webstore_ids SET next_id = @p2 WHERE k = @p1;
 -- file: calls.sql
 -- name: proc_login(username, password)  -- from sql/sqlserver/calls.sql
 EXEC dbdyno_ws_login @p1, @p2;
--- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)  -- from sql/sqlserver/calls.sql
-EXEC dbdyno_ws_purchase @p1, @p2, @p3, @p4, @p5, @p6;
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_ws_purchase @p1, @p2, @p3, @p4, @p5;
 

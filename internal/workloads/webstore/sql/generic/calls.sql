@@ -2,5 +2,5 @@
 -- one round trip each. Browsing and registering are one statement each in both modes.
 -- name: proc_login(username, password)
 CALL dbdyno_ws_login(:username, :password);
--- name: proc_purchase(customerid, orderid, orderdate, prods, qtys, reorder)
-CALL dbdyno_ws_purchase(:customerid, :orderid, :orderdate, :prods, :qtys, :reorder);
+-- name: proc_purchase(customerid, orderid, orderdate, prods, qtys)
+CALL dbdyno_ws_purchase(:customerid, :orderid, :orderdate, :prods, :qtys);

@@ -18,6 +18,12 @@ DROP TABLE IF EXISTS orders;
 DROP TABLE IF EXISTS orderlines;
 -- name: reorder
 DROP TABLE IF EXISTS reorder;
+-- name: membership
+DROP TABLE IF EXISTS membership;
+-- name: reviews
+DROP TABLE IF EXISTS reviews;
+-- name: reviews_helpfulness
+DROP TABLE IF EXISTS reviews_helpfulness;
 -- name: dbdyno_webstore_ids
 DROP TABLE IF EXISTS dbdyno_webstore_ids;
 -- name: dbdyno_webstore_meta

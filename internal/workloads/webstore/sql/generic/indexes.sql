@@ -27,3 +27,13 @@ ALTER TABLE orders ADD CONSTRAINT orders_pk PRIMARY KEY (orderid);
 ALTER TABLE orderlines ADD CONSTRAINT orderlines_pk PRIMARY KEY (orderid, orderlineid);
 -- name: reorder_prod
 CREATE INDEX reorder_prod ON reorder (prod_id);
+-- name: membership_pk
+ALTER TABLE membership ADD CONSTRAINT membership_pk PRIMARY KEY (customerid);
+-- name: reviews_pk
+ALTER TABLE reviews ADD CONSTRAINT reviews_pk PRIMARY KEY (review_id);
+-- name: reviews_prod_stars
+CREATE INDEX reviews_prod_stars ON reviews (prod_id, stars);
+-- name: reviews_helpfulness_pk
+ALTER TABLE reviews_helpfulness ADD CONSTRAINT reviews_helpfulness_pk PRIMARY KEY (review_helpfulness_id);
+-- name: reviews_helpfulness_review
+CREATE INDEX reviews_helpfulness_review ON reviews_helpfulness (review_id);

@@ -33,5 +33,18 @@ CREATE TABLE orders (
 );
 -- name: orderlines
 CREATE TABLE orderlines (orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL);
+-- What the restock trigger did (indexes.sql): a sale that left a product's stock below 3 (quan_low) brought it
+-- back to 250, or 2,500 for a hot seller (every 10,000th product), adding quan_reordered, as DVD Store 3's
+-- RESTOCK trigger keeps the rollback rate constant.
 -- name: reorder
-CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL);
+CREATE TABLE reorder (prod_id int NOT NULL, date_low date NOT NULL, quan_low int NOT NULL, quan_reordered int NOT NULL);
+-- DVD Store 3's additions: premier members, product reviews and their helpfulness ratings.
+-- name: membership
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL);
+-- name: reviews
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL
+);
+-- name: reviews_helpfulness
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL);

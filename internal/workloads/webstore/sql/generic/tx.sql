@@ -28,16 +28,53 @@ WHERE category = :category AND special = 1 ORDER BY prod_id LIMIT :batch;
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE actor = :actor ORDER BY prod_id LIMIT :batch;
 -- name: browse_title(title, batch)
 SELECT prod_id, title, actor, price, special, common_prod_id FROM products WHERE title = :title ORDER BY prod_id LIMIT :batch;
+-- DVD Store 3's additions. A new premier member: a loaded customer who is none yet (asked first; DVD Store 3's
+-- procedure tries the insert and takes a duplicate key as "already a member").
+-- name: member_exists(customerid)
+SELECT COUNT(*) FROM membership WHERE customerid = :customerid;
+-- name: new_member(customerid, membershiptype, expiredate)
+INSERT INTO membership (customerid, membershiptype, expiredate) VALUES (:customerid, :membershiptype, :expiredate);
+-- Reviews of an actor's or a title's products (at most 500 of them), the most helpful first: DVD Store 3's
+-- GET_PROD_REVIEWS_BY_ACTOR and _BY_TITLE, by the whole name or title (DVD Store 3: a full-text word).
+-- name: browse_reviews_actor(actor, batch)
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.actor = :actor LIMIT 500) r
+ORDER BY total DESC LIMIT :batch;
+-- name: browse_reviews_title(title, batch)
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM (SELECT rv.review_id, rv.prod_id, rv.review_date, rv.stars, rv.customerid, rv.review_summary, rv.review_text
+      FROM products p JOIN reviews rv ON rv.prod_id = p.prod_id WHERE p.title = :title LIMIT 500) r
+ORDER BY total DESC LIMIT :batch;
+-- A product's reviews: the most helpful, those of some stars, the newest (GET_PROD_REVIEWS, _BY_STARS, _BY_DATE).
+-- name: get_reviews(prod_id, batch)
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = :prod_id ORDER BY total DESC LIMIT :batch;
+-- name: get_reviews_stars(prod_id, stars, batch)
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = :prod_id AND r.stars = :stars ORDER BY total DESC LIMIT :batch;
+-- name: get_reviews_date(prod_id, batch)
+SELECT r.review_id, r.prod_id, r.review_date, r.stars, r.customerid, r.review_summary, r.review_text,
+  (SELECT SUM(h.helpfulness) FROM reviews_helpfulness h WHERE h.review_id = r.review_id) AS total
+FROM reviews r WHERE r.prod_id = :prod_id ORDER BY r.review_date DESC LIMIT :batch;
+-- A new review of a product, a new helpfulness rating of a review (NEW_PROD_REVIEW, NEW_REVIEW_HELPFULNESS).
+-- name: new_review(review_id, prod_id, review_date, stars, customerid, review_summary, review_text)
+INSERT INTO reviews (review_id, prod_id, review_date, stars, customerid, review_summary, review_text)
+VALUES (:review_id, :prod_id, :review_date, :stars, :customerid, :review_summary, :review_text);
+-- name: new_helpfulness(review_helpfulness_id, review_id, customerid, helpfulness)
+INSERT INTO reviews_helpfulness (review_helpfulness_id, review_id, customerid, helpfulness)
+VALUES (:review_helpfulness_id, :review_id, :customerid, :helpfulness);
+
 -- Purchase, one transaction: each line takes its quantity from stock only if the stock covers it (else the
--- purchase rolls back), a stock that falls below the threshold is reordered, then the order, its lines and the
--- customer's history are written.
+-- purchase rolls back), then the order, its lines and the customer's history are written. A sale that leaves a
+-- product's stock below 3 is restocked by the inventory's trigger (indexes.sql), as in DVD Store 3.
 -- name: purchase_stock(prod_id, quantity)
 UPDATE inventory SET quan_in_stock = quan_in_stock - :quantity, sales = sales + :quantity
 WHERE prod_id = :prod_id AND quan_in_stock >= :quantity;
--- name: purchase_left(prod_id)
-SELECT quan_in_stock FROM inventory WHERE prod_id = :prod_id;
--- name: purchase_reorder(prod_id, date_low, quan_low)
-INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (:prod_id, :date_low, :quan_low);
 -- name: purchase_order(orderid, orderdate, customerid, netamount, tax, totalamount)
 INSERT INTO orders (orderid, orderdate, customerid, netamount, tax, totalamount)
 VALUES (:orderid, :orderdate, :customerid, :netamount, :tax, :totalamount);
@@ -55,10 +92,12 @@ COMMIT;
 ROLLBACK;
 
 -- Consistency checks (`dbdyno webstore check`); each returns the rows that break it, as two columns.
--- 1: every product's stock and sales add up to its loaded stock.
+-- 1: every product's stock and sales add up to its loaded stock and what the restock trigger added.
 -- name: check_stock()
-SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales FROM inventory i
-JOIN inventory_loaded l ON l.prod_id = i.prod_id WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales;
+SELECT i.prod_id, i.quan_in_stock + i.sales - l.quan_in_stock - l.sales - COALESCE(r.q, 0) FROM inventory i
+JOIN inventory_loaded l ON l.prod_id = i.prod_id
+LEFT JOIN (SELECT prod_id, SUM(quan_reordered) AS q FROM reorder GROUP BY prod_id) r ON r.prod_id = i.prod_id
+WHERE i.quan_in_stock + i.sales <> l.quan_in_stock + l.sales + COALESCE(r.q, 0);
 -- 2: a product's sales since the load are the quantities of its lines in orders placed since the load.
 -- name: check_sales(loaded_orders)
 SELECT i.prod_id, i.sales - COALESCE(s.q, 0) FROM inventory i
@@ -83,6 +122,10 @@ SELECT COUNT(*) FROM customers;
 SELECT COUNT(*) FROM orders;
 -- name: count_reorder()
 SELECT COUNT(*) FROM reorder;
+-- The orders runs added (keys beyond the loaded ones): read at the measured window's edges, the database's count
+-- of the orders placed in it, which must agree with the client's.
+-- name: count_orders_added(loaded_orders)
+SELECT COUNT(*) FROM orders WHERE orderid > :loaded_orders;
 
 -- `dbdyno webstore reset`: back to the loaded state. What runs added is deleted by key range, the inventory
 -- rows that changed are restored from the loaded copy, the id blocks start again after the loaded keys.
@@ -96,6 +139,13 @@ DELETE FROM orders WHERE orderid > :loaded_orders;
 DELETE FROM customers WHERE customerid > :loaded_customers;
 -- name: reset_reorder()
 DELETE FROM reorder;
+-- The loaded members are every 10th customer; runs add others.
+-- name: reset_members()
+DELETE FROM membership WHERE customerid % 10 <> 0;
+-- name: reset_reviews(loaded_reviews)
+DELETE FROM reviews WHERE review_id > :loaded_reviews;
+-- name: reset_helpfulness(loaded_helpfulness)
+DELETE FROM reviews_helpfulness WHERE review_helpfulness_id > :loaded_helpfulness;
 -- name: reset_inventory()
 UPDATE inventory SET quan_in_stock = (SELECT l.quan_in_stock FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id),
   sales = (SELECT l.sales FROM inventory_loaded l WHERE l.prod_id = inventory.prod_id)

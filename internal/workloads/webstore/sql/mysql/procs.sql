@@ -1,5 +1,6 @@
 -- dbdyno web store steps as MySQL/MariaDB stored procedures (--mode procedures): one CALL per login or
--- purchase. Product lists arrive as comma-separated numbers. Each procedure is dropped first.
+-- purchase. Product lists arrive as comma-separated numbers. Each procedure is dropped first. Low stock is
+-- restocked by the inventory's trigger (indexes.sql).
 -- name: drop_dbdyno_ws_login
 DROP PROCEDURE IF EXISTS dbdyno_ws_login;
 -- name: dbdyno_ws_login
@@ -19,9 +20,9 @@ END;
 DROP PROCEDURE IF EXISTS dbdyno_ws_purchase;
 -- name: dbdyno_ws_purchase
 CREATE PROCEDURE dbdyno_ws_purchase(p_customerid INT, p_orderid INT, p_orderdate DATE, p_prods VARCHAR(100),
-    p_qtys VARCHAR(40), p_reorder INT)
+    p_qtys VARCHAR(40))
 proc: BEGIN
-  DECLARE v_i, v_n, v_prod, v_q, v_left INT;
+  DECLARE v_i, v_n, v_prod, v_q INT;
   DECLARE v_net DECIMAL(12,2) DEFAULT 0;
   DECLARE v_price DECIMAL(12,2);
   DECLARE v_tax DECIMAL(12,2);
@@ -39,10 +40,6 @@ proc: BEGIN
       ROLLBACK;
       SELECT 0 AS netamount, 1 AS rolled_back;
       LEAVE proc;
-    END IF;
-    SELECT quan_in_stock, NULL INTO v_left, v_price FROM inventory WHERE prod_id = v_prod;
-    IF v_left < p_reorder THEN
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (v_prod, p_orderdate, v_left);
     END IF;
     SELECT price INTO v_price FROM products WHERE prod_id = v_prod;
     SET v_net = v_net + v_q * v_price;

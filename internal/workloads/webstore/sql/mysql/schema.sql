@@ -30,3 +30,13 @@ CREATE TABLE orderlines (
   orderlineid smallint NOT NULL, orderid int NOT NULL, prod_id int NOT NULL, quantity smallint NOT NULL, orderdate date NOT NULL,
   PRIMARY KEY (orderid, orderlineid)
 ) ENGINE = InnoDB;
+-- name: membership
+CREATE TABLE membership (customerid int NOT NULL, membershiptype int NOT NULL, expiredate date NOT NULL, PRIMARY KEY (customerid)) ENGINE = InnoDB;
+-- name: reviews
+CREATE TABLE reviews (
+  review_id int NOT NULL, prod_id int NOT NULL, review_date date NOT NULL, stars int NOT NULL, customerid int NOT NULL,
+  review_summary varchar(50) NOT NULL, review_text varchar(1000) NOT NULL, PRIMARY KEY (review_id)
+) ENGINE = InnoDB;
+-- name: reviews_helpfulness
+CREATE TABLE reviews_helpfulness (review_helpfulness_id int NOT NULL, review_id int NOT NULL, customerid int NOT NULL, helpfulness int NOT NULL,
+  PRIMARY KEY (review_helpfulness_id)) ENGINE = InnoDB;

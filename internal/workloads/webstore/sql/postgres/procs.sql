@@ -11,22 +11,19 @@ BEGIN
     WHERE h.customerid = out_customerid ORDER BY h.orderid DESC LIMIT 10) AS t;
 END $$ LANGUAGE plpgsql;
 -- A purchase: each line's stock taken only if it covers the quantity (else the whole purchase is undone and
--- reported as rolled back), low stock reordered, then the order, its lines and the customer's history.
+-- reported as rolled back), then the order, its lines and the customer's history (low stock is restocked by
+-- the inventory's trigger, indexes.sql).
 -- name: dbdyno_ws_purchase
 CREATE OR REPLACE FUNCTION dbdyno_ws_purchase(p_customerid int, p_orderid int, p_orderdate date, p_prods int[], p_qtys int[],
-    p_reorder int, OUT out_netamount numeric, OUT out_rolled_back int) AS $$
+    OUT out_netamount numeric, OUT out_rolled_back int) AS $$
 DECLARE
-  v_left int; v_net numeric(12,2); v_tax numeric(12,2);
+  v_net numeric(12,2); v_tax numeric(12,2);
 BEGIN
   FOR i IN 1 .. array_length(p_prods, 1) LOOP
     UPDATE inventory SET quan_in_stock = quan_in_stock - p_qtys[i], sales = sales + p_qtys[i]
-     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i]
-     RETURNING quan_in_stock INTO v_left;
+     WHERE prod_id = p_prods[i] AND quan_in_stock >= p_qtys[i];
     IF NOT FOUND THEN
       RAISE EXCEPTION 'dbdyno: short stock of product %', p_prods[i] USING ERRCODE = 'DY002';
-    END IF;
-    IF v_left < p_reorder THEN
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (p_prods[i], p_orderdate, v_left);
     END IF;
   END LOOP;
   SELECT sum(u.q * p.price) INTO v_net FROM unnest(p_prods, p_qtys) AS u(id, q) JOIN products p ON p.prod_id = u.id;

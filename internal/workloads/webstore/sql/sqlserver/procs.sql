@@ -1,5 +1,6 @@
 -- dbdyno web store steps as SQL Server stored procedures (--mode procedures): one EXEC per login or purchase.
--- Product lists arrive as comma-separated numbers; XACT_ABORT rolls a purchase back on any error.
+-- Product lists arrive as comma-separated numbers; XACT_ABORT rolls a purchase back on any error. Low stock is
+-- restocked by the inventory's trigger (indexes.sql).
 -- name: dbdyno_ws_login
 CREATE OR ALTER PROCEDURE dbdyno_ws_login @username varchar(50), @password varchar(50)
 AS
@@ -15,12 +16,12 @@ BEGIN
 END
 -- name: dbdyno_ws_purchase
 CREATE OR ALTER PROCEDURE dbdyno_ws_purchase @customerid int, @orderid int, @orderdate date, @prods varchar(100),
-    @qtys varchar(40), @reorder int
+    @qtys varchar(40)
 AS
 BEGIN
   SET NOCOUNT ON;
   SET XACT_ABORT ON;
-  DECLARE @i int, @prod int, @q int, @left int, @price numeric(12,2), @net numeric(12,2), @tax numeric(12,2);
+  DECLARE @i int, @prod int, @q int, @price numeric(12,2), @net numeric(12,2), @tax numeric(12,2);
   DECLARE @pp int, @qp int, @pn int, @qn int;
   SET @net = 0;
   SET @i = 1;
@@ -44,11 +45,6 @@ BEGIN
       SELECT CAST(0 AS numeric(12,2)) AS netamount, 1 AS rolled_back;
       RETURN;
     END;
-    -- the stock left is read back after the write, not assigned by the UPDATE (SET @v = col = ...): that form
-    -- runs as UPDATE ... RETURNING on Babelfish, whose backend crashes on it after a concurrent update of the row
-    SELECT @left = quan_in_stock FROM inventory WHERE prod_id = @prod;
-    IF @left < @reorder
-      INSERT INTO reorder (prod_id, date_low, quan_low) VALUES (@prod, @orderdate, @left);
     SELECT @price = price FROM products WHERE prod_id = @prod;
     SET @net = @net + @q * @price;
     INSERT INTO orderlines (orderlineid, orderid, prod_id, quantity, orderdate) VALUES (@i, @orderid, @prod, @q, @orderdate);
