@@ -26,10 +26,11 @@ SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_
 -- name: row_estimate(name)
 SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(:name)) AND p.index_id IN (0, 1)), -1)
 -- The application lock every run holds shared and every build or drop exclusive, for the session, not
--- waiting: 1 when taken.
+-- waiting: 1 when taken. Its name carries the database's (Babelfish keeps every T-SQL database in one
+-- PostgreSQL database, whose application locks are the server's).
 -- name: lock_shared(name)
-DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: lock_exclusive(name)
-DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: unlock_all(name)
-EXEC sp_releaseapplock @Resource = :name, @LockOwner = 'Session'
+DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session'
