@@ -130,12 +130,13 @@ func printHammerDB(w io.Writer, res *result.Result) {
 	if !ok {
 		return
 	}
-	server := fmt.Sprintf("%.0f batches", f["server_batches"])
+	// SQL Server's count is of batches: in --mode sql every statement is one, in procedures mode a transaction
+	what, server := "batches", fmt.Sprintf("%.0f batches", f["server_batches"])
 	if _, split := f["server_commits"]; split {
-		server = fmt.Sprintf("%.0f commits + %.0f rollbacks", f["server_commits"], f["server_rollbacks"])
+		what, server = "commits + rollbacks", fmt.Sprintf("%.0f commits + %.0f rollbacks", f["server_commits"], f["server_rollbacks"])
 	}
-	fmt.Fprintf(w, "HammerDB's TPM (server counters, commits + rollbacks per minute): %.0f  (server: %s; client: %d commits + %d rollbacks: %d New-Order invalid item, %d retried conflicts, %d errors; dbdyno's own statements %.0f, %.0f of them refused)\n",
-		tpm, server, m.Committed, inv+retried+errs, inv, retried, errs, f["side_statements"], f["side_refused"])
+	fmt.Fprintf(w, "HammerDB's TPM (server counters, %s per minute): %.0f  (server: %s; client: %d commits + %d rollbacks: %d New-Order invalid item, %d retried conflicts, %d errors; dbdyno's own statements %.0f, %.0f of them refused)\n",
+		what, tpm, server, m.Committed, inv+retried+errs, inv, retried, errs, f["side_statements"], f["side_refused"])
 	lag := ""
 	if s, ok := f["server_counts_lag_s"].(float64); ok && s > 0 {
 		lag = fmt.Sprintf("; the server's counts reach its view up to %.0f s late, at both edges", s)
