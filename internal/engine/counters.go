@@ -4,9 +4,52 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
+
+// SideCounts are the statements dbdyno's own reads of a server's counters, cache size and wait events ran (and
+// how many of them the server refused), over every server of an engine in this process: the server counts
+// them too (PostgreSQL a transaction each, a refused one as a rollback), so a comparison of the server's
+// transaction counters with the client's takes their change out.
+type SideCounts struct{ Statements, Refused int64 }
+
+type sideTally struct{ statements, refused atomic.Int64 }
+
+var sides sync.Map // *Engine -> *sideTally
+
+func (e *Engine) side() *sideTally {
+	t, _ := sides.LoadOrStore(e, &sideTally{})
+	return t.(*sideTally)
+}
+
+// noteSide counts one side statement, refused when err is not nil.
+func (e *Engine) noteSide(err error) {
+	t := e.side()
+	t.statements.Add(1)
+	if err != nil {
+		t.refused.Add(1)
+	}
+}
+
+// SideCounts are the side statements run so far on this engine's servers.
+func (e *Engine) SideCounts() SideCounts {
+	t := e.side()
+	return SideCounts{Statements: t.statements.Load(), Refused: t.refused.Load()}
+}
+
+// refusedStmt is a counters statement a server refused (a view its version lacks), by the Queryer it was run
+// on: not run there again, since each refusal is a failed statement the server counts (PostgreSQL: a rollback,
+// every metrics interval, which doubled the run's rollbacks).
+type refusedStmt struct {
+	q    Queryer
+	name string
+}
+
+var refused sync.Map // refusedStmt -> struct{}
 
 // ReadCounters reads the database-side counters (name, value rows) of every counters statement of the
 // engine's counters.sql (a statement that fails, such as a view another server version lacks, is skipped), or
@@ -37,7 +80,9 @@ func (e *Engine) CacheBytes(ctx context.Context, q Queryer) (int64, bool) {
 		return 0, false
 	}
 	var v any
-	if q.QueryRowContext(ctx, st.SQL).Scan(&v) != nil {
+	err := q.QueryRowContext(ctx, st.SQL).Scan(&v)
+	e.noteSide(err)
+	if err != nil {
 		return 0, false
 	}
 	f, ok := number(v)
@@ -53,8 +98,16 @@ func (e *Engine) readCounters(ctx context.Context, q Queryer, prefix string) map
 		if !strings.HasPrefix(st.Name, prefix) {
 			continue
 		}
+		key := refusedStmt{q, st.Name}
+		if _, ok := refused.Load(key); ok {
+			continue
+		}
 		rows, err := q.QueryContext(ctx, st.SQL)
+		e.noteSide(err)
 		if err != nil {
+			if ctx.Err() == nil && e.Classify(err) != ConnLost {
+				refused.Store(key, struct{}{})
+			}
 			continue
 		}
 		for rows.Next() {
@@ -120,7 +173,9 @@ func (e *Engine) WaitsReady(ctx context.Context, q Queryer) error {
 		}
 	}
 	var v any
-	if err := q.QueryRowContext(ctx, st.SQL).Scan(&v); err != nil {
+	err := q.QueryRowContext(ctx, st.SQL).Scan(&v)
+	e.noteSide(err)
+	if err != nil {
 		return err
 	}
 	if n, ok := number(v); ok && n == 0 {
@@ -137,6 +192,7 @@ func (e *Engine) Waits(ctx context.Context, q Queryer) ([]Wait, error) {
 		return nil, nil
 	}
 	rows, err := q.QueryContext(ctx, st.SQL)
+	e.noteSide(err)
 	if err != nil {
 		return nil, err
 	}
@@ -163,4 +219,92 @@ func (e *Engine) Waits(ctx context.Context, q Queryer) ([]Wait, error) {
 		out = append(out, w)
 	}
 	return out, rows.Err()
+}
+
+// TxCounts are the server's own cumulative transaction counters, the ones HammerDB reads at the edges of its
+// timed window for its TPM (the change in them per minute), from counters.sql's tx_counts(): PostgreSQL's
+// xact_commit and xact_rollback of the database (HammerDB sums every database of the cluster), MySQL's and
+// MariaDB's Com_commit and Com_rollback (COMMIT and ROLLBACK statements, server-wide), SQL Server's Batch
+// Requests/sec counter (a cumulative count of batches, which HammerDB's TPM is there: not split into commits and
+// rollbacks, so Split is false). Its rows each_statement and lag_s state how the counters count (EachStatement,
+// LagSeconds).
+type TxCounts struct {
+	Commits, Rollbacks float64
+	Batches            float64
+	Split              bool // Commits and Rollbacks are known apart (else only Batches)
+	// EachStatement: every statement run outside a transaction counts as one (PostgreSQL's implicit
+	// transactions, SQL Server's batches; MySQL counts COMMIT and ROLLBACK statements only), so a reader's own
+	// queries show in the counts.
+	EachStatement bool
+	// LagSeconds is how late a session's counts may reach the counters (PostgreSQL's backends report theirs at
+	// most once a second), 0 when at once.
+	LagSeconds float64
+}
+
+// Total is what HammerDB's TPM counts: commits plus rollbacks, or batches.
+func (c TxCounts) Total() float64 { return c.Commits + c.Rollbacks + c.Batches }
+
+// Sub is the change from c0 to c.
+func (c TxCounts) Sub(c0 TxCounts) TxCounts {
+	return TxCounts{Commits: c.Commits - c0.Commits, Rollbacks: c.Rollbacks - c0.Rollbacks, Batches: c.Batches - c0.Batches,
+		Split: c.Split, EachStatement: c.EachStatement, LagSeconds: c.LagSeconds}
+}
+
+// ReadTxCounts reads the server's transaction counters (TxCounts); the error says why they cannot be read: an
+// embedded engine keeps none (it is not zero), a variant lacks the view (Babelfish has no
+// sys.dm_os_performance_counters), or the query failed.
+func (e *Engine) ReadTxCounts(ctx context.Context, q Queryer) (TxCounts, error) {
+	var c TxCounts
+	if e.Embedded {
+		return c, fmt.Errorf("%s is embedded: it keeps no server-side transaction counters", e.Title)
+	}
+	st := e.counters.Set()["tx_counts"]
+	if st == nil || q == nil {
+		return c, fmt.Errorf("%s has no transaction counters dbdyno can read", e.Title)
+	}
+	if why := e.Unavailable(ctx, q, "tx_counts"); why != "" {
+		return c, errors.New(why)
+	}
+	rows, err := q.QueryContext(ctx, st.SQL)
+	e.noteSide(err)
+	if err != nil {
+		return c, err
+	}
+	defer rows.Close()
+	seen := 0
+	for rows.Next() {
+		var k string
+		var v any
+		if err := rows.Scan(&k, &v); err != nil {
+			return c, err
+		}
+		f, ok := number(v)
+		if !ok {
+			return c, fmt.Errorf("%s's transaction counter %s is not a number (%v)", e.Title, k, v)
+		}
+		switch strings.ToLower(k) {
+		case "commits":
+			c.Commits, c.Split = f, true
+		case "rollbacks":
+			c.Rollbacks = f
+		case "batches":
+			c.Batches = f
+		case "each_statement":
+			c.EachStatement = f != 0
+			continue
+		case "lag_s":
+			c.LagSeconds = f
+			continue
+		default:
+			continue
+		}
+		seen++
+	}
+	if err := rows.Err(); err != nil {
+		return c, err
+	}
+	if seen == 0 {
+		return c, fmt.Errorf("%s answered no transaction counters", e.Title)
+	}
+	return c, nil
 }

@@ -61,6 +61,9 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 func classifyMySQL(err error) Class {
 	var myErr *mysql.MySQLError
 	if errors.As(err, &myErr) {
+		if string(myErr.SQLState[:]) == "40001" { // a serialization failure a trigger or procedure signalled
+			return Retryable
+		}
 		switch myErr.Number {
 		case 1213, 1205: // deadlock, lock wait timeout
 			return Retryable

@@ -148,6 +148,7 @@ var babelfishMissing = map[string]string{
 	"host_cores": "sys.dm_os_sys_info", "memory_model": "sys.dm_os_sys_info", "cpu_count": "sys.dm_os_sys_info",
 	"physical_memory_mb": "sys.dm_os_sys_info",
 	"counters":           "sys.dm_os_performance_counters", "cache_size": "sys.dm_os_performance_counters",
+	"tx_counts":           "sys.dm_os_performance_counters",
 	"counters_wait_stats": "sys.dm_os_wait_stats",
 	"counters_file_io":    "sys.dm_io_virtual_file_stats", "io_counters": "sys.dm_io_virtual_file_stats",
 	"waits":                   "sys.dm_exec_requests",

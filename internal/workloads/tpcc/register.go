@@ -26,7 +26,7 @@ func init() {
 		DefaultTarget: DefaultTarget,
 		NeedsDB:       true,
 		Sections:      []string{"measurement"},
-		Metrics:       []workload.MetricDesc{nopm, tpm, txP95, clientCPU},
+		Metrics:       []workload.MetricDesc{nopm, tpm, hammerdbTPM, txP95, clientCPU},
 		SQL:           Files,
 		Supports:      supported,
 		Derive:        runner.Measured(metrics),
@@ -153,6 +153,7 @@ type runSession struct {
 	closeReader   func()
 	next0, next1  int64
 	rollbacks     *result.Check // too many New-Orders rolled back (Finish), kept among the checks
+	hammer        hammerTx      // the server's transaction counters at the window's edges (HammerDB's TPM)
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
@@ -197,14 +198,25 @@ func (s *runSession) Configure(cfg *runner.Config) {
 			return s.setup.Target.ConnectError(err)
 		}
 		s.nextOrderID, s.closeReader = next, closeReader
-		s.next0, err = next(ctx)
+		s.hammer.prepare(ctx, s.db) // its slow part before the edge: new orders committed meanwhile are no one's
+		if s.next0, err = next(ctx); err != nil {
+			return err
+		}
+		s.hammer.start(ctx) // one query: the server's counts in the window from here
+		return nil
+	}
+	cfg.AtMeasureEnd = func(ctx context.Context) (err error) {
+		s.next1, err = s.nextOrderID(ctx)
+		s.hammer.sideStatement()
+		s.hammer.end(ctx)
 		return err
 	}
-	cfg.AtMeasureEnd = func(ctx context.Context) (err error) { s.next1, err = s.nextOrderID(ctx); return err }
 }
 
 func (s *runSession) Figures(m *result.Measurement) map[string]any {
-	return figures(m, s.next0, s.next1)
+	fig := figures(m, s.next0, s.next1)
+	s.hammer.figures(fig, m)
+	return fig
 }
 
 func (s *runSession) Finish(_ context.Context, res *result.Result) {
@@ -224,6 +236,7 @@ func (s *runSession) Close() {
 	if s.closeReader != nil {
 		s.closeReader()
 	}
+	s.hammer.close()
 	s.db.Close()
 }
 
@@ -247,15 +260,18 @@ func figures(m *result.Measurement, next0, next1 int64) map[string]any {
 // The workload's metrics: NOPM is the headline; rates add up over targets run at once and are normalised per
 // database core and per price.
 var (
-	nopm      = workload.MetricDesc{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
-	tpm       = workload.MetricDesc{Name: "TPM", Unit: "transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
-	txP95     = workload.MetricDesc{Name: "<transaction> p95 latency", Unit: "ms", Better: result.Lower}
-	clientCPU = workload.MetricDesc{Name: "client CPU per transaction", Unit: "µs", Better: result.Lower}
+	nopm  = workload.MetricDesc{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	tpm   = workload.MetricDesc{Name: "TPM", Unit: "transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	txP95 = workload.MetricDesc{Name: "<transaction> p95 latency", Unit: "ms", Better: result.Lower}
+	// hammerdbTPM is HammerDB's TPM: the change in the server's own commits + rollbacks per minute (hammerdb.go).
+	hammerdbTPM = workload.MetricDesc{Name: "HammerDB TPM", Unit: "server transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	clientCPU   = workload.MetricDesc{Name: "client CPU per transaction", Unit: "µs", Better: result.Lower}
 )
 
 // metrics derives a run's metrics from its measurement and figures.
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 	out := append(runner.FigureMetric(nil, nopm, r, "nopm"), tpm.Value(m.PerMinute))
+	out = runner.FigureMetric(out, hammerdbTPM, r, "hammerdb_tpm")
 	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return append(out, clientCPU.Value(m.ClientCPU.MicrosPerTx))
 }
@@ -274,6 +290,7 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "  (database: %d new orders, NOPM %.0f)", res.Figures["new_orders_db"], v)
 	}
 	fmt.Fprintln(w)
+	printHammerDB(w, res)
 	runner.PrintTable(w, m, "transaction", TxNames)
 	fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %.1f µs per transaction; reconnects %d\n",
 		m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, m.ClientCPU.MicrosPerTx, m.Reconnects)

@@ -148,8 +148,11 @@ func (t *Terminal) Do(ctx context.Context, tx int) runner.Outcome {
 		if err == nil {
 			return out
 		}
-		if !t.w.db.connLost(err) {
-			t.s.rollback(ctx) // harmless when a procedure already ended the transaction
+		if !t.procs && !t.w.db.connLost(err) {
+			// A procedure ends its own transaction (PostgreSQL's implicit one aborts with the error, MySQL's exit
+			// handler and SQL Server's XACT_ABORT roll back, an unused item rolls back): another ROLLBACK would
+			// be counted again by PostgreSQL (with a warning) and MySQL, doubling the server's rollbacks.
+			t.s.rollback(ctx)
 		}
 		switch {
 		case errors.Is(err, errRollback):

@@ -29,3 +29,10 @@ WHERE VARIABLE_NAME IN ('INNODB_DATA_READ', 'INNODB_OS_LOG_WRITTEN', 'INNODB_BUF
 -- The engine's own cache in bytes (the memory probe's default range is 4x it).
 -- name: cache_size()
 SELECT @@innodb_buffer_pool_size
+-- The COMMIT and ROLLBACK statements the server ran, every session's and database's (ReadTxCounts: HammerDB's
+-- TPM is their change per minute, Com_commit + Com_rollback). Statements inside stored procedures count;
+-- autocommitted statements and the rollback of a dropped connection's transaction do not.
+-- name: tx_counts()
+SELECT CASE VARIABLE_NAME WHEN 'COM_COMMIT' THEN 'commits' ELSE 'rollbacks' END, VARIABLE_VALUE
+FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('COM_COMMIT', 'COM_ROLLBACK')
+UNION ALL SELECT 'each_statement', 0 UNION ALL SELECT 'lag_s', 0

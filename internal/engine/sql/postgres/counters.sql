@@ -45,3 +45,11 @@ SELECT k, v FROM (VALUES
 -- The engine's own cache in bytes (the memory probe's default range is 4x it).
 -- name: cache_size()
 SELECT setting::float8 * current_setting('block_size')::float8 FROM pg_settings WHERE name = 'shared_buffers'
+-- The transactions the database committed and rolled back (ReadTxCounts: HammerDB's TPM is their change per
+-- minute; HammerDB sums every database of the cluster, dbdyno reads the run's own). A backend adds its counts
+-- at most once a second (and an idle one within 10 s), so a read lags up to a second of each session's work.
+-- name: tx_counts()
+SELECT k, v FROM (VALUES
+  ('commits', (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('rollbacks', (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('each_statement', 1::float8), ('lag_s', 1::float8)) AS c(k, v)

@@ -73,3 +73,9 @@ GROUP BY f.type
 -- The engine's own cache in bytes (the memory probe's default range is 4x it): the buffer pool's target.
 -- name: cache_size()
 SELECT CAST(cntr_value AS float) * 1024 FROM sys.dm_os_performance_counters WHERE counter_name = 'Target Server Memory (KB)'
+-- The batches the server ran, a cumulative count (ReadTxCounts: HammerDB's TPM on SQL Server is the change in
+-- 'Batch Requests/sec' per minute, not commits and rollbacks).
+-- name: tx_counts()
+SELECT 'batches', CAST(cntr_value AS float) FROM sys.dm_os_performance_counters
+WHERE object_name LIKE '%:SQL Statistics%' AND counter_name = 'Batch Requests/sec'
+UNION ALL SELECT 'each_statement', CAST(1 AS float) UNION ALL SELECT 'lag_s', CAST(0 AS float)

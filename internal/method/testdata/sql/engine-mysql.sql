@@ -65,6 +65,10 @@ FROM information_schema.GLOBAL_STATUS
 WHERE VARIABLE_NAME IN ('INNODB_DATA_READ', 'INNODB_OS_LOG_WRITTEN', 'INNODB_BUFFER_POOL_READS', 'INNODB_BUFFER_POOL_READ_REQUESTS');
 -- name: cache_size()  -- from sql/mysql/counters.sql
 SELECT @@innodb_buffer_pool_size;
+-- name: tx_counts()  -- from sql/mysql/counters.sql
+SELECT CASE VARIABLE_NAME WHEN 'COM_COMMIT' THEN 'commits' ELSE 'rollbacks' END, VARIABLE_VALUE
+FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN ('COM_COMMIT', 'COM_ROLLBACK')
+UNION ALL SELECT 'each_statement', 0 UNION ALL SELECT 'lag_s', 0;
 
 -- file: load.sql
 -- name: no_unique_checks  -- from sql/mysql/load.sql

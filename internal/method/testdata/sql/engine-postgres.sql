@@ -93,6 +93,11 @@ SELECT k, v FROM (VALUES
   ('log_bytes', pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::float8)) AS c(k, v);
 -- name: cache_size()  -- from sql/postgres/counters.sql
 SELECT setting::float8 * current_setting('block_size')::float8 FROM pg_settings WHERE name = 'shared_buffers';
+-- name: tx_counts()  -- from sql/postgres/counters.sql
+SELECT k, v FROM (VALUES
+  ('commits', (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('rollbacks', (SELECT xact_rollback FROM pg_stat_database WHERE datname = current_database())::float8),
+  ('each_statement', 1::float8), ('lag_s', 1::float8)) AS c(k, v);
 
 -- file: load.sql
 -- name: no_sync_commit  -- from sql/postgres/load.sql

@@ -130,6 +130,10 @@ WHERE f.type IN (0, 1)
 GROUP BY f.type;
 -- name: cache_size()  -- from sql/sqlserver/counters.sql
 SELECT CAST(cntr_value AS float) * 1024 FROM sys.dm_os_performance_counters WHERE counter_name = 'Target Server Memory (KB)';
+-- name: tx_counts()  -- from sql/sqlserver/counters.sql
+SELECT 'batches', CAST(cntr_value AS float) FROM sys.dm_os_performance_counters
+WHERE object_name LIKE '%:SQL Statistics%' AND counter_name = 'Batch Requests/sec'
+UNION ALL SELECT 'each_statement', CAST(1 AS float) UNION ALL SELECT 'lag_s', CAST(0 AS float);
 
 -- file: load.sql
 -- name: nocount  -- from sql/sqlserver/load.sql

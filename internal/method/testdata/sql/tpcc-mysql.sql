@@ -226,10 +226,13 @@ DROP PROCEDURE IF EXISTS dbdyno_stock_level;
 CREATE PROCEDURE dbdyno_stock_level(p_w_id INT, p_d_id INT, p_threshold INT)
 BEGIN
   DECLARE v_next, v_low INT;
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
   SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
   SELECT COUNT(DISTINCT s_i_id) INTO v_low FROM order_line, stock
    WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id < v_next AND ol_o_id >= v_next - 20
      AND s_w_id = p_w_id AND s_i_id = ol_i_id AND s_quantity < p_threshold;
+  COMMIT;
   SELECT v_low AS low_stock;
 END;
 
