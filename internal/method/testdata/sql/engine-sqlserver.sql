@@ -24,11 +24,11 @@ SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_
 -- name: row_estimate(name)  -- from sql/sqlserver/catalog.sql
 SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(@p1)) AND p.index_id IN (0, 1)), -1);
 -- name: lock_shared(name)  -- from sql/sqlserver/catalog.sql
-DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: lock_exclusive(name)  -- from sql/sqlserver/catalog.sql
-DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
-EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
+DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session';
 
 -- file: settings.sql
 -- name: edition()  -- from sql/sqlserver/settings.sql
