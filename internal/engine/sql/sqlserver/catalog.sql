@@ -33,3 +33,7 @@ DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Shared',
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = :name, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: unlock_all(name)
 EXEC sp_releaseapplock @Resource = :name, @LockOwner = 'Session'
+-- A checksum of a table's contents in one scan: its rows and the sum of CHECKSUM(*) of each row (the build's
+-- manifest; the check verbs compare it).
+-- name: table_checksum
+SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS bigint)), 0) FROM {table}

@@ -29,6 +29,8 @@ DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Shared', @
 DECLARE @r int; EXEC @r = sp_getapplock @Resource = @p1, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
 EXEC sp_releaseapplock @Resource = @p1, @LockOwner = 'Session';
+-- name: table_checksum  -- from sql/sqlserver/catalog.sql
+SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS bigint)), 0) FROM {table};
 
 -- file: settings.sql
 -- name: edition()  -- from sql/sqlserver/settings.sql
