@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,31 +13,27 @@ import (
 
 // CheckCommand is `WORKLOAD check`: it opens the target, runs the database's consistency checks and, where the
 // database compares its tables' contents with their build (a Contents method, as bulk.TxDB's), that comparison
-// too, and prints them (RunChecks).
+// too (a line of its own: "contents as built: ..." or "contents differ: ..."), and prints them (RunChecks).
 func CheckCommand[D interface {
 	Close()
 	Check(ctx context.Context) ([]result.Check, error)
 }](short string, open func(context.Context, *engine.Target) (D, error)) *workload.Command {
 	return &workload.Command{Name: "check", Short: short, Target: workload.OneTarget, Existing: true,
 		Do: workload.OnTarget(open, func(ctx context.Context, env *workload.Env, db D) error {
-			check := db.Check
+			_, err := RunChecks(ctx, env.Out, db.Check)
 			if c, ok := any(db).(Contents); ok {
-				check = func(ctx context.Context) ([]result.Check, error) {
-					checks, err := db.Check(ctx)
-					if err != nil {
-						return nil, err
-					}
-					cc, err := ContentsCheck(ctx, c)
-					if err != nil {
-						return nil, err
-					}
-					if cc != nil {
-						checks = append(checks, *cc)
-					}
-					return checks, nil
+				cc, cerr := ContentsCheck(ctx, c)
+				switch {
+				case cerr != nil:
+					return errors.Join(err, cerr)
+				case cc == nil:
+				case cc.Passed:
+					fmt.Fprintf(env.Out, "%s\n", cc.Name)
+				default:
+					fmt.Fprintf(env.Out, "contents differ: %s\n", cc.Detail)
+					err = errors.Join(err, fmt.Errorf("the tables' contents are not what the build loaded: %s", cc.Detail))
 				}
 			}
-			_, err := RunChecks(ctx, env.Out, check)
 			return err
 		})}
 }
@@ -57,7 +54,7 @@ func ContentsCheck(ctx context.Context, c Contents) (*result.Check, error) {
 	if len(compared) == 0 {
 		return nil, nil
 	}
-	r := &result.Check{Name: fmt.Sprintf("contents: %s as the build loaded (checksums)", strings.Join(compared, ", ")), Passed: len(differ) == 0}
+	r := &result.Check{Name: fmt.Sprintf("contents as built: %s (checksums)", strings.Join(compared, ", ")), Passed: len(differ) == 0}
 	if !r.Passed {
 		r.Detail = strings.Join(differ, "; ")
 	}

@@ -260,10 +260,10 @@ func validate(ctx context.Context, env *workload.Env, o *ValidateFlags) error {
 		return fmt.Errorf("comparing the tables with their build: %w", err)
 	}
 	if len(compared) > 0 && len(differ) == 0 {
-		fmt.Fprintf(env.Out, "contents PASS  %s as the build loaded (checksums)\n", strings.Join(compared, ", "))
+		fmt.Fprintf(env.Out, "contents as built: %s (checksums)\n", strings.Join(compared, ", "))
 	}
 	for _, d := range differ {
-		fmt.Fprintf(env.Out, "contents FAIL  %s\n", d)
+		fmt.Fprintf(env.Out, "contents differ: %s\n", d)
 	}
 	var problems []string
 	if failed > 0 {
