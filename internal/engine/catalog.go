@@ -223,3 +223,57 @@ func (e *Engine) EstimateRows(ctx context.Context, q Queryer, table string) (n i
 	}
 	return v.Int64, v.Valid && v.Int64 >= 0, nil
 }
+
+// TableChecksum is a cheap, deterministic checksum of a table's contents that the database computes in one scan
+// (catalog.sql's table_checksum): "ROWS:SUM", its rows and a sum of a hash of each whole row, so that one value
+// changed in one row changes it. ok is false where the engine has no such statement. The statement's {columns}
+// stands for the table's columns in order (catalog.sql's column_names), for engines that hash a list of values
+// rather than a row.
+func (e *Engine) TableChecksum(ctx context.Context, q Queryer, table string) (sum string, ok bool, err error) {
+	st, has := e.catalog.Set()["table_checksum"]
+	if !has {
+		return "", false, nil
+	}
+	query := strings.ReplaceAll(st.SQL, "{table}", ident(table))
+	if strings.Contains(query, "{columns}") {
+		cols, err := e.columnNames(ctx, q, table)
+		if err != nil {
+			return "", true, err
+		}
+		if len(cols) == 0 {
+			return "", true, fmt.Errorf("table %s has no columns (is it missing?)", table)
+		}
+		for i, c := range cols {
+			cols[i] = e.Ident(c)
+		}
+		query = strings.ReplaceAll(query, "{columns}", strings.Join(cols, ", "))
+	}
+	var n int64
+	var s sql.NullString
+	if err := q.QueryRowContext(ctx, query).Scan(&n, &s); err != nil {
+		return "", true, err
+	}
+	if !s.Valid {
+		s.String = "0"
+	}
+	return fmt.Sprintf("%d:%s", n, s.String), true, nil
+}
+
+// columnNames lists a table's columns in their order (catalog.sql's column_names).
+func (e *Engine) columnNames(ctx context.Context, q Queryer, table string) ([]string, error) {
+	st := e.stmt("column_names")
+	rows, err := q.QueryContext(ctx, st.SQL, st.Args([]any{table})...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -102,6 +102,36 @@ func TestErrorClassesFromRealFaults(t *testing.T) {
 	t.Run("mysql", func(t *testing.T) {
 		serverClasses(t, testsrv.URL(t, testsrv.MySQLEnv))
 	})
+	t.Run("sqlserver", func(t *testing.T) {
+		url := os.Getenv(testsrv.MSSQLEnv)
+		if url == "" {
+			t.Skipf("%s not set: no SQL Server (or Babelfish) to ask", testsrv.MSSQLEnv)
+		}
+		tg, err := engine.Parse(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := tg.Open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		e := tg.Engine
+		db.Exec("DROP TABLE dbdyno_errclass_t")
+		for _, s := range []string{"CREATE TABLE dbdyno_errclass_t (id int PRIMARY KEY, v varchar(10))", "INSERT INTO dbdyno_errclass_t VALUES (1, 'a')"} {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		defer db.Exec("DROP TABLE dbdyno_errclass_t")
+		for stmt, want := range map[string]engine.Class{"INSERT INTO dbdyno_errclass_gone VALUES (1)": engine.Schema,
+			"SELECT count(*) FROM dbdyno_errclass_t t JOIN dbdyno_errclass_gone g ON g.id = t.id": engine.Schema,
+			"UPDATE dbdyno_errclass_t SET nope = 1":                                               engine.Schema, "INSERT INTO dbdyno_errclass_t VALUES (1, 'b')": engine.Constraint} {
+			if got := classOf(t, e, db, stmt); got != want {
+				t.Errorf("%s: class %s, want %s", stmt, got, want)
+			}
+		}
+	})
 }
 
 // serverClasses checks a server engine's classes on a table of the test's own.

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dbdyno/dbdyno/internal/lib/rawconn"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/go-sql-driver/mysql"
 )
@@ -46,7 +45,7 @@ func openMySQL(_ context.Context, t *Target) (*sql.DB, error) {
 	c.Timeout = t.ConnectTimeout
 	c.AllowNativePasswords = true
 	c.ConnectionAttributes = "program_name:dbdyno" // its sessions tell themselves apart in performance_schema
-	c.DialFunc = rawconn.NewDialer(0).DialContext
+	c.DialFunc = loginDialer(0).DialContext        // its sockets known, for Interrupter (handshake.go)
 	c.Params = map[string]string{}
 	if err := mysqlTLS(c, t); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"strings"
 	"time"
@@ -30,6 +31,13 @@ func (c timeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	h.finish(err == nil)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		return nil, fmt.Errorf("no answer within %s (timeout)", c.d)
+	}
+	if err == nil {
+		h.mu.Lock()
+		if len(h.conns) > 0 {
+			sockets.Store(conn, append([]net.Conn(nil), h.conns...))
+		}
+		h.mu.Unlock()
 	}
 	return conn, err
 }

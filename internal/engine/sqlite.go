@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"hash/crc32"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
@@ -18,6 +21,19 @@ func init() {
 		Name: "sqlite", Title: "SQLite", Schemes: []string{"sqlite", "sqlite3"}, Embedded: true, StorageFactor: 1.3,
 		Placeholder: sqlfile.Question, OLTP: true, SingleWriter: true, Bulk: BulkInsert,
 		open: openSQLite, classify: classifySQLite,
+	})
+	// dbdyno_crc32(text): the CRC-32 (IEEE, as MySQL's CRC32) of its argument, for catalog.sql's table_checksum
+	sqlite.MustRegisterDeterministicScalarFunction("dbdyno_crc32", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		switch v := args[0].(type) {
+		case nil:
+			return nil, nil
+		case string:
+			return int64(crc32.ChecksumIEEE([]byte(v))), nil
+		case []byte:
+			return int64(crc32.ChecksumIEEE(v)), nil
+		default:
+			return int64(crc32.ChecksumIEEE(fmt.Append(nil, v))), nil
+		}
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
@@ -128,6 +129,30 @@ func classifySQLServer(err error) Class {
 	case 229, 230, 262, 300:
 		return Permission
 	case 2627, 2601, 547, 515:
+		return Constraint
+	case babelfishUnmapped:
+		return classifyBabelfish(strings.ToLower(e.Message))
+	}
+	return Other
+}
+
+// babelfishUnmapped is the number Babelfish for PostgreSQL gives a PostgreSQL error it has no SQL Server number
+// for (a table gone under a running query: `relation "lineitem" does not exist`, not 208): its PostgreSQL message
+// is all there is to go by.
+const babelfishUnmapped = 33557097
+
+func classifyBabelfish(msg string) Class {
+	switch {
+	case strings.Contains(msg, "does not exist") && (strings.HasPrefix(msg, "relation ") || strings.HasPrefix(msg, "column ") ||
+		strings.HasPrefix(msg, "function ") || strings.HasPrefix(msg, "procedure ") || strings.HasPrefix(msg, "schema ")),
+		strings.Contains(msg, "cached plan must not change result type"):
+		return Schema
+	case strings.Contains(msg, "read-only transaction") || strings.Contains(msg, "read only transaction"):
+		return ReadOnly
+	case strings.Contains(msg, "deadlock detected") || strings.Contains(msg, "could not serialize"):
+		return Retryable
+	case strings.Contains(msg, "violates unique constraint") || strings.Contains(msg, "violates foreign key constraint") ||
+		strings.Contains(msg, "violates not-null constraint") || strings.Contains(msg, "violates check constraint"):
 		return Constraint
 	}
 	return Other

@@ -44,6 +44,9 @@ type Dataset struct {
 	// churn.
 	Grows, Churns []string
 	ChurnsWith    string
+	// Static lists the tables whose contents no run changes (TPC-C's item): the build records a checksum of
+	// each (engine.TableChecksum), which the check verbs compare (DB.Contents); a run's start check does not.
+	Static []string
 }
 
 func (d *Dataset) command() string {

@@ -17,8 +17,9 @@ import (
 // "indexes:TABLE" its indexes (the primary key's among them), sorted and comma-separated. A build made before
 // manifests were recorded has none, and is not checked.
 const (
-	manifestRows    = "rows:"
-	manifestIndexes = "indexes:"
+	manifestRows     = "rows:"
+	manifestIndexes  = "indexes:"
+	manifestChecksum = "checksum:" // of the tables no run changes (Dataset.Static): engine.TableChecksum
 	// exactMax is the largest table a run's start check counts exactly; larger ones are compared by the
 	// catalog's estimate where the engine keeps one.
 	exactMax = 1_000_000
@@ -94,8 +95,57 @@ func (db *DB) recordManifest(ctx context.Context) error {
 				return err
 			}
 		}
+		if !slices.Contains(db.D.Static, t) {
+			continue
+		}
+		sum, ok, err := db.T.Engine.TableChecksum(ctx, db.SQL, t)
+		if err != nil {
+			return fmt.Errorf("the checksum of %s: %w", t, err)
+		}
+		if ok {
+			if err := db.PutMeta(ctx, manifestChecksum+t, sum); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// Contents compares the contents of the tables no run changes (Dataset.Static; not those the build record says
+// churn now, such as TPC-H's with update sets applied) with the checksums their build recorded, each computed
+// by the database in one scan: the check verbs' look at what a run's start check does not read. It returns the
+// tables compared and, for each that differs, what differs; a build recorded before checksums compares none.
+func (db *DB) Contents(ctx context.Context) (compared, differ []string, err error) {
+	for _, t := range db.manifestTables() {
+		if !slices.Contains(db.D.Static, t) || db.growth(ctx, t) == churns {
+			continue
+		}
+		built, err := db.Meta(ctx, manifestChecksum+t)
+		if errors.Is(err, ErrNoMeta) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		now, ok, err := db.T.Engine.TableChecksum(ctx, db.SQL, t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the checksum of %s: %w", t, err)
+		}
+		if !ok {
+			continue
+		}
+		compared = append(compared, t)
+		if now != built {
+			br, _, _ := strings.Cut(built, ":")
+			nr, _, _ := strings.Cut(now, ":")
+			what := "a value changed"
+			if br != nr {
+				what = fmt.Sprintf("%s rows, the build loaded %s", nr, br)
+			}
+			differ = append(differ, fmt.Sprintf("%s differs from its build (%s: checksum %s, built %s)", t, what, now, built))
+		}
+	}
+	return compared, differ, nil
 }
 
 func sorted(s []string) []string {

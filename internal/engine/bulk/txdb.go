@@ -58,6 +58,11 @@ func OpenTx[DB ~struct{ TxDB }](ctx context.Context, d *Dataset, t *engine.Targe
 // Close releases the connections.
 func (db *TxDB) Close() { db.Data.Close() }
 
+// Contents compares the tables no run changes with their build's checksums (DB.Contents): the check verb's.
+func (db *TxDB) Contents(ctx context.Context) (compared, differ []string, err error) {
+	return db.Data.Contents(ctx)
+}
+
 // ServerVersion is the engine's version string.
 func (db *TxDB) ServerVersion(ctx context.Context) string { return db.Data.ServerVersion(ctx) }
 

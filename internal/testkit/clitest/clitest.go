@@ -8,9 +8,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,13 +44,56 @@ type Result struct {
 
 // Run runs one workload command line. A command that leaves a DuckDB handle or connection behind fails with exit
 // status 70 (the next command on that file in this process would wait on it forever).
-func Run(ctx context.Context, args ...string) Result {
-	var out bytes.Buffer
+func Run(ctx context.Context, args ...string) Result { return RunWatching(ctx, nil, args...) }
+
+// RunWatching is Run with each line of the command's output handed to watch as it is written, before the
+// command goes on (watch runs on the goroutine that wrote the line, holding what that goroutine holds): a test
+// acts on an event of the run, such as a query's line, rather than after a sleep.
+func RunWatching(ctx context.Context, watch func(line string), args ...string) Result {
+	out := &watched{watch: watch}
+	code, line := run(ctx, out, args)
+	return Result{code, out.String(), line}
+}
+
+// watched is a command's output: every line goes to watch, one at a time.
+type watched struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	partial []byte
+	watch   func(string)
+}
+
+func (w *watched) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.watch == nil {
+		return len(p), nil
+	}
+	w.partial = append(w.partial, p...)
+	for {
+		i := bytes.IndexByte(w.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := string(w.partial[:i])
+		w.partial = w.partial[i+1:]
+		w.watch(line)
+	}
+}
+
+func (w *watched) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+func run(ctx context.Context, out io.Writer, args []string) (int, string) {
 	before := map[string]bool{}
 	for _, h := range engine.HeldDuckDB() {
 		before[h] = true
 	}
-	code, line := method.ExitStatus(method.Invoke(ctx, args, &out, "test"), args)
+	code, line := method.ExitStatus(method.Invoke(ctx, args, out, "test"), args)
 	if line != "" {
 		line += "\n"
 	}
@@ -67,7 +112,7 @@ func Run(ctx context.Context, args ...string) Result {
 	for _, h := range l {
 		code, line = 70, line+"test: the command left a DuckDB handle behind: "+h+"\n"
 	}
-	return Result{code, out.String(), line}
+	return code, line
 }
 
 // Must runs a command line that must succeed.

@@ -18,7 +18,7 @@ var sqlFS embed.FS
 
 // Dataset is the TPC-C tables and the files that make them (sql/generic and sql/ENGINE).
 var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS,
-	Grows: []string{THistory, TOrders, TOrderLine}, Churns: []string{TNewOrder}})
+	Grows: []string{THistory, TOrders, TOrderLine}, Churns: []string{TNewOrder}, Static: []string{TItem}})
 
 // DefaultTarget is the embedded database the workload uses unless told otherwise.
 const DefaultTarget = "sqlite://dbdyno.db"

@@ -3,9 +3,6 @@ package tpcc_test
 import (
 	"context"
 	"database/sql"
-	"io"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +15,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/netproxy"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
@@ -206,82 +204,15 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	}
 }
 
-// freezer forwards TCP connections to a server; freeze stops forwarding (the connections stay open, nothing
-// passes: a server frozen, or a network that drops everything) until thaw.
-type freezer struct {
-	ln     net.Listener
-	mu     sync.Mutex
-	frozen bool
-	thawed *sync.Cond
-}
-
-func startFreezer(t *testing.T, to string) *freezer {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &freezer{ln: ln}
-	f.thawed = sync.NewCond(&f.mu)
-	t.Cleanup(func() { f.thaw(); ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", to)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			go f.pipe(s, c)
-			go f.pipe(c, s)
-		}
-	}()
-	return f
-}
-
-func (f *freezer) pipe(dst, src net.Conn) {
-	defer dst.Close()
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := src.Read(buf)
-		f.mu.Lock()
-		for f.frozen {
-			f.thawed.Wait()
-		}
-		f.mu.Unlock()
-		if n > 0 {
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			if err != io.EOF {
-				return
-			}
-			return
-		}
-	}
-}
-
-func (f *freezer) freeze() { f.mu.Lock(); f.frozen = true; f.mu.Unlock() }
-func (f *freezer) thaw()   { f.mu.Lock(); f.frozen = false; f.thawed.Broadcast(); f.mu.Unlock() }
-
 // A server frozen for the second half of an 8 s window: the run reports the stall and fails (it said ok).
 func TestFrozenServerStallFailsTheRun(t *testing.T) {
 	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
 	clitest.Must(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
-	u, err := url.Parse(direct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := startFreezer(t, u.Host)
-	u.Host = f.ln.Addr().String()
+	f := netproxy.Start(t, direct)
 	file := filepath.Join(t.TempDir(), "r.json")
-	time.AfterFunc(5*time.Second, f.freeze) // 1 s ramp-up, then 4 s into the 8 s window
-	time.AfterFunc(12*time.Second, f.thaw)  // after the window, so the run can end (no interruption of in-flight work here)
-	r := clitest.Run(context.Background(), "tpcc", "run", "--target", u.String(), "--vus", "2", "--rampup", "1s", "--duration", "8s",
+	time.AfterFunc(5*time.Second, func() { f.Freeze() }) // 1 s ramp-up, then 4 s into the 8 s window
+	time.AfterFunc(12*time.Second, f.Thaw)               // after the window
+	r := clitest.Run(context.Background(), "tpcc", "run", "--target", f.URL, "--vus", "2", "--rampup", "1s", "--duration", "8s",
 		"--interval", "2s", "--wait-interval", "0", "--result", file)
 	res, _ := clitest.ReadResult(t, file)
 	failed(t, r, res, "the run stalled")

@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/netproxy"
 	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
@@ -107,5 +110,105 @@ func waitForNewOrders(t *testing.T, url string, n int64) {
 		if time.Now().After(deadline) {
 			t.Fatal("the run committed no New-Order within 2 minutes")
 		}
+	}
+}
+
+// frozenNetworkRun runs `tpcc run` on url through a toxiproxy proxy for duration, waits for the run's first
+// New-Order and then 10 more (ref: how long those 10 took, unfrozen: the reference the bounds derive from), freezes the
+// traffic both ways (nothing passes, no connection closes: a server that stopped answering, or a network that
+// drops everything) and, when cancel is set, cancels the command as Ctrl-C does. It returns how long the command
+// took to end after the freeze (the proxy thaws only after the command ended or 2 minutes passed, so a run that
+// hangs fails the test rather than hanging it), with the result written.
+func frozenNetworkRun(t *testing.T, url string, duration time.Duration, cancel bool) (r clitest.Result, res *result.Result, ref, took time.Duration) {
+	p := netproxy.Start(t, url)
+	file := filepath.Join(t.TempDir(), "r.json")
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan clitest.Result, 1)
+	go func() {
+		done <- clitest.Run(ctx, "tpcc", "run", "--target", p.URL, "--vus", "2", "--rampup", "0s", "--duration", duration.String(),
+			"--interval", "1s", "--check", "--result", file)
+	}()
+	waitForNewOrders(t, url, 1)
+	first := time.Now()
+	waitForNewOrders(t, url, 10)
+	ref = time.Since(first) // the run's pace, unfrozen: 10 New-Orders once it has started
+	if err := p.Freeze(); err != nil {
+		t.Fatal(err)
+	}
+	from := time.Now()
+	if cancel {
+		stop()
+	}
+	select {
+	case r = <-done:
+	case <-time.After(2 * time.Minute):
+		var b strings.Builder
+		pprof.Lookup("goroutine").WriteTo(&b, 1)
+		p.Thaw()
+		<-done
+		t.Fatalf("the run hung on the frozen network for 2 minutes:\n%s", b.String())
+	}
+	took = time.Since(from)
+	p.Thaw()
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("no result after %s: exit %d\n%s%s", took.Round(time.Millisecond), r.Code, r.Stdout, r.Stderr)
+	}
+	res, _ = clitest.ReadResult(t, file)
+	t.Logf("10 New-Orders in %s unfrozen; ended %s after the freeze", ref.Round(time.Millisecond), took.Round(time.Millisecond))
+	return r, res, ref, took
+}
+
+// proxiedServers are the servers whose frozen network the tests make with the proxy: MariaDB (or MySQL), and
+// SQL Server when testsrv.MSSQLEnv names one. (PostgreSQL's frozen server is a private instance stopped with
+// SIGSTOP: TestCtrlCOnAFrozenServer.)
+func proxiedServers(t *testing.T) map[string]string {
+	out := map[string]string{}
+	for _, u := range testsrv.Servers(t) {
+		tg, err := engine.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tg.Engine.Wire != engine.WirePostgres {
+			out[tg.Engine.Name] = testsrv.Beside(t, u, "dbdyno_frozen")
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("no MySQL/MariaDB or SQL Server to freeze the network of")
+	}
+	return out
+}
+
+// The network to MariaDB or SQL Server freezes mid-run (they hung until the network came back). Ctrl-C then ends
+// the run well within its duration (a quarter of it: a hung run would take all of it and more), with exit status
+// aborted and the partial result marked aborted; and a run whose end passes while the network is frozen ends
+// too, its in-flight work cut, within its duration, the runner's grace, its pace and the end-of-run queries' and
+// checks' timeouts (each bounded by runner.EndTimeout), and is not ok.
+func TestFrozenNetworkOnEveryServer(t *testing.T) {
+	for name, url := range proxiedServers(t) {
+		t.Run(name, func(t *testing.T) {
+			clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
+			t.Run("ctrl-c", func(t *testing.T) {
+				const duration = 3 * time.Minute
+				r, res, ref, took := frozenNetworkRun(t, url, duration, true)
+				if limit := duration / 4; took > limit || ref > limit {
+					t.Fatalf("the run took %s after Ctrl-C on the frozen network to end, over %s (its pace unfrozen: 10 New-Orders in %s)", took.Round(time.Millisecond), limit, ref.Round(time.Millisecond))
+				}
+				if r.Code != method.ExitAborted || res.Status != result.StatusAborted || res.Measurement == nil || res.Measurement.Committed == 0 {
+					t.Fatalf("exit %d, status %s, measurement %+v\n%s%s", r.Code, res.Status, res.Measurement, r.Stdout, r.Stderr)
+				}
+			})
+			t.Run("end", func(t *testing.T) {
+				const duration = 20 * time.Second
+				r, res, ref, took := frozenNetworkRun(t, url, duration, false)
+				limit := duration + runner.InterruptGrace + 3*ref + 3*runner.EndTimeout
+				if took > limit {
+					t.Fatalf("the run took %s after the freeze to end, over %s (its duration, %s of grace, 3x its unfrozen pace %s, 3x the end queries' %s)", took.Round(time.Millisecond), limit, runner.InterruptGrace, ref.Round(time.Millisecond), runner.EndTimeout)
+				}
+				if r.Code == 0 || res.Measurement == nil || res.Measurement.Committed == 0 || res.Status == result.StatusOK {
+					t.Fatalf("exit %d, status %s, measurement %+v: a run frozen for its last part is not ok", r.Code, res.Status, res.Measurement)
+				}
+			})
+		})
 	}
 }

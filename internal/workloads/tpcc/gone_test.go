@@ -2,85 +2,32 @@ package tpcc_test
 
 import (
 	"context"
-	"io"
-	"net"
-	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/netproxy"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
-
-// proxy forwards TCP connections to a server until stop, which closes the listener and every connection: to
-// the client the server is gone and does not come back.
-type proxy struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-}
-
-func startProxy(t *testing.T, to string) *proxy {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln}
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s, err := net.Dial("tcp", to)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, s)
-			p.mu.Unlock()
-			go func() { io.Copy(s, c); s.Close() }()
-			go func() { io.Copy(c, s); c.Close() }()
-		}
-	}()
-	return p
-}
-
-func (p *proxy) stop() {
-	p.ln.Close()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, c := range p.conns {
-		c.Close()
-	}
-}
 
 // A server that goes away for good: the virtual users retry for --reconnect-timeout, then the run ends
 // `failed`, exits non-zero with one line saying why, and keeps the figures measured before.
 func TestServerGoneForGoodEndsFailed(t *testing.T) {
 	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
 	clitest.Must(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
-	u, err := url.Parse(direct)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := startProxy(t, u.Host)
-	defer p.stop()
-	u.Host = p.ln.Addr().String()
+	p := netproxy.Start(t, direct)
 	file := filepath.Join(t.TempDir(), "r.json")
 	done := make(chan clitest.Result)
 	started := time.Now()
 	go func() {
-		done <- clitest.Run(context.Background(), "tpcc", "run", "--target", u.String(), "--vus", "2", "--rampup", "1s", "--duration", "60s",
+		done <- clitest.Run(context.Background(), "tpcc", "run", "--target", p.URL, "--vus", "2", "--rampup", "1s", "--duration", "60s",
 			"--interval", "1s", "--reconnect-timeout", "2s", "--result", file)
 	}()
 	time.Sleep(4 * time.Second)
-	p.stop()
+	p.Stop()
 	r := <-done
 	if r.Code == 0 || time.Since(started) > 40*time.Second {
 		t.Fatalf("run against a server gone for good: exit %d after %s\n%s", r.Code, time.Since(started), r.Stderr)

@@ -19,7 +19,7 @@ var tableNames = []string{"region", "nation", "supplier", "customer", "part", "p
 
 // Dataset is the TPC-H tables and the files that make them (sql/generic and sql/ENGINE).
 var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpch", Title: "TPC-H", Tables: tableNames, FS: sqlFS,
-	Churns: []string{"orders", "lineitem"}, ChurnsWith: metaRefreshSets})
+	Churns: []string{"orders", "lineitem"}, ChurnsWith: metaRefreshSets, Static: tableNames})
 
 // DefaultTarget is the embedded database the workload uses unless told otherwise.
 const DefaultTarget = "duckdb://dbdyno-tpch.duckdb"
@@ -125,6 +125,11 @@ func (d *DB) Scale(ctx context.Context) (float64, error) {
 		return 0, fmt.Errorf("build record scale %q: %w", s, err)
 	}
 	return sf, nil
+}
+
+// Contents compares the tables' contents with the checksums their build recorded (bulk.DB.Contents).
+func (d *DB) Contents(ctx context.Context) (compared, differ []string, err error) {
+	return d.data.Contents(ctx)
 }
 
 // Drop removes dbdyno's TPC-H tables, and only them.

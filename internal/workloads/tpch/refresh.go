@@ -163,14 +163,17 @@ func (r *runner) nextSet(ctx context.Context) (pair, set int, err error) {
 	return pair, s.hi, err
 }
 
-func failPair(ctx context.Context, p *result.RefreshPair, err error) {
+// failPair records a refresh function's error in its pair; an error of a fatal class ends the run (r.fatal).
+func (r *runner) failPair(ctx context.Context, p *result.RefreshPair, err error) {
 	if err == nil || p.Status != result.StatusOK {
 		return
 	}
 	p.Status, p.Error = result.StatusFailed, err.Error()
 	if ctx.Err() != nil {
-		p.Status = result.StatusAborted
+		p.Status, p.Error = r.cut()
+		return
 	}
+	r.fatal(fmt.Sprintf("refresh pair %d", p.Pair), err)
 }
 
 // rf1 inserts the next update set's orders and lines (dbgen's orders.tbl.uN and lineitem.tbl.uN) in one
@@ -181,7 +184,7 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 	pair, set, err := r.nextSet(ctx)
 	p := result.RefreshPair{Pair: pair, UpdateSet: set, Status: result.StatusOK}
 	if err != nil {
-		failPair(ctx, &p, fmt.Errorf("recording update set %d: %w", set, err))
+		r.failPair(ctx, &p, fmt.Errorf("recording update set %d: %w", set, err))
 		p.UpdateSet = 0 // not recorded: RF2 must not touch the data either
 		return p
 	}
@@ -203,7 +206,7 @@ func (r *runner) rf1(ctx context.Context) result.RefreshPair {
 	})
 	p.RF1 = time.Since(t0).Seconds()
 	p.Orders = rows
-	failPair(ctx, &p, err)
+	r.failPair(ctx, &p, err)
 	r.say("refresh    RF1 %9.3fs  %6d orders inserted (update set %d)\n", p.RF1, rows, set)
 	return p
 }
@@ -252,6 +255,6 @@ func (r *runner) rf2(ctx context.Context, p *result.RefreshPair) {
 		return tx.Commit()
 	}()
 	p.RF2 = time.Since(t0).Seconds()
-	failPair(ctx, p, err)
+	r.failPair(ctx, p, err)
 	r.say("refresh    RF2 %9.3fs  %6d orders deleted (delete set %d)\n", p.RF2, deleted, p.UpdateSet)
 }

@@ -2,6 +2,7 @@ package tpch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -253,8 +254,26 @@ func validate(ctx context.Context, env *workload.Env, o *ValidateFlags) error {
 		}
 	}
 	fmt.Fprintf(env.Out, "%d passed, %d failed\n", len(res)-failed, failed)
+	// the answers are over a few columns; the tables' checksums are over every value the build loaded
+	compared, differ, err := d.Contents(ctx)
+	if err != nil {
+		return fmt.Errorf("comparing the tables with their build: %w", err)
+	}
+	if len(compared) > 0 && len(differ) == 0 {
+		fmt.Fprintf(env.Out, "contents as built: %s (checksums)\n", strings.Join(compared, ", "))
+	}
+	for _, d := range differ {
+		fmt.Fprintf(env.Out, "contents differ: %s\n", d)
+	}
+	var problems []string
 	if failed > 0 {
-		return fmt.Errorf("%d of 22 queries did not match the expected answers", failed)
+		problems = append(problems, fmt.Sprintf("%d of 22 queries did not match the expected answers", failed))
+	}
+	if len(differ) > 0 {
+		problems = append(problems, "the tables' contents are not what the build loaded: "+strings.Join(differ, "; "))
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
 }

@@ -65,6 +65,47 @@ type runner struct {
 	pair int
 	sets setRange   // update sets applied: RF1 of set sets.hi+1 comes next
 	mu   sync.Mutex // progress lines, pair and set numbers
+
+	outer     context.Context    // the run's own context: cancelled by Ctrl-C (the streams run on one derived from it)
+	stop      context.CancelFunc // ends every stream at once
+	fatalOnce sync.Once
+	fatalErr  error // the error of a fatal class that ended the run
+}
+
+// fatal ends the whole run at once when err is of a class after which the run cannot measure what it meant to
+// (the schema missing or changed, a database that takes no writes, damaged data: engine.Class.Fatal): the other
+// streams are cancelled and no further query or refresh function runs. It says whether err was one.
+func (r *runner) fatal(where string, err error) bool {
+	if err == nil || r.outer.Err() != nil {
+		return false
+	}
+	c := r.d.T.Engine.Classify(err)
+	if !c.Fatal() {
+		return false
+	}
+	r.fatalOnce.Do(func() {
+		r.mu.Lock()
+		r.fatalErr = fmt.Errorf("%s: %s: %v", where, c.Describe(), err)
+		r.mu.Unlock()
+		r.stop()
+	})
+	return true
+}
+
+// ended is the fatal error that ended the run, nil while none has.
+func (r *runner) ended() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fatalErr
+}
+
+// cut is a query's or refresh function's status and error once the run's context ended it: aborted by Ctrl-C, or
+// cut short by another stream's fatal error.
+func (r *runner) cut() (string, string) {
+	if err := r.ended(); err != nil && r.outer.Err() == nil {
+		return result.StatusAborted, "cancelled: the run ended on " + err.Error()
+	}
+	return result.StatusAborted, "run aborted"
 }
 
 // Run executes the tests and returns what they measured; the error tells why the run did not complete (the
@@ -82,7 +123,9 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 			opts.Queries = append(opts.Queries, q)
 		}
 	}
-	r := &runner{d: d, opts: opts, sf: sf}
+	r := &runner{d: d, opts: opts, sf: sf, outer: ctx}
+	ctx, r.stop = context.WithCancel(ctx) // the streams' context: ended by Ctrl-C or by a fatal error (r.fatal)
+	defer r.stop()
 	started := time.Now()
 	if opts.MaxDOP > 0 {
 		if err := d.LimitParallelism(opts.MaxDOP); err != nil {
@@ -98,7 +141,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 		if err := r.startRefresh(ctx); err != nil {
 			return a, err
 		}
-		defer func() { a.Note += r.endRefresh(ctx) }()
+		defer func() { a.Note += r.endRefresh(r.outer) }() // after a fatal error too: restoring is not part of the run
 	}
 	var firstErr error
 	add := func(t result.AnalyticTest, err error) {
@@ -109,6 +152,9 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 	}
 	if opts.Warmup {
 		add(r.streamSet(ctx, "warmup", []int{0}, false))
+		if err := r.ended(); err != nil {
+			return a, err
+		}
 		if ctx.Err() != nil {
 			return a, fmt.Errorf("%w after %.1fs; the partial figures are kept", ErrAborted, time.Since(started).Seconds())
 		}
@@ -136,6 +182,9 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 	if power != nil && through != nil {
 		q := math.Sqrt(*power * *through)
 		a.QphH = &q
+	}
+	if err := r.ended(); err != nil {
+		return a, err // the fatal error ends the run as failed, with the engine's message
 	}
 	if ctx.Err() != nil {
 		return a, fmt.Errorf("%w after %.1fs; the partial figures are kept", ErrAborted, time.Since(started).Seconds())
@@ -165,8 +214,13 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 	}
 	conn, err := r.d.conn(ctx)
 	if err != nil {
+		qt := result.QueryTime{Query: StreamOrder(stream)[0], Status: "failed", Error: err.Error()}
 		qs.Status = result.StatusFailed
-		qs.Queries = append(qs.Queries, result.QueryTime{Query: StreamOrder(stream)[0], Status: "failed", Error: err.Error()})
+		if ctx.Err() != nil { // waiting for a connection (an embedded engine has one) when the run ended
+			qs.Status = result.StatusAborted
+			qt.Status, qt.Error = r.cut()
+		}
+		qs.Queries = append(qs.Queries, qt)
 		return qs
 	}
 	defer func() { conn.Close() }() // conn is replaced after a failure
@@ -191,12 +245,13 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 		case err == nil:
 			qt.Rows = len(res.Rows)
 		case ctx.Err() != nil:
-			qt.Status, qt.Error = "aborted", "run aborted"
+			qt.Status, qt.Error = r.cut()
 		case errors.Is(qctx.Err(), context.DeadlineExceeded):
 			qt.Status, qt.Error = "timeout", fmt.Sprintf("exceeded --timeout %s", r.opts.Timeout)
 		default:
 			qt.Status, qt.Error = "failed", err.Error()
 		}
+		fatal := qt.Status == "failed" && r.fatal(fmt.Sprintf("stream %d Q%d", stream, q), err)
 		if qt.Status != "ok" && qs.Status == result.StatusOK {
 			qs.Status = result.StatusFailed
 			if qt.Status == "aborted" {
@@ -215,6 +270,10 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 			state = "  " + qt.Status + ": " + qt.Error
 		}
 		r.say("stream %2d  Q%-2d %9.3fs  %6d rows  (%d/%d)%s\n", stream, q, qt.Seconds, qt.Rows, done, len(r.opts.Queries), state)
+		if fatal {
+			qs.Status = result.StatusFailed
+			return qs
+		}
 	}
 	return qs
 }
@@ -323,6 +382,11 @@ func (r *runner) finish(ctx context.Context, t *result.AnalyticTest) error {
 		if p.Status != result.StatusOK {
 			bad = append(bad, fmt.Sprintf("refresh pair %d %s", p.Pair, p.Status))
 		}
+	}
+	if err := r.ended(); err != nil {
+		t.Status = result.StatusFailed
+		t.Note = joinNote(t.Note, fmt.Sprintf("no metrics: the run ended on %v", err))
+		return err
 	}
 	if ctx.Err() != nil {
 		t.Status = result.StatusAborted

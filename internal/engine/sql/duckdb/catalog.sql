@@ -9,3 +9,7 @@ SET threads = {n}
 -- A table's indexes, and 'PRIMARY KEY' for its primary key (the build's manifest, compared when a run starts).
 -- name: index_names(name)
 SELECT index_name FROM duckdb_indexes() WHERE schema_name = current_schema() AND table_name = :name UNION ALL SELECT DISTINCT constraint_type FROM duckdb_constraints() WHERE schema_name = current_schema() AND table_name = :name AND constraint_type = 'PRIMARY KEY'
+-- A checksum of a table's contents in one scan: its rows and the sum of the hash of each row (the build's
+-- manifest; the check verbs compare it).
+-- name: table_checksum
+SELECT count(*), coalesce(sum(hash(t)), 0)::varchar FROM {table} t

@@ -23,3 +23,10 @@ SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_sc
 SELECT GET_LOCK(CONCAT(DATABASE(), '.', :name), 0)
 -- name: unlock_all()
 SELECT RELEASE_ALL_LOCKS()
+-- A checksum of a table's contents in one scan: its rows and the sum of the CRC-32 of each row's values as a
+-- JSON array, NULLs in their places (the build's manifest; the check verbs compare it).
+-- name: table_checksum
+SELECT count(*), coalesce(sum(crc32(json_array({columns}))), 0) FROM {table}
+-- A table's columns in order ({columns} of table_checksum).
+-- name: column_names(name)
+SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = :name ORDER BY ordinal_position

@@ -26,3 +26,7 @@ SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || :name))::
 SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || :name))::int
 -- name: unlock_all()
 SELECT pg_advisory_unlock_all()
+-- A checksum of a table's contents in one scan: its rows and the sum of a hash of each row's text (the build's
+-- manifest; the check verbs compare it).
+-- name: table_checksum
+SELECT count(*), coalesce(sum(hashtext(t::text)), 0)::text FROM {table} t

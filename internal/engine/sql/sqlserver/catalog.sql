@@ -34,3 +34,7 @@ DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp
 DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: unlock_all(name)
 DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session'
+-- A checksum of a table's contents in one scan: its rows and the sum of CHECKSUM(*) of each row (the build's
+-- manifest; the check verbs compare it).
+-- name: table_checksum
+SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS bigint)), 0) FROM {table}

@@ -23,6 +23,10 @@ SELECT COALESCE((SELECT table_rows FROM information_schema.tables WHERE table_sc
 SELECT GET_LOCK(CONCAT(DATABASE(), '.', ?), 0);
 -- name: unlock_all()  -- from sql/mysql/catalog.sql
 SELECT RELEASE_ALL_LOCKS();
+-- name: table_checksum  -- from sql/mysql/catalog.sql
+SELECT count(*), coalesce(sum(crc32(json_array({columns}))), 0) FROM {table};
+-- name: column_names(name)  -- from sql/mysql/catalog.sql
+SELECT column_name FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = ? ORDER BY ordinal_position;
 
 -- file: settings.sql
 -- name: innodb_buffer_pool_size()  -- from sql/mysql/settings.sql

@@ -25,6 +25,8 @@ SELECT pg_try_advisory_lock_shared(hashtext(current_schema() || '.' || $1))::int
 SELECT pg_try_advisory_lock(hashtext(current_schema() || '.' || $1))::int;
 -- name: unlock_all()  -- from sql/postgres/catalog.sql
 SELECT pg_advisory_unlock_all();
+-- name: table_checksum  -- from sql/postgres/catalog.sql
+SELECT count(*), coalesce(sum(hashtext(t::text)), 0)::text FROM {table} t;
 
 -- file: settings.sql
 -- name: shared_buffers()  -- from sql/postgres/settings.sql

@@ -11,6 +11,10 @@ SELECT count(*) FROM {table};
 ANALYZE;
 -- name: index_names(name)  -- from sql/sqlite/catalog.sql
 SELECT name FROM pragma_index_list(?);
+-- name: table_checksum  -- from sql/sqlite/catalog.sql
+SELECT count(*), coalesce(sum(dbdyno_crc32(json_array({columns}))), 0) FROM {table};
+-- name: column_names(name)  -- from sql/sqlite/catalog.sql
+SELECT name FROM pragma_table_info(?) ORDER BY cid;
 
 -- file: settings.sql
 -- name: journal_mode()  -- from sql/sqlite/settings.sql

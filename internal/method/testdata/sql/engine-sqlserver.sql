@@ -29,6 +29,8 @@ DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_g
 DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
 DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session';
+-- name: table_checksum  -- from sql/sqlserver/catalog.sql
+SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS bigint)), 0) FROM {table};
 
 -- file: settings.sql
 -- name: edition()  -- from sql/sqlserver/settings.sql
