@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -43,7 +44,15 @@ type Result struct {
 // Run runs one workload command line. A command that leaves a DuckDB handle or connection behind fails with exit
 // status 70 (the next command on that file in this process would wait on it forever).
 func Run(ctx context.Context, args ...string) Result {
-	var out bytes.Buffer
+	return RunOn(ctx, nil, args...)
+}
+
+// RunOn runs one workload command line as Run does, and calls on.Do (once) as soon as its output contains
+// on.Text: a test acts on an event of the run (it started measuring, a query finished), not after a sleep
+// that a loaded machine outlasts. A nil on is Run.
+func RunOn(ctx context.Context, on *On, args ...string) Result {
+	var out lockedBuffer
+	out.on = on
 	before := map[string]bool{}
 	for _, h := range engine.HeldDuckDB() {
 		before[h] = true
@@ -68,6 +77,40 @@ func Run(ctx context.Context, args ...string) Result {
 		code, line = 70, line+"test: the command left a DuckDB handle behind: "+h+"\n"
 	}
 	return Result{code, out.String(), line}
+}
+
+// On is an event in a command's output: Do runs, once, when the output written so far contains Text (after
+// the first After, when set).
+type On struct {
+	After, Text string
+	Do          func()
+	done        bool
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	on  *On
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Write(p)
+	if o := b.on; o != nil && !o.done {
+		s := b.buf.String()
+		if i := strings.Index(s, o.After); i >= 0 && strings.Contains(s[i+len(o.After):], o.Text) {
+			o.done = true
+			o.Do()
+		}
+	}
+	return len(p), nil
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // Must runs a command line that must succeed.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
@@ -299,10 +298,11 @@ func TestPresetsMatrixAndSweeps(t *testing.T) {
 // Ctrl-C writes a partial result marked aborted.
 func TestCtrlCWritesAnAbortedResult(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	res := filepath.Join(dir, "r.json")
-	out := clitest.Run(ctx, "io", "run", "--directory", dir, "--size", "8m", "--runtime", "30", "--result", res, "--store", "")
+	// Ctrl-C after the test's first progress line (it has done IO), not after a time the layout may outlast
+	out := clitest.RunOn(ctx, &clitest.On{After: "test 1 of 1", Text: " read ", Do: cancel}, "io", "run", "--directory", dir, "--size", "8m", "--runtime", "30", "--result", res, "--store", "")
 	if out.Code == 0 {
 		t.Fatal("an aborted run exited 0")
 	}
