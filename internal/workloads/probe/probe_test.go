@@ -7,7 +7,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -283,6 +285,11 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if len(r.Probe.Steps) != 6 || r.Probe.Steps[5].Pass != 2 {
 				t.Errorf("memory: steps %+v", r.Probe.Steps)
 			}
+			for _, st := range r.Probe.Steps { // --max is a maximum: 1, 2 and 3 tables, not 4
+				if st.X*1e6 > 3<<20 {
+					t.Errorf("memory: a working set of %.1f MB beyond --max 3m", st.X)
+				}
+			}
 			if _, ok := r.Figures["cache_mb"]; !ok && noIO == "" {
 				t.Errorf("memory: no estimate: %v", r.Figures)
 			}
@@ -325,7 +332,11 @@ func TestBadInputBuildsNothing(t *testing.T) {
 	// a reference that is a read probe's run
 	other := "sqlite://" + filepath.Join(dir, "other.db")
 	ref := filepath.Join(dir, "read.json")
-	clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
+	out := clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
+	// its summary is a table of labelled figures with their units, not the result's keys
+	if !regexp.MustCompile(`(?m)^  rate +[0-9.]+ MB/min$`).MatchString(out.Stdout) || strings.Contains(out.Stdout, "mb_per_min") {
+		t.Errorf("read summary not labelled:\n%s", out.Stdout)
+	}
 	// tables built in another number are not taken for what is asked, nor replaced without --rebuild
 	r := clitest.Run(context.Background(), "probe", "read", "--target", other, "--table-size", "1m", "--tables", "2", "--store", "")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "parts 1 (asked 2)") || !strings.Contains(r.Stderr, "--rebuild") {
@@ -405,5 +416,28 @@ func TestServerStorageCountersAndCache(t *testing.T) {
 				t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
 			}
 		})
+	}
+}
+
+// probe memory's default largest working set fits the machine it runs on: on a 48 MB disk it builds what that
+// disk holds (it refused before: 2x the machine's memory), and no working set passes that maximum.
+func TestMemoryDefaultsFitTheMachine(t *testing.T) {
+	dir := testsrv.Tmpfs(t, "48m")
+	u := "sqlite://" + filepath.Join(dir, "m.db")
+	// the stepped probes (read, write, memory) leave an SQLite handle on their file open in this process (a
+	// leak to find, not this test's subject): the tmpfs is detached lazily so that it can be removed
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	r := run(t, t.TempDir(), "memory", "probe", "memory", "--target", u, "--step-size", "4m")
+	max, _ := r.Options["max_mb"].(float64)
+	if from, _ := r.Options["max_from"].(string); !strings.Contains(from, "free on "+dir) || max <= 0 || max > 48*1.05 {
+		t.Fatalf("default --max %v MB from %q", max, from)
+	}
+	for _, st := range r.Probe.Steps {
+		if st.X > max {
+			t.Errorf("a working set of %.1f MB beyond the maximum %.1f MB", st.X, max)
+		}
+	}
+	if len(r.Probe.Steps) < 4 {
+		t.Errorf("steps %+v", r.Probe.Steps)
 	}
 }
