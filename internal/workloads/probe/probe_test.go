@@ -259,7 +259,27 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			}
 
 			// mixed: every kind ran; the series is per interval
-			r = run(t, dir, "mixed", "probe", "mixed", "--target", u, "--rows", "20000", "--duration", "2s", "--interval", "1s", "--threads", "2")
+			// long enough for about 1,000 requests at the rate a first 2 s run measured here (a slow or loaded
+			// server, Babelfish under load, did too few in 2 s for every kind to run), at most a minute
+			mixed := func(name string, d time.Duration, extra ...string) (*result.Result, clitest.Result) {
+				path := filepath.Join(dir, name+".json")
+				out := clitest.Run(context.Background(), append([]string{"probe", "mixed", "--target", u, "--rows", "20000", "--duration", d.String(),
+					"--interval", "1s", "--threads", "2", "--store", "", "--result", path}, extra...)...)
+				res, _ := result.Read(path)
+				return res, out
+			}
+			r, out := mixed("mixedref", 2*time.Second)
+			var ops float64
+			if r != nil {
+				ops, _ = r.Figures["ops_per_s"].(float64)
+			}
+			if need := time.Duration(1000 / max(ops, 1000.0/60) * float64(time.Second)).Round(time.Second); out.Code != 0 || need > 2*time.Second {
+				t.Logf("mixed: %.1f ops/s in 2 s (exit %d): running %s", ops, out.Code, need)
+				clitest.Must(t, "probe", "drop", "--target", u) // 20,000 rows again
+				if r, out = mixed("mixed", max(need, 2*time.Second)); out.Code != 0 {
+					t.Fatalf("mixed: exit %d: %s\n%s", out.Code, out.Stderr, out.Stdout)
+				}
+			}
 			for _, n := range probe.OpNames {
 				if r.Measurement.Transactions[n].Count == 0 {
 					t.Errorf("mixed: no %s ran: %+v", n, r.Measurement.Transactions)
