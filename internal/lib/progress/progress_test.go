@@ -3,6 +3,7 @@ package progress
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,15 +20,16 @@ func TestLinesShowThePartsUnderWay(t *testing.T) {
 	region := &Part{Name: "region", Total: 5}
 	customer := &Part{Name: "customer", Total: 1000}
 	nation := &Part{Name: "nation", Total: 25} // not begun
-	var buf bytes.Buffer
+	var buf lines
 	stop := Start(&buf, "load", &done, 2130, lineitem, orders, region, customer, nation)
-	time.Sleep(50 * time.Millisecond)
+	// each step follows a line printed (an event), not a sleep a loaded machine may outlast
+	buf.waitFor(t, "load:")
 	lineitem.Done.Store(500)
 	region.Done.Store(4) // 80%: under way
 	orders.Done.Store(100)
 	customer.Done.Store(999) // 99.9%: still under way, read as 99%
 	done.Store(1603)
-	time.Sleep(80 * time.Millisecond)
+	buf.waitFor(t, "1603/2130")
 	stop()
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) < 3 {
@@ -44,4 +46,34 @@ func TestLinesShowThePartsUnderWay(t *testing.T) {
 	if !strings.HasPrefix(lines[len(lines)-1], "load: 1603 rows in ") {
 		t.Fatalf("final line %q", lines[len(lines)-1])
 	}
+}
+
+// lines is a writer the test reads while the progress goroutine writes.
+type lines struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// waitFor waits until a whole line containing s is written; after a minute (a hang, not a slow machine) it fails.
+func (l *lines) waitFor(t *testing.T, s string) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		text := l.String()
+		if i := strings.LastIndex(text, s); i >= 0 && strings.Contains(text[i:], "\n") {
+			return
+		}
+	}
+	t.Fatalf("no line with %q in a minute:\n%s", s, l.String())
 }

@@ -17,6 +17,7 @@ type sleeper struct {
 	reconnects atomic.Int64
 	canConnect atomic.Bool
 	calls      atomic.Int64
+	at         func(n int64) // called with each call's number (a test acts on the run's events)
 }
 
 type sleeperWorker struct {
@@ -32,7 +33,9 @@ func (s *sleeper) NewWorker(ctx context.Context, vu int) (Worker, error) {
 func (w *sleeperWorker) Next() (int, time.Duration, time.Duration) { return int(w.n % 2), 0, 0 }
 func (w *sleeperWorker) Do(ctx context.Context, tx int) Outcome {
 	w.n++
-	w.w.calls.Add(1)
+	if n := w.w.calls.Add(1); w.w.at != nil {
+		w.w.at(n)
+	}
 	if w.vu == 0 && w.n == w.w.loseAt {
 		return Outcome{Err: errors.New("server closed the connection"), ConnLost: true}
 	}
@@ -62,19 +65,24 @@ func TestRunMeasuresOnlyAfterRampup(t *testing.T) {
 	if startCalls != 1 || endCalls != 1 {
 		t.Fatalf("measure hooks called %d/%d times", startCalls, endCalls)
 	}
-	if m.MeasuredSecs < 0.95 || m.MeasuredSecs > 1.5 {
+	// the window is the duration, and the transactions under way at its end (a loaded machine may take a
+	// while to end them: the upper bound is a watchdog)
+	if m.MeasuredSecs < 0.95 || m.MeasuredSecs > 5 {
 		t.Fatalf("measured %.2fs, want ~1s", m.MeasuredSecs)
 	}
 	slow, fast := m.Transactions["slow"], m.Transactions["fast"]
-	// 2 VUs alternating 2 ms and 1 ms transactions: at most ~1330 of each in a second
-	if slow.Count < 200 || slow.Count > 1000 || fast.Count+fast.Rollbacks < 200 {
-		t.Fatalf("counts slow %d fast %d+%d", slow.Count, fast.Count, fast.Rollbacks)
+	// 2 VUs alternating 2 ms and 1 ms transactions: at most ~1000 of each in a second, however fast the machine
+	// (a sleep takes at least its time); the two kinds alternate, so their counts differ by at most one a VU.
+	// No lower bound: a loaded machine lengthens the sleeps
+	all := fast.Count + fast.Rollbacks
+	if slow.Count == 0 || float64(slow.Count) > 1000*m.MeasuredSecs || all == 0 || slow.Count-all > 2 || all-slow.Count > 2 {
+		t.Fatalf("counts slow %d fast %d+%d in %.2fs", slow.Count, fast.Count, fast.Rollbacks, m.MeasuredSecs)
 	}
 	total := wl.calls.Load()
 	if m.Committed+m.Rollbacks >= total {
 		t.Fatalf("ramp-up transactions were counted: %d measured of %d run", m.Committed+m.Rollbacks, total)
 	}
-	if slow.Latency.P50 < 2000 || slow.Latency.P50 > 10000 || fast.Latency.P50 < 1000 || fast.Latency.P50 >= slow.Latency.P50 {
+	if slow.Latency.P50 < 2000 || fast.Latency.P50 < 1000 || fast.Latency.P50 >= slow.Latency.P50 {
 		t.Fatalf("latencies: slow p50 %dµs fast p50 %dµs", slow.Latency.P50, fast.Latency.P50)
 	}
 	if fast.Rollbacks == 0 || slow.Rollbacks != 0 {
@@ -98,21 +106,29 @@ func TestRunMeasuresOnlyAfterRampup(t *testing.T) {
 }
 
 func TestRunAbortedKeepsPartialFigures(t *testing.T) {
+	// Ctrl-C at the 100th transaction (an event, not a time)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(500*time.Millisecond, cancel)
-	m, err := Run(ctx, &sleeper{}, Config{VUs: 1, Duration: time.Minute, Interval: time.Second})
+	wl := &sleeper{at: func(n int64) {
+		if n == 100 {
+			cancel()
+		}
+	}}
+	t0 := time.Now()
+	m, err := Run(ctx, wl, Config{VUs: 1, Duration: time.Minute, Interval: time.Second})
+	took := time.Since(t0).Seconds()
 	if !errors.Is(err, ErrAborted) {
 		t.Fatalf("err %v, want ErrAborted", err)
 	}
-	if m == nil || m.Committed == 0 || m.MeasuredSecs < 0.4 || m.MeasuredSecs > 2 {
-		t.Fatalf("partial measurement missing: %+v", m)
+	// the 99 transactions before it were measured, over the time the run took
+	if m == nil || m.Committed+m.Rollbacks < 99 || m.Committed+m.Rollbacks > wl.calls.Load() || m.MeasuredSecs < 0.099 || m.MeasuredSecs > took {
+		t.Fatalf("partial measurement missing: %+v (the run took %.2fs)", m, took)
 	}
 }
 
 func TestLostConnectionReconnects(t *testing.T) {
 	wl := &sleeper{loseAt: 20}
 	wl.canConnect.Store(true)
-	m, err := Run(context.Background(), wl, Config{VUs: 1, Duration: 500 * time.Millisecond, Interval: time.Second})
+	m, err := Run(context.Background(), wl, Config{VUs: 1, Duration: 2 * time.Second, Interval: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +136,11 @@ func TestLostConnectionReconnects(t *testing.T) {
 		t.Fatalf("reconnects %d errors %d", m.Reconnects, m.Errors)
 	}
 	// the gap is recorded: the first reconnection attempt waits 100 ms
-	if m.DisconnectedSecs < 0.1 || m.DisconnectedSecs > 0.4 {
+	// (the upper bound only tells one gap from the whole run: a loaded machine lengthens the wait)
+	if m.DisconnectedSecs < 0.1 || m.DisconnectedSecs > 1 {
 		t.Fatalf("disconnected %.1fs, want the gap of one reconnection", m.DisconnectedSecs)
 	}
-	if m.Committed < 50 {
+	if m.Committed < 20 {
 		t.Fatalf("the run did not go on after reconnecting: %d committed", m.Committed)
 	}
 }
@@ -134,7 +151,8 @@ func TestServerThatDoesNotComeBackFailsTheRun(t *testing.T) {
 	if err == nil || errors.Is(err, ErrAborted) || !strings.Contains(err.Error(), "not re-established") {
 		t.Fatalf("err %v, want a failure naming the lost connection", err)
 	}
-	if m == nil || m.MeasuredSecs > 2 || m.Committed == 0 {
+	// it stops after the reconnection timeout (400 ms), long before the 10 s duration
+	if m == nil || m.MeasuredSecs > 5 || m.Committed == 0 {
 		t.Fatalf("partial figures not kept, or the run did not stop early: %+v", m)
 	}
 }

@@ -3,13 +3,13 @@ package ioprobe_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
@@ -119,13 +119,19 @@ func TestGuardKeepsTheUsersFile(t *testing.T) {
 	run(t, dir, "--filename", path, "--size", "1m", "--rw", "randwrite", "--runtime", "0.2")
 }
 
-// A rate cap holds within 2%.
+// A rate cap holds: never more than 2% over it, and no more than 5% under it when the cap is an eighth of what
+// this machine does uncapped, measured here (a loaded machine gets a lower cap to keep up with).
 func TestRateCapHolds(t *testing.T) {
 	dir := t.TempDir()
-	r, _ := run(t, dir, "--directory", dir, "--size", "8m", "--rate_iops", "500", "--iodepth", "4", "--runtime", "2", "--numjobs", "2")
-	got := r.IO.Tests[0].Read.IOPS
-	if math.Abs(got-1000)/1000 > 0.02 {
-		t.Fatalf("two jobs capped at 500 IOPS each did %.1f IOPS", got)
+	ref, _ := run(t, dir, "--directory", dir, "--size", "8m", "--iodepth", "4", "--runtime", "1", "--numjobs", "2")
+	each := math.Round(min(500, ref.IO.Tests[0].Read.IOPS/16))
+	if each < 10 {
+		t.Fatalf("uncapped, two jobs did %.1f IOPS", ref.IO.Tests[0].Read.IOPS)
+	}
+	r, _ := run(t, dir, "--directory", dir, "--size", "8m", "--rate_iops", fmt.Sprint(each), "--iodepth", "4", "--runtime", "2", "--numjobs", "2")
+	got, want := r.IO.Tests[0].Read.IOPS, 2*each
+	if got > want*1.02 || got < want*0.95 {
+		t.Fatalf("two jobs capped at %.0f IOPS each did %.1f IOPS (uncapped %.1f)", each, got, ref.IO.Tests[0].Read.IOPS)
 	}
 }
 
@@ -300,10 +306,11 @@ func TestPresetsMatrixAndSweeps(t *testing.T) {
 // Ctrl-C writes a partial result marked aborted.
 func TestCtrlCWritesAnAbortedResult(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	res := filepath.Join(dir, "r.json")
-	out := clitest.Run(ctx, "io", "run", "--directory", dir, "--size", "8m", "--runtime", "30", "--result", res, "--store", "")
+	// Ctrl-C after the test's first progress line (it has done IO), not after a time the layout may outlast
+	out := clitest.RunOn(ctx, &clitest.On{After: "test 1 of 1", Text: " read ", Do: cancel}, "io", "run", "--directory", dir, "--size", "8m", "--runtime", "30", "--result", res, "--store", "")
 	if out.Code == 0 {
 		t.Fatal("an aborted run exited 0")
 	}

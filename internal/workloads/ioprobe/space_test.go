@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -56,14 +57,25 @@ func TestPartialLayoutIsReused(t *testing.T) {
 // partial file is dbdyno's, and the next run lays it out again.
 func TestCtrlCStopsTheLayout(t *testing.T) {
 	dir := t.TempDir()
-	restore := ioprobe.SlowLayout(20*time.Millisecond, nil) // 512 blocks: over 10 s to lay out
-	defer restore()
+	// Ctrl-C at the layout's 10th block (an event, not a time): the rest of the layout takes over 10 s (502
+	// blocks of at least 20 ms each), so a command that ends within 5 s of Ctrl-C stopped it, however loaded
+	// the machine is (a load only makes the rest longer)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(time.Second, cancel)
-	t0 := time.Now()
+	var blocks atomic.Int64
+	var cancelled atomic.Int64
+	restore := ioprobe.SlowLayout(20*time.Millisecond, func() {
+		if blocks.Add(1) == 10 {
+			cancelled.Store(time.Now().UnixNano())
+			cancel()
+		}
+	})
+	defer restore()
 	r := clitest.Run(ctx, "io", "run", "--directory", dir, "--size", "512m", "--runtime", "1", "--result", filepath.Join(dir, "r.json"), "--store", "")
-	if took := time.Since(t0); took > 3*time.Second {
-		t.Fatalf("Ctrl-C one second into a layout: the command ended after %s", took.Round(time.Millisecond))
+	if cancelled.Load() == 0 {
+		t.Fatalf("the layout never reached its 10th block: exit %d, %q", r.Code, r.Stderr)
+	}
+	if took := time.Since(time.Unix(0, cancelled.Load())); took > 5*time.Second {
+		t.Fatalf("Ctrl-C during a layout: the command ended %s later", took.Round(time.Millisecond))
 	}
 	if r.Code == 0 || !strings.Contains(r.Stderr, "aborted") {
 		t.Fatalf("exit %d, %q", r.Code, r.Stderr)

@@ -3,11 +3,13 @@ package probe
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/shirou/gopsutil/v4/disk"
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
@@ -18,7 +20,7 @@ const cachedKnee = 90
 // MemoryFlags are `probe memory`'s options.
 type MemoryFlags struct {
 	StepSize string `flag:"step-size" default:"256m" help:"bytes of each table the working set grows by (it doubles: 1, 2, 4 ... tables)"`
-	Max      string `flag:"max" help:"the largest working set (default: 2x this machine's memory for an embedded engine, 4x the engine's cache for a server)"`
+	Max      string `flag:"max" help:"the largest working set, a maximum (default: one that fits this machine: 2x the memory available for an embedded engine, at most what 80% of its disk's free space holds; 4x the engine's cache for a server)"`
 	Build
 }
 
@@ -46,8 +48,9 @@ func (memoryProbe) Prepare(o *MemoryFlags, _ *workload.Values) error {
 
 func (memoryProbe) Warmup(*MemoryFlags) (bool, string) { return false, "" }
 
-// memoryMax is the largest working set: --max, else 2x this machine's memory for an embedded engine or 4x the
-// engine's own cache for a server.
+// memoryMax is the largest working set: --max, else one that fits this machine: for an embedded engine (the
+// operating system's page cache is its cache) 2x the memory available now, for a server 4x the engine's own
+// cache; and for an embedded engine no more than 80% of its disk's free space holds (the build's own check).
 func memoryMax(ctx context.Context, sp workload.Spec, o *MemoryFlags) (int64, string, error) {
 	if m := o.Max; m != "" {
 		n, err := units.ParseSize(m)
@@ -59,7 +62,15 @@ func memoryMax(ctx context.Context, sp workload.Spec, o *MemoryFlags) (int64, st
 		if err != nil {
 			return 0, "", fmt.Errorf("reading this machine's memory for the default --max: %v: give --max", err)
 		}
-		return 2 * int64(vm.Total), "2x this machine's memory", nil
+		max, why := 2*int64(vm.Available), fmt.Sprintf("2x the %s of memory available", mb(int64(vm.Available)))
+		if f := t.Engine.StorageFactor; f > 0 {
+			if u, err := disk.UsageWithContext(ctx, filepath.Dir(t.Path)); err == nil {
+				if fit := int64(float64(u.Free) * 0.8 / f); fit < max {
+					max, why = fit, fmt.Sprintf("what 80%% of the %s free on %s holds", mb(int64(u.Free)), filepath.Dir(t.Path))
+				}
+			}
+		}
+		return max, why, nil
 	}
 	db, err := t.Open(ctx)
 	if err != nil {
@@ -73,6 +84,20 @@ func memoryMax(ctx context.Context, sp workload.Spec, o *MemoryFlags) (int64, st
 	return 4 * c, fmt.Sprintf("4x the engine's cache of %s", mb(c)), nil
 }
 
+// workingSets are the tables each working set reads: 1, 2, 4 ... and, when max is not such a multiple of a
+// table, the most tables max holds; none beyond max (it is a maximum).
+func workingSets(max, tableBytes int64) []int {
+	n := int(max / tableBytes)
+	var sets []int
+	for k := 1; k <= n; k *= 2 {
+		sets = append(sets, k)
+	}
+	if len(sets) > 0 && sets[len(sets)-1] < n {
+		sets = append(sets, n)
+	}
+	return sets
+}
+
 func (memoryProbe) Start(ctx context.Context, sp workload.Spec, o *MemoryFlags) (workload.Run, error) {
 	size, _ := units.ParseSize(o.StepSize)
 	rows := size / RowBytes
@@ -80,13 +105,9 @@ func (memoryProbe) Start(ctx context.Context, sp workload.Spec, o *MemoryFlags) 
 	if err != nil {
 		return nil, err
 	}
-	// working sets of 1, 2, 4 ... tables, the last the first past max
-	var sets []int
-	for k := 1; ; k *= 2 {
-		sets = append(sets, k)
-		if int64(k)*rows*RowBytes > max {
-			break
-		}
+	sets := workingSets(max, rows*RowBytes)
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("the largest working set, %s (%s), is less than one --step-size %s: give a smaller --step-size", mb(max), why, o.StepSize)
 	}
 	tables := sets[len(sets)-1]
 	fmt.Fprintf(sp.Out, "memory probe: working sets up to %s (%s), in tables of %s\n", mb(int64(tables)*rows*RowBytes), why, mb(rows*RowBytes))

@@ -3,10 +3,13 @@ package probe_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -261,7 +264,27 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			}
 
 			// mixed: every kind ran; the series is per interval
-			r = run(t, dir, "mixed", "probe", "mixed", "--target", u, "--rows", "20000", "--duration", "2s", "--interval", "1s", "--threads", "2")
+			// long enough for about 1,000 requests at the rate a first 2 s run measured here (a slow or loaded
+			// server, Babelfish under load, did too few in 2 s for every kind to run), at most a minute
+			mixed := func(name string, d time.Duration, extra ...string) (*result.Result, clitest.Result) {
+				path := filepath.Join(dir, name+".json")
+				out := clitest.Run(context.Background(), append([]string{"probe", "mixed", "--target", u, "--rows", "20000", "--duration", d.String(),
+					"--interval", "1s", "--threads", "2", "--store", "", "--result", path}, extra...)...)
+				res, _ := result.Read(path)
+				return res, out
+			}
+			r, out := mixed("mixedref", 2*time.Second)
+			var ops float64
+			if r != nil {
+				ops, _ = r.Figures["ops_per_s"].(float64)
+			}
+			if need := time.Duration(1000 / max(ops, 1000.0/60) * float64(time.Second)).Round(time.Second); out.Code != 0 || need > 2*time.Second {
+				t.Logf("mixed: %.1f ops/s in 2 s (exit %d): running %s", ops, out.Code, need)
+				clitest.Must(t, "probe", "drop", "--target", u) // 20,000 rows again
+				if r, out = mixed("mixed", max(need, 2*time.Second)); out.Code != 0 {
+					t.Fatalf("mixed: exit %d: %s\n%s", out.Code, out.Stderr, out.Stdout)
+				}
+			}
 			for _, n := range probe.OpNames {
 				if r.Measurement.Transactions[n].Count == 0 {
 					t.Errorf("mixed: no %s ran: %+v", n, r.Measurement.Transactions)
@@ -286,6 +309,11 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			r = run(t, dir, "memory", "probe", "memory", "--target", u, "--step-size", "1m", "--max", "3m")
 			if len(r.Probe.Steps) != 6 || r.Probe.Steps[5].Pass != 2 {
 				t.Errorf("memory: steps %+v", r.Probe.Steps)
+			}
+			for _, st := range r.Probe.Steps { // --max is a maximum: 1, 2 and 3 tables, not 4
+				if st.X*1e6 > 3<<20 {
+					t.Errorf("memory: a working set of %.1f MB beyond --max 3m", st.X)
+				}
 			}
 			if _, ok := r.Figures["cache_mb"]; !ok && noIO == "" {
 				t.Errorf("memory: no estimate: %v", r.Figures)
@@ -329,7 +357,11 @@ func TestBadInputBuildsNothing(t *testing.T) {
 	// a reference that is a read probe's run
 	other := "sqlite://" + filepath.Join(dir, "other.db")
 	ref := filepath.Join(dir, "read.json")
-	clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
+	out := clitest.Must(t, "probe", "read", "--target", other, "--table-size", "1m", "--tables", "1", "--store", "", "--result", ref)
+	// its summary is a table of labelled figures with their units, not the result's keys
+	if !regexp.MustCompile(`(?m)^  rate +[0-9.]+ MB/min$`).MatchString(out.Stdout) || strings.Contains(out.Stdout, "mb_per_min") {
+		t.Errorf("read summary not labelled:\n%s", out.Stdout)
+	}
 	// tables built in another number are not taken for what is asked, nor replaced without --rebuild
 	r := clitest.Run(context.Background(), "probe", "read", "--target", other, "--table-size", "1m", "--tables", "2", "--store", "")
 	if r.Code == 0 || !strings.Contains(r.Stderr, "parts 1 (asked 2)") || !strings.Contains(r.Stderr, "--rebuild") {
@@ -360,10 +392,18 @@ func TestCPUReferenceMultiple(t *testing.T) {
 func TestMixedRateCapsRequests(t *testing.T) {
 	dir := t.TempDir()
 	u := "sqlite://" + filepath.Join(dir, "rate.db")
-	r := run(t, dir, "rate", "probe", "mixed", "--target", u, "--rows", "5000", "--duration", "3s", "--interval", "1s", "--threads", "2", "--rate", "200")
+	// the rate asked is a quarter of what this machine does uncapped, measured here: a loaded machine that does
+	// fewer requests gets a lower rate to keep up with, and the cap is checked on both sides
+	r := run(t, dir, "free", "probe", "mixed", "--target", u, "--rows", "5000", "--duration", "2s", "--interval", "1s", "--threads", "2")
+	free := r.Figures["ops_per_s"].(float64)
+	rate := math.Round(min(200, free/4))
+	if rate < 10 {
+		t.Fatalf("uncapped, the probe did %.1f ops/s", free)
+	}
+	r = run(t, dir, "rate", "probe", "mixed", "--target", u, "--rows", "5000", "--duration", "3s", "--interval", "1s", "--threads", "2", "--rate", fmt.Sprint(rate))
 	ops := r.Figures["ops_per_s"].(float64)
-	if ops < 170 || ops > 215 {
-		t.Errorf("--rate 200 gave %.1f ops/s", ops)
+	if ops < 0.85*rate || ops > 1.075*rate {
+		t.Errorf("--rate %.0f gave %.1f ops/s (uncapped %.1f)", rate, ops, free)
 	}
 }
 
@@ -401,5 +441,28 @@ func TestServerStorageCountersAndCache(t *testing.T) {
 				t.Errorf("%s: cache size %d (%v)", tg.Engine.Name, size, ok)
 			}
 		})
+	}
+}
+
+// probe memory's default largest working set fits the machine it runs on: on a 48 MB disk it builds what that
+// disk holds (it refused before: 2x the machine's memory), and no working set passes that maximum.
+func TestMemoryDefaultsFitTheMachine(t *testing.T) {
+	dir := testsrv.Tmpfs(t, "48m")
+	u := "sqlite://" + filepath.Join(dir, "m.db")
+	// the stepped probes (read, write, memory) leave an SQLite handle on their file open in this process (a
+	// leak to find, not this test's subject): the tmpfs is detached lazily so that it can be removed
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	r := run(t, t.TempDir(), "memory", "probe", "memory", "--target", u, "--step-size", "4m")
+	max, _ := r.Options["max_mb"].(float64)
+	if from, _ := r.Options["max_from"].(string); !strings.Contains(from, "free on "+dir) || max <= 0 || max > 48*1.05 {
+		t.Fatalf("default --max %v MB from %q", max, from)
+	}
+	for _, st := range r.Probe.Steps {
+		if st.X > max {
+			t.Errorf("a working set of %.1f MB beyond the maximum %.1f MB", st.X, max)
+		}
+	}
+	if len(r.Probe.Steps) < 4 {
+		t.Errorf("steps %+v", r.Probe.Steps)
 	}
 }

@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
@@ -212,22 +215,62 @@ func metrics(r *result.Result) []result.Metric {
 	return out
 }
 
-// printFigures prints a stepped probe's summary.
+// figureLabels name a stepped probe's figures in its summary, with their units, in the order printed.
+var figureLabels = []struct{ key, label, unit string }{
+	{"mb_per_min", "rate", "MB/min"},
+	{"mb_per_s", "rate per second", "MB/s"},
+	{"min_mb_per_min", "slowest table", "MB/min"},
+	{"max_mb_per_min", "fastest table", "MB/min"},
+	{"median_chunk_mb_per_min", "median chunk", "MB/min"},
+	{"mb_written", "written", "MB"},
+	{"log_mb", "log written", "MB"},
+	{"log_per_byte", "log bytes per byte written", ""},
+	{"pairs_per_s", "row pairs compared (largest completed step)", "pairs/s"},
+	{"largest_n", "largest N completed", "rows"},
+	{"largest_s", "its time", "s"},
+	{"reference_multiple", "against the reference", "x"},
+	{"cache_mb", "cache estimate", "MB"},
+	{"cache_note", "how", ""},
+	{"knee_low_mb", "largest working set kept cached", "MB"},
+	{"knee_high_mb", "smallest working set not kept", "MB"},
+}
+
+// printFigures prints a stepped probe's summary: a table of its figures, each labelled with its unit.
 func printFigures(w io.Writer, res *result.Result) {
 	p := res.Probe
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(w, "\n%s probe %s after %d step(s):", p.Kind, strings.ToUpper(res.Status), len(p.Steps))
-	keys := make([]string, 0, len(res.Figures))
+	fmt.Fprintf(w, "\n%s probe %s after %d step(s)\n", p.Kind, strings.ToUpper(res.Status), len(p.Steps))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	done := map[string]bool{}
+	row := func(label string, v any, unit string) {
+		if f, ok := v.(float64); ok { // 1 decimal from 10 up, else 3 significant digits
+			if math.Abs(f) >= 10 {
+				v = strconv.FormatFloat(f, 'f', 1, 64)
+			} else {
+				v = strconv.FormatFloat(f, 'g', 3, 64)
+			}
+		}
+		fmt.Fprintf(tw, "  %s\t%v %s\n", label, v, unit)
+	}
+	for _, l := range figureLabels {
+		if v, ok := res.Figures[l.key]; ok {
+			row(l.label, v, l.unit)
+			done[l.key] = true
+		}
+	}
+	var rest []string
 	for k := range res.Figures {
-		keys = append(keys, k)
+		if !done[k] {
+			rest = append(rest, k)
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(w, " %s %v;", k, res.Figures[k])
+	sort.Strings(rest)
+	for _, k := range rest { // a figure without a label yet: its key, rather than nothing
+		row(strings.ReplaceAll(k, "_", " "), res.Figures[k], "")
 	}
-	fmt.Fprintln(w)
+	tw.Flush()
 	for _, warn := range p.Warnings {
 		fmt.Fprintln(w, "warning: "+warn)
 	}

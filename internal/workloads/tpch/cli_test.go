@@ -12,6 +12,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch"
@@ -224,7 +225,8 @@ func TestTPCHSweepAndSubset(t *testing.T) {
 	url := "duckdb://" + filepath.Join(t.TempDir(), "s.duckdb")
 	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
 	file := filepath.Join(t.TempDir(), "s.json")
-	clitest.Must(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file)
+	st := filepath.Join(t.TempDir(), "results.db")
+	out := clitest.Must(t, "tpch", "run", "--target", url, "--streams", "1..3", "--queries", "1,6,14", "--result", file, "--store", st)
 	// the method sweeps --streams: a warm-up run, then one run per point
 	var tests []result.AnalyticTest
 	for i := 1; i <= 4; i++ {
@@ -241,6 +243,29 @@ func TestTPCHSweepAndSubset(t *testing.T) {
 		if len(s.Queries) != 3 {
 			t.Fatalf("stream %d ran %d queries, want the subset of 3", s.Stream, len(s.Queries))
 		}
+	}
+	// a subset is marked everywhere: the console summary, every metric's name in the result (and so compare and
+	// the report), the store's headline that results list shows
+	const mark = "subset Q1,6,14 of 22"
+	if !strings.Contains(out.Stdout, "SUBSET: not all 22 queries ran") || !strings.Contains(out.Stdout, "("+mark+")") {
+		t.Errorf("console summary does not mark the subset:\n%s", out.Stdout)
+	}
+	res, _ := clitest.ReadResult(t, clitest.ResultFile(file, 4))
+	if len(res.Metrics) == 0 {
+		t.Fatal("no metrics")
+	}
+	for _, m := range res.Metrics {
+		if !strings.HasSuffix(m.Name, " ("+mark+")") {
+			t.Errorf("metric %q is not marked as a subset", m.Name)
+		}
+	}
+	var list strings.Builder
+	if err := method.List(context.Background(), &list, st, store.Filter{}); err != nil || strings.Count(list.String(), mark) != 3 { // the warm-up has no metrics
+		t.Errorf("results list: %v\n%s", err, list.String())
+	}
+	// a run of all 22 is not marked
+	if a := (&result.Analytic{Queries: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22}}); tpch.Subset(a) != "" {
+		t.Errorf("all 22 queries marked %q", tpch.Subset(a))
 	}
 }
 
