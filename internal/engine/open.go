@@ -24,12 +24,14 @@ type timeoutConnector struct {
 }
 
 func (c timeoutConnector) Connect(ctx context.Context) (driver.Conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.d)
+	deadline := time.Now().Add(c.d)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	ctx, h := withHandshake(ctx)
 	conn, err := c.Connector.Connect(ctx)
 	h.finish(err == nil)
-	if err != nil && ctx.Err() == context.DeadlineExceeded {
+	// the socket's deadline is the context's: its read may fail a moment before the context's timer ends it
+	if err != nil && (ctx.Err() == context.DeadlineExceeded || !time.Now().Before(deadline)) {
 		return nil, fmt.Errorf("no answer within %s (timeout)", c.d)
 	}
 	if err == nil {
