@@ -52,7 +52,7 @@ func openDuckDB(ctx context.Context, t *Target) (*sql.DB, error) {
 	if err := waitUnheld(ctx, path); err != nil {
 		return nil, err
 	}
-	c, err := duckdb.NewConnector(t.Path, nil)
+	c, err := newDuckConnector(ctx, t.Path, path)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +62,51 @@ func openDuckDB(ctx context.Context, t *Target) (*sql.DB, error) {
 	duckHandles.byPath[path] = append(duckHandles.byPath[path], h)
 	duckHandles.Unlock()
 	return h.db, nil
+}
+
+// duckOpenWait bounds DuckDB's open. An instance of the file this process closed can stay alive inside DuckDB
+// (seen only on a heavily loaded machine, with every connection closed: DuckDB's own threads still held it), and
+// DuckDB's open then waits for it in a busy spin, holding the lock every later DuckDB open in the process takes.
+// The open is given up after this long, and every later open in the process refuses at once.
+var duckOpenWait = 60 * time.Second
+
+var duckStuck atomic.Pointer[string]
+
+type connectorOrErr struct {
+	c   *duckdb.Connector
+	err error
+}
+
+// newDuckConnector opens path's DuckDB instance, giving up after duckOpenWait or when ctx ends.
+func newDuckConnector(ctx context.Context, dsn, path string) (*duckdb.Connector, error) {
+	if p := duckStuck.Load(); p != nil {
+		return nil, fmt.Errorf("DuckDB is still waiting inside this process for an earlier instance of %s to shut down: no DuckDB file can be opened until the process ends; run the command again", *p)
+	}
+	done := make(chan connectorOrErr, 1)
+	go func() {
+		c, err := duckdb.NewConnector(dsn, nil)
+		done <- connectorOrErr{c, err}
+	}()
+	timer := time.NewTimer(duckOpenWait)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.c, r.err
+	case <-ctx.Done():
+		go closeLate(done)
+		return nil, fmt.Errorf("opening %s: %w", path, ctx.Err())
+	case <-timer.C:
+		duckStuck.Store(&path)
+		go closeLate(done)
+		return nil, fmt.Errorf("DuckDB did not open %s within %s: an earlier instance of it in this process is still shutting down inside DuckDB; run the command again", path, duckOpenWait)
+	}
+}
+
+// closeLate closes a connector whose open was given up, if it ever opens.
+func closeLate(done <-chan connectorOrErr) {
+	if r := <-done; r.err == nil {
+		r.c.Close()
+	}
 }
 
 // duckPath is the file a DuckDB target names, absolute (the key DuckDB's instance cache uses).
