@@ -199,11 +199,11 @@ func (s *runSession) Configure(cfg *runner.Config) {
 		}
 		s.nextOrderID, s.closeReader = next, closeReader
 		s.hammer.prepare(ctx, s.db) // its slow part before the edge: new orders committed meanwhile are no one's
-		s.hammer.start(ctx)         // one query: the server's counts in the window from here
-		// the new-order counter is read last, right before the client starts counting: what commits between the
-		// two reads is the database's and not the client's (under load a query there made the cross-check fail)
-		s.next0, err = next(ctx)
-		return err
+		if s.next0, err = next(ctx); err != nil {
+			return err
+		}
+		s.hammer.start(ctx) // one query: the server's counts in the window from here
+		return nil
 	}
 	cfg.AtMeasureEnd = func(ctx context.Context) (err error) {
 		s.next1, err = s.nextOrderID(ctx)
