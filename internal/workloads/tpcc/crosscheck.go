@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
@@ -18,18 +19,8 @@ func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error
 		return nil
 	}
 	client := m.Transactions[TxNames[NewOrder]].Count
-	if ok, tol := Agree(client, db, m.VUs); !ok {
+	if ok, tol := runner.CountsAgree(client, db, m.VUs); !ok {
 		return fmt.Errorf("the database counted %d new orders in the measured window and the client %d: they differ by more than %d (2 per virtual user and 1%%): another writer, a rebuilt or changed table, or lost commits", db, client, tol)
 	}
 	return nil
-}
-
-// Agree reports whether the client's and the database's new-order counts agree, and the difference allowed.
-func Agree(client, db int64, vus int) (bool, int64) {
-	tol := 2*int64(vus) + max(client, db)/100
-	d := client - db
-	if d < 0 {
-		d = -d
-	}
-	return d <= tol && db >= 0, tol
 }

@@ -298,20 +298,10 @@ func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error
 		return nil
 	}
 	client := m.Transactions[StepNames[Purchase]].Count
-	if ok, tol := Agree(client, db, s.vus); !ok {
+	if ok, tol := runner.CountsAgree(client, db, s.vus); !ok {
 		return fmt.Errorf("the database gained %d orders in the measured window and the client committed %d: they differ by more than %d (2 per virtual user and 1%%): another writer, a trigger or changed table, or lost commits", db, client, tol)
 	}
 	return nil
-}
-
-// Agree reports whether the client's and the database's order counts agree, and the difference allowed.
-func Agree(client, db int64, vus int) (bool, int64) {
-	tol := 2*int64(vus) + max(client, db)/100
-	d := client - db
-	if d < 0 {
-		d = -d
-	}
-	return d <= tol && db >= 0, tol
 }
 
 func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
