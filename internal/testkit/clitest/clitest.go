@@ -88,13 +88,30 @@ func (w *watched) String() string {
 	return w.buf.String()
 }
 
-// RunOn runs one workload command line as Run does, and calls on.Do (once) as soon as its output contains
-// on.Text: a test acts on an event of the run (it started measuring, a query finished), not after a sleep
-// that a loaded machine outlasts. A nil on is Run.
+// RunOn runs one workload command line as Run does, and calls on.Do (once) as soon as a line of its output
+// contains on.Text (after the first line containing on.After, when set): a test acts on an event of the run
+// (it started measuring, a query finished), not after a sleep that a loaded machine outlasts. A nil on is Run.
 func RunOn(ctx context.Context, on *On, args ...string) Result {
-	out := &lockedBuffer{on: on}
-	code, line := run(ctx, out, args)
-	return Result{code, out.String(), line}
+	if on == nil {
+		return Run(ctx, args...)
+	}
+	after := on.After == ""
+	return RunWatching(ctx, func(line string) {
+		if on.done {
+			return
+		}
+		if !after {
+			i := strings.Index(line, on.After)
+			if i < 0 {
+				return
+			}
+			after, line = true, line[i+len(on.After):]
+		}
+		if strings.Contains(line, on.Text) {
+			on.done = true
+			on.Do()
+		}
+	}, args...)
 }
 
 func run(ctx context.Context, out io.Writer, args []string) (int, string) {
@@ -124,38 +141,12 @@ func run(ctx context.Context, out io.Writer, args []string) (int, string) {
 	return code, line
 }
 
-// On is an event in a command's output: Do runs, once, when the output written so far contains Text (after
-// the first After, when set).
+// On is an event in a command's output: Do runs, once, when a line contains Text (after the first line
+// containing After, when set).
 type On struct {
 	After, Text string
 	Do          func()
 	done        bool
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	on  *On
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Write(p)
-	if o := b.on; o != nil && !o.done {
-		s := b.buf.String()
-		if i := strings.Index(s, o.After); i >= 0 && strings.Contains(s[i+len(o.After):], o.Text) {
-			o.done = true
-			o.Do()
-		}
-	}
-	return len(p), nil
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // Must runs a command line that must succeed.
