@@ -92,5 +92,11 @@ func serverMetrics(ctx context.Context, rec *agent.Recorder, r *result.Result) {
 	r.ServerSystem = rec.Stop(ctx, r.StartedAt, r.EndedAt, from, to)
 	if e := r.Environment; e != nil && rec.Host.PhysicalCores > 0 {
 		e.DBHostCores, e.DBHostCoresSource = rec.Host.PhysicalCores, "dbdyno agent at "+r.ServerSystem.Source+" ("+rec.Host.Hostname+")"
+		h := result.CPU{PhysicalCores: rec.Host.PhysicalCores}
+		if rec.Host.CPU != nil {
+			h = *rec.Host.CPU
+		}
+		h.Host, h.Source = rec.Host.Hostname, e.DBHostCoresSource
+		e.DBHost = &h
 	}
 }

@@ -37,6 +37,9 @@ type Host struct {
 	MemoryBytes   uint64  `json:"memory_bytes"`
 	IntervalS     float64 `json:"interval_s"`
 	Version       string  `json:"version"`
+	// CPU is the host's processor fingerprint (model, sockets, threads per core, clocks); agents before it
+	// existed send none.
+	CPU *result.CPU `json:"cpu,omitempty"`
 }
 
 // Sample is one interval's figures, ending at At.
@@ -146,7 +149,7 @@ func New(ctx context.Context, o Options) (*Server, error) {
 		return nil, fmt.Errorf("--tls-cert and --tls-key go together: give both, or neither")
 	}
 	m := envinfo.Machine(ctx)
-	s.host = Host{Hostname: m.Host, PhysicalCores: m.Cores, Threads: m.Threads, MemoryBytes: m.MemoryBytes, IntervalS: o.Interval.Seconds(), Version: o.Version}
+	s.host = Host{Hostname: m.Host, PhysicalCores: m.Cores, Threads: m.Threads, MemoryBytes: m.MemoryBytes, IntervalS: o.Interval.Seconds(), Version: o.Version, CPU: m.CPU}
 	return s, nil
 }
 

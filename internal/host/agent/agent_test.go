@@ -97,6 +97,11 @@ func TestRunRecordsTheAgentsSamples(t *testing.T) {
 	if !strings.Contains(r.Environment.DBHostCoresSource, "dbdyno agent at "+url) || r.Environment.DBHostCores <= 0 {
 		t.Fatalf("cores %d from %q", r.Environment.DBHostCores, r.Environment.DBHostCoresSource)
 	}
+	// the database host's fingerprint is the agent's (its source names it), the same machine's here
+	if h := r.Environment.DBHost; h == nil || !strings.Contains(h.Source, "dbdyno agent at "+url) || h.PhysicalCores != r.Environment.DBHostCores ||
+		h.Model != r.Environment.CPU.Model || h.ThreadsPerCore < 1 || h.Sockets < 1 {
+		t.Fatalf("database host fingerprint %+v (this machine %+v)", h, r.Environment.CPU)
+	}
 	html := filepath.Join(dir, "r.html")
 	if _, err := method.Report(context.Background(), os.Stderr, store.DefaultPath, []string{r.RunID}, store.Filter{}, "r", html); err != nil {
 		t.Fatal(err)

@@ -33,15 +33,9 @@ func Machine(ctx context.Context) *result.Environment {
 		e.Platform = strings.TrimSpace(h.Platform + " " + h.PlatformVersion)
 		e.Virtualization = strings.TrimSpace(h.VirtualizationSystem + " " + h.VirtualizationRole)
 	}
-	if infos, err := cpu.InfoWithContext(ctx); err == nil && len(infos) > 0 {
-		e.CPUModel = infos[0].ModelName
-		sockets := map[string]bool{}
-		for _, i := range infos {
-			sockets[i.PhysicalID] = true
-		}
-		e.Sockets = len(sockets)
-	}
-	e.Cores, _ = cpu.CountsWithContext(ctx, false)
+	e.CPU = CPU(ctx)
+	e.CPU.Host, e.CPU.Source = e.Host, "this machine"
+	e.CPUModel, e.Sockets, e.Cores = e.CPU.Model, e.CPU.Sockets, e.CPU.PhysicalCores
 	e.Threads, _ = cpu.CountsWithContext(ctx, true)
 	if m, err := mem.VirtualMemoryWithContext(ctx); err == nil {
 		e.MemoryBytes = m.Total
@@ -74,11 +68,19 @@ func storage(ctx context.Context, path string) *result.Storage {
 	return &result.Storage{Path: abs, Mount: best.Mountpoint, Filesystem: best.Fstype, Device: best.Device}
 }
 
+// LocalHost is the database host fingerprint's source when the database runs on this machine.
+const LocalHost = "this machine (the database runs here)"
+
 // Collect fingerprints the machine and the target. db may be nil (the engine part is then left empty).
 func Collect(ctx context.Context, t *engine.Target, db *sql.DB, engineVersion string) *result.Environment {
 	e := Machine(ctx)
 	e.Engine, e.EngineVersion = t.Engine.Name, engineVersion
 	e.DatabaseLocal = t.Local()
+	if e.DatabaseLocal && e.CPU != nil {
+		h := *e.CPU
+		h.Source = LocalHost
+		e.DBHost = &h
+	}
 	if t.Engine.Embedded {
 		e.Storage = storage(ctx, t.Path)
 	}

@@ -67,6 +67,8 @@ type Result struct {
 	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
 	DBCounters   *DBCounters    `json:"db_counters,omitempty"`
 	Waits        *Waits         `json:"waits,omitempty"`
+	// Published marks a figure imported from elsewhere (dbdyno results import), not measured by dbdyno.
+	Published *Published `json:"published,omitempty"`
 }
 
 // Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
@@ -165,6 +167,10 @@ type Environment struct {
 	Engine            string            `json:"engine"`
 	EngineVersion     string            `json:"engine_version"`
 	Settings          map[string]string `json:"settings"`
+	// CPU is this machine's processor fingerprint; DBHost the database host's (this machine's when the
+	// database runs here, its agent's when one was given), nil when unknown.
+	CPU    *CPU `json:"cpu,omitempty"`
+	DBHost *CPU `json:"db_host,omitempty"`
 }
 
 // Storage is the filesystem and device under an embedded database's file.
