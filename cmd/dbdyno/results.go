@@ -5,6 +5,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
+	"github.com/dbdyno/dbdyno/internal/output/leaderboard"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,33 @@ func (a *app) resultsCmd() *cobra.Command {
 	export.Flags().StringVarP(&out, "output", "o", "", "write to this file (default: standard output)")
 	export.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
 	export.Flags().StringArrayVar(&f.Labels, "label", nil, "only runs with this label, key=value (repeatable: runs with every one)")
-	c.AddCommand(list, show, export)
+	imp := &cobra.Command{
+		Use:   "import FILE.csv",
+		Short: "add published figures (score, system, processor, cores, sockets, threads_per_core, source, workload, metric) marked published, to rank beside measured runs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return method.ImportPublished(cmd.Context(), a.stdout, storePath, args[0], version)
+		},
+	}
+	c.AddCommand(list, show, export, imp)
+	return c
+}
+
+func (a *app) leaderboardCmd() *cobra.Command {
+	var storePath, format string
+	var o leaderboard.Options
+	c := &cobra.Command{
+		Use:   "leaderboard",
+		Short: "rank the stored runs of one workload, measured and published, by headline per physical core of the database host, with license cost",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return method.Leaderboard(cmd.Context(), a.stdout, a.stderr, storePath, o, format)
+		},
+	}
+	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().StringVar(&o.Workload, "workload", "", "the workload whose runs to rank (needed when the store holds several)")
+	c.Flags().Float64Var(&o.LicensePerCore, "license-per-core", 0, "database license price per physical core (e.g. 6872): adds license per core and for the whole box; a run's license_per_core label wins")
+	c.Flags().StringVar(&format, "output-format", "normal", "normal (a table) or json (one JSON document)")
 	return c
 }
 
