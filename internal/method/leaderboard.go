@@ -79,4 +79,3 @@ func ImportPublished(ctx context.Context, w io.Writer, storePath, file, version 
 	fmt.Fprintln(w)
 	return nil
 }
-
