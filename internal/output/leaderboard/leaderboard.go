@@ -219,7 +219,7 @@ func (b *Board) Print(w io.Writer) error {
 		}
 		fmt.Fprintf(tw, "%d\t%.2f\t%s\t %s\t %s\t%d\t%s\t%s\t%s\t%s\t %s\t%s\t%s\t%s\t %s\t\n", r.Rank, r.ScorePerCore, num(r.Score), dash(r.System),
 			dash(r.CPUModel), r.PhysicalCores, count(r.Sockets), count(r.ThreadsPerCore), mhz(r.BaseMHz), mhz(r.MaxMHz),
-			dash(strings.TrimSpace(r.Engine+" "+r.EngineVersion)), money(r.LicensePerCore), money(r.LicenseTotal), price(r.PricePerHour), kind)
+			dash(r.EngineText()), money(r.LicensePerCore), money(r.LicenseTotal), price(r.PricePerHour), kind)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -288,4 +288,21 @@ func price(v *float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", *v)
+}
+
+// EngineText is the row's engine in a few words: a published figure's as given, a measured run's engine and the
+// version number its server reports ("postgres 17.2").
+func (r Row) EngineText() string {
+	if r.Published || r.EngineVersion == "" {
+		return r.Engine
+	}
+	for _, w := range strings.Fields(r.EngineVersion) {
+		if strings.ContainsAny(w[:1], "0123456789") {
+			if i := strings.IndexAny(w, "-(+,"); i > 0 {
+				w = w[:i]
+			}
+			return r.Engine + " " + w
+		}
+	}
+	return r.Engine
 }

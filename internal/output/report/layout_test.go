@@ -116,7 +116,8 @@ func TestReportLayoutInChromium(t *testing.T) {
 		t.Skip("no Chromium binary")
 	}
 	dir := t.TempDir()
-	runs := fixture(14)
+	// with published figures: a leaderboard section and its ranked chart
+	runs := append(fixture(14), publishedFixture(t)...)
 	delete(sections, "layouttest") // -count=2 registers it again
 	stressed := false
 	RegisterSection("layouttest", func(b *strings.Builder, r *result.Result, of string) {
@@ -201,7 +202,7 @@ func TestReportLayoutInChromium(t *testing.T) {
 	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !stressed || !strings.Contains(page, `aria-label="Latency of forty transactions with long names`) {
+	if !stressed || !strings.Contains(page, `aria-label="Latency of forty transactions with long names`) || !strings.Contains(page, `aria-label="NOPM per physical core of layouttest`) {
 		t.Fatal("the hardest charts are not in the page")
 	}
 	for _, width := range []int64{1280, 760} {

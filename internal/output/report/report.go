@@ -76,8 +76,10 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 	legend(&body, confs)
 	toc = append(toc, tocEntry{"runs", "Runs", 0})
 	summaryTable(&body, runs, alias)
-	toc = append(toc, comparisons(&body, confs)...)
-	toc = append(toc, scaling(&body, runs)...)
+	toc = append(toc, leaderboards(&body, runs)...)
+	measured, measuredRuns := onlyMeasured(confs)
+	toc = append(toc, comparisons(&body, measured)...)
+	toc = append(toc, scaling(&body, measuredRuns)...)
 	// each configuration's median run is drawn in full, and every run that did not end ok; the other repeats
 	// show their figures and link to it
 	median := map[*result.Result]*result.Result{}
@@ -467,6 +469,10 @@ func runSection(b *strings.Builder, r *result.Result, alias string, median *resu
 		fmt.Fprintf(b, "<p class=\"bad\">%s</p>\n", esc(r.Error))
 	}
 	metrics(b, r)
+	if r.Published != nil {
+		published(b, r)
+		return
+	}
 	if len(r.Parts) > 0 {
 		parts(b, r)
 	}
@@ -715,6 +721,9 @@ func environment(b *strings.Builder, e *result.Environment, labels map[string]an
 	row("CPU", e.CPUModel)
 	row("sockets / cores / threads", fmt.Sprintf("%d / %d / %d", e.Sockets, e.Cores, e.Threads))
 	row("NUMA nodes", fmt.Sprint(e.NUMANodes))
+	if h := e.DBHost; h != nil {
+		row("database host CPU", cpuText(h))
+	}
 	row("memory", fmt.Sprintf("%.1f GiB", float64(e.MemoryBytes)/(1<<30)))
 	row("engine", e.EngineVersion)
 	row("database on this machine", fmt.Sprint(e.DatabaseLocal))
