@@ -41,7 +41,7 @@ func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
 	if r := cli(context.Background(), "tpcc", "build", "--target", url); r.code != 0 {
 		t.Fatalf("build: %s", r.stderr)
 	}
-	for _, labels := range [][]string{{"--label", "system=this-box", "--label", "price_per_hour=0.25"}, {"--label", "db_cores=1", "--label", "license_per_core=100"}} {
+	for _, labels := range [][]string{{"--label", "system=this-box", "--label", "price_per_hour=0.25"}, {"--label", "db_cores=1", "--label", "license_per_core=100", "--repeat", "3"}} {
 		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "2s", "--store", st}, labels...)
 		if r := cli(context.Background(), args...); r.code != 0 {
 			t.Fatalf("run: exit %d %s", r.code, r.stderr)
@@ -102,9 +102,13 @@ func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
 			if *r.LicenseTotal != 6872*float64(local.PhysicalCores) {
 				t.Fatalf("this-box %+v", r)
 			}
-		default: // the run labelled db_cores=1: its own license price
+		default: // the runs labelled db_cores=1, repeated: their median alone, with its own license price
 			if r.Published || r.PhysicalCores != 1 || *r.LicensePerCore != 100 || *r.LicenseTotal != 100 || r.ScorePerCore != r.Score {
 				t.Fatalf("the db_cores=1 run %+v", r)
+			}
+			show := cli(context.Background(), "results", "show", r.RunID, "--store", st)
+			if !strings.Contains(show.stdout, `"median": true`) || !strings.Contains(show.stdout, `"repeats": 3`) {
+				t.Fatalf("the repeated configuration's row is not its median run:\n%s", show.stdout)
 			}
 		}
 	}
