@@ -92,7 +92,21 @@ func Build(runs []*result.Result, o Options) (*Board, error) {
 		}
 	}
 	b := &Board{Workload: o.Workload, LicensePerCore: o.LicensePerCore, Rows: []Row{}}
-	metrics := map[string]bool{}
+	// the figure ranked is the workload's own headline (a measured run's), else the published figures' first
+	for _, r := range runs {
+		if h, ok := r.Headline(); ok && r.Workload == o.Workload && r.Status == result.StatusOK && (b.Metric == "" || r.Published == nil) {
+			b.Metric, b.Unit = h.Name, h.Unit
+			if h.Better != result.Higher {
+				return nil, fmt.Errorf("leaderboard: %s's headline %s is better lower: only a rate divides by cores", o.Workload, h.Name)
+			}
+			if r.Published == nil {
+				break
+			}
+		}
+	}
+	if b.Metric == "" {
+		return nil, fmt.Errorf("leaderboard: no run of %s ended ok with a headline figure", o.Workload)
+	}
 	for _, r := range runs {
 		if r.Workload != o.Workload || r.Status != result.StatusOK || !counts(r) {
 			continue
@@ -102,13 +116,6 @@ func Build(runs []*result.Result, o Options) (*Board, error) {
 			b.LeftOut = append(b.LeftOut, LeftOut{r.RunID, "it has no headline figure"})
 			continue
 		}
-		if b.Metric == "" {
-			b.Metric, b.Unit = h.Name, h.Unit
-			if h.Better != result.Higher {
-				return nil, fmt.Errorf("leaderboard: %s's headline %s is better lower: only a rate divides by cores", o.Workload, h.Name)
-			}
-		}
-		metrics[h.Name] = true
 		if h.Name != b.Metric {
 			b.LeftOut = append(b.LeftOut, LeftOut{r.RunID, fmt.Sprintf("its headline is %s, not %s", h.Name, b.Metric)})
 			continue
@@ -119,9 +126,6 @@ func Build(runs []*result.Result, o Options) (*Board, error) {
 			continue
 		}
 		b.Rows = append(b.Rows, row)
-	}
-	if b.Metric == "" {
-		return nil, fmt.Errorf("leaderboard: no run of %s ended ok with a headline figure", o.Workload)
 	}
 	sort.SliceStable(b.Rows, func(i, j int) bool {
 		x, y := b.Rows[i], b.Rows[j]
@@ -210,16 +214,33 @@ func (b *Board) Print(w io.Writer) error {
 		fmt.Fprintf(w, " (%s)", b.Unit)
 	}
 	fmt.Fprintf(w, ", best first; %d system(s)\n", len(b.Rows))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tscore/core\tscore\t system\t cpu\tcores\tsockets\tthr/core\tbase MHz\tmax MHz\t engine\tlicense/core\tlicense total\tprice/h\t kind\t")
+	lic, price := false, false
 	for _, r := range b.Rows {
-		kind := "measured " + r.RunID
+		lic, price = lic || r.LicenseTotal != nil, price || r.PricePerHour != nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "rank\tscore/core\tscore\t system\t cpu\tcores\tsockets\tthr/core\tbase MHz\tmax MHz\t engine\t"
+	if lic {
+		head += "license/core\tlicense total\t"
+	}
+	if price {
+		head += "price/h\t"
+	}
+	fmt.Fprintln(tw, head+" from")
+	for _, r := range b.Rows {
+		from := "measured, run " + r.RunID
 		if r.Published {
-			kind = "published: " + r.Source
+			from = "published: " + r.Source
 		}
-		fmt.Fprintf(tw, "%d\t%.2f\t%s\t %s\t %s\t%d\t%s\t%s\t%s\t%s\t %s\t%s\t%s\t%s\t %s\t\n", r.Rank, r.ScorePerCore, num(r.Score), dash(r.System),
-			dash(r.CPUModel), r.PhysicalCores, count(r.Sockets), count(r.ThreadsPerCore), mhz(r.BaseMHz), mhz(r.MaxMHz),
-			dash(r.EngineText()), money(r.LicensePerCore), money(r.LicenseTotal), price(r.PricePerHour), kind)
+		line := fmt.Sprintf("%d\t%.2f\t%s\t %s\t %s\t%d\t%s\t%s\t%s\t%s\t %s\t", r.Rank, r.ScorePerCore, num(r.Score), dash(r.System),
+			dash(r.CPUModel), r.PhysicalCores, count(r.Sockets), count(r.ThreadsPerCore), mhz(r.BaseMHz), mhz(r.MaxMHz), dash(r.EngineText()))
+		if lic {
+			line += money(r.LicensePerCore) + "\t" + money(r.LicenseTotal) + "\t"
+		}
+		if price {
+			line += fmtPrice(r.PricePerHour) + "\t"
+		}
+		fmt.Fprintln(tw, line+" "+from)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -283,7 +304,7 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-func price(v *float64) string {
+func fmtPrice(v *float64) string {
 	if v == nil {
 		return "-"
 	}

@@ -36,7 +36,12 @@ func TestBuildKeepsOneRowPerConfiguration(t *testing.T) {
 	runs[8].Status = result.StatusFailed
 	other := run("tpm", 7000, 1, nil)
 	other.Metrics[0].Name = "TPM"
-	runs = append(runs, other, &result.Result{RunID: "x", Workload: "v", Status: result.StatusOK})
+	// a published figure of another metric, first in the store: the measured runs' headline is the one ranked
+	pub, err := Parse("f.csv", strings.NewReader("workload,metric,score,system,processor,cores,sockets,threads_per_core,source\nw,NOPM/core,99,S,P,2,1,,s\n"), time.Now(), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs = append(append(pub, runs...), other, &result.Result{RunID: "x", Workload: "v", Status: result.StatusOK})
 	b, err := Build(runs, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +56,7 @@ func TestBuildKeepsOneRowPerConfiguration(t *testing.T) {
 	for _, l := range b.LeftOut {
 		why = append(why, l.RunID+": "+l.Why)
 	}
-	want := "nocores: its database host's physical cores are unknown (run it with --agent, or --label db_cores=N)|" +
+	want := pub[0].RunID + ": its headline is NOPM/core, not NOPM|nocores: its database host's physical cores are unknown (run it with --agent, or --label db_cores=N)|" +
 		"noenv: its database host's physical cores are unknown (run it with --agent, or --label db_cores=N)|tpm: its headline is TPM, not NOPM"
 	if strings.Join(why, "|") != want {
 		t.Fatalf("left out:\n%s", strings.Join(why, "\n"))
