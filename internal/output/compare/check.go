@@ -44,6 +44,18 @@ func Check(sets [][]*result.Result, o Options) error {
 	if o.AllowDifferentWork || first == nil {
 		return nil
 	}
+	for _, set := range sets {
+		for _, r := range set {
+			if r.Published != nil && first.Published == nil || r.Published == nil && first.Published != nil {
+				pub := r
+				if first.Published != nil {
+					pub = first
+				}
+				return fmt.Errorf("run %s is a published figure (%s), not a run dbdyno measured: rank them with dbdyno leaderboard, or give %s to compare the headline",
+					pub.RunID, pub.Published.Source, AllowDifferentWorkFlag)
+			}
+		}
+	}
 	work := func(r *result.Result) string { return strings.TrimPrefix(result.WorkOf(r), r.Workload+": ") }
 	fw := work(first)
 	for _, set := range sets {
