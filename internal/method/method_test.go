@@ -234,7 +234,8 @@ func TestSeveralTargetsAtOnce(t *testing.T) {
 	if !ok || h.Name != "NOPM" || h.Value != h1.Value+h2.Value || len(agg.Parts) != 2 || agg.Parts[0].RunID != r1.RunID || agg.Parts[1].RunID != r2.RunID {
 		t.Fatalf("aggregate NOPM %v of %v + %v, parts %+v", h.Value, h1.Value, h2.Value, agg.Parts)
 	}
-	if agg.Target.Engine != "sqlite" || agg.Environment.DBHostCores != r1.Environment.DBHostCores {
+	if agg.Target.Engine != "sqlite" || agg.Environment.DBHostCores != r1.Environment.DBHostCores || agg.Environment.DBHost == nil ||
+		*agg.Environment.DBHost != *r1.Environment.DBHost { // both databases run here: the aggregate's database host is this machine
 		t.Fatalf("aggregate target %+v, %d database cores", agg.Target, agg.Environment.DBHostCores)
 	}
 	ctx := context.Background()

@@ -246,6 +246,11 @@ func aggregate(w workload.Measured, parts []*result.Result, targets int) *result
 		e := *p0.Environment
 		e.Settings, e.Storage = nil, nil
 		e.DBHostCores, e.DBHostCoresSource = hostCores(parts)
+		for _, p := range parts[1:] { // the database host's fingerprint when every target's is the same, else none
+			if h := p.Environment; h == nil || h.DBHost == nil || e.DBHost == nil || *h.DBHost != *e.DBHost {
+				e.DBHost = nil
+			}
+		}
 		agg.Environment = &e
 	}
 	return agg
