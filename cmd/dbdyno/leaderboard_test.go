@@ -201,6 +201,9 @@ func TestImportRefusesBadCSV(t *testing.T) {
 	if r := cli(context.Background(), "results", "import", filepath.Join(dir, "missing.csv"), "--store", st); r.code == 0 || !strings.Contains(r.stderr, "missing.csv") {
 		t.Errorf("a missing file: exit %d %q", r.code, r.stderr)
 	}
+	if r := cli(context.Background(), "results", "import", filepath.Join(dir, "cores.csv"), "--store", ""); r.code == 0 || !strings.Contains(r.stderr, `--store "" keeps nothing`) {
+		t.Errorf("no store: exit %d %q", r.code, r.stderr)
+	}
 	if _, err := os.Stat(st); err == nil {
 		if r := cli(context.Background(), "results", "list", "--store", st); strings.Contains(r.stdout, "pub-") {
 			t.Fatalf("a bad file added figures:\n%s", r.stdout)

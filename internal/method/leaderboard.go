@@ -44,6 +44,9 @@ func Leaderboard(ctx context.Context, w, warn io.Writer, storePath string, o lea
 // already there (the same workload, metric, score, system, processor, cores, sockets and source) are skipped.
 // A bad file adds nothing.
 func ImportPublished(ctx context.Context, w io.Writer, storePath, file, version string) error {
+	if storePath == "" {
+		return fmt.Errorf("results import: --store \"\" keeps nothing: name the results store to add the figures to")
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return fmt.Errorf("results import: %v", err)
