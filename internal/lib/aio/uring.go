@@ -165,13 +165,14 @@ func (q *uring) Submit() error {
 
 func (q *uring) Wait(min int, done []Done) (int, error) {
 	n := q.reap(done)
-	if n >= min {
-		return n, nil
+	// a wait a signal cut short returns without an error when it submitted IOs: it is entered again
+	for n < min {
+		if err := q.enter(q.toSubmit, uint32(min-n)); err != nil {
+			return n, err
+		}
+		n += q.reap(done[n:])
 	}
-	if err := q.enter(q.toSubmit, uint32(min-n)); err != nil {
-		return n, err
-	}
-	return n + q.reap(done[n:]), nil
+	return n, nil
 }
 
 func (q *uring) reap(done []Done) int {
