@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -112,5 +113,111 @@ func TestOpenRefusesBadSettings(t *testing.T) {
 	}
 	if _, err := Open("io_uring", 0, 0); err == nil {
 		t.Fatal("depth 0 was accepted")
+	}
+}
+
+// At depth 32, whatever the batching (1 to 8 IOs per submit, completions asked for by at least 0 to 8 and at
+// most 1 to 32 at a time, as fio's iodepth_batch_submit and iodepth_batch_complete_min/_max), every IO
+// submitted completes exactly once, on its own slot, no completion comes for a slot not in flight, and a wait
+// returns at least what it was asked for though signals (as the runtime's preemption signal) interrupt it.
+func TestEveryIOCompletesOnceAtDepth(t *testing.T) {
+	const bs, blocks, depth, total = 4096, 1024, 32, 5000
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, make([]byte, bs*blocks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, engine := range []string{"io_uring", "libaio"} {
+		t.Run(engine, func(t *testing.T) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECT, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unix.Close(fd)
+			// the queue's thread gets SIGURG (the runtime's own preemption signal, which it ignores
+			// otherwise) every 50 µs until the test ends
+			tid, stop, pumped := unix.Gettid(), make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(pumped)
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					unix.Tgkill(unix.Getpid(), tid, unix.SIGURG)
+					time.Sleep(50 * time.Microsecond)
+				}
+			}()
+			defer func() { close(stop); <-pumped }()
+			q, err := Open(engine, fd, depth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			bufs, free, err := Buffers(depth, bs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer free()
+			rng := rand.New(rand.NewPCG(3, 4))
+			inFlight := make([]bool, depth)
+			var freeSlots []int
+			for s := depth - 1; s >= 0; s-- {
+				freeSlots = append(freeSlots, s)
+			}
+			done := make([]Done, depth)
+			submitted, completed, waits := 0, 0, 0
+			for completed < total {
+				// fill the free slots, submitting every batch IOs
+				batch, queued := 1+rng.IntN(8), 0
+				for len(freeSlots) > 0 && submitted < total {
+					s := freeSlots[len(freeSlots)-1]
+					freeSlots = freeSlots[:len(freeSlots)-1]
+					q.Prep(s, false, int64(rng.IntN(blocks))*bs, bufs[s])
+					inFlight[s] = true
+					submitted++
+					if queued++; queued == batch {
+						if err := q.Submit(); err != nil {
+							t.Fatal(err)
+						}
+						queued = 0
+					}
+				}
+				if err := q.Submit(); err != nil {
+					t.Fatal(err)
+				}
+				outstanding := submitted - completed
+				lo, hi := rng.IntN(9), 1+rng.IntN(depth)
+				lo, hi = min(lo, outstanding), max(min(hi, outstanding), min(lo, outstanding))
+				n, err := q.Wait(lo, done[:hi])
+				if err != nil {
+					t.Fatal(err)
+				}
+				waits++
+				if n < lo || n > hi {
+					t.Fatalf("Wait(%d, %d slots) returned %d completions", lo, hi, n)
+				}
+				for _, c := range done[:n] {
+					if c.Slot < 0 || c.Slot >= depth || !inFlight[c.Slot] {
+						t.Fatalf("a completion for slot %d, which has no IO in flight", c.Slot)
+					}
+					if err := c.Err(bs); err != nil {
+						t.Fatal(err)
+					}
+					inFlight[c.Slot] = false
+					freeSlots = append(freeSlots, c.Slot)
+					completed++
+				}
+			}
+			if submitted != total || completed != total {
+				t.Fatalf("%d IOs submitted, %d completed, want %d each", submitted, completed, total)
+			}
+			// nothing more comes: polling finds no completion left
+			if n, err := q.Wait(0, done); err != nil || n != 0 {
+				t.Fatalf("after every IO completed, a poll returned %d completions (err %v)", n, err)
+			}
+		})
 	}
 }

@@ -67,7 +67,9 @@ func (q *libaio) Prep(slot int, write bool, off int64, buf []byte) {
 
 func (q *libaio) Submit() error {
 	for len(q.queued) > 0 {
-		n, _, e := unix.Syscall(unix.SYS_IO_SUBMIT, q.ctx, uintptr(len(q.queued)), uintptr(unsafe.Pointer(&q.queued[0])))
+		// raw, as io_uring's submit: the job keeps its thread and P (package comment), without the scheduler's
+		// bookkeeping around every IO
+		n, _, e := unix.RawSyscall(unix.SYS_IO_SUBMIT, q.ctx, uintptr(len(q.queued)), uintptr(unsafe.Pointer(&q.queued[0])))
 		if e == unix.EINTR || e == unix.EAGAIN {
 			continue
 		}
@@ -84,18 +86,23 @@ func (q *libaio) Wait(min int, done []Done) (int, error) {
 	if max > len(q.events) {
 		max = len(q.events)
 	}
+	// io_getevents returns what it has, fewer than asked, when a signal comes while it waits (the runtime's
+	// preemption signal does): it is asked again for the rest
+	n := 0
 	for {
-		n, _, e := unix.RawSyscall6(unix.SYS_IO_GETEVENTS, q.ctx, uintptr(min), uintptr(max), uintptr(unsafe.Pointer(&q.events[0])), 0, 0)
+		got, _, e := unix.RawSyscall6(unix.SYS_IO_GETEVENTS, q.ctx, uintptr(min-n), uintptr(max-n), uintptr(unsafe.Pointer(&q.events[0])), 0, 0)
 		if e == unix.EINTR {
 			continue
 		}
 		if e != 0 {
-			return 0, fmt.Errorf("libaio: io_getevents: %w", e)
+			return n, fmt.Errorf("libaio: io_getevents: %w", e)
 		}
-		for i := 0; i < int(n); i++ {
-			done[i] = Done{Slot: int(q.events[i].data), Res: q.events[i].res}
+		for i := 0; i < int(got); i++ {
+			done[n+i] = Done{Slot: int(q.events[i].data), Res: q.events[i].res}
 		}
-		return int(n), nil
+		if n += int(got); n >= min {
+			return n, nil
+		}
 	}
 }
 

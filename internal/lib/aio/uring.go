@@ -138,13 +138,12 @@ func (q *uring) Prep(slot int, write bool, off int64, buf []byte) {
 	q.toSubmit++
 }
 
+// enter submits what is queued and waits for min completions. It always asks for events (as fio's engine does,
+// submitting too): on a ring with deferred task work that is what posts the completions the kernel holds, so
+// the next reap finds them in the ring rather than needing a call of its own.
 func (q *uring) enter(submit, min uint32) error {
-	flags := uintptr(0)
-	if min > 0 {
-		flags = enterGetEvents
-	}
 	for {
-		n, _, e := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(q.fd), uintptr(submit), uintptr(min), flags, 0, 0)
+		n, _, e := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(q.fd), uintptr(submit), uintptr(min), enterGetEvents, 0, 0)
 		if e == unix.EINTR {
 			continue
 		}
@@ -166,13 +165,14 @@ func (q *uring) Submit() error {
 
 func (q *uring) Wait(min int, done []Done) (int, error) {
 	n := q.reap(done)
-	if n >= min {
-		return n, nil
+	// a wait a signal cut short returns without an error when it submitted IOs: it is entered again
+	for n < min {
+		if err := q.enter(q.toSubmit, uint32(min-n)); err != nil {
+			return n, err
+		}
+		n += q.reap(done[n:])
 	}
-	if err := q.enter(q.toSubmit, uint32(min-n)); err != nil {
-		return n, err
-	}
-	return n + q.reap(done[n:]), nil
+	return n, nil
 }
 
 func (q *uring) reap(done []Done) int {
