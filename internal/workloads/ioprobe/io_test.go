@@ -130,7 +130,9 @@ func TestRateCapHolds(t *testing.T) {
 	}
 	r, _ := run(t, dir, "--directory", dir, "--size", "8m", "--rate_iops", fmt.Sprint(each), "--iodepth", "4", "--runtime", "2", "--numjobs", "2")
 	got, want := r.IO.Tests[0].Read.IOPS, 2*each
-	if got > want*1.02 || got < want*0.95 {
+	// The cap is the property: never above it. Below it only by what a loaded machine loses between the
+	// reference and this run (a full package run under load 16 reached 0.91 of the cap).
+	if got > want*1.02 || got < want*0.85 {
 		t.Fatalf("two jobs capped at %.0f IOPS each did %.1f IOPS (uncapped %.1f)", each, got, ref.IO.Tests[0].Read.IOPS)
 	}
 }
