@@ -36,6 +36,10 @@ type duckShared struct {
 	users       map[*duckUser]bool
 	conns       int
 	interrupted atomic.Bool
+	// the settings as the instance was opened; kept says it was kept idle for the next open, whose settings are
+	// then put back (SET threads, memory_limit... of an earlier open are the whole instance's)
+	settings map[string]string
+	kept     bool
 }
 
 // duckUser is one open of a shared instance: the *sql.DB the open returned.
@@ -72,7 +76,8 @@ func openDuckDB(ctx context.Context, t *Target) (*sql.DB, error) {
 		}
 		return nil, fmt.Errorf("%s was replaced or removed after a statement on it was interrupted in this process, and DuckDB cannot open it again in this process: run the command again", path)
 	}
-	if sh == nil {
+	fresh, kept := sh == nil, sh != nil && sh.kept
+	if fresh {
 		c, err := newDuckConnector(ctx, t.Path, path)
 		if err != nil {
 			return nil, err
@@ -81,9 +86,61 @@ func openDuckDB(ctx context.Context, t *Target) (*sql.DB, error) {
 		sh.file, _ = os.Stat(path)
 		duckInstances.byPath[path] = sh
 	}
+	sh.kept = false
 	u := &duckUser{sh: sh, opener: caller()}
 	sh.users[u] = true
-	return sql.OpenDB(u), nil
+	db := sql.OpenDB(u)
+	duckInstances.Unlock()
+	var err error
+	switch {
+	case fresh:
+		sh.settings, err = duckSettings(ctx, t.Engine, db)
+	case kept:
+		err = resetSettings(ctx, t.Engine, db, sh.settings)
+	}
+	if err != nil {
+		db.Close()
+	}
+	duckInstances.Lock() // the deferred unlock's
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// duckSettings are the instance's settings by name.
+func duckSettings(ctx context.Context, e *Engine, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, e.stmt("instance_settings").SQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var k string
+		var v sql.NullString
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		m[k] = v.String
+	}
+	return m, rows.Err()
+}
+
+// resetSettings resets every setting that differs from was, the instance's settings as it was opened.
+func resetSettings(ctx context.Context, e *Engine, db *sql.DB, was map[string]string) error {
+	now, err := duckSettings(ctx, e, db)
+	if err != nil {
+		return err
+	}
+	for k, v := range was {
+		if nv, ok := now[k]; ok && nv != v {
+			if _, err := db.ExecContext(ctx, strings.ReplaceAll(e.stmt("reset_setting").SQL, "{name}", ident(k))); err != nil {
+				return fmt.Errorf("resetting DuckDB's setting %s an earlier open changed: %w; run the command in a new process", k, err)
+			}
+		}
+	}
+	return nil
 }
 
 // sameFile says whether the file at the instance's path is still the one it opened.
@@ -102,7 +159,11 @@ func (u *duckUser) release() {
 	if u.closed && u.conns == 0 {
 		delete(sh.users, u)
 	}
-	if len(sh.users) > 0 || sh.conns > 0 || sh.interrupted.Load() {
+	if len(sh.users) > 0 || sh.conns > 0 {
+		return
+	}
+	if sh.interrupted.Load() {
+		sh.kept = true
 		return
 	}
 	if duckInstances.byPath[sh.path] == sh {

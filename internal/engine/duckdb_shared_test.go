@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -28,12 +30,27 @@ func TestDuckDBReopenAfterInterruptedQueriesNeverSpins(t *testing.T) {
 	if _, err := db.ExecContext(ctx, "CREATE TABLE t AS SELECT range AS i FROM range(200000)"); err != nil {
 		t.Fatal(err)
 	}
+	settings := func(db *sql.DB) (s string) {
+		db.QueryRowContext(ctx, "SELECT current_setting('threads') || ' threads, ' || current_setting('memory_limit')").Scan(&s)
+		return s
+	}
+	was := settings(db)
 	db.Close()
 
 	// one round: open, queries on several connections, interrupt them, close before they have all returned
 	round := func() error {
 		db, err := tg.Open(ctx)
 		if err != nil {
+			return err
+		}
+		// each round changes the instance's settings: the next open, of the instance kept after the
+		// interruption, has them as a new instance would
+		if s := settings(db); s != was {
+			db.Close()
+			return fmt.Errorf("settings of an earlier open: %s, not %s", s, was)
+		}
+		if _, err := db.ExecContext(ctx, "SET threads = 1; SET memory_limit = '100MB'"); err != nil {
+			db.Close()
 			return err
 		}
 		db.SetMaxOpenConns(4)
