@@ -270,10 +270,10 @@ func (s *duckStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (
 	return s.Stmt.QueryContext(ctx, args)
 }
 
-// duckOpenWait bounds DuckDB's open. An instance of the file this process closed can stay alive inside DuckDB
-// (seen only on a heavily loaded machine, with every connection closed: DuckDB's own threads still held it), and
-// DuckDB's open then waits for it in a busy spin, holding the lock every later DuckDB open in the process takes.
-// The open is given up after this long, and every later open in the process refuses at once.
+// duckOpenWait bounds DuckDB's open, a safety net behind the shared instances above: should an instance of the
+// file that this process closed still be alive inside DuckDB by some other way, DuckDB's open would wait for it
+// in a busy spin, holding the lock every later DuckDB open in the process takes. The open is given up after this
+// long, and every later open in the process refuses at once.
 var duckOpenWait = 60 * time.Second
 
 var duckStuck atomic.Pointer[string]
