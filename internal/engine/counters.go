@@ -254,21 +254,34 @@ func (c TxCounts) Sub(c0 TxCounts) TxCounts {
 // embedded engine keeps none (it is not zero), a variant lacks the view (Babelfish has no
 // sys.dm_os_performance_counters), or the query failed.
 func (e *Engine) ReadTxCounts(ctx context.Context, q Queryer) (TxCounts, error) {
+	c, _, err := e.ReadTxCountsWith(ctx, q, "")
+	return c, err
+}
+
+// ReadTxCountsWith reads the transaction counters and, in the same statement (one round trip, one moment of the
+// server's: nothing commits between the two), the (name, value) rows of with, a query of the caller's own such
+// as a table's count; its rows come back by name. with "" reads the counters alone.
+func (e *Engine) ReadTxCountsWith(ctx context.Context, q Queryer, with string) (TxCounts, map[string]float64, error) {
 	var c TxCounts
+	extra := map[string]float64{}
 	if e.Embedded {
-		return c, fmt.Errorf("%s is embedded: it keeps no server-side transaction counters", e.Title)
+		return c, nil, fmt.Errorf("%s is embedded: it keeps no server-side transaction counters", e.Title)
 	}
 	st := e.counters.Set()["tx_counts"]
 	if st == nil || q == nil {
-		return c, fmt.Errorf("%s has no transaction counters dbdyno can read", e.Title)
+		return c, nil, fmt.Errorf("%s has no transaction counters dbdyno can read", e.Title)
 	}
 	if why := e.Unavailable(ctx, q, "tx_counts"); why != "" {
-		return c, errors.New(why)
+		return c, nil, errors.New(why)
 	}
-	rows, err := q.QueryContext(ctx, st.SQL)
+	query := st.SQL
+	if with != "" {
+		query = strings.TrimRight(strings.TrimSpace(query), ";") + "\nUNION ALL\n" + strings.TrimRight(strings.TrimSpace(with), ";")
+	}
+	rows, err := q.QueryContext(ctx, query)
 	e.noteSide(err)
 	if err != nil {
-		return c, err
+		return c, nil, err
 	}
 	defer rows.Close()
 	seen := 0
@@ -276,11 +289,11 @@ func (e *Engine) ReadTxCounts(ctx context.Context, q Queryer) (TxCounts, error) 
 		var k string
 		var v any
 		if err := rows.Scan(&k, &v); err != nil {
-			return c, err
+			return c, nil, err
 		}
 		f, ok := number(v)
 		if !ok {
-			return c, fmt.Errorf("%s's transaction counter %s is not a number (%v)", e.Title, k, v)
+			return c, nil, fmt.Errorf("%s's transaction counter %s is not a number (%v)", e.Title, k, v)
 		}
 		switch strings.ToLower(k) {
 		case "commits":
@@ -296,15 +309,16 @@ func (e *Engine) ReadTxCounts(ctx context.Context, q Queryer) (TxCounts, error) 
 			c.LagSeconds = f
 			continue
 		default:
+			extra[strings.ToLower(k)] = f
 			continue
 		}
 		seen++
 	}
 	if err := rows.Err(); err != nil {
-		return c, err
+		return c, nil, err
 	}
 	if seen == 0 {
-		return c, fmt.Errorf("%s answered no transaction counters", e.Title)
+		return c, nil, fmt.Errorf("%s answered no transaction counters", e.Title)
 	}
-	return c, nil
+	return c, extra, nil
 }

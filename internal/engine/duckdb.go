@@ -63,6 +63,9 @@ func classifyDuckDB(err error) Class {
 // unexported field "conn"; the field is found by name and type, so a duckdb-go that keeps it otherwise gives
 // false here instead of a wrong handle. The handle is valid while dc is held.
 func DuckDBConn(dc any) (mapping.Connection, bool) {
+	if w, ok := dc.(*duckConn); ok {
+		dc = w.Conn
+	}
 	c, ok := dc.(*duckdb.Conn)
 	if !ok || c == nil {
 		return mapping.Connection{}, false

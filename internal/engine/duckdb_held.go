@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,59 +17,263 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
-// DuckDB keeps one database instance per file in a process. A handle closed while one of its connections is still
-// in use (a query's rows never closed, a goroutine that outlived its phase) keeps the instance alive, and the next
-// open of that file in the process waits for it in a busy spin that never ends. dbdyno runs several phases on
-// one file in a process (build then run, a plan's steps, the tests' commands), so every DuckDB handle is tracked:
-// an open that would spin waits a moment for the connection to be released and then refuses, naming the leak.
+// One DuckDB instance per file per process, shared by every open of the file. DuckDB keeps one instance per file
+// in a process (its instance cache), and an open of a file whose previous instance is still alive inside DuckDB
+// spins in that cache, holding the lock of every DuckDB open in the process, until the instance is gone. An
+// instance outlives every handle and connection dbdyno holds once one of its statements has been interrupted (a
+// context cancelled while DuckDB ran it: the end of a run, Ctrl-C, a timeout): DuckDB then never releases it, and
+// the next open of the file spun forever (reproduced by TestDuckDBReopenAfterInterruptedQueriesNeverSpins in a
+// few rounds; without the interruption the same rounds never spin). So dbdyno never asks DuckDB for an instance
+// it already has: every open of a file shares the one the process opened, counted by its users (open handles)
+// and their connections; when the last of them is gone the instance is closed, unless a statement of it was
+// interrupted: then it is kept, idle, for the next open of the file in this process (closing it is what would
+// make that open spin).
 
-// heldWait is how long an open waits for a closed handle's last connection to be released.
-var heldWait = 5 * time.Second
-
-type duckHandle struct {
-	db     *sql.DB
-	closed *atomic.Bool
-	opener string // where the handle was opened, for the refusal
+type duckShared struct {
+	path, dsn   string
+	c           *duckdb.Connector
+	file        os.FileInfo // the file the instance opened, to notice it replaced
+	users       map[*duckUser]bool
+	conns       int
+	interrupted atomic.Bool
+	// the settings as the instance was opened; kept says it was kept idle for the next open, whose settings are
+	// then put back (SET threads, memory_limit... of an earlier open are the whole instance's)
+	settings map[string]string
+	kept     bool
 }
 
-var duckHandles = struct {
+// duckUser is one open of a shared instance: the *sql.DB the open returned.
+type duckUser struct {
+	sh     *duckShared
+	opener string // where it was opened, for HeldDuckDB
+	closed bool
+	conns  int
+}
+
+var duckInstances = struct {
 	sync.Mutex
-	byPath map[string][]duckHandle
-}{byPath: map[string][]duckHandle{}}
-
-// closeTracker is duckdb-go's connector that records its Close (sql.DB.Close closes its connector at once, even
-// while connections are in use).
-type closeTracker struct {
-	*duckdb.Connector
-	closed *atomic.Bool
-}
-
-func (c closeTracker) Close() error {
-	c.closed.Store(true)
-	return c.Connector.Close()
-}
+	byPath map[string]*duckShared
+}{byPath: map[string]*duckShared{}}
 
 func openDuckDB(ctx context.Context, t *Target) (*sql.DB, error) {
-	path := duckPath(t.Path)
-	if err := waitUnheld(ctx, path); err != nil {
-		return nil, err
+	if t.Path == ":memory:" {
+		c, err := newDuckConnector(ctx, t.Path, t.Path)
+		if err != nil {
+			return nil, err
+		}
+		return sql.OpenDB(c), nil // not cached by DuckDB: every open is its own database
 	}
-	c, err := newDuckConnector(ctx, t.Path, path)
+	path := duckPath(t.Path)
+	duckInstances.Lock()
+	defer duckInstances.Unlock()
+	sh := duckInstances.byPath[path]
+	if sh != nil && sh.dsn != t.Path {
+		return nil, fmt.Errorf("%s is already open in this process with other settings (%s): open it with the same target URL, or in another process", path, sh.dsn)
+	}
+	if sh != nil && !sh.sameFile() {
+		if len(sh.users) > 0 || sh.conns > 0 {
+			return nil, fmt.Errorf("%s was replaced or removed while this process has it open: close what uses it first", path)
+		}
+		return nil, fmt.Errorf("%s was replaced or removed after a statement on it was interrupted in this process, and DuckDB cannot open it again in this process: run the command again", path)
+	}
+	fresh, kept := sh == nil, sh != nil && sh.kept
+	if fresh {
+		c, err := newDuckConnector(ctx, t.Path, path)
+		if err != nil {
+			return nil, err
+		}
+		sh = &duckShared{path: path, dsn: t.Path, c: c, users: map[*duckUser]bool{}}
+		sh.file, _ = os.Stat(path)
+		duckInstances.byPath[path] = sh
+	}
+	sh.kept = false
+	u := &duckUser{sh: sh, opener: caller()}
+	sh.users[u] = true
+	db := sql.OpenDB(u)
+	duckInstances.Unlock()
+	var err error
+	switch {
+	case fresh:
+		sh.settings, err = duckSettings(ctx, t.Engine, db)
+	case kept:
+		err = resetSettings(ctx, t.Engine, db, sh.settings)
+	}
+	if err != nil {
+		db.Close()
+	}
+	duckInstances.Lock() // the deferred unlock's
 	if err != nil {
 		return nil, err
 	}
-	h := duckHandle{closed: new(atomic.Bool), opener: caller()}
-	h.db = sql.OpenDB(closeTracker{c, h.closed})
-	duckHandles.Lock()
-	duckHandles.byPath[path] = append(duckHandles.byPath[path], h)
-	duckHandles.Unlock()
-	return h.db, nil
+	return db, nil
 }
 
-// duckOpenWait bounds DuckDB's open. An instance of the file this process closed can stay alive inside DuckDB
-// (seen only on a heavily loaded machine, with every connection closed: DuckDB's own threads still held it), and
-// DuckDB's open then waits for it in a busy spin, holding the lock every later DuckDB open in the process takes.
-// The open is given up after this long, and every later open in the process refuses at once.
+// duckSettings are the instance's settings by name.
+func duckSettings(ctx context.Context, e *Engine, db *sql.DB) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, e.stmt("instance_settings").SQL)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var k string
+		var v sql.NullString
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		m[k] = v.String
+	}
+	return m, rows.Err()
+}
+
+// resetSettings resets every setting that differs from was, the instance's settings as it was opened.
+func resetSettings(ctx context.Context, e *Engine, db *sql.DB, was map[string]string) error {
+	now, err := duckSettings(ctx, e, db)
+	if err != nil {
+		return err
+	}
+	for k, v := range was {
+		if nv, ok := now[k]; ok && nv != v {
+			if _, err := db.ExecContext(ctx, strings.ReplaceAll(e.stmt("reset_setting").SQL, "{name}", ident(k))); err != nil {
+				return fmt.Errorf("resetting DuckDB's setting %s an earlier open changed: %w; run the command in a new process", k, err)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile says whether the file at the instance's path is still the one it opened.
+func (sh *duckShared) sameFile() bool {
+	fi, err := os.Stat(sh.path)
+	if sh.file == nil || err != nil {
+		return sh.file == nil && err != nil
+	}
+	return os.SameFile(sh.file, fi)
+}
+
+// release forgets u once it is closed with no connection left, and closes the instance once it has no user and no
+// connection, unless a statement of it was interrupted (see above). duckInstances is locked.
+func (u *duckUser) release() {
+	sh := u.sh
+	if u.closed && u.conns == 0 {
+		delete(sh.users, u)
+	}
+	if len(sh.users) > 0 || sh.conns > 0 {
+		return
+	}
+	if sh.interrupted.Load() {
+		sh.kept = true
+		return
+	}
+	if duckInstances.byPath[sh.path] == sh {
+		delete(duckInstances.byPath, sh.path)
+	}
+	sh.c.Close()
+}
+
+// Connect makes a connection of u's instance; database/sql calls it.
+func (u *duckUser) Connect(ctx context.Context) (driver.Conn, error) {
+	dc, err := u.sh.c.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	duckInstances.Lock()
+	u.conns++
+	u.sh.conns++
+	duckInstances.Unlock()
+	return &duckConn{Conn: dc.(*duckdb.Conn), u: u}, nil
+}
+
+func (u *duckUser) Driver() driver.Driver { return u.sh.c.Driver() }
+
+// Close is the handle's close (sql.DB.Close calls it at once, even while connections are in use): the instance is
+// released once those are closed too.
+func (u *duckUser) Close() error {
+	duckInstances.Lock()
+	defer duckInstances.Unlock()
+	if !u.closed {
+		u.closed = true
+		u.release()
+	}
+	return nil
+}
+
+// duckConn is duckdb-go's connection, counted, noting the statements a cancelled context may have interrupted.
+type duckConn struct {
+	*duckdb.Conn
+	u      *duckUser
+	closed bool
+}
+
+func (c *duckConn) Close() error {
+	err := c.Conn.Close()
+	duckInstances.Lock()
+	defer duckInstances.Unlock()
+	if !c.closed {
+		c.closed = true
+		c.u.conns--
+		c.u.sh.conns--
+		c.u.release()
+	}
+	return err
+}
+
+// noteCancel marks the instance interrupted when ctx ended while a statement ran (duckdb-go interrupts it then).
+func (sh *duckShared) noteCancel(ctx context.Context) {
+	if ctx.Err() != nil {
+		sh.interrupted.Store(true)
+	}
+}
+
+func (c *duckConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	defer c.u.sh.noteCancel(ctx)
+	return c.Conn.ExecContext(ctx, q, args)
+}
+
+func (c *duckConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	defer c.u.sh.noteCancel(ctx)
+	return c.Conn.QueryContext(ctx, q, args)
+}
+
+func (c *duckConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	defer c.u.sh.noteCancel(ctx)
+	st, err := c.Conn.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return &duckStmt{Stmt: st.(*duckdb.Stmt), sh: c.u.sh}, nil
+}
+
+func (c *duckConn) Prepare(q string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), q)
+}
+
+func (c *duckConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	defer c.u.sh.noteCancel(ctx)
+	return c.Conn.BeginTx(ctx, opts)
+}
+
+// duckStmt is duckdb-go's prepared statement, noting interruptions as duckConn does.
+type duckStmt struct {
+	*duckdb.Stmt
+	sh *duckShared
+}
+
+func (s *duckStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	defer s.sh.noteCancel(ctx)
+	return s.Stmt.ExecContext(ctx, args)
+}
+
+func (s *duckStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	defer s.sh.noteCancel(ctx)
+	return s.Stmt.QueryContext(ctx, args)
+}
+
+// duckOpenWait bounds DuckDB's open, a safety net behind the shared instances above: should an instance of the
+// file that this process closed still be alive inside DuckDB by some other way, DuckDB's open would wait for it
+// in a busy spin, holding the lock every later DuckDB open in the process takes. The open is given up after this
+// long, and every later open in the process refuses at once.
 var duckOpenWait = 60 * time.Second
 
 var duckStuck atomic.Pointer[string]
@@ -120,68 +326,23 @@ func duckPath(p string) string {
 	return p
 }
 
-// waitUnheld waits until no closed handle on path has a connection in use, or refuses after heldWait.
-func waitUnheld(ctx context.Context, path string) error {
-	deadline := time.Now().Add(heldWait)
-	for {
-		held := heldOn(path)
-		if len(held) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return fmt.Errorf("%s is still held by a connection an earlier phase left in use (opened at %s): a dbdyno bug, please report it; running the command again in a new process works around it", path, held[0])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// heldOn prunes path's handles that are closed with no connection left, and returns the openers of those closed
-// with a connection still open.
-func heldOn(path string) []string {
-	duckHandles.Lock()
-	defer duckHandles.Unlock()
-	var keep []duckHandle
-	var held []string
-	for _, h := range duckHandles.byPath[path] {
-		n := h.db.Stats().OpenConnections
-		switch {
-		case !h.closed.Load():
-			keep = append(keep, h)
-		case n > 0:
-			keep = append(keep, h)
-			held = append(held, h.opener)
-		}
-	}
-	if len(keep) == 0 {
-		delete(duckHandles.byPath, path)
-	} else {
-		duckHandles.byPath[path] = keep
-	}
-	return held
-}
-
 // HeldDuckDB lists the DuckDB handles this process opened and has not let go of: open ones, and closed ones with
-// a connection still in use, each with where it was opened. Tests call it after a command: a command leaves none.
+// a connection still in use, each with where it was opened. Tests call it after a command: a command leaves none
+// of its own (an instance kept idle after an interrupted statement is no handle: it is not listed).
 func HeldDuckDB() []string {
-	duckHandles.Lock()
-	paths := make([]string, 0, len(duckHandles.byPath))
-	for p := range duckHandles.byPath {
-		paths = append(paths, p)
-	}
-	duckHandles.Unlock()
+	duckInstances.Lock()
+	defer duckInstances.Unlock()
 	var out []string
-	for _, p := range paths {
-		heldOn(p)
-		duckHandles.Lock()
-		for _, h := range duckHandles.byPath[p] {
+	for p, sh := range duckInstances.byPath {
+		for u := range sh.users {
 			state := "open"
-			if h.closed.Load() {
-				state = fmt.Sprintf("closed with %d connection(s) in use", h.db.Stats().OpenConnections)
+			if u.closed {
+				state = fmt.Sprintf("closed with %d connection(s) in use", u.conns)
 			}
-			out = append(out, fmt.Sprintf("%s %s, opened at %s", p, state, h.opener))
+			out = append(out, fmt.Sprintf("%s %s, opened at %s", p, state, u.opener))
 		}
-		duckHandles.Unlock()
 	}
+	sort.Strings(out)
 	return out
 }
 
@@ -206,4 +367,13 @@ func caller() string {
 	return strings.Join(parts, " < ")
 }
 
-var _ driver.Connector = closeTracker{}
+var (
+	_ driver.Connector          = (*duckUser)(nil)
+	_ driver.QueryerContext     = (*duckConn)(nil)
+	_ driver.ExecerContext      = (*duckConn)(nil)
+	_ driver.ConnBeginTx        = (*duckConn)(nil)
+	_ driver.ConnPrepareContext = (*duckConn)(nil)
+	_ driver.NamedValueChecker  = (*duckConn)(nil)
+	_ driver.StmtQueryContext   = (*duckStmt)(nil)
+	_ driver.StmtExecContext    = (*duckStmt)(nil)
+)

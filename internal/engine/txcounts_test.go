@@ -98,3 +98,37 @@ func TestRefusedCountersStatementRunsOnce(t *testing.T) {
 			s1.Statements-s0.Statements, s2.Statements-s1.Statements)
 	}
 }
+
+// tpcc reads sum(d_next_o_id) with the transaction counters, in one statement: read one after the other, the
+// New-Orders committed between them counted on one side only (the cross-check saw 62 against the client's 57).
+// ReadTxCountsWith gives the counters and the caller's rows from one statement (one side statement counted).
+func TestTxCountsWithTheCallersRowsInOneStatement(t *testing.T) {
+	ctx := context.Background()
+	for _, url := range testsrv.Servers(t) {
+		tg, db := testsrv.Open(t, url)
+		e := tg.Engine
+		t.Run(e.Name, func(t *testing.T) {
+			defer db.Close()
+			if why := e.Unavailable(ctx, db, "tx_counts"); why != "" {
+				if _, _, err := e.ReadTxCountsWith(ctx, db, "SELECT 'answer', 42"); err == nil || err.Error() != why {
+					t.Fatalf("%s lacks the counters (%s): %v", e.Name, why, err)
+				}
+				return
+			}
+			s0 := e.SideCounts()
+			c, extra, err := e.ReadTxCountsWith(ctx, db, "SELECT 'answer', 42")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := e.SideCounts().Statements - s0.Statements; n != 1 {
+				t.Fatalf("%d statements for the counters and the caller's row, not one", n)
+			}
+			if extra["answer"] != 42 || len(extra) != 1 {
+				t.Fatalf("the caller's rows: %v", extra)
+			}
+			if c.Total() <= 0 || c.Split == (c.Batches > 0) {
+				t.Fatalf("counters read with the caller's rows: %+v", c)
+			}
+		})
+	}
+}

@@ -57,25 +57,32 @@ func (h *hammerTx) prepare(ctx context.Context, db *DB) {
 	_, h.err = h.e.ReadTxCounts(ctx, h.conn)
 }
 
-// start reads the counters as the window's base.
-func (h *hammerTx) start(ctx context.Context) {
+// start reads the counters as the window's base, and sum(d_next_o_id) (withNewOrders, a new_orders row) in the
+// same statement: ok says the latter was read (else the caller reads it alone).
+func (h *hammerTx) start(ctx context.Context, withNewOrders string) (newOrders int64, ok bool) {
 	if h.err != nil || h.conn == nil {
-		return
+		return 0, false
 	}
 	h.s0 = h.e.SideCounts()
-	h.c0, h.err = h.e.ReadTxCounts(ctx, h.conn)
+	var extra map[string]float64
+	h.c0, extra, h.err = h.e.ReadTxCountsWith(ctx, h.conn, withNewOrders)
+	v, ok := extra["new_orders"]
+	return int64(v), ok
 }
 
 // sideStatement notes one of tpcc's own statements run in the window (the end's sum(d_next_o_id)).
 func (h *hammerTx) sideStatement() { h.own++ }
 
-// end reads the counters at the window's end.
-func (h *hammerTx) end(ctx context.Context) {
+// end reads the counters at the window's end, with sum(d_next_o_id) as start does.
+func (h *hammerTx) end(ctx context.Context, withNewOrders string) (newOrders int64, ok bool) {
 	if h.err != nil || h.conn == nil {
-		return
+		return 0, false
 	}
 	h.s1 = h.e.SideCounts()
-	h.c1, h.err = h.e.ReadTxCounts(ctx, h.conn)
+	var extra map[string]float64
+	h.c1, extra, h.err = h.e.ReadTxCountsWith(ctx, h.conn, withNewOrders)
+	v, ok := extra["new_orders"]
+	return int64(v), ok
 }
 
 func (h *hammerTx) close() {

@@ -13,3 +13,9 @@ SELECT index_name FROM duckdb_indexes() WHERE schema_name = current_schema() AND
 -- manifest; the check verbs compare it).
 -- name: table_checksum
 SELECT count(*), coalesce(sum(hash(t)), 0)::varchar FROM {table} t
+-- An instance's settings as the process opened it; an instance kept for the next open after an interrupted
+-- statement (duckdb_held.go) has each setting an earlier open changed reset, as a new instance would have it.
+-- name: instance_settings()
+SELECT name, value FROM duckdb_settings()
+-- name: reset_setting
+RESET GLOBAL {name}

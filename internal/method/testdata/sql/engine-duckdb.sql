@@ -15,6 +15,10 @@ SET threads = {n};
 SELECT index_name FROM duckdb_indexes() WHERE schema_name = current_schema() AND table_name = $1 UNION ALL SELECT DISTINCT constraint_type FROM duckdb_constraints() WHERE schema_name = current_schema() AND table_name = $1 AND constraint_type = 'PRIMARY KEY';
 -- name: table_checksum  -- from sql/duckdb/catalog.sql
 SELECT count(*), coalesce(sum(hash(t)), 0)::varchar FROM {table} t;
+-- name: instance_settings()  -- from sql/duckdb/catalog.sql
+SELECT name, value FROM duckdb_settings();
+-- name: reset_setting  -- from sql/duckdb/catalog.sql
+RESET GLOBAL {name};
 
 -- file: settings.sql
 -- name: threads()  -- from sql/duckdb/settings.sql

@@ -393,6 +393,8 @@ SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM o
 WHERE l.c IS NULL OR o.s <> l.c;
 -- name: sum_next_o_id()  -- from sql/generic/tx.sql
 SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: new_orders_row()  -- from sql/generic/tx.sql
+SELECT 'new_orders', COALESCE(SUM(d_next_o_id), 0) FROM district;
 -- name: begin_write  -- from sql/sqlserver/tx.sql
 BEGIN TRANSACTION;
 -- name: begin_read  -- from sql/sqlserver/tx.sql

@@ -110,6 +110,10 @@ WHERE l.c IS NULL OR o.s <> l.c;
 -- Bookkeeping
 -- name: sum_next_o_id()
 SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- sum_next_o_id as a (name, value) row: read in the same statement as the server's transaction counters at the
+-- measured window's edges (hammerdb.go), so that no commit falls between the two figures.
+-- name: new_orders_row()
+SELECT 'new_orders', COALESCE(SUM(d_next_o_id), 0) FROM district;
 
 -- Transaction control of the client-side mode: a transaction that writes, one that only reads, their end.
 -- name: begin_write
