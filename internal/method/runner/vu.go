@@ -50,9 +50,6 @@ func (u *Users) Check() error {
 	if u.ReconnectTimeout <= 0 {
 		return fmt.Errorf("--reconnect-timeout must be positive (got %s)", u.ReconnectTimeout)
 	}
-	if u.Transactions < 0 {
-		return fmt.Errorf("--transactions cannot be negative (got %d): give a count, or 0 to run for --duration", u.Transactions)
-	}
 	if u.MaxErrorRate < 0 || u.MaxErrorRate > 100 {
 		return fmt.Errorf("--max-error-rate is a percentage from 0 to 100 (got %g)", u.MaxErrorRate)
 	}
