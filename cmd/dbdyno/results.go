@@ -136,7 +136,13 @@ func (a *app) planCmd() *cobra.Command {
 			}
 			return err
 		},
-	}, &cobra.Command{
+	}, a.planRunCmd())
+	return c
+}
+
+func (a *app) planRunCmd() *cobra.Command {
+	var resume bool
+	c := &cobra.Command{
 		Use:   "run FILE.yaml",
 		Short: "check a plan, then run its steps in order",
 		Args:  cobra.ExactArgs(1),
@@ -145,8 +151,9 @@ func (a *app) planCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return p.Run(cmd.Context(), a.stdout, func(step []string) error { return a.invoke(cmd.Context(), step) })
+			return p.RunResuming(cmd.Context(), a.stdout, func(step []string) error { return a.invoke(cmd.Context(), step) }, resume)
 		},
-	})
+	}
+	c.Flags().BoolVar(&resume, "resume", false, "rerun an interrupted plan: skip the steps it finished (their results stored complete), run the rest; refused when the plan file changed")
 	return c
 }

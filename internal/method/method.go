@@ -295,6 +295,16 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err := CheckOutput("--result", s.result, ResultJSON, append(inputs, s.store)...); err != nil {
 		return err
 	}
+	if _, ok := v.Flag("log-latency"); ok && v.String("log-latency") != "" {
+		// a virtual-user run's per-transaction log (runner.Users): one file, so one measured run
+		path := v.String("log-latency")
+		if err := CheckOutput("--log-latency", path, LatencyLog, append(inputs, s.store, s.result)...); err != nil {
+			return err
+		}
+		if n := s.repeat * len(points) * max(1, len(env.Targets)); n > 1 {
+			return fmt.Errorf("--log-latency %s holds one run's transactions and this command makes %d runs (--repeat, a sweep or several --target): run them one at a time", path, n)
+		}
+	}
 	rs, err := newRunSet(ctx, env.Out, s)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -23,10 +24,11 @@ const (
 	ReportHTML             // dbdyno report
 	ExportCSV              // results export --format csv
 	ExportJSON             // results export --format json
+	LatencyLog             // a run's --log-latency file
 )
 
 func (k Kind) String() string {
-	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export"}[k]
+	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export", "latency log"}[k]
 }
 
 // looksLike reports whether a file's first bytes are what dbdyno writes as that kind.
@@ -41,6 +43,17 @@ func (k Kind) looksLike(head []byte) bool {
 		return strings.HasPrefix(h, "run_id,workload,")
 	case ExportJSON:
 		return strings.HasPrefix(h, "[") && (strings.Contains(h, `"schema_version"`) || strings.TrimSpace(strings.TrimPrefix(h, "[")) == "]" || h == "null")
+	case LatencyLog:
+		lines := strings.Split(h, "\n")
+		if len(head) == 512 && len(lines) > 1 {
+			lines = lines[:len(lines)-1] // cut off by the head
+		}
+		for _, l := range lines {
+			if !runner.LatencyLogLine.MatchString(l) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }
@@ -82,7 +95,7 @@ func CheckOutput(flag, path string, kind Kind, inputs ...string) error {
 }
 
 func ext(k Kind) string {
-	return [...]string{".json", ".html", ".csv", ".json"}[k]
+	return [...]string{".json", ".html", ".csv", ".json", ".log"}[k]
 }
 
 // samePath reports whether two paths name one file (or would: the same absolute path), an embedded

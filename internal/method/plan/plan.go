@@ -5,11 +5,16 @@
 package plan
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +23,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
 )
@@ -29,6 +35,9 @@ type Plan struct {
 	Labels  map[string]string
 	Store   string
 	Steps   []Step
+	// Hash identifies the plan's text: with a step's number and its command's, it is the key each measured
+	// step's results are labelled with (plan_step), and what plan run --resume checks the plan against.
+	Hash string
 }
 
 // Step is one command of the study, with its options as command-line arguments.
@@ -40,6 +49,7 @@ type Step struct {
 	// Instances runs a command that takes several targets on the plan's first N targets at once (0: all of
 	// them): the multi-instance studies' 1, 2 and 4 databases driven together.
 	Instances int
+	n         int // its number in the plan, from 1
 	command   *workload.Command
 }
 
@@ -75,7 +85,8 @@ func Parse(name string, text []byte) (*Plan, error) {
 		return nil, &Error{File: name, Line: 1, Msg: "a plan is a mapping with name, targets, labels and steps"}
 	}
 	root := doc.Content[0]
-	p := &Plan{Labels: map[string]string{}}
+	sum := sha256.Sum256(text)
+	p := &Plan{Labels: map[string]string{}, Hash: hex.EncodeToString(sum[:6])}
 	var stepsNode *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -122,6 +133,7 @@ func Parse(name string, text []byte) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
+		st.n = i + 1
 		p.Steps = append(p.Steps, st)
 		if st.command.Target != workload.NoTarget && len(p.Targets) == 0 {
 			return nil, fail(root, "the plan has no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", i+1, st.Workload, st.Action)
@@ -310,14 +322,19 @@ func (p *Plan) Commands(st Step) [][]string {
 	}
 	if st.command.Measured != nil {
 		for i := range out {
-			out[i] = p.method(out[i])
+			out[i] = p.method(out[i], p.StepKey(st, i))
 		}
 	}
 	return out
 }
 
-// method adds the plan's labels and store to a measured command's line.
-func (p *Plan) method(args []string) []string {
+// StepKey is the i-th command line of a step's stable key: the plan's hash, the step's number and the command's
+// (a step runs one command per target when its command takes one target). A measured command's results carry
+// it as the label plan_step.
+func (p *Plan) StepKey(st Step, i int) string { return fmt.Sprintf("%s/%d.%d", p.Hash, st.n, i+1) }
+
+// method adds the plan's labels, the step's key and the store to a measured command's line.
+func (p *Plan) method(args []string, key string) []string {
 	keys := make([]string, 0, len(p.Labels))
 	for k := range p.Labels {
 		keys = append(keys, k)
@@ -327,6 +344,7 @@ func (p *Plan) method(args []string) []string {
 	for _, k := range keys {
 		args = append(args, "--label", k+"="+p.Labels[k])
 	}
+	args = append(args, "--label", "plan_step="+key)
 	if p.Store != "" {
 		args = append(args, "--store", p.Store)
 	}
@@ -343,23 +361,156 @@ func (p *Plan) Check(out io.Writer) {
 
 // Run runs the plan's steps in order through invoke (a command line each); the first that fails stops it.
 func (p *Plan) Run(ctx context.Context, out io.Writer, invoke func(args []string) error) error {
+	return p.RunResuming(ctx, out, invoke, false)
+}
+
+// RunResuming is Run that, with resume, skips the step commands an interrupted run of this same plan finished
+// (and, for a measured one, whose results the store holds complete: every run of it labelled with its step key
+// ended ok); a changed plan is refused. Every run records each command it finishes in the plan's journal
+// (Journal), which --resume reads.
+func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args []string) error, resume bool) error {
 	for _, raw := range p.Targets {
 		if _, err := engine.Parse(raw); err != nil {
 			return fmt.Errorf("plan %s: %w", p.Name, err)
 		}
 	}
+	journal := p.Journal()
+	done := map[string]bool{}
+	if resume {
+		var err error
+		if done, err = p.readJournal(journal); err != nil {
+			return err
+		}
+	} else if err := p.startJournal(journal); err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "plan %s: %d step(s) on %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
+	skipped := 0
 	for i, st := range p.Steps {
-		for _, args := range p.Commands(st) {
+		for j, args := range p.Commands(st) {
+			key := p.StepKey(st, j)
+			if done[key] {
+				ok, err := p.storedComplete(ctx, st, key)
+				if err != nil {
+					return err
+				}
+				if ok {
+					skipped++
+					fmt.Fprintf(out, "\n== step %d (line %d): done before (%s), skipped: dbdyno %s\n", i+1, st.Line, key, strings.Join(engine.RedactArgs(args), " "))
+					continue
+				}
+			}
 			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(args), " "))
 			if err := invoke(args); err != nil {
 				if ctx.Err() != nil {
-					return fmt.Errorf("%w: plan %s stopped at step %d", workload.ErrAborted, p.Name, i+1)
+					return fmt.Errorf("%w: plan %s stopped at step %d ('dbdyno plan run --resume' runs the rest)", workload.ErrAborted, p.Name, i+1)
 				}
 				return fmt.Errorf("plan %s: step %d (line %d) failed: %w", p.Name, i+1, st.Line, err)
 			}
+			if err := appendJournal(journal, key); err != nil {
+				return err
+			}
 		}
+	}
+	if resume {
+		fmt.Fprintf(out, "\nplan %s resumed: %d step command(s) were done before and skipped\n", p.Name, skipped)
 	}
 	fmt.Fprintf(out, "\nplan %s done: 'dbdyno report --label plan=%s -o %s.html' writes its report\n", p.Name, p.Name, p.Name)
 	return nil
+}
+
+// Journal is the file a run of the plan records its finished step commands in: beside the plan's results
+// store, named after the plan.
+func (p *Plan) Journal() string {
+	st := p.Store
+	if st == "" {
+		st = store.DefaultPath
+	}
+	name := regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(p.Name, "_")
+	return filepath.Join(filepath.Dir(st), "."+filepath.Base(st)+".plan-"+name+".progress")
+}
+
+const journalHead = "dbdyno plan journal: plan %s hash %s\n"
+
+func (p *Plan) startJournal(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("plan %s: %v", p.Name, err)
+	}
+	if err := os.WriteFile(path, []byte(fmt.Sprintf(journalHead, p.Name, p.Hash)), 0o644); err != nil {
+		return fmt.Errorf("plan %s: cannot record its progress: %v", p.Name, err)
+	}
+	return nil
+}
+
+func appendJournal(path, key string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = fmt.Fprintf(f, "done %s\n", key)
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("recording the plan's progress in %s: %v", path, err)
+	}
+	return nil
+}
+
+func (p *Plan) readJournal(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, fmt.Errorf("--resume: plan %s has no run to resume (no %s): run it without --resume", p.Name, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--resume: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	var name, hash string
+	if !sc.Scan() {
+		return nil, fmt.Errorf("--resume: %s is empty: run the plan without --resume", path)
+	}
+	if _, err := fmt.Sscanf(sc.Text()+"\n", journalHead, &name, &hash); err != nil {
+		return nil, fmt.Errorf("--resume: %s is not a plan journal: run the plan without --resume", path)
+	}
+	if hash != p.Hash {
+		return nil, fmt.Errorf("--resume: plan %s changed since the run being resumed (hash %s, now %s): resume only the plan as it was, or run it without --resume", p.Name, hash, p.Hash)
+	}
+	done := map[string]bool{}
+	for sc.Scan() {
+		if key, ok := strings.CutPrefix(sc.Text(), "done "); ok {
+			done[key] = true
+		}
+	}
+	return done, sc.Err()
+}
+
+// storedComplete reports whether a finished step command's results are in the plan's store, all ended ok
+// (always true for a command that measures nothing).
+func (p *Plan) storedComplete(ctx context.Context, st Step, key string) (bool, error) {
+	if st.command.Measured == nil {
+		return true, nil
+	}
+	path := p.Store
+	if path == "" {
+		path = store.DefaultPath
+	}
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		return false, err
+	}
+	defer s.Close()
+	runs, err := s.List(ctx, store.Filter{Label: "plan_step=" + key})
+	if err != nil || len(runs) == 0 {
+		return false, err
+	}
+	for _, r := range runs {
+		if r.Status != "ok" {
+			return false, nil
+		}
+	}
+	return true, nil
 }

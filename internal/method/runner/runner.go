@@ -80,6 +80,13 @@ type Config struct {
 	// MaxErrorRate is the percentage of the measured window's units of work that may fail with errors of one
 	// class before the run is failed (0: DefaultMaxErrorRate; negative: none may fail).
 	MaxErrorRate float64
+	// Transactions, when positive, ends the measured window when this many units of work (all virtual users
+	// together, whatever their outcome) have finished in it, instead of after Duration: each unit of work
+	// takes one of the window's Transactions tickets before it starts, so the window holds exactly that many.
+	Transactions int64
+	// LatencyLog, when set, is a file that gets one line per unit of work finished in the measured window
+	// (see latencyLog); it is written whole when the run ends, also when it fails or is cancelled.
+	LatencyLog string
 
 	guard *guard // set by Run: see errors.go and stall.go
 }
@@ -108,6 +115,13 @@ func newTxStat() *txStat { return &txStat{hist: hdrhistogram.New(1, maxLatencyUS
 func (s *txStat) reset() {
 	s.count, s.rollbacks, s.errors, s.retries = 0, 0, 0, 0
 	s.hist.Reset()
+}
+
+// window is the measured window's count of units of work for a count-based run (Config.Transactions).
+type window struct {
+	tickets  atomic.Int64  // handed out: a unit of work takes one before it starts
+	finished atomic.Int64  // units of work with a ticket that finished
+	done     chan struct{} // closed when the last ticket's unit of work finished
 }
 
 type stats struct {
@@ -158,6 +172,18 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}
 	}()
 
+	var log *latencyLog
+	if cfg.LatencyLog != "" {
+		var err error
+		if log, err = openLatencyLog(cfg.LatencyLog); err != nil {
+			return nil, err
+		}
+	}
+	var win *window
+	if cfg.Transactions > 0 {
+		win = &window{done: make(chan struct{})}
+	}
+
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var measuring atomic.Bool
@@ -171,7 +197,12 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	start := time.Now()
 	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(),
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
-	fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
+	if win != nil {
+		m.PlannedSeconds = 0
+		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured until %d transactions have finished (all users together)\n", cfg.VUs, cfg.Rampup, cfg.Transactions)
+	} else {
+		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
+	}
 
 	var sched *schedule
 	if cfg.Rate > 0 {
@@ -182,7 +213,8 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		wg.Add(1)
 		go func(vu int, wk Worker) {
 			defer wg.Done()
-			vuLoop(ctx, wk, st, &measuring, &reconnects, &disconnected, cfg, sched, fail)
+			vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, reconnects: &reconnects, disconnected: &disconnected,
+				cfg: cfg, sched: sched, fail: fail, win: win, log: log}, wk)
 		}(i, wk)
 	}
 
@@ -198,7 +230,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		rampTimer = time.After(0)
 	}
 	var endTimer <-chan time.Time
+	var allDone <-chan struct{}
 	lastTick := start
+	pg := progress{cfg: cfg, start: start, win: win}
 	done := false
 	for !done {
 		select {
@@ -211,16 +245,23 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			}
 			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 			measureStart = time.Now()
+			pg.measureStart = measureStart
 			measuring.Store(true)
 			if cfg.Rampup > 0 {
 				fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
 			}
-			endTimer = time.After(cfg.Duration)
+			if win != nil {
+				allDone = win.done
+			} else {
+				endTimer = time.After(cfg.Duration)
+			}
 		case now := <-tick.C:
-			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load()))
+			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load(), pg.at(now)))
 			cfg.guard.stall.tick(lastTick, now, measuring.Load())
 			lastTick = now
 		case <-endTimer:
+			done = true
+		case <-allDone:
 			done = true
 		case <-ctx.Done():
 			done = true
@@ -235,7 +276,11 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	cancel()
 	stopWorkers(&wg, workers)
 	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 {
-		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring))
+		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now)))
+	}
+	var logErr error
+	if log != nil {
+		logErr = log.close()
 	}
 	if wasMeasuring && cfg.AtMeasureEnd != nil {
 		end, cancelEnd := EndContext(parent)
@@ -290,22 +335,47 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		return m, boundaryErr
 	case guardErr != nil:
 		return m, guardErr
+	case logErr != nil:
+		return m, logErr
 	}
 	return m, nil
 }
 
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
-func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, reconnects, disconnected *atomic.Int64, cfg Config, sched *schedule, fail func(error)) {
+// vuEnv is what one virtual user's loop shares with the run.
+type vuEnv struct {
+	vu                       int
+	names                    []string
+	st                       *stats
+	measuring                *atomic.Bool
+	reconnects, disconnected *atomic.Int64 // disconnected: nanoseconds spent without a connection while measuring
+	cfg                      Config
+	sched                    *schedule
+	fail                     func(error)
+	win                      *window     // nil: the window is timed
+	log                      *latencyLog // nil: no latency log
+}
+
+func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
+	cfg := e.cfg
 	inFlight := cfg.guard.stall.slot()
+	var logged int64
 	for ctx.Err() == nil {
 		tx, keying, think := wk.Next()
 		if !sleep(ctx, keying) {
 			return
 		}
+		ticket := false
+		if e.win != nil && e.measuring.Load() {
+			if e.win.tickets.Add(1) > cfg.Transactions {
+				return // the window's units of work are all handed out
+			}
+			ticket = true
+		}
 		t0 := time.Now()
-		if sched != nil {
-			if t0 = sched.take(); !sleep(ctx, time.Until(t0)) {
+		if e.sched != nil {
+			if t0 = e.sched.take(); !sleep(ctx, time.Until(t0)) {
 				return
 			}
 		}
@@ -316,17 +386,28 @@ func vuLoop(ctx context.Context, wk Worker, st *stats, measuring *atomic.Bool, r
 			return // the run ended while this transaction was in flight: it is not counted
 		}
 		inFlight.Store(0)
-		measured := measuring.Load()
-		st.record(tx, elapsed, out, measured)
+		measured := e.measuring.Load()
+		if e.win != nil {
+			measured = ticket // a unit of work begun in the ramp-up is not the window's
+		}
+		e.st.record(tx, elapsed, out, measured)
+		if measured && e.log != nil {
+			e.log.line(e.vu, logged, elapsed, e.names[tx], out, t0)
+			logged++
+		}
 		if err := cfg.guard.done(out, measured); err != nil {
-			fail(err)
+			e.fail(err)
+			return
+		}
+		if ticket && e.win.finished.Add(1) == cfg.Transactions {
+			close(e.win.done)
 			return
 		}
 		if out.ConnLost {
 			lost := time.Now()
-			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, reconnects, fail)
-			if measuring.Load() {
-				disconnected.Add(int64(time.Since(lost)))
+			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, e.reconnects, e.fail)
+			if e.measuring.Load() {
+				e.disconnected.Add(int64(time.Since(lost)))
 			}
 			if !ok {
 				return
@@ -402,7 +483,7 @@ func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
 	}
 }
 
-func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Duration, measured bool) result.Interval {
+func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Duration, measured bool, where string) result.Interval {
 	st.mu.Lock()
 	iv := result.Interval{ElapsedSeconds: round1(elapsed.Seconds()), Measured: measured, Transactions: map[string]result.IntervalTxStat{}}
 	var committed, keyCount int64
@@ -451,7 +532,7 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	if cfg.Micros {
 		latUnit = "µs"
 	}
-	fmt.Fprintf(cfg.Progress, "%7.1fs %s %s %8.0f%s  err %d |%s (p50/p95/p99 %s)\n", elapsed.Seconds(), phase, rate, perUnit, key, iv.Errors, b.String(), latUnit)
+	fmt.Fprintf(cfg.Progress, "%7.1fs%s %s %s %8.0f%s  err %d |%s (p50/p95/p99 %s)\n", elapsed.Seconds(), where, phase, rate, perUnit, key, iv.Errors, b.String(), latUnit)
 	return iv
 }
 
@@ -539,4 +620,35 @@ func HoldDriverCPU(embedded bool, vus int) (procs int, release func()) {
 		runtime.GOMAXPROCS(d.procs)
 		debug.SetGCPercent(d.gc)
 	})
+}
+
+// progress is where a run is, for its progress lines: elapsed/total and the time left for a timed run
+// ("/1m10s ETA 58s" after the elapsed time), the units of work finished of the window's and the time left at the
+// window's rate so far for a count-based one (" 150/200 tx ETA 3s").
+type progress struct {
+	cfg          Config
+	start        time.Time
+	measureStart time.Time // zero in the ramp-up
+	win          *window
+}
+
+func (p *progress) at(now time.Time) string {
+	if p.win == nil {
+		total := p.cfg.Rampup + p.cfg.Duration
+		return fmt.Sprintf("/%s ETA %s", roundS(total), roundS(max(0, total-now.Sub(p.start))))
+	}
+	done := min(p.win.finished.Load(), p.cfg.Transactions)
+	eta := "-"
+	if span := now.Sub(p.measureStart); !p.measureStart.IsZero() && done > 0 && span > 0 {
+		eta = roundS(time.Duration(float64(p.cfg.Transactions-done) * float64(span) / float64(done)))
+	}
+	return fmt.Sprintf(" %d/%d tx ETA %s", done, p.cfg.Transactions, eta)
+}
+
+// roundS is a time for a progress line: to the second, to the tenth below 10 s.
+func roundS(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
 }

@@ -21,6 +21,8 @@ type Users struct {
 	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
 	MaxErrorRate     float64       `flag:"max-error-rate" unit:"%" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
+	Transactions     int           `flag:"transactions" min:"0" help:"end the measured window when this many transactions (all virtual users together, whatever their outcome) have finished in it, instead of after --duration (pgbench -t, which counts per client); 0: timed by --duration"`
+	LogLatency       string        `flag:"log-latency" plan:"-" help:"write one line per measured transaction to this file: client, its transaction number, latency in µs, name, outcome, start (epoch s and µs); see docs/flags.md"`
 }
 
 // Timing is how many users run for how long: the options of every user-driven run (runner.Run's Config).
@@ -105,6 +107,9 @@ type Setup struct {
 	Mode     string        // "sql" or "procedures" for a workload with Modes ("" otherwise)
 	Procs    func() int    // the driver's GOMAXPROCS share, settled when measuring starts
 	Duration time.Duration // the run's measured time (the warm-up's length for the warm-up run)
+	// Transactions, when positive, is the measured window's count of transactions instead of Duration (never
+	// for the warm-up run, which is timed by --warmup).
+	Transactions int
 }
 
 // VU is the measured command of a virtual-user workload with options T: the workload supplies its options'
@@ -131,6 +136,9 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	if err := u.Check(); err != nil {
 		return err
 	}
+	if u.Transactions > 0 && v.Changed("duration") {
+		return fmt.Errorf("--transactions %d and --duration %s both end the measured window: give one of them", u.Transactions, u.Duration)
+	}
 	if m := w.modes(o); m != nil {
 		if err := m.Valid(); err != nil {
 			return err
@@ -156,6 +164,8 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }}
 	if s.Warmup {
 		r.Duration = u.Warmup
+	} else {
+		r.Transactions = u.Transactions
 	}
 	if m != nil {
 		r.Mode = m.Mode
@@ -183,6 +193,7 @@ func (r *Setup) Options() map[string]any {
 	out := map[string]any{"vus": r.Users.VUs, "rampup_s": r.Users.Rampup.Seconds(), "duration_s": r.Duration.Seconds(),
 		"interval_s": r.Users.Interval.Seconds(), "seed": fmt.Sprint(r.Users.Seed), "reconnect_timeout_s": r.Users.ReconnectTimeout.Seconds(),
 		"driver_gomaxprocs": r.Procs(), "max_error_rate_pct": r.Users.MaxErrorRate}
+	counted(out, r.Transactions)
 	if r.Mode != "" {
 		out["mode"] = r.Mode
 	}
@@ -199,12 +210,24 @@ type vuRun struct {
 }
 
 func (v *vuRun) ServerVersion() string   { return v.sess.ServerVersion() }
-func (v *vuRun) Options() map[string]any { return v.sess.Options() }
+func (v *vuRun) Options() map[string]any { return counted(v.sess.Options(), v.r.Transactions) }
+
+// counted makes a count-based run's options say so: its planned transactions, and no planned duration.
+func counted(o map[string]any, transactions int) map[string]any {
+	if transactions > 0 && o != nil {
+		delete(o, "duration_s")
+		o["transactions"] = transactions
+	}
+	return o
+}
 
 func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
-		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate}
+		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions)}
+	if !v.r.Warmup {
+		cfg.LatencyLog = u.LogLatency
+	}
 	if cfg.MaxErrorRate == 0 {
 		cfg.MaxErrorRate = -1 // --max-error-rate 0: none may fail
 	}
