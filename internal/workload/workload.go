@@ -64,6 +64,9 @@ type Command struct {
 	// Existing says the command works on what a build made (a run, check, validate, drop): its targets are
 	// opened only if they exist, an embedded target's missing file refused rather than created empty.
 	Existing bool
+	// Positional names the command's Strings flag that takes the command line's arguments too, after the flag's
+	// own values (dbdyno script run A.sql B.sql@5); "" for a command that takes none.
+	Positional string
 }
 
 // TargetUse says whether a command takes --target.
