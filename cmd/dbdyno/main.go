@@ -99,9 +99,7 @@ func (a *app) bind(c *cobra.Command, m *workload.Meta, wc *workload.Command) {
 		if err != nil {
 			return err
 		}
-		if len(args) > 0 {
-			v = v.Set(wc.Positional, append(v.Strings(wc.Positional), args...))
-		}
+		v = wc.TakeArgs(v, args)
 		return method.Execute(cmd.Context(), m, wc, v, a.env())
 	}
 }

@@ -41,7 +41,7 @@ type Flag struct {
 	Why        string // why the range is what it is, said after a refusal ("" for nothing)
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
-	Short   string // a one-letter spelling (-D), from the short tag
+	Short   string       // a one-letter spelling (-D), from the short tag
 	field   []int        // the field of the options struct that holds it (FlagsOf)
 	owner   reflect.Type // that struct
 }

@@ -69,6 +69,15 @@ type Command struct {
 	Positional string
 }
 
+// TakeArgs adds a command line's positional arguments to the command's Positional flag (cobra and Invoke
+// refuse arguments to a command without one).
+func (c *Command) TakeArgs(v *Values, args []string) *Values {
+	if len(args) == 0 || c.Positional == "" {
+		return v
+	}
+	return v.Set(c.Positional, append(v.Strings(c.Positional), args...))
+}
+
 // TargetUse says whether a command takes --target.
 type TargetUse int
 

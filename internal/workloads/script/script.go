@@ -243,7 +243,7 @@ type session struct {
 	scaleBy string
 	tx      sqlfile.Set
 	measure atomic.Bool
-	// errors of the measured window per script and command
+	// errors of the measured window per script and command (a figure: "FILE:LINE N; ...")
 	stmtErrs [][]atomic.Int64
 }
 
@@ -274,7 +274,7 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		}
 		s.scale, s.scaleBy = n, "-D scale"
 	} else if o.Scale == 0 {
-		s.scale, s.scaleBy = 1, "default (no pgbench_branches table)"
+		s.scale, s.scaleBy = 1, "default: no pgbench_branches table"
 		var n int64
 		if err := db.QueryRowContext(ctx, all["scale"].SQL).Scan(&n); err == nil && n > 0 {
 			s.scale, s.scaleBy = n, "rows of pgbench_branches"
@@ -328,16 +328,16 @@ func (s *session) Figures(m *result.Measurement) map[string]any {
 	if done+m.Errors > 0 {
 		fig["failed_pct"] = runner.Round(100*float64(m.Errors)/float64(done+m.Errors), 2)
 	}
-	errs := map[string]any{}
+	var errs []string
 	for i, sc := range s.scripts {
 		for j := range sc.cmds {
 			if n := s.stmtErrs[i][j].Load(); n > 0 {
-				errs[fmt.Sprintf("%s:%d", sc.File, sc.cmds[j].line)] = n
+				errs = append(errs, fmt.Sprintf("%s:%d %d", sc.File, sc.cmds[j].line, n))
 			}
 		}
 	}
 	if len(errs) > 0 {
-		fig["statement_errors"] = errs
+		fig["statement_errors"] = strings.Join(errs, "; ")
 	}
 	return fig
 }
@@ -347,14 +347,10 @@ func (s *session) Finish(_ context.Context, res *result.Result) {
 	fmt.Fprintf(w, "\n%s after %.1fs measured: TPS %v (%v transactions, %d failed)\n", strings.ToUpper(res.Status), m.MeasuredSecs,
 		res.Figures["tps"], res.Figures["transactions"], m.Errors)
 	runner.PrintTable(w, m, "script", s.names)
-	if errs, ok := res.Figures["statement_errors"].(map[string]any); ok {
-		keys := make([]string, 0, len(errs))
-		for k := range errs {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Fprintf(w, "errors at %s: %v\n", k, errs[k])
+	if errs, ok := res.Figures["statement_errors"].(string); ok {
+		for _, e := range strings.Split(errs, "; ") {
+			at, n, _ := strings.Cut(e, " ")
+			fmt.Fprintf(w, "errors at %s: %s\n", at, n)
 		}
 	}
 	if v, ok := res.Figures["client_cpu_us_per_tx"]; ok {

@@ -48,7 +48,7 @@ func (w *worker) Do(ctx context.Context, tx int) runner.Outcome {
 	sc := w.s.scripts[tx]
 	inTx, branch := false, false
 	fail := func(pc int, err error) runner.Outcome {
-		if w.s.measure.Load() {
+		if w.s.measure.Load() && ctx.Err() == nil { // the runner does not count what the run's end cut off
 			w.s.stmtErrs[tx][pc].Add(1)
 		}
 		lost := w.s.eng.Classify(err) == engine.ConnLost
