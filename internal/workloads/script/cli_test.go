@@ -220,3 +220,22 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// DuckDB refuses a second writer of a row at once (a conflict, the engine's Retryable class): with --max-tries
+// the TPC-B-like transaction runs again, as pgbench's --max-tries does, and the sums still agree.
+func TestMaxTriesOnDuckDB(t *testing.T) {
+	url := "duckdb://" + filepath.Join(t.TempDir(), "d.duckdb")
+	clitest.Must(t, "script", "init", "--target", url)
+	res := filepath.Join(t.TempDir(), "r.json")
+	clitest.Must(t, "script", "run", "--builtin", "tpcb-like", "--target", url, "--vus", "3", "--max-tries", "100",
+		"--rampup", "0s", "--duration", "2s", "--store", "", "--result", res)
+	rr, _ := clitest.ReadResult(t, res)
+	if rr.Measurement.Retries == 0 || rr.Measurement.Committed == 0 {
+		t.Errorf("3 users on one branch row: %d committed, %d retries (want some of each)", rr.Measurement.Committed, rr.Measurement.Retries)
+	}
+	db := open(t, url)
+	a, b, h := one(t, db, "SELECT SUM(abalance) FROM pgbench_accounts"), one(t, db, "SELECT SUM(bbalance) FROM pgbench_branches"), one(t, db, "SELECT SUM(delta) FROM pgbench_history")
+	if a != b || b != h {
+		t.Errorf("sums differ after retries: accounts %d, branches %d, history %d", a, b, h)
+	}
+}

@@ -15,10 +15,14 @@ const (
 
 // randSource draws the random functions' values the way pgbench defines them (its getrand,
 // getExponentialRand, getGaussianRand and getZipfianRand): the same distributions, another generator.
-type randSource struct{ r *rand.Rand }
+type randSource struct {
+	r   *rand.Rand
+	pcg *rand.PCG // its state, saved and restored to run a transaction again alike (--max-tries)
+}
 
 func newRand(seed, stream uint64) *randSource {
-	return &randSource{r: rand.New(rand.NewPCG(seed, stream))}
+	p := rand.NewPCG(seed, stream)
+	return &randSource{r: rand.New(p), pcg: p}
 }
 
 // uniform: every integer of [lo, hi] with the same probability.

@@ -85,6 +85,7 @@ type RunFlags struct {
 	Builtin      []string `flag:"builtin" help:"pgbench's built-in script: tpcb-like, simple-update or select-only, with @WEIGHT if wanted (repeatable)"`
 	Define       []string `flag:"define" short:"D" help:"a variable every script starts with, NAME=VALUE (repeatable), as pgbench's -D"`
 	Scale        int      `flag:"scale" min:"0" help:"the value of :scale (0: the rows of pgbench_branches where that table exists, else 1, as pgbench reads it)"`
+	MaxTries     int      `flag:"max-tries" default:"1" min:"1" help:"runs of a transaction that fails with a serialization failure or deadlock, the first included, as pgbench's --max-tries (1: no retry)"`
 	QueryMode    string   `flag:"query-mode" default:"prepared" help:"prepared (each statement prepared once per connection, :variables sent as bind parameters) or simple (the variables' text put into the statement, as pgbench's default -M simple)"`
 }
 

@@ -26,6 +26,8 @@ type worker struct {
 	stmts map[[2]int]*sql.Stmt
 	args  []any
 	buf   strings.Builder
+	// failedAt is the command at which the last run of a script failed (-1: none, or not at a command)
+	failedAt int
 }
 
 func (w *worker) lookup(name string) (value, bool) { v, ok := w.vars[name]; return v, ok }
@@ -43,19 +45,52 @@ func (w *worker) Next() (int, time.Duration, time.Duration) {
 	return len(cum) - 1, 0, 0
 }
 
-// Do runs one script from its first command to its last.
+// Do runs one script; a serialization failure or deadlock (the engine's Retryable class) runs it again, with
+// the variables and random state it started with, up to --max-tries times in all, as pgbench does.
 func (w *worker) Do(ctx context.Context, tx int) runner.Outcome {
+	out := w.try(ctx, tx)
+	// the failed statement counted, but not what the run's end cut off (the runner does not count it either)
+	if out.Err != nil && w.failedAt >= 0 && w.s.measure.Load() && ctx.Err() == nil {
+		w.s.stmtErrs[tx][w.failedAt].Add(1)
+	}
+	return out
+}
+
+func (w *worker) try(ctx context.Context, tx int) runner.Outcome {
+	tries := w.s.o.MaxTries
+	if tries <= 1 {
+		return w.once(ctx, tx)
+	}
+	vars, pcg := make(map[string]value, len(w.vars)), *w.rand.pcg
+	for k, v := range w.vars {
+		vars[k] = v
+	}
+	for try := 1; ; try++ {
+		out := w.once(ctx, tx)
+		out.Retries = try - 1
+		if out.Err == nil || out.ConnLost || try >= tries || ctx.Err() != nil || w.s.eng.Classify(out.Err) != engine.Retryable {
+			return out
+		}
+		*w.rand.pcg = pcg
+		clear(w.vars)
+		for k, v := range vars {
+			w.vars[k] = v
+		}
+	}
+}
+
+// once runs the script from its first command to its last.
+func (w *worker) once(ctx context.Context, tx int) runner.Outcome {
 	sc := w.s.scripts[tx]
+	w.failedAt = -1
 	inTx, branch := false, false
 	fail := func(pc int, err error) runner.Outcome {
-		if w.s.measure.Load() && ctx.Err() == nil { // the runner does not count what the run's end cut off
-			w.s.stmtErrs[tx][pc].Add(1)
-		}
+		w.failedAt = pc
 		lost := w.s.eng.Classify(err) == engine.ConnLost
 		if inTx && !lost {
 			w.rollback(ctx)
 		}
-		return runner.Outcome{Err: errAt(sc.File, sc.cmds[pc].line, "%v", err), ConnLost: lost}
+		return runner.Outcome{Err: fmt.Errorf("%s:%d: %w", sc.File, sc.cmds[pc].line, err), ConnLost: lost} // the engine's error kept for its class
 	}
 	for pc := 0; pc < len(sc.cmds); {
 		c := &sc.cmds[pc]
