@@ -91,11 +91,15 @@ func (a *app) workloadCmd(m *workload.Meta) *cobra.Command {
 func (a *app) bind(c *cobra.Command, m *workload.Meta, wc *workload.Command) {
 	read := workload.Define(c.Flags(), method.CommandFlags(m, wc))
 	c.Args = cobra.NoArgs
-	c.RunE = func(cmd *cobra.Command, _ []string) error {
+	if wc.Positional != "" {
+		c.Args = cobra.ArbitraryArgs
+	}
+	c.RunE = func(cmd *cobra.Command, args []string) error {
 		v, err := read()
 		if err != nil {
 			return err
 		}
+		v = wc.TakeArgs(v, args)
 		return method.Execute(cmd.Context(), m, wc, v, a.env())
 	}
 }

@@ -38,13 +38,14 @@ func Invoke(ctx context.Context, args []string, out io.Writer, version string) e
 	if err := fs.Parse(rest); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && c.Positional == "" {
 		return fmt.Errorf("%s %s takes no arguments (got %q)", m.Name, name, fs.Arg(0))
 	}
 	v, err := read()
 	if err != nil {
 		return err
 	}
+	v = c.TakeArgs(v, fs.Args())
 	env := &workload.Env{Out: out, Version: version, Args: engine.RedactArgs(append([]string{"dbdyno"}, args...))}
 	return Execute(ctx, m, c, v, env)
 }

@@ -41,6 +41,7 @@ type Flag struct {
 	Why        string // why the range is what it is, said after a refusal ("" for nothing)
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
+	Short   string       // a one-letter spelling (-D), from the short tag
 	field   []int        // the field of the options struct that holds it (FlagsOf)
 	owner   reflect.Type // that struct
 }
@@ -73,27 +74,27 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		switch f.Kind {
 		case Int:
 			d, _ := strconv.Atoi(orZero(f.Default))
-			ptrs[f.Name] = fs.Int(f.Name, d, f.Help)
+			ptrs[f.Name] = fs.IntP(f.Name, f.Short, d, f.Help)
 		case Uint:
 			d, _ := strconv.ParseUint(orZero(f.Default), 10, 64)
-			ptrs[f.Name] = fs.Uint64(f.Name, d, f.Help)
+			ptrs[f.Name] = fs.Uint64P(f.Name, f.Short, d, f.Help)
 		case Float:
 			d, _ := strconv.ParseFloat(orZero(f.Default), 64)
-			ptrs[f.Name] = fs.Float64(f.Name, d, f.Help)
+			ptrs[f.Name] = fs.Float64P(f.Name, f.Short, d, f.Help)
 		case Bool:
-			ptrs[f.Name] = fs.Bool(f.Name, f.Default == "true", f.Help)
+			ptrs[f.Name] = fs.BoolP(f.Name, f.Short, f.Default == "true", f.Help)
 		case Duration:
 			d := &durationValue{s: orZero(f.Default)}
-			fs.Var(d, f.Name, f.Help)
+			fs.VarP(d, f.Name, f.Short, f.Help)
 			ptrs[f.Name] = d
 		case String, Counts, Percent:
-			ptrs[f.Name] = fs.String(f.Name, f.Default, f.Help)
+			ptrs[f.Name] = fs.StringP(f.Name, f.Short, f.Default, f.Help)
 		case Strings:
 			var d []string
 			if f.Default != "" {
 				d = []string{f.Default}
 			}
-			ptrs[f.Name] = fs.StringArray(f.Name, d, f.Help)
+			ptrs[f.Name] = fs.StringArrayP(f.Name, f.Short, d, f.Help)
 		}
 		if f.Hidden {
 			fs.MarkHidden(f.Name)

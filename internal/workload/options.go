@@ -32,6 +32,7 @@ import (
 //   - min:"n", max:"n"  the range a number must lie in, checked when the options are decoded
 //   - why:"text"     why the range is what it is: said after the refusal of a number out of it
 //   - alias:"a,b"    older spellings that still work, hidden (a renamed flag keeps its old name this way)
+//   - short:"D"      a one-letter spelling (-D), where a peer tool's users expect one (pgbench's -D)
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
 // bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable) and units.Percent
@@ -95,6 +96,7 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 			f.Aliases = strings.Split(a, ",")
 		}
 		f.Hidden = sf.Tag.Get("hidden") == "true"
+		f.Short = sf.Tag.Get("short")
 		switch {
 		case sf.Type == durationType:
 			f.Kind = Duration

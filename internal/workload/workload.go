@@ -64,6 +64,18 @@ type Command struct {
 	// Existing says the command works on what a build made (a run, check, validate, drop): its targets are
 	// opened only if they exist, an embedded target's missing file refused rather than created empty.
 	Existing bool
+	// Positional names the command's Strings flag that takes the command line's arguments too, after the flag's
+	// own values (dbdyno script run A.sql B.sql@5); "" for a command that takes none.
+	Positional string
+}
+
+// TakeArgs adds a command line's positional arguments to the command's Positional flag (cobra and Invoke
+// refuse arguments to a command without one).
+func (c *Command) TakeArgs(v *Values, args []string) *Values {
+	if len(args) == 0 || c.Positional == "" {
+		return v
+	}
+	return v.Set(c.Positional, append(v.Strings(c.Positional), args...))
 }
 
 // TargetUse says whether a command takes --target.

@@ -330,3 +330,12 @@ func Print(w io.Writer, files []*File) {
 		fmt.Fprintln(w)
 	}
 }
+
+// Convert is an argument as the dialect's driver should get it (RegisterArg), for a statement built at run time
+// rather than read from a file (a user's script).
+func Convert(ph Placeholder, v any) any {
+	if conv := converters[ph]; conv != nil {
+		return conv(v)
+	}
+	return v
+}

@@ -6,6 +6,7 @@ import (
 	_ "github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/ping"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/probe"
+	_ "github.com/dbdyno/dbdyno/internal/workloads/script"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpcc"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpch"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/webstore"

@@ -48,7 +48,7 @@ func init() {
 				},
 				Open: open,
 			}),
-			runner.CheckCommand("verify the consistency conditions (clause 3.3.2, conditions 1-4)", Open),
+			runner.CheckCommand("verify the twelve consistency conditions of clause 3.3.2", Open),
 			workload.DropCommand("remove dbdyno's TPC-C tables and procedures (and nothing else)", Open),
 			workload.NewCommand(workload.Command{Name: "gen",
 				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},

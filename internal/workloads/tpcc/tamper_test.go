@@ -126,7 +126,7 @@ func TestTooManyRollbacksWarn(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "r.json")
 	run := []string{"tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--check", "--result", file}
 	r := clitest.Must(t, run...)
-	if res, _ := clitest.ReadResult(t, file); strings.Contains(r.Stdout, "rolled back") || len(res.Checks) != 4 {
+	if res, _ := clitest.ReadResult(t, file); strings.Contains(r.Stdout, "rolled back") || len(res.Checks) != 12 {
 		t.Fatalf("a clean run warns of rollbacks, or records %d checks:\n%s", len(res.Checks), r.Stdout)
 	}
 	testsrv.Exec(t, e.URL, "DELETE FROM dbdyno_tpcc_meta WHERE k LIKE 'rows:%'", "DELETE FROM item WHERE i_id % 50 = 0")

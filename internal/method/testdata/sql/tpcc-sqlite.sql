@@ -200,6 +200,53 @@ SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM o
   LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l
   ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id
 WHERE l.c IS NULL OR o.s <> l.c;
+-- name: check_5()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id
+WHERE (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL)
+UNION ALL
+SELECT n.no_w_id, n.no_d_id, n.no_o_id FROM new_order n
+  LEFT JOIN orders o ON o.o_w_id = n.no_w_id AND o.o_d_id = n.no_d_id AND o.o_id = n.no_o_id
+WHERE o.o_id IS NULL;
+-- name: check_6()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+WHERE COALESCE(l.c, 0) <> o.o_ol_cnt;
+-- name: check_7()  -- from sql/generic/tx.sql
+SELECT DISTINCT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+WHERE (o.o_carrier_id IS NULL AND l.ol_delivery_d IS NOT NULL) OR (o.o_carrier_id IS NOT NULL AND l.ol_delivery_d IS NULL);
+-- name: check_8()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - COALESCE(h.s, 0) FROM warehouse w
+  LEFT JOIN (SELECT h_w_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id
+WHERE ABS(w.w_ytd - COALESCE(h.s, 0)) > 0.001;
+-- name: check_9()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id, d.d_ytd - COALESCE(h.s, 0) FROM district d
+  LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id
+WHERE ABS(d.d_ytd - COALESCE(h.s, 0)) > 0.001;
+-- name: check_10()  -- from sql/generic/tx.sql
+SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c
+  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, SUM(l.ol_amount) AS s FROM orders o
+    JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+    WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol
+  ON ol.o_w_id = c.c_w_id AND ol.o_d_id = c.c_d_id AND ol.o_c_id = c.c_id
+  LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, SUM(h_amount) AS s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h
+  ON h.h_c_w_id = c.c_w_id AND h.h_c_d_id = c.c_d_id AND h.h_c_id = c.c_id
+WHERE ABS(c.c_balance - (COALESCE(ol.s, 0) - COALESCE(h.s, 0))) > 0.005;
+-- name: check_11()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.n - COALESCE(n.n, 0) - o.delivered FROM
+  (SELECT o_w_id, o_d_id, COUNT(*) AS n, SUM(CASE WHEN o_id > 2100 AND o_carrier_id IS NOT NULL THEN 1 ELSE 0 END) AS delivered
+   FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT no_w_id, no_d_id, COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id
+WHERE o.n - COALESCE(n.n, 0) - o.delivered <> 2100;
+-- name: check_12()  -- from sql/generic/tx.sql
+SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c
+  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, SUM(l.ol_amount) AS s FROM orders o
+    JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+    WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol
+  ON ol.o_w_id = c.c_w_id AND ol.o_d_id = c.c_d_id AND ol.o_c_id = c.c_id
+WHERE ABS(c.c_balance + c.c_ytd_payment - COALESCE(ol.s, 0)) > 0.005;
 -- name: sum_next_o_id()  -- from sql/generic/tx.sql
 SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
 -- name: new_orders_row()  -- from sql/generic/tx.sql

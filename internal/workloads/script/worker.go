@@ -1,0 +1,332 @@
+package script
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
+)
+
+// worker is one client: its connection, its variables (kept from one transaction to the next, as pgbench's),
+// its random stream and its prepared statements.
+type worker struct {
+	runner.Cut
+	s     *session
+	vu    int
+	rand  *randSource
+	vars  map[string]value
+	conn  *sql.Conn
+	stmts map[[2]int]*sql.Stmt
+	args  []any
+	buf   strings.Builder
+	// failedAt is the command at which the last run of a script failed (-1: none, or not at a command)
+	failedAt int
+}
+
+func (w *worker) lookup(name string) (value, bool) { v, ok := w.vars[name]; return v, ok }
+func (w *worker) rng() *randSource                 { return w.rand }
+
+// Next draws the script by weight.
+func (w *worker) Next() (int, time.Duration, time.Duration) {
+	cum := w.s.cum
+	x := int(w.rand.r.IntN(cum[len(cum)-1]))
+	for i, c := range cum {
+		if x < c {
+			return i, 0, 0
+		}
+	}
+	return len(cum) - 1, 0, 0
+}
+
+// Do runs one script; a serialization failure or deadlock (the engine's Retryable class) runs it again, with
+// the variables and random state it started with, up to --max-tries times in all, as pgbench does.
+func (w *worker) Do(ctx context.Context, tx int) runner.Outcome {
+	out := w.try(ctx, tx)
+	// the failed statement counted, but not what the run's end cut off (the runner does not count it either)
+	if out.Err != nil && w.failedAt >= 0 && w.s.measure.Load() && ctx.Err() == nil {
+		w.s.stmtErrs[tx][w.failedAt].Add(1)
+	}
+	return out
+}
+
+func (w *worker) try(ctx context.Context, tx int) runner.Outcome {
+	tries := w.s.o.MaxTries
+	if tries <= 1 {
+		return w.once(ctx, tx)
+	}
+	vars, pcg := make(map[string]value, len(w.vars)), *w.rand.pcg
+	for k, v := range w.vars {
+		vars[k] = v
+	}
+	for try := 1; ; try++ {
+		out := w.once(ctx, tx)
+		out.Retries = try - 1
+		if out.Err == nil || out.ConnLost || try >= tries || ctx.Err() != nil || w.s.eng.Classify(out.Err) != engine.Retryable {
+			return out
+		}
+		*w.rand.pcg = pcg
+		clear(w.vars)
+		for k, v := range vars {
+			w.vars[k] = v
+		}
+	}
+}
+
+// once runs the script from its first command to its last.
+func (w *worker) once(ctx context.Context, tx int) runner.Outcome {
+	sc := w.s.scripts[tx]
+	w.failedAt = -1
+	inTx, branch := false, false
+	fail := func(pc int, err error) runner.Outcome {
+		w.failedAt = pc
+		lost := w.s.eng.Classify(err) == engine.ConnLost
+		if inTx && !lost {
+			w.rollback(ctx)
+		}
+		return runner.Outcome{Err: fmt.Errorf("%s:%d: %w", sc.File, sc.cmds[pc].line, err), ConnLost: lost} // the engine's error kept for its class
+	}
+	for pc := 0; pc < len(sc.cmds); {
+		c := &sc.cmds[pc]
+		switch c.kind {
+		case opSet:
+			v, err := c.expr.eval(w)
+			if err != nil {
+				return fail(pc, fmt.Errorf("\\set %s: %w", c.name, err))
+			}
+			w.vars[c.name] = v
+			pc++
+		case opSleep:
+			v, err := c.expr.eval(w)
+			var n int64
+			if err == nil {
+				n, err = v.toInt("\\sleep")
+			}
+			if err != nil {
+				return fail(pc, err)
+			}
+			if n > 0 {
+				t := time.NewTimer(time.Duration(n*c.unit) * time.Microsecond)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+					t.Stop()
+					return runner.Outcome{Err: ctx.Err()}
+				}
+			}
+			pc++
+		case opIf, opElif:
+			if c.kind == opElif && !branch { // the branch before it ran
+				pc = c.end
+				continue
+			}
+			branch = false
+			v, err := c.expr.eval(w)
+			if err != nil {
+				return fail(pc, err)
+			}
+			ok := false
+			if v.k != kNull {
+				if ok, err = v.toBool("\\if"); err != nil {
+					return fail(pc, err)
+				}
+			}
+			if ok {
+				pc++
+			} else {
+				pc, branch = c.next, true
+			}
+		case opElse:
+			if !branch {
+				pc = c.end
+				continue
+			}
+			branch = false
+			pc++
+		case opEndif:
+			branch = false
+			pc++
+		case opSQL:
+			if err := w.sql(ctx, tx, pc, c, &inTx); err != nil {
+				return fail(pc, err)
+			}
+			pc++
+		}
+	}
+	if inTx {
+		w.rollback(ctx)
+		return runner.Outcome{Err: errAt(sc.File, sc.cmds[len(sc.cmds)-1].line, "the script ended inside a transaction (no END or COMMIT): rolled back")}
+	}
+	return runner.Outcome{}
+}
+
+// sql runs one statement: transaction control as the engine's statement, a query's rows read (into variables
+// for \gset), anything else executed.
+func (w *worker) sql(ctx context.Context, tx, pc int, c *command, inTx *bool) error {
+	switch c.tx {
+	case txBegin:
+		if _, err := w.conn.ExecContext(ctx, w.s.tx["begin"].SQL); err != nil {
+			return err
+		}
+		*inTx = true
+		return nil
+	case txCommit:
+		*inTx = false
+		_, err := w.conn.ExecContext(ctx, w.s.tx["commit"].SQL)
+		return err
+	case txRollback:
+		*inTx = false
+		_, err := w.conn.ExecContext(ctx, w.s.tx["rollback"].SQL)
+		return err
+	}
+	w.args = w.args[:0]
+	for _, r := range c.refs {
+		v, ok := w.vars[r.name]
+		if !ok {
+			return fmt.Errorf("undefined variable :%s", r.name)
+		}
+		w.args = append(w.args, sqlfile.Convert(w.s.eng.Placeholder, v.arg()))
+	}
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if w.s.o.QueryMode == "simple" {
+		text := c.sql
+		if len(c.refs) > 0 {
+			w.buf.Reset()
+			at := 0
+			for _, r := range c.refs {
+				w.buf.WriteString(c.sql[at:r.start])
+				w.buf.WriteString(w.vars[r.name].text())
+				at = r.end
+			}
+			w.buf.WriteString(c.sql[at:])
+			text = w.buf.String()
+		}
+		if !c.returns {
+			_, err = w.conn.ExecContext(ctx, text)
+			return err
+		}
+		rows, err = w.conn.QueryContext(ctx, text)
+	} else {
+		st, err := w.prepared(ctx, tx, pc, c)
+		if err != nil {
+			return err
+		}
+		if !c.returns {
+			_, err = st.ExecContext(ctx, w.args...)
+			return err
+		}
+		rows, err = st.QueryContext(ctx, w.args...)
+		if err != nil {
+			return err
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return w.read(rows, c)
+}
+
+// read reads a query's rows: dropped, or with \gset the one row's columns into variables.
+func (w *worker) read(rows *sql.Rows, c *command) error {
+	defer rows.Close()
+	if !c.gset {
+		for rows.Next() {
+		}
+		return rows.Err()
+	}
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return errors.New("\\gset: the query returned no row (it must return one)")
+	}
+	vals := make([]sql.NullString, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return err
+	}
+	if rows.Next() {
+		return errors.New("\\gset: the query returned more than one row (it must return one)")
+	}
+	for i, col := range cols {
+		v := value{}
+		if vals[i].Valid {
+			v = parseText(vals[i].String)
+		}
+		w.vars[c.prefix+strings.ToLower(col)] = v
+	}
+	return rows.Err()
+}
+
+// prepared is the statement with the dialect's placeholders for its variables, prepared on this connection once.
+func (w *worker) prepared(ctx context.Context, tx, pc int, c *command) (*sql.Stmt, error) {
+	key := [2]int{tx, pc}
+	if st, ok := w.stmts[key]; ok {
+		return st, nil
+	}
+	var b strings.Builder
+	at := 0
+	for i, r := range c.refs {
+		b.WriteString(c.sql[at:r.start])
+		switch w.s.eng.Placeholder {
+		case sqlfile.Dollar:
+			b.WriteString("$" + strconv.Itoa(i+1))
+		case sqlfile.AtP:
+			b.WriteString("@p" + strconv.Itoa(i+1))
+		default:
+			b.WriteString("?")
+		}
+		at = r.end
+	}
+	b.WriteString(c.sql[at:])
+	st, err := w.conn.PrepareContext(ctx, b.String())
+	if err != nil {
+		return nil, err
+	}
+	w.stmts[key] = st
+	return st, nil
+}
+
+func (w *worker) rollback(ctx context.Context) {
+	ctx, cancel := runner.EndContext(ctx)
+	defer cancel()
+	w.conn.ExecContext(ctx, w.s.tx["rollback"].SQL)
+}
+
+func (w *worker) Reconnect(ctx context.Context) error {
+	w.Close()
+	c, err := w.s.db.Conn(ctx)
+	if err != nil {
+		return w.s.setup.Target.ConnectError(err)
+	}
+	w.conn, w.stmts = c, map[[2]int]*sql.Stmt{}
+	w.Set(engine.Interrupter(c))
+	return nil
+}
+
+func (w *worker) Close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+	w.stmts = nil
+	if w.conn != nil {
+		w.conn.Close()
+		w.conn = nil
+	}
+}
