@@ -94,15 +94,16 @@ func TestRowCountsFollowTheFormulas(t *testing.T) {
 // Bad input: a customer count not in load units, DuckDB, another workload's tables: one clear line, nothing touched.
 func TestBuildRefusals(t *testing.T) {
 	dir := t.TempDir()
+	sqlite := "sqlite://" + filepath.Join(dir, "x.db")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"--customers", "1500"}, "not a whole number of load units"},
-		{[]string{"--target", "duckdb://" + filepath.Join(dir, "x.duckdb")}, "not made for many concurrent writers"},
-		{[]string{"--trade-days", "0"}, "trade-days"},
+		{[]string{"--target", sqlite, "--customers", "1500"}, "not a whole number of load units"},
+		{[]string{"--target", "duckdb://" + filepath.Join(dir, "x.duckdb"), "--customers", "1000", "--trade-days", "1"}, "not made for many concurrent writers"},
+		{[]string{"--target", sqlite, "--customers", "1000", "--trade-days", "0"}, "trade-days"},
 	} {
-		args := append([]string{"tpce", "build", "--target", "sqlite://" + filepath.Join(dir, "x.db"), "--customers", "1000"}, c.args...)
+		args := append([]string{"tpce", "build"}, c.args...)
 		r := clitest.Run(context.Background(), args...)
 		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) {
 			t.Errorf("%v: exit %d, want a refusal saying %q:\n%s", c.args, r.Code, c.want, r.Stderr)
@@ -131,6 +132,17 @@ func TestCheckDetectsCorruption(t *testing.T) {
 				rowCounts(t, raw(t, e.URL), 1000, 1)
 			}
 			clitest.Must(t, "tpce", "check", "--target", e.URL)
+			// a short run through the virtual-user runner leaves the database consistent (--check)
+			res := filepath.Join(t.TempDir(), "r.json")
+			run := clitest.Must(t, "tpce", "run", "--target", e.URL, "--vus", "2", "--rampup", "0s", "--duration", "5s", "--check", "--result", res, "--seed", "5")
+			for _, want := range []string{"tpsE", "TPC-E-derived, not EGen data, not audited", "consistency PASS  balances", "trade_result"} {
+				if !strings.Contains(run.Stdout, want) {
+					t.Fatalf("run: no %q in:\n%s", want, run.Stdout)
+				}
+			}
+			if r, _ := clitest.ReadResult(t, res); r.Measurement.Transactions["trade_order"].Count == 0 || r.Figures["tpse"] == nil {
+				t.Fatalf("run recorded no trade orders or no tpsE: %+v", r.Figures)
+			}
 			db := raw(t, e.URL)
 			var tid, cashTid, marginTid, ca int64
 			if err := db.QueryRow("SELECT min(t_id) FROM trade WHERE t_is_cash = 0").Scan(&marginTid); err != nil {

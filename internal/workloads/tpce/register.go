@@ -7,6 +7,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -20,12 +21,22 @@ func init() {
 			"tpsE, completed Trade-Results a second. TPC-E-derived, not EGen data, not audited: docs/tpce.md.",
 		DefaultTarget: "sqlite://dbdyno-tpce.db",
 		NeedsDB:       true,
-		SQL:           Files,
-		Supports:      supported,
+		Sections:      []string{"measurement"},
+		Metrics:       []workload.MetricDesc{tpsE, txP95, toRollPct},
+		Derive:        runner.Measured(metrics),
+		Work: func(r *result.Result) string {
+			o := r.Options
+			return fmt.Sprintf("customers %v, trade days %v, mode %v", o["customers"], o["trade_days"], o["mode"])
+		},
+		SQL:      Files,
+		Supports: supported,
 		Commands: []*workload.Command{
 			workload.NewCommand(workload.Command{Name: "build",
 				Short:  "create the 33 tables and load customers, accounts, the market and the initial trades",
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
+			workload.NewMeasured(workload.Command{Name: "run",
+				Short:  "drive the customer emulator's mix and the market exchange emulator; report tpsE",
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{Open: open}),
 			runner.CheckCommand("verify trade, holding, settlement and cash agreement, balances and holding summaries", Open),
 			workload.DropCommand("remove dbdyno's TPC-E tables (and nothing else)", Open),
 		},
