@@ -333,12 +333,12 @@ SELECT h_ca_id, h_s_symb FROM holding WHERE NOT EXISTS (SELECT 1 FROM holding_su
 SELECT t_id, t_st_id FROM trade LEFT JOIN settlement ON se_t_id = t_id
 WHERE (t_st_id = 'CMPT' AND se_t_id IS NULL) OR (t_st_id <> 'CMPT' AND se_t_id IS NOT NULL)
 UNION ALL
-SELECT se_t_id, se_amt FROM settlement WHERE NOT EXISTS (SELECT 1 FROM trade WHERE t_id = se_t_id);
+SELECT se_t_id, 'no trade' FROM settlement WHERE NOT EXISTS (SELECT 1 FROM trade WHERE t_id = se_t_id);
 -- name: check_cash  -- from sql/generic/tx.sql
 SELECT t_id, t_is_cash FROM trade JOIN settlement ON se_t_id = t_id LEFT JOIN cash_transaction ON ct_t_id = t_id
 WHERE (t_is_cash = 1 AND (ct_t_id IS NULL OR ct_amt <> se_amt)) OR (t_is_cash = 0 AND ct_t_id IS NOT NULL)
 UNION ALL
-SELECT ct_t_id, ct_amt FROM cash_transaction WHERE NOT EXISTS (SELECT 1 FROM settlement WHERE se_t_id = ct_t_id);
+SELECT ct_t_id, -1 FROM cash_transaction WHERE NOT EXISTS (SELECT 1 FROM settlement WHERE se_t_id = ct_t_id);
 -- name: check_balances  -- from sql/generic/tx.sql
 SELECT ca_id, ca_bal FROM customer_account
 LEFT JOIN dbdyno_tpce_opening ON ob_ca_id = ca_id
