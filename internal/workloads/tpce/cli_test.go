@@ -102,8 +102,12 @@ func TestBuildRefusals(t *testing.T) {
 		{[]string{"--target", sqlite, "--customers", "1500"}, "not a whole number of load units"},
 		{[]string{"--target", "duckdb://" + filepath.Join(dir, "x.duckdb"), "--customers", "1000", "--trade-days", "1"}, "not made for many concurrent writers"},
 		{[]string{"--target", sqlite, "--customers", "1000", "--trade-days", "0"}, "trade-days"},
+		{[]string{"run", "--target", sqlite, "--mode", "procedures"}, "--mode procedures is not written for tpce yet"},
 	} {
 		args := append([]string{"tpce", "build"}, c.args...)
+		if c.args[0] == "run" {
+			args = append([]string{"tpce"}, c.args...)
+		}
 		r := clitest.Run(context.Background(), args...)
 		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) {
 			t.Errorf("%v: exit %d, want a refusal saying %q:\n%s", c.args, r.Code, c.want, r.Stderr)
