@@ -3,8 +3,11 @@ package tpce
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // The emulated mix, with no database: the customer emulator's deck, Trade-Order's rollbacks, and the market
@@ -63,5 +66,27 @@ func TestPickCustomerTiers(t *testing.T) {
 		if got := float64(picks[tier]) / n; math.Abs(got-want) > 0.01 {
 			t.Errorf("tier %d: %.3f of the picks, want %.2f", tier, got, want)
 		}
+	}
+}
+
+// tpsE is the completed Trade-Results a second; above customers/500 the run carries the sizing warning; each
+// p90 stands beside its limit.
+func TestFiguresTpsEAndSizingWarning(t *testing.T) {
+	m := &result.Measurement{MeasuredSecs: 100, Transactions: map[string]result.TxStats{
+		TxNames[TR]: {Count: 250, Latency: result.Latency{P90: 2_500_000}},
+		TxNames[TO]: {Count: 250, Rollbacks: 3, Latency: result.Latency{P90: 1_000_000}},
+	}}
+	fig := figures(m, 1000)
+	if fig["tpse"] != 2.5 {
+		t.Fatalf("tpsE %v, want 2.5", fig["tpse"])
+	}
+	if w, _ := fig["warning"].(string); !strings.Contains(w, "exceeds customers/500 = 2.00") || !strings.Contains(w, "at least 2000 customers") {
+		t.Fatalf("warning %q", fig["warning"])
+	}
+	if fig["p90_within_limit_trade_result"] != false || fig["p90_within_limit_trade_order"] != true {
+		t.Fatalf("limits: %v %v", fig["p90_within_limit_trade_result"], fig["p90_within_limit_trade_order"])
+	}
+	if _, ok := figures(m, 2000)["warning"]; ok {
+		t.Fatal("a warning at tpsE 2.5 for 2,000 customers (nominal 4)")
 	}
 }
