@@ -8,6 +8,7 @@ import (
 	_ "github.com/dbdyno/dbdyno/internal/workloads/probe"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/script"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpcc"
+	_ "github.com/dbdyno/dbdyno/internal/workloads/tpce"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpch"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/webstore"
 )

@@ -1,0 +1,165 @@
+package tpce
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// RunFlags are `tpce run`'s options.
+type RunFlags struct {
+	runner.Users
+	runner.Modes `mode.help:"sql (client-side statements; the only mode so far, the default on every engine)"`
+}
+
+// Disclaimer goes with every tpce result.
+const Disclaimer = "TPC-E-derived, not EGen data, not audited"
+
+// checkFlags refuses what a run cannot honour.
+func checkFlags(o *RunFlags) error {
+	if o.Mode == "procedures" {
+		return fmt.Errorf("--mode procedures is not written for tpce yet: use --mode sql (the default)")
+	}
+	return nil
+}
+
+type runSession struct {
+	*Workload
+	setup   *runner.Setup
+	version string
+}
+
+func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
+	setup.Mode = "sql" // the only mode so far (checkFlags refuses --mode procedures; the default is sql everywhere)
+	db, err := Open(ctx, setup.Target)
+	if err != nil {
+		return nil, err
+	}
+	w, err := db.NewWorkload(ctx, o.Seed)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	s := &runSession{Workload: w, setup: setup, version: db.ServerVersion(ctx)}
+	fmt.Fprintf(setup.Out, "dbdyno tpce on %s (%s): %d customers, %d trade days, %d VUs, mode sql, seed %d (%s)\n",
+		s.version, setup.Target, w.meta.Size.Customers, w.meta.Size.TradeDays, o.VUs, o.Seed, Disclaimer)
+	return s, nil
+}
+
+func (s *runSession) ServerVersion() string { return s.version }
+
+func (s *runSession) Options() map[string]any {
+	out := s.setup.Options()
+	out["customers"] = s.meta.Size.Customers
+	out["trade_days"] = s.meta.Size.TradeDays
+	out["build_seed"] = fmt.Sprint(s.meta.Seed)
+	out["data"] = Disclaimer
+	out["mode"] = "sql"
+	return out
+}
+
+func (s *runSession) Configure(cfg *runner.Config) {
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.PerSecond = TR, "tpsE", "tps", true
+}
+
+// Figures: tpsE (completed Trade-Results a second), the measured mix beside the required one, each
+// transaction's p90 beside its limit, and the sizing warning.
+func (s *runSession) Figures(m *result.Measurement) map[string]any {
+	return figures(m, s.meta.Size.Customers)
+}
+
+func figures(m *result.Measurement, customers int64) map[string]any {
+	fig := map[string]any{"data": Disclaimer, "nominal_tpse": float64(customers) / CustomersPerTPS}
+	tr := m.Transactions[TxNames[TR]]
+	if m.MeasuredSecs > 0 {
+		fig["tpse"] = runner.Round(float64(tr.Count)/m.MeasuredSecs, 2)
+	}
+	var total int64
+	for tx := BV; tx <= MF; tx++ {
+		st := m.Transactions[TxNames[tx]]
+		total += st.Count + st.Rollbacks
+	}
+	for tx := BV; tx <= MF; tx++ {
+		st := m.Transactions[TxNames[tx]]
+		if total > 0 {
+			fig["mix_pct_"+TxNames[tx]] = runner.Round(100*float64(st.Count+st.Rollbacks)/float64(total), 2)
+		}
+		if st.Count > 0 {
+			p90 := float64(st.Latency.P90) / 1e6
+			fig["p90_s_"+TxNames[tx]] = runner.Round(p90, 4)
+			fig["p90_within_limit_"+TxNames[tx]] = p90 <= Limits[tx]
+		}
+	}
+	if to := m.Transactions[TxNames[TO]]; to.Count+to.Rollbacks > 0 {
+		fig["to_rollback_pct"] = runner.Round(100*float64(to.Rollbacks)/float64(to.Count+to.Rollbacks), 2)
+	}
+	if v, ok := fig["tpse"].(float64); ok && v > float64(customers)/CustomersPerTPS {
+		fig["warning"] = fmt.Sprintf("tpsE %.2f exceeds customers/500 = %.2f: the specification's sizing rule needs a database of at least %d customers for this rate",
+			v, float64(customers)/CustomersPerTPS, int64(v*CustomersPerTPS+999)/1000*1000)
+	}
+	return fig
+}
+
+func (s *runSession) Finish(_ context.Context, res *result.Result) { printSummary(s.setup.Out, res) }
+
+func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
+	return runner.RunChecks(ctx, w, s.db.Check)
+}
+
+func (s *runSession) Close() { s.db.Close() }
+
+func printSummary(w io.Writer, res *result.Result) {
+	m := res.Measurement
+	if m == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%s after %.1fs measured: tpsE %v (completed Trade-Results a second; nominal for this size %v) — %s\n",
+		strings.ToUpper(res.Status), m.MeasuredSecs, res.Figures["tpse"], res.Figures["nominal_tpse"], Disclaimer)
+	if v, ok := res.Figures["warning"]; ok {
+		fmt.Fprintf(w, "warning: %v\n", v)
+	}
+	runner.PrintTable(w, m, "transaction", TxNames)
+	fmt.Fprintf(w, "%-18s %9s %9s %9s %9s %s\n", "transaction", "mix %", "required", "p90 (s)", "limit", "p90 ok")
+	txs := make([]int, 0, len(RequiredMix))
+	for tx := range RequiredMix {
+		txs = append(txs, tx)
+	}
+	sort.Ints(txs)
+	for _, tx := range txs {
+		n := TxNames[tx]
+		ok := "-"
+		if v, has := res.Figures["p90_within_limit_"+n]; has {
+			ok = map[bool]string{true: "pass", false: "FAIL"}[v.(bool)]
+		}
+		fmt.Fprintf(w, "%-18s %9v %9v %9v %9v %s\n", n, res.Figures["mix_pct_"+n], RequiredMix[tx], orDash(res.Figures["p90_s_"+n]), Limits[tx], ok)
+	}
+	if v, ok := res.Figures["to_rollback_pct"]; ok {
+		fmt.Fprintf(w, "Trade-Order intentional rollbacks: %v%% (the specification's 1 in 101)\n", v)
+	}
+	runner.PrintErrors(w, res)
+}
+
+func orDash(v any) any {
+	if v == nil {
+		return "-"
+	}
+	return v
+}
+
+var (
+	tpsE      = workload.MetricDesc{Name: "tpsE", Unit: "tps", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	txP95     = workload.MetricDesc{Name: "<transaction> p95 latency", Unit: "ms", Better: result.Lower}
+	toRollPct = workload.MetricDesc{Name: "Trade-Order rollbacks", Unit: "%", Better: result.Lower}
+)
+
+func metrics(r *result.Result, m *result.Measurement) []result.Metric {
+	out := runner.FigureMetric(nil, tpsE, r, "tpse")
+	out = runner.P95Metrics(out, txP95, m, TxNames)
+	return runner.FigureMetric(out, toRollPct, r, "to_rollback_pct")
+}

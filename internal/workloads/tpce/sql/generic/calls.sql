@@ -1,0 +1,1 @@
+-- The stored procedures' calls (--mode procedures) are not written yet: `tpce run` takes --mode sql on every engine.
