@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -100,4 +101,17 @@ type Sample struct {
 	// First marks the first interval after the recording started (or restarted): the time since the previous
 	// sample is a gap, not an interval.
 	First bool `json:"first,omitempty"`
+}
+
+var partition = regexp.MustCompile(`^((sd|vd|xvd|hd)[a-z]+\d+|(nvme\d+n\d+|mmcblk\d+|nbd\d+)p\d+)$`)
+
+// WholeDisk says whether a diskstats name is a device to record: not a partition (its IO is counted in its
+// disk's too), a loop device or a RAM disk.
+func WholeDisk(name string) bool {
+	for _, p := range []string{"loop", "ram", "zram", "fd", "sr"} {
+		if strings.HasPrefix(name, p) {
+			return false
+		}
+	}
+	return !partition.MatchString(name)
 }

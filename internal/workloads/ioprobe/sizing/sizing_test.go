@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/host/monitor"
 )
 
 var example = filepath.Join("..", "..", "..", "..", "examples", "catalog-azure-2015.yaml")
@@ -161,5 +163,24 @@ func TestInlineNeed(t *testing.T) {
 	}
 	if _, err := ReadNeed("iops=1,ipos=3", "p99", ""); err == nil || !strings.Contains(err.Error(), `unknown key "ipos"`) {
 		t.Errorf("an unknown key: %v", err)
+	}
+}
+
+func TestNeedFromChecklist(t *testing.T) {
+	row := func(p99 float64) []monitor.Row {
+		return []monitor.Row{{Key: monitor.KeyIOPS, Stat: &monitor.Stat{P50: p99 / 2, P99: p99}}, {Key: monitor.KeyRandomPct, NotMeasured: "not measured"}}
+	}
+	c := &monitor.Checklist{Growth: 1.5, Periods: []monitor.Period{{Name: "normal", Rows: row(16000)}, {Name: "off", Rows: row(1000)}}}
+	if n, err := FromChecklist(c, "p99", "", "c.json"); err != nil || n.IOPS != 16000 || !strings.Contains(n.From, "largest of every period, growth x1.5") {
+		t.Errorf("every period: %+v, %v", n, err)
+	}
+	if n, err := FromChecklist(c, "p50", "off", "c.json"); err != nil || n.IOPS != 500 {
+		t.Errorf("off at p50: %+v, %v", n, err)
+	}
+	if _, err := FromChecklist(c, "p95", "", "c.json"); err == nil {
+		t.Error("p95 accepted")
+	}
+	if _, err := FromChecklist(c, "p99", "peak", "c.json"); err == nil || !strings.Contains(err.Error(), "normal, off") {
+		t.Errorf("an unknown period: %v", err)
 	}
 }
