@@ -104,45 +104,96 @@ const (
 // notRandom is why the random/sequential share is not in the checklist.
 const notRandom = "not measured: it needs the sectors of each issued request (the block layer's tracefs events, root only), which dbdyno monitor does not record"
 
-// Build computes the checklist from samples: for each period, each interval whose start falls in it, the
-// selected devices summed (all recorded devices when devices is empty). growth multiplies the load rows (IOPS,
-// throughput, queue depth, CPU, memory), not shares, sizes or latencies.
+// Build computes the checklist from samples (see Builder).
 func Build(name string, samples []Sample, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) *Checklist {
+	b := NewBuilder(periods, devices, growth, loc)
+	for _, s := range samples {
+		b.Add(s)
+	}
+	return b.Checklist(name)
+}
+
+// Builder computes the checklist one sample at a time (a month of 10 s intervals is never held): for each
+// period, each interval whose start falls in it, the selected devices summed (every recorded device when
+// devices is empty). growth multiplies the load rows (TPS, IOPS, throughput, queue depth, CPU, memory), not
+// shares, sizes or latencies.
+type Builder struct {
+	periods  []PeriodSpec
+	devices  []string
+	growth   float64
+	loc      *time.Location
+	acc      []series
+	out      []Period
+	seen     map[string]bool
+	from, to time.Time
+}
+
+// NewBuilder starts a checklist; no periods is one period of every interval ("all").
+func NewBuilder(periods []PeriodSpec, devices []string, growth float64, loc *time.Location) *Builder {
 	if growth <= 0 {
 		growth = 1
 	}
 	if len(periods) == 0 {
-		periods = []PeriodSpec{{Name: "all", Spec: "every interval"}}
+		periods = []PeriodSpec{{Name: "all", Spec: "every interval", everything: true}}
 	}
-	c := &Checklist{Name: name, Growth: growth}
-	all := map[string]bool{}
-	for _, s := range samples {
-		for d := range s.Devices {
-			all[d] = true
-		}
+	if loc == nil {
+		loc = time.Local
 	}
+	b := &Builder{periods: periods, devices: devices, growth: growth, loc: loc, acc: make([]series, len(periods)), seen: map[string]bool{}}
+	for _, p := range periods {
+		b.out = append(b.out, Period{Name: p.Name, Spec: p.Spec})
+	}
+	return b
+}
+
+// Add counts one interval.
+func (b *Builder) Add(s Sample) {
+	if s.Seconds <= 0 {
+		return
+	}
+	start := s.At.Add(-dur(s.Seconds))
+	if b.from.IsZero() || start.Before(b.from) {
+		b.from = start
+	}
+	if s.At.After(b.to) {
+		b.to = s.At
+	}
+	devices := b.devices
 	if len(devices) == 0 {
-		for d := range all {
+		for d := range s.Devices {
 			devices = append(devices, d)
 		}
 	}
-	sort.Strings(devices)
-	c.Devices = devices
-	if len(samples) > 0 {
-		c.From, c.To = samples[0].At.Add(-dur(samples[0].Seconds)), samples[len(samples)-1].At
-	}
-	for _, ps := range periods {
-		var acc series
-		p := Period{Name: ps.Name, Spec: ps.Spec}
-		for _, s := range samples {
-			if s.Seconds <= 0 || !ps.Contains(s.At.Add(-dur(s.Seconds)).In(loc)) {
-				continue
-			}
-			p.Intervals++
-			p.Seconds += s.Seconds
-			acc.add(s, devices)
+	for _, d := range devices {
+		if _, ok := s.Devices[d]; ok {
+			b.seen[d] = true
 		}
-		p.Rows = acc.rows(growth)
+	}
+	for i, p := range b.periods {
+		if !p.Contains(start.In(b.loc)) {
+			continue
+		}
+		b.out[i].Intervals++
+		b.out[i].Seconds += s.Seconds
+		b.acc[i].add(s, devices)
+	}
+}
+
+// Seen says whether the samples added had the device.
+func (b *Builder) Seen(device string) bool { return b.seen[device] }
+
+// Checklist is the checklist of the samples added.
+func (b *Builder) Checklist(name string) *Checklist {
+	c := &Checklist{Name: name, Growth: b.growth, From: b.from, To: b.to, Devices: b.devices}
+	if len(c.Devices) == 0 {
+		for d := range b.seen {
+			c.Devices = append(c.Devices, d)
+		}
+	}
+	sort.Strings(c.Devices)
+	for i := range b.out {
+		p := b.out[i]
+		p.Rows = b.acc[i].rows(b.growth, p.Intervals)
 		c.Periods = append(c.Periods, p)
 	}
 	return c
@@ -182,6 +233,9 @@ func (a *series) add(s Sample, devices []string) {
 		a.put(KeyIOSize, float64(d.ReadBytes+d.WriteBytes)/ops/1024)
 		a.put(KeyLatency, float64(d.ReadMs+d.WriteMs)/ops)
 	}
+	if s.TPS != nil {
+		a.put(KeyTPS, *s.TPS)
+	}
 	a.put(KeyCPU, s.CPU)
 	a.put(KeyMemory, float64(s.MemUsed)/(1<<30))
 }
@@ -204,13 +258,15 @@ var rowDefs = []struct {
 	{KeyMemory, "memory", "GiB", true},
 }
 
-func (a *series) rows(growth float64) []Row {
+func (a *series) rows(growth float64, intervals int) []Row {
 	var out []Row
 	for _, d := range rowDefs {
 		r := Row{Key: d.key, Title: d.title, Unit: d.unit}
 		v := a.v[d.key]
 		switch {
-		case d.key == KeyTPS:
+		case intervals == 0:
+			r.NotMeasured = "not measured: no interval in this period"
+		case d.key == KeyTPS && len(v) == 0:
 			r.NotMeasured = "not measured: the recording has no database (dbdyno monitor --target)"
 		case d.key == KeyRandomPct || d.key == KeySeqPct:
 			r.NotMeasured = notRandom
@@ -260,7 +316,7 @@ type PeriodSpec struct {
 
 // Contains says whether a moment (in the periods' time zone) falls in the period.
 func (p PeriodSpec) Contains(t time.Time) bool {
-	if p.everything || p.Spec == "every interval" {
+	if p.everything {
 		return true
 	}
 	if !p.Days[t.Weekday()] {

@@ -98,6 +98,7 @@ type Sample struct {
 	CPU      float64          `json:"cpu"`               // busy %, all cores
 	MemUsed  uint64           `json:"mem"`               // bytes
 	MemTotal uint64           `json:"mem_total"`
+	TPS      *float64         `json:"tps,omitempty"` // the database's transactions a second (--target)
 	// First marks the first interval after the recording started (or restarted): the time since the previous
 	// sample is a gap, not an interval.
 	First bool `json:"first,omitempty"`
