@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // diskstats is one /proc/diskstats snapshot: sda's counters (a partition and a loop device beside it).
@@ -163,5 +165,36 @@ func TestVanishedDevice(t *testing.T) {
 	d, missing := Between(a, b, WholeDisk)
 	if _, ok := d["sda"]; !ok || len(missing) != 1 || missing[0] != "sdb" {
 		t.Errorf("got %v, missing %v; want sda recorded and sdb missing", d, missing)
+	}
+}
+
+// BenchmarkChecklist30Days: a month of 10 s intervals (259,200) of two devices, decoded from their stored
+// JSON and summed into three periods' checklist (the bound: under 5 s).
+func BenchmarkChecklist30Days(b *testing.B) {
+	t0 := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	const n = 30 * 24 * 360
+	docs := make([][]byte, n)
+	for i := range docs {
+		s := Sample{At: t0.Add(time.Duration(i+1) * 10 * time.Second), Seconds: 10, CPU: float64(i % 100), MemUsed: uint64(i%1000) << 20,
+			Devices: map[string]Delta{"sda": {Reads: uint64(i % 5000), Writes: 100, ReadBytes: uint64(i%5000) * 8192, WriteBytes: 819200, ReadMs: 50, WriteMs: 20, WeightedMs: 300},
+				"sdb": {Writes: uint64(i % 700), WriteBytes: uint64(i%700) * 65536, WriteMs: 9, WeightedMs: 90}}}
+		docs[i], _ = json.Marshal(s)
+	}
+	periods, _ := ParsePeriods("normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00")
+	b.ResetTimer()
+	for range b.N {
+		bl := NewBuilder(periods, nil, 1.5, time.UTC)
+		var s Sample
+		for _, d := range docs {
+			clear(s.Devices)
+			s.Missing, s.TPS, s.First = s.Missing[:0], nil, false
+			if err := gojson.Unmarshal(d, &s); err != nil {
+				b.Fatal(err)
+			}
+			bl.Add(s)
+		}
+		if c := bl.Checklist("b"); c.Periods[0].Intervals == 0 {
+			b.Fatal("no interval in normal")
+		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	gojson "github.com/goccy/go-json"
 	"io"
 	"os"
 	"runtime"
@@ -287,10 +289,22 @@ func memory(path string) (used, total uint64, err error) {
 
 // Load calls fn with each interval of a recording, oldest first.
 func Load(ctx context.Context, st *store.Store, name string, fn func(Sample)) (int, error) {
+	return load(ctx, st, name, false, fn)
+}
+
+// load is Load; reuse decodes every interval into one sample (fn then must not keep it: the checklist does
+// not), which halves the decoding's allocations.
+func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func(Sample)) (int, error) {
 	n := 0
+	var s Sample
 	err := st.Samples(ctx, name, func(doc []byte) error {
-		var s Sample
-		if err := json.Unmarshal(doc, &s); err != nil {
+		if reuse {
+			clear(s.Devices)
+			s.Missing, s.TPS, s.First = s.Missing[:0], nil, false
+		} else {
+			s = Sample{}
+		}
+		if err := gojson.Unmarshal(doc, &s); err != nil { // 3 times encoding/json's speed: a month is 259,200 intervals
 			return fmt.Errorf("recording %s: interval %d: %v", name, n+1, err)
 		}
 		n++
@@ -304,7 +318,7 @@ func Load(ctx context.Context, st *store.Store, name string, fn func(Sample)) (i
 // recordings there are.
 func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) (*Checklist, error) {
 	b := NewBuilder(periods, devices, growth, loc)
-	n, err := Load(ctx, st, name, b.Add)
+	n, err := load(ctx, st, name, true, b.Add)
 	if err != nil {
 		return nil, err
 	}
