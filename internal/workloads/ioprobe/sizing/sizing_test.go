@@ -3,6 +3,7 @@ package sizing
 import (
 	"bytes"
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -182,5 +183,41 @@ func TestNeedFromChecklist(t *testing.T) {
 	}
 	if _, err := FromChecklist(c, "p99", "peak", "c.json"); err == nil || !strings.Contains(err.Error(), "normal, off") {
 		t.Errorf("an unknown period: %v", err)
+	}
+}
+
+func TestProfileOf(t *testing.T) {
+	st := func(p50, p90, p99, avg float64) *monitor.Stat {
+		return &monitor.Stat{P50: p50, P90: p90, P99: p99, Avg: avg}
+	}
+	period := func(name string, iops float64) monitor.Period {
+		return monitor.Period{Name: name, Rows: []monitor.Row{
+			{Key: monitor.KeyIOPS, Stat: st(iops/2, iops/2, iops, iops/2)},
+			{Key: monitor.KeyReadPct, Stat: st(60, 80, 90, 75)},
+			{Key: monitor.KeyIOSize, Stat: st(7, 9, 65, 12)},
+			{Key: monitor.KeyMBps, Stat: st(1, 2, 300, 1)},
+			{Key: monitor.KeyLatency, Stat: st(1, 2, 4, 1)},
+			{Key: monitor.KeyQueueDepth, Stat: st(0.5, 1.2, 2.01, 0.6)},
+			{Key: monitor.KeyRandomPct, NotMeasured: "not measured"},
+		}}
+	}
+	c := &monitor.Checklist{Growth: 1, Periods: []monitor.Period{period("off", 100), period("peak", 4000)}}
+	p, err := ProfileOf(c, "p99", "", "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the busiest period; sizes 7, 9, 65 KB round to 8k, 8k, 64k: 8k/90:64k/10; reads 75% of 4,000 IOPS
+	if p.Period != "peak" || p.BSSplit != "8k/90:64k/10" || p.MeanKB != 13.6 || p.QueueDepth != 3 || p.RateRead != 3000 || p.RateWrite != 1000 {
+		t.Errorf("got %+v", p)
+	}
+	// 300 MB/s at p99 is beyond what 4,000 IOPS of 13.6 KB carry (53.1): judged against what the job carries
+	if math.Abs(p.MBps-4000*13.6/1024) > 1e-9 || len(p.Notes) != 2 {
+		t.Errorf("MB/s %v, notes %q", p.MBps, p.Notes)
+	}
+	vs := p.Judge(3950, p.MBps, 74, 13.6, 5)
+	for _, v := range vs {
+		if v.Met != (v.What != "average latency ms") {
+			t.Errorf("%s: met %v (needed %s, measured %s)", v.What, v.Met, v.Need, v.Measured)
+		}
 	}
 }
