@@ -14,6 +14,63 @@ type ProfileFlags struct {
 	Profile           string `flag:"profile" help:"a requirements checklist (dbdyno monitor checklist NAME --output-format json) replayed as one job: its read share, request sizes (bssplit), queue depth and IOPS at --profile-percentile as the rate; each requirement is reported met or not"`
 	ProfilePercentile string `flag:"profile-percentile" default:"p99" help:"the checklist's percentile the job replays: p50, p90 or p99"`
 	ProfilePeriod     string `flag:"profile-period" help:"the checklist's period replayed (default: the one with the most IOPS at the percentile)"`
+	Expect            string `flag:"expect" help:"what the device is advertised to deliver, a disk of --catalog (P30) or iops=N,mbps=N: each test's figures against it at its request size, and a flat top at a cap (throttling) in the per-second series flagged"`
+	Catalog           string `flag:"catalog" help:"the catalogue --expect's disk name is looked up in (YAML, as io size's)"`
+}
+
+// check refuses what cannot be honoured before anything runs.
+func (o *ProfileFlags) check(jobFile bool) error {
+	if o.Profile != "" && jobFile {
+		return fmt.Errorf("--profile is one job: leave out --job")
+	}
+	if o.Catalog != "" && o.Expect == "" {
+		return fmt.Errorf("--catalog is read for --expect's disk: give --expect too (or leave --catalog out)")
+	}
+	if o.Expect != "" {
+		if _, err := sizing.ParseExpect(o.Expect, o.Catalog); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish prints the profile's verdicts (one test) and each test against --expect.
+func (o *ProfileFlags) finish(w io.Writer, tests []result.IOTest) {
+	if o.Profile != "" && len(tests) == 1 {
+		if p, err := sizing.ReadProfile(o.Profile, o.ProfilePercentile, o.ProfilePeriod); err == nil {
+			profileVerdicts(w, p, &tests[0])
+		}
+	}
+	if o.Expect == "" {
+		return
+	}
+	e, err := sizing.ParseExpect(o.Expect, o.Catalog)
+	if err != nil {
+		return
+	}
+	const mib = 1e6 / (1 << 20) // the probe's MB are 10^6 bytes; the caps' MiB
+	for i := range tests {
+		t := &tests[i]
+		var ios, bytes int64
+		for _, d := range []*result.IODir{t.Read, t.Write} {
+			if d != nil {
+				ios, bytes = ios+d.IOs, bytes+d.Bytes
+			}
+		}
+		if ios == 0 {
+			continue
+		}
+		var series []sizing.Second
+		for _, s := range t.Series {
+			series = append(series, sizing.Second{IOPS: s.ReadIOPS + s.WriteIOPS, MBps: (s.ReadMBs + s.WriteMBs) * mib})
+		}
+		if len(tests) > 1 {
+			fmt.Fprintf(w, "%s: ", t.Name)
+		}
+		for _, line := range e.Compare(float64(bytes)/float64(ios)/1024, t.IOPS(), t.MBs()*mib, series) {
+			fmt.Fprintln(w, line)
+		}
+	}
 }
 
 // profiled are the options a profile sets: given alongside --profile they are refused.
@@ -71,4 +128,5 @@ func profileVerdicts(w io.Writer, p *sizing.Profile, t *result.IOTest) {
 
 func (o *ProfileFlags) recordProfile(out map[string]any) {
 	out["profile"], out["profile_percentile"], out["profile_period"] = o.Profile, o.ProfilePercentile, o.ProfilePeriod
+	out["expect"], out["catalog"] = o.Expect, o.Catalog
 }

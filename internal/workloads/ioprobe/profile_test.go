@@ -90,3 +90,35 @@ func TestProfileNotMetAndConflicts(t *testing.T) {
 		}
 	}
 }
+
+// --expect: the measured figures against the advertised ones, and a device held at a cap flagged: here the
+// job's own rate cap at the expected IOPS makes the flat top.
+func TestExpectFlagsAFlatTop(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.MkdirTemp("/dev/shm", "dbdyno-expect-")
+	if err != nil {
+		t.Skip("no /dev/shm:", err)
+	}
+	defer os.RemoveAll(data)
+	_, out := run(t, dir, "--directory", data, "--size", "8m", "--runtime", "5", "--rate_iops", "200", "--expect", "iops=200,mbps=100")
+	for _, want := range []string{"expect iops=200,mbps=100 at 4.0 KB requests: ", "of 200 advertised", "flat top at the IOPS cap (200)"} {
+		if !strings.Contains(out.Stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, out.Stdout)
+		}
+	}
+	catalog := filepath.Join("..", "..", "..", "examples", "catalog-azure-2015.yaml")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--expect", "P30"}, "--expect P30 names a disk: give the --catalog"},
+		{[]string{"--expect", "P31", "--catalog", catalog}, "--expect P31: no such disk"},
+		{[]string{"--catalog", catalog}, "--catalog is read for --expect's disk"},
+		{[]string{"--expect", "iops=0"}, "--expect iops=0: a figure above 0"},
+	} {
+		r := clitest.Run(t.Context(), append([]string{"io", "run", "--directory", dir, "--size", "1m", "--store", ""}, c.args...)...)
+		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("%v: %d %q, want %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe/sizing"
 )
 
 func init() {
@@ -98,8 +97,8 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 		return nil, err
 	}
 	var tests []Test
-	if o.Profile != "" && o.Job != "" {
-		return nil, fmt.Errorf("--profile is one job: leave out --job")
+	if err := o.ProfileFlags.check(o.Job != ""); err != nil {
+		return nil, err
 	}
 	switch job, preset, matrix := o.Job, o.Preset, o.Matrix; {
 	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
@@ -375,11 +374,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 		}
 	}
 	cdmTable(r.spec.Out, r.io)
-	if r.o.Profile != "" && len(r.io.Tests) == 1 {
-		if p, err := sizing.ReadProfile(r.o.Profile, r.o.ProfilePercentile, r.o.ProfilePeriod); err == nil {
-			profileVerdicts(r.spec.Out, p, &r.io.Tests[0])
-		}
-	}
+	r.o.ProfileFlags.finish(r.spec.Out, r.io.Tests)
 	return nil
 }
 

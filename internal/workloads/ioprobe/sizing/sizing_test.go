@@ -221,3 +221,30 @@ func TestProfileOf(t *testing.T) {
 		}
 	}
 }
+
+func TestExpectFlatTop(t *testing.T) {
+	e, err := ParseExpect("P30", example)
+	if err != nil || e.IOPS != 5000 || e.MBps != 200 {
+		t.Fatalf("P30: %+v, %v", e, err)
+	}
+	if _, err := ParseExpect("P31", example); err == nil || !strings.Contains(err.Error(), "no such disk") {
+		t.Errorf("P31: %v", err)
+	}
+	if _, err := ParseExpect("P30", ""); err == nil || !strings.Contains(err.Error(), "--catalog") {
+		t.Errorf("P30 without a catalogue: %v", err)
+	}
+	flat := []Second{{4990, 39}, {5010, 39}, {4950, 38.7}, {3000, 23}, {5000, 39}}
+	lines := e.Compare(8, 4590, 35.9, flat)
+	if len(lines) != 2 || !strings.Contains(lines[0], "92% of 5000 advertised") || !strings.Contains(lines[1], "flat top at the IOPS cap (5000): 4 of 5 seconds") {
+		t.Errorf("8 KB at the IOPS cap: %q", lines)
+	}
+	// 64 KB: the MB/s cap binds (3,200 IOPS, 200 MB/s)
+	lines = e.Compare(64, 3190, 199, []Second{{3190, 199}, {3200, 200}, {3180, 198.8}})
+	if len(lines) != 2 || !strings.Contains(lines[1], "flat top at the MB/s cap (200)") {
+		t.Errorf("64 KB at the MB/s cap: %q", lines)
+	}
+	// a device that varies is not throttled
+	if lines := e.Compare(8, 2000, 16, []Second{{1000, 8}, {4000, 31}, {1500, 12}, {2500, 20}}); len(lines) != 1 {
+		t.Errorf("no flat top: %q", lines)
+	}
+}
