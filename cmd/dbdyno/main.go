@@ -63,7 +63,7 @@ func (a *app) rootCmd() *cobra.Command {
 	for _, s := range workload.Shortcuts() {
 		root.AddCommand(a.shortcutCmd(s))
 	}
-	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd(), a.agentCmd(), a.leaderboardCmd())
+	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd(), a.agentCmd(), a.leaderboardCmd(), a.monitorCmd())
 	return root
 }
 

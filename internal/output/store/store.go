@@ -49,6 +49,19 @@ func DefaultLocation() string {
 
 const schemaVersion = "1"
 
+// additive are the store's migrations within a schema version: tables and indexes added after the version was
+// released, each created when missing (IF NOT EXISTS), so that opening an older store of the same version adds
+// them and an older dbdyno, which never reads them, keeps working on a newer store. A change that is not
+// additive (a column's meaning, a dropped table) is a new schemaVersion instead.
+var additive = []string{
+	// dbdyno monitor's recordings: one row per interval, its JSON document (monitor.Sample)
+	`CREATE TABLE IF NOT EXISTS monitor_samples (
+		name TEXT NOT NULL,
+		at_ns INTEGER NOT NULL,
+		document TEXT NOT NULL,
+		PRIMARY KEY (name, at_ns))`,
+}
+
 // Store is an open results store.
 type Store struct{ db *sql.DB }
 
@@ -138,6 +151,11 @@ func (s *Store) init(ctx context.Context) error {
 		`CREATE INDEX IF NOT EXISTS results_group ON results (group_id)`,
 		`INSERT OR IGNORE INTO store_meta (k, v) VALUES ('schema_version', '` + schemaVersion + `')`,
 	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	for _, q := range additive {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return err
 		}

@@ -32,7 +32,7 @@ func init() {
 		Metrics:  []workload.MetricDesc{mIOPS, mMBs, mRead50, mRead99, mWrite50, mWrite99, mCPU},
 		Derive:   metrics,
 		Work:     work,
-		Commands: []*workload.Command{runCommand()},
+		Commands: []*workload.Command{runCommand(), sizeCommand()},
 	})
 	// its part of a report: what its result's io section holds
 	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
@@ -53,6 +53,7 @@ type RunFlags struct {
 	Interval    time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
 	CDMPrepare  time.Duration `flag:"cdm-prepare" default:"5s" min:"0s" help:"a CrystalDiskMark preset's unmeasured preparing pass before each test (0: none)"`
 	CDMInterval time.Duration `flag:"cdm-interval" default:"5s" min:"0s" help:"a CrystalDiskMark preset's pause between tests"`
+	ProfileFlags
 }
 
 // record adds the options of o the result keeps (not --i-know-this-destroys-data and --interval) to the
@@ -62,6 +63,7 @@ func (o *RunFlags) record(out map[string]any) {
 	out["passes"], out["overwrite"] = o.Passes, o.Overwrite
 	out["warmup_write"], out["warmup_read"] = o.WarmupWrite.Seconds(), o.WarmupRead.Seconds()
 	o.recordCDM(out)
+	o.recordProfile(out)
 }
 
 // runCommand is `io run`: RunFlags's options and the table's fio options (flags). Its Inputs need the fio
@@ -95,6 +97,9 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 		return nil, err
 	}
 	var tests []Test
+	if err := o.ProfileFlags.check(o.Job != ""); err != nil {
+		return nil, err
+	}
 	switch job, preset, matrix := o.Job, o.Preset, o.Matrix; {
 	case job != "" && (preset != "" || len(matrix) > 0), preset != "" && len(matrix) > 0:
 		return nil, fmt.Errorf("--job, --preset and --matrix each say which tests run: give one")
@@ -121,6 +126,15 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 			}
 		}
 	default:
+		if o.Profile != "" {
+			if preset != "" || len(matrix) > 0 {
+				return nil, fmt.Errorf("--profile is one job: leave out --preset and --matrix")
+			}
+			var err error
+			if v, _, err = o.applyProfile(v); err != nil {
+				return nil, err
+			}
+		}
 		base, err := cliJob(v)
 		if err != nil {
 			return nil, err
@@ -360,6 +374,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 		}
 	}
 	cdmTable(r.spec.Out, r.io)
+	r.o.ProfileFlags.finish(r.spec.Out, r.io.Tests)
 	return nil
 }
 

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/monitor"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/spf13/cobra"
+)
+
+// monitorCmd is `dbdyno monitor`: a long recording of this host (and a database's transactions), and the
+// storage-planning checklist from it.
+func (a *app) monitorCmd() *cobra.Command {
+	var storePath, target, agentURL string
+	o := monitor.Options{}
+	c := &cobra.Command{
+		Use:   "monitor",
+		Short: "record this host's block devices, CPU and memory (and a database's transactions) for hours or weeks, for the storage-planning checklist",
+		Long: "dbdyno monitor --name N records every --interval into the results store as it goes (a crash loses at most one\n" +
+			"interval; the same --name appends). dbdyno monitor checklist N prints the requirements checklist per period,\n" +
+			"which dbdyno io size --need reads.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if agentURL != "" {
+				return fmt.Errorf("--agent is not supported yet: the agent serves rates without read and write counts; run dbdyno monitor on the database host itself")
+			}
+			if target != "" {
+				t, err := engine.Parse(target)
+				if err != nil {
+					return err
+				}
+				o.Target = t
+			}
+			st, err := store.Open(cmd.Context(), storePath)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			o.Status = a.stderr
+			fmt.Fprintf(a.stderr, "monitor %s: every %v into %s (Ctrl-C stops; the same --name appends)\n", o.Name, o.Interval, storePath)
+			n, err := monitor.Record(cmd.Context(), st, o)
+			if err == nil || n > 0 {
+				fmt.Fprintf(a.stdout, "monitor %s: %d intervals recorded; dbdyno monitor checklist %s --store %s\n", o.Name, n, o.Name, storePath)
+			}
+			return err
+		},
+	}
+	c.PersistentFlags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().StringVar(&o.Name, "name", "", "the recording's name (rerunning with the same name appends)")
+	c.Flags().DurationVar(&o.Interval, "interval", 10*time.Second, "sampling interval")
+	c.Flags().DurationVar(&o.Duration, "duration", 0, "stop after this long (0: until Ctrl-C)")
+	c.Flags().StringSliceVar(&o.Devices, "device", nil, "block devices to record, e.g. sda,nvme0n1 (default: every whole disk)")
+	c.Flags().StringVar(&target, "target", "", "a database whose transactions a second are recorded too (its server's counters)")
+	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (not supported yet)")
+
+	var periods, format, tz string
+	var growth float64
+	var devices []string
+	check := &cobra.Command{
+		Use:   "checklist NAME",
+		Short: "the storage-planning requirements checklist of a recording: per period, p50/p90/p99 of IOPS, read share, request size, throughput, latency, queue depth, CPU, memory",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var ps []monitor.PeriodSpec
+			if periods != "" {
+				var err error
+				if ps, err = monitor.ParsePeriods(periods); err != nil {
+					return err
+				}
+			}
+			if growth <= 0 {
+				return fmt.Errorf("--growth %g: a factor above 0 (1.5 is 50%% more load)", growth)
+			}
+			if format != "table" && format != "json" {
+				return fmt.Errorf("--output-format %s: table or json", format)
+			}
+			loc, err := time.LoadLocation(tz)
+			if err != nil {
+				return fmt.Errorf("--tz %s: %v", tz, err)
+			}
+			st, err := store.Open(cmd.Context(), storePath)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			cl, err := monitor.ChecklistOf(cmd.Context(), st, args[0], ps, devices, growth, loc)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				return cl.WriteJSON(a.stdout)
+			}
+			cl.WriteTable(a.stdout)
+			return nil
+		},
+	}
+	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: one period of every interval)")
+	check.Flags().Float64Var(&growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
+	check.Flags().StringSliceVar(&devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
+	check.Flags().StringVar(&format, "output-format", "table", "table, or json (what dbdyno io size --need reads)")
+	check.Flags().StringVar(&tz, "tz", "Local", "the periods' time zone (an IANA name such as Europe/Paris)")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "the recordings in the results store",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := store.Open(cmd.Context(), storePath)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			recs, err := st.Recordings(cmd.Context())
+			for _, r := range recs {
+				fmt.Fprintf(a.stdout, "%-20s %8d intervals  %s to %s\n", r.Name, r.Intervals, r.From.Format(time.RFC3339), r.To.Format(time.RFC3339))
+			}
+			return err
+		},
+	}
+	c.AddCommand(check, list)
+	return c
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The planning workflow on the command line: a bounded recording, appended to, its checklist as JSON, and io
+// size reading it; bad input is one line.
+func TestMonitorChecklistSize(t *testing.T) {
+	if _, err := os.Stat("/proc/diskstats"); err != nil {
+		t.Skip("no /proc/diskstats:", err)
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	st := filepath.Join(dir, "r.db")
+	for i := 0; i < 2; i++ {
+		r := cli(ctx, "monitor", "--name", "app", "--interval", "200ms", "--duration", "400ms", "--store", st)
+		if r.code != 0 || !strings.Contains(r.stdout, "monitor app: 2 intervals recorded") {
+			t.Fatalf("monitor: %d %q %q", r.code, r.stdout, r.stderr)
+		}
+	}
+	r := cli(ctx, "monitor", "list", "--store", st)
+	if !strings.Contains(r.stdout, "app") || !strings.Contains(r.stdout, " 4 intervals") {
+		t.Errorf("list: %q", r.stdout)
+	}
+	r = cli(ctx, "monitor", "checklist", "app", "--store", st, "--growth", "1.5")
+	if r.code != 0 || !strings.Contains(r.stdout, "all (every interval): 4 intervals") || !strings.Contains(r.stdout, "% random operations") {
+		t.Errorf("checklist: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = cli(ctx, "monitor", "checklist", "app", "--store", st, "--output-format", "json", "--periods", "any=daily 00:00-24:00")
+	if r.code != 0 {
+		t.Fatalf("checklist json: %q", r.stderr)
+	}
+	need := filepath.Join(dir, "need.json")
+	if err := os.WriteFile(need, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	catalog := filepath.Join("..", "..", "examples", "catalog-azure-2015.yaml")
+	r = cli(ctx, "io", "size", "--need", need, "--catalog", catalog, "--percentile", "p90")
+	if r.code != 0 || !strings.Contains(r.stdout, "need.json p90") || !strings.Contains(r.stdout, "cheapest: ") {
+		t.Errorf("io size: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"monitor", "checklist", "nothing", "--store", st}, "no recording nothing in the results store (it has app)"},
+		{[]string{"monitor", "checklist", "app", "--store", st, "--periods", "normal=Funday 09:00-17:00"}, `--periods normal: "Funday" is not a day`},
+		{[]string{"monitor", "--store", st, "--duration", "1s"}, "dbdyno monitor needs --name"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--device", "nosuchdisk"}, "--device nosuchdisk: no such device"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "--agent is not supported yet"},
+		{[]string{"io", "size", "--need", "iops=16000", "--catalog", filepath.Join(dir, "none.yaml")}, "catalogue: open"},
+		{[]string{"io", "size", "--need", "iops=900000", "--catalog", catalog}, "meet 900,000 IOPS: the most is 80,000"},
+	} {
+		r := cli(ctx, c.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") > 1 {
+			t.Errorf("%v: %d %q, want one line with %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,342 @@
+package monitor
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"errors"
+	"fmt"
+	gojson "github.com/goccy/go-json"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+)
+
+// Options are a recording's.
+type Options struct {
+	Name     string
+	Interval time.Duration
+	Duration time.Duration // 0: until the context ends
+	Devices  []string      // the devices to record; none: every whole disk
+	Target   *engine.Target
+	// Status gets the one-line live status (rewritten in place on a terminal, a line a minute otherwise).
+	Status io.Writer
+	// Stored is called after each interval is in the store.
+	Stored func(Sample)
+	// Proc is the proc filesystem's root ("/proc" unless a test says otherwise).
+	Proc string
+}
+
+// snapshot is the counters at one moment.
+type snapshot struct {
+	at            time.Time
+	disks         map[string]Counters
+	busy, total   uint64 // CPU ticks, all cores
+	memUsed, memT uint64
+	tx            *engine.TxCounts
+}
+
+type recorder struct {
+	o    Options
+	st   *store.Store
+	db   *sql.DB
+	keep func(string) bool
+	buf  bytes.Buffer
+}
+
+// Record samples the host every interval and stores each interval in the store as it ends (appending to a
+// recording of the same name), until the context ends or the duration is over. It holds two snapshots at a
+// time, whatever the duration. It returns the intervals stored.
+func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
+	if runtime.GOOS != "linux" {
+		return 0, fmt.Errorf("dbdyno monitor reads /proc/diskstats, /proc/stat and /proc/meminfo: Linux only (run it on a Linux host, or use dbdyno agent)")
+	}
+	if o.Name == "" {
+		return 0, errors.New("dbdyno monitor needs --name: the recording's name (rerunning with the same name appends)")
+	}
+	if o.Interval < 100*time.Millisecond {
+		return 0, fmt.Errorf("--interval %v is too short: at least 100ms", o.Interval)
+	}
+	if o.Duration != 0 && o.Duration < o.Interval {
+		return 0, fmt.Errorf("--duration %v is shorter than one --interval (%v): nothing would be recorded", o.Duration, o.Interval)
+	}
+	if o.Proc == "" {
+		o.Proc = "/proc"
+	}
+	if o.Status == nil {
+		o.Status = io.Discard
+	}
+	r := &recorder{o: o, st: st, keep: WholeDisk}
+	if o.Target != nil {
+		db, err := o.Target.Open(ctx)
+		if err != nil {
+			return 0, err
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1)
+		if _, err := o.Target.Engine.ReadTxCounts(ctx, db); err != nil {
+			return 0, fmt.Errorf("--target: %v: dbdyno monitor records its transactions a second from them; record the host alone without --target", err)
+		}
+		r.db = db
+	}
+	first, err := r.take(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if len(o.Devices) > 0 {
+		want := map[string]bool{}
+		for _, d := range o.Devices {
+			d = strings.TrimPrefix(d, "/dev/")
+			if _, ok := first.disks[d]; !ok {
+				return 0, fmt.Errorf("--device %s: no such device in %s/diskstats (it has %s)", d, o.Proc, strings.Join(names(first.disks), ", "))
+			}
+			want[d] = true
+		}
+		r.keep = func(n string) bool { return want[n] }
+	}
+	tick := time.NewTicker(o.Interval)
+	defer tick.Stop()
+	prev, n, tty := first, 0, isTerminal(o.Status)
+	lastLine := time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			if tty {
+				fmt.Fprintln(o.Status)
+			}
+			return n, nil
+		case <-tick.C:
+		}
+		cur, err := r.take(ctx)
+		if err != nil {
+			return n, err
+		}
+		s := r.sample(prev, cur, n == 0)
+		prev = cur
+		doc, err := json.Marshal(s)
+		if err != nil {
+			return n, err
+		}
+		if err := st.AddSample(ctx, o.Name, s.At, doc); err != nil {
+			if ctx.Err() != nil {
+				return n, nil
+			}
+			return n, err
+		}
+		n++
+		if o.Stored != nil {
+			o.Stored(s)
+		}
+		if tty {
+			fmt.Fprintf(o.Status, "\r%s\x1b[K", r.status(s, n))
+		} else if s.At.Sub(lastLine) >= time.Minute || o.Interval >= time.Minute {
+			fmt.Fprintln(o.Status, r.status(s, n))
+			lastLine = s.At
+		}
+		if o.Duration > 0 && time.Duration(n)*o.Interval >= o.Duration {
+			if tty {
+				fmt.Fprintln(o.Status)
+			}
+			return n, nil
+		}
+	}
+}
+
+func names(m map[string]Counters) []string {
+	var out []string
+	for n := range m {
+		if WholeDisk(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sample is the interval between two snapshots.
+func (r *recorder) sample(prev, cur snapshot, first bool) Sample {
+	secs := cur.at.Sub(prev.at).Seconds()
+	s := Sample{At: cur.at.UTC(), Seconds: secs, MemUsed: cur.memUsed, MemTotal: cur.memT, First: first}
+	s.Devices, s.Missing = Between(prev.disks, cur.disks, r.keep)
+	sort.Strings(s.Missing)
+	if dt := cur.total - prev.total; cur.total > prev.total {
+		s.CPU = 100 * float64(cur.busy-prev.busy) / float64(dt)
+	}
+	if prev.tx != nil && cur.tx != nil && secs > 0 {
+		tps := cur.tx.Sub(*prev.tx).Total() / secs
+		s.TPS = &tps
+	}
+	return s
+}
+
+// status is the one-line live status: the interval's load over the recorded devices.
+func (r *recorder) status(s Sample, n int) string {
+	var d Delta
+	for _, x := range s.Devices {
+		d.Reads += x.Reads
+		d.Writes += x.Writes
+		d.ReadBytes += x.ReadBytes
+		d.WriteBytes += x.WriteBytes
+		d.WeightedMs += x.WeightedMs
+	}
+	ops := float64(d.Reads + d.Writes)
+	line := fmt.Sprintf("monitor %s: %d intervals stored | %d devices %.0f IOPS %.1f MB/s", r.o.Name, n, len(s.Devices), ops/s.Seconds,
+		float64(d.ReadBytes+d.WriteBytes)/s.Seconds/(1<<20))
+	if ops > 0 {
+		line += fmt.Sprintf(" reads %.0f%%", 100*float64(d.Reads)/ops)
+	}
+	line += fmt.Sprintf(" QD %.1f | CPU %.0f%% mem %.1f GiB", float64(d.WeightedMs)/(s.Seconds*1000), s.CPU, float64(s.MemUsed)/(1<<30))
+	if s.TPS != nil {
+		line += fmt.Sprintf(" | %.0f TPS", *s.TPS)
+	}
+	if len(s.Missing) > 0 {
+		line += " | gone: " + strings.Join(s.Missing, ",")
+	}
+	return line
+}
+
+// take reads the counters now.
+func (r *recorder) take(ctx context.Context) (snapshot, error) {
+	s := snapshot{at: time.Now()}
+	f, err := os.Open(r.o.Proc + "/diskstats")
+	if err != nil {
+		return s, fmt.Errorf("dbdyno monitor: %w", err)
+	}
+	s.disks, err = ParseDiskstats(f)
+	f.Close()
+	if err != nil {
+		return s, err
+	}
+	if s.busy, s.total, err = cpuTicks(r.o.Proc + "/stat"); err != nil {
+		return s, err
+	}
+	if s.memUsed, s.memT, err = memory(r.o.Proc + "/meminfo"); err != nil {
+		return s, err
+	}
+	if r.db != nil {
+		// a failed read leaves the interval without TPS (the checklist counts the intervals that have it)
+		if c, err := r.o.Target.Engine.ReadTxCounts(ctx, r.db); err == nil {
+			s.tx = &c
+		}
+	}
+	return s, nil
+}
+
+// cpuTicks reads /proc/stat's cpu line: the busy ticks (all but idle and iowait) and the total.
+func cpuTicks(path string) (busy, total uint64, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	if !sc.Scan() {
+		return 0, 0, fmt.Errorf("%s is empty", path)
+	}
+	fl := strings.Fields(sc.Text())
+	if len(fl) < 9 || fl[0] != "cpu" {
+		return 0, 0, fmt.Errorf("%s: unexpected first line %q", path, sc.Text())
+	}
+	var idle uint64
+	for i := 1; i <= 8; i++ { // user nice system idle iowait irq softirq steal (guest is within user)
+		v, err := strconv.ParseUint(fl[i], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %v", path, err)
+		}
+		total += v
+		if i == 4 || i == 5 {
+			idle += v
+		}
+	}
+	return total - idle, total, nil
+}
+
+// memory reads /proc/meminfo: used (total less available) and total, bytes.
+func memory(path string) (used, total uint64, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	var avail uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		v, _ := strconv.ParseUint(f[1], 10, 64)
+		switch f[0] {
+		case "MemTotal:":
+			total = v << 10
+		case "MemAvailable:":
+			avail = v << 10
+		}
+	}
+	if total == 0 {
+		return 0, 0, fmt.Errorf("%s has no MemTotal", path)
+	}
+	return total - min(avail, total), total, nil
+}
+
+// Load calls fn with each interval of a recording, oldest first.
+func Load(ctx context.Context, st *store.Store, name string, fn func(Sample)) (int, error) {
+	return load(ctx, st, name, false, fn)
+}
+
+// load is Load; reuse decodes every interval into one sample (fn then must not keep it: the checklist does
+// not), which halves the decoding's allocations.
+func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func(Sample)) (int, error) {
+	n := 0
+	var s Sample
+	err := st.Samples(ctx, name, func(doc []byte) error {
+		if reuse {
+			clear(s.Devices)
+			s.Missing, s.TPS, s.First = s.Missing[:0], nil, false
+		} else {
+			s = Sample{}
+		}
+		if err := gojson.Unmarshal(doc, &s); err != nil { // 3 times encoding/json's speed: a month is 259,200 intervals
+			return fmt.Errorf("recording %s: interval %d: %v", name, n+1, err)
+		}
+		n++
+		fn(s)
+		return nil
+	})
+	return n, err
+}
+
+// ChecklistOf computes a stored recording's checklist; a recording with no interval is an error naming the
+// recordings there are.
+func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) (*Checklist, error) {
+	b := NewBuilder(periods, devices, growth, loc)
+	n, err := load(ctx, st, name, true, b.Add)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		recs, _ := st.Recordings(ctx)
+		var have []string
+		for _, r := range recs {
+			have = append(have, r.Name)
+		}
+		if len(have) == 0 {
+			return nil, fmt.Errorf("no recording %s in the results store (it has none: dbdyno monitor --name %s records one)", name, name)
+		}
+		return nil, fmt.Errorf("no recording %s in the results store (it has %s)", name, strings.Join(have, ", "))
+	}
+	for _, d := range devices {
+		if !b.Seen(d) {
+			return nil, fmt.Errorf("--device %s: recording %s has no such device", d, name)
+		}
+	}
+	return b.Checklist(name), nil
+}

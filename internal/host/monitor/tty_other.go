@@ -1,0 +1,7 @@
+//go:build !linux
+
+package monitor
+
+import "io"
+
+func isTerminal(io.Writer) bool { return false }

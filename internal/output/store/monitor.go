@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// AddSample records one interval of a monitor recording in its own transaction: a crash loses at most the
+// interval being written. An interval already recorded at the same moment is kept as it is.
+func (s *Store) AddSample(ctx context.Context, name string, at time.Time, doc []byte) error {
+	_, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO monitor_samples (name, at_ns, document) VALUES (?, ?, ?)`, name, at.UnixNano(), string(doc))
+	if err != nil {
+		return fmt.Errorf("recording %s's interval in the results store: %w", name, err)
+	}
+	return nil
+}
+
+// Samples calls fn with each interval of a recording, oldest first, without holding them all.
+func (s *Store) Samples(ctx context.Context, name string, fn func(doc []byte) error) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT document FROM monitor_samples WHERE name = ? ORDER BY at_ns`, name)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc []byte
+		if err := rows.Scan(&doc); err != nil {
+			return err
+		}
+		if err := fn(doc); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Recording is one monitor recording's extent.
+type Recording struct {
+	Name      string
+	Intervals int
+	From, To  time.Time
+}
+
+// Recordings lists the monitor recordings.
+func (s *Store) Recordings(ctx context.Context) ([]Recording, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT name, count(*), min(at_ns), max(at_ns) FROM monitor_samples GROUP BY name ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Recording
+	for rows.Next() {
+		var r Recording
+		var from, to int64
+		if err := rows.Scan(&r.Name, &r.Intervals, &from, &to); err != nil {
+			return nil, err
+		}
+		r.From, r.To = time.Unix(0, from), time.Unix(0, to)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,47 @@
+package ioprobe
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dbdyno/dbdyno/internal/workload"
+	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe/sizing"
+)
+
+// SizeFlags are `io size`'s options.
+type SizeFlags struct {
+	Need       string `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
+	Catalog    string `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalog-azure-2015.yaml)"`
+	Percentile string `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
+	Period     string `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
+	Top        int    `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
+}
+
+// sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
+func sizeCommand() *workload.Command {
+	return workload.NewCommand(workload.Command{
+		Name:  "size",
+		Short: "choose the cheapest VM size and striped disks of a catalogue that meet a requirements checklist",
+		Long: "For every VM size of the catalogue and every disk it attaches, the fewest identical striped disks whose caps (the\n" +
+			"disks' IOPS and MB/s, the VM's uncached IOPS and MB/s and data disk slots) meet every requirement; the candidates\n" +
+			"cheapest first with what each delivers, the cap that binds it and its monthly cost.",
+	}, &SizeFlags{}, func(ctx context.Context, env *workload.Env, o *SizeFlags) error {
+		if o.Need == "" || o.Catalog == "" {
+			return fmt.Errorf("io size needs --need (a checklist file or iops=N,mbps=N) and --catalog FILE")
+		}
+		c, err := sizing.Load(o.Catalog)
+		if err != nil {
+			return err
+		}
+		need, err := sizing.ReadNeed(o.Need, o.Percentile, o.Period)
+		if err != nil {
+			return err
+		}
+		p, err := sizing.Size(c, need)
+		if err != nil {
+			return err
+		}
+		p.Write(env.Out, o.Top)
+		return nil
+	})
+}

@@ -1,0 +1,267 @@
+package sizing
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Need is what the storage must deliver: the checklist's figures at the chosen percentile (scaled for growth
+// when the checklist was).
+type Need struct {
+	IOPS     float64 // IO operations a second (0: no requirement)
+	MBps     float64 // throughput, MiB/s (0: no requirement)
+	IOSizeKB float64 // the average request size, KiB: caps are converted at it (0: not known)
+	GiB      float64 // capacity (0: no requirement)
+	From     string  // where the figures come from, for the output
+}
+
+// AtIOSize is what a device with these caps delivers at one request size (KiB), as the premium-storage guide
+// computes it: IOPS is the IOPS cap or the MB/s cap over the size (1 MB = 1,024 KB), whichever is lower;
+// throughput is IOPS times the size (1 MB = 1,000 KB, as the guide prints it), at most the MB/s cap. A P30
+// (5,000 IOPS, 200 MB/s): 8 KB 5,000 IOPS 40 MB/s; 64 KB 3,200 IOPS 200 MB/s. A cap of 0 is no limit.
+func AtIOSize(iops, mbps, kb float64) (float64, float64) {
+	n := iops
+	if n == 0 {
+		n = math.Inf(1)
+	}
+	if mbps > 0 && kb > 0 {
+		n = math.Min(n, mbps*1024/kb)
+	}
+	if kb == 0 { // no request size: the caps stand as they are
+		if mbps == 0 {
+			return n, math.Inf(1)
+		}
+		return n, mbps
+	}
+	t := n * kb / 1000
+	if mbps > 0 {
+		t = math.Min(t, mbps)
+	}
+	return n, t
+}
+
+// Candidate is one VM with N identical disks.
+type Candidate struct {
+	VM     VM
+	Disk   Disk
+	N      int
+	IOPS   float64 // what the set delivers at the need's IO size, every cap applied
+	MBps   float64
+	GiB    float64
+	Limit  string // the cap that binds: with the least headroom over the need ("VM MB/s cap", "disk IOPS")
+	Cost   Money
+	Priced bool
+}
+
+// Total is the monthly cost split as the study writes it.
+func (c Candidate) String() string {
+	return fmt.Sprintf("%s + %d x %s", c.VM.Name, c.N, c.Disk.Name)
+}
+
+// limits is the set's delivered IOPS and MB/s with the cap that gives each.
+func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps float64, mbpsBy string) {
+	di, dm := AtIOSize(d.IOPS, d.MBps, kb)
+	iops, iopsBy = float64(n)*di, "disk IOPS"
+	if d.MBps > 0 && kb > 0 && d.MBps*1024/kb < d.IOPS {
+		iopsBy = "disk MB/s"
+	}
+	mbps, mbpsBy = float64(n)*dm, "disk MB/s"
+	if d.MBps == 0 {
+		mbps = math.Inf(1)
+	}
+	if v.IOPS > 0 && v.IOPS < iops {
+		iops, iopsBy = v.IOPS, "VM IOPS cap"
+	}
+	if v.MBps > 0 && kb > 0 && v.MBps*1024/kb < iops {
+		iops, iopsBy = v.MBps*1024/kb, "VM MB/s cap"
+	}
+	if v.MBps > 0 && v.MBps < mbps {
+		mbps, mbpsBy = v.MBps, "VM MB/s cap"
+	}
+	return
+}
+
+// evaluate fills a candidate of n disks and says whether it meets the need.
+func evaluate(v VM, d Disk, n int, need Need) (Candidate, bool) {
+	iops, iopsBy, mbps, mbpsBy := limits(v, d, n, need.IOSizeKB)
+	c := Candidate{VM: v, Disk: d, N: n, IOPS: iops, MBps: mbps, GiB: float64(n) * d.SizeGiB,
+		Cost: v.Price + Money(n)*d.Price, Priced: v.Priced && d.Priced}
+	ok := iops >= need.IOPS && mbps >= need.MBps && c.GiB >= need.GiB
+	// the binding limit: the requirement with the least headroom, and the cap that gives it
+	type h struct {
+		ratio float64
+		by    string
+	}
+	var hs []h
+	if need.IOPS > 0 {
+		hs = append(hs, h{iops / need.IOPS, iopsBy})
+	}
+	if need.MBps > 0 {
+		hs = append(hs, h{mbps / need.MBps, mbpsBy})
+	}
+	if need.GiB > 0 {
+		hs = append(hs, h{c.GiB / need.GiB, "capacity"})
+	}
+	sort.SliceStable(hs, func(i, j int) bool { return hs[i].ratio < hs[j].ratio })
+	if len(hs) > 0 {
+		c.Limit = hs[0].by
+	}
+	if need.MBps > 0 && math.IsInf(mbps, 1) {
+		c.Limit = "MB/s cap not stated"
+	}
+	return c, ok
+}
+
+// Plan is the answer: the candidates that meet the need, cheapest first (unpriced ones last).
+type Plan struct {
+	Need       Need
+	Catalog    *Catalog
+	Candidates []Candidate
+}
+
+// UnmetError says which requirement no VM and disks of the catalogue meet, and by how much.
+type UnmetError struct{ Lines []string }
+
+func (e *UnmetError) Error() string { return strings.Join(e.Lines, "; ") }
+
+// Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
+// cheapest first. When none does it says which requirement is out of reach and by how much.
+func Size(c *Catalog, need Need) (*Plan, error) {
+	if need.IOPS <= 0 && need.MBps <= 0 && need.GiB <= 0 {
+		return nil, fmt.Errorf("the need states no IOPS, MB/s or capacity: nothing to size")
+	}
+	p := &Plan{Need: need, Catalog: c}
+	for _, v := range c.VMs {
+		for _, d := range c.Disks {
+			if !v.Attaches(d) {
+				continue
+			}
+			for n := 1; n <= v.MaxDisks; n++ {
+				if cand, ok := evaluate(v, d, n, need); ok {
+					p.Candidates = append(p.Candidates, cand)
+					break
+				}
+			}
+		}
+	}
+	sort.SliceStable(p.Candidates, func(i, j int) bool {
+		a, b := p.Candidates[i], p.Candidates[j]
+		if a.Priced != b.Priced {
+			return a.Priced
+		}
+		return a.Cost < b.Cost
+	})
+	if len(p.Candidates) == 0 {
+		return nil, unmet(c, need)
+	}
+	return p, nil
+}
+
+// unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers.
+func unmet(c *Catalog, need Need) error {
+	type best struct {
+		val  float64
+		what string
+	}
+	var bi, bm, bg best
+	for _, v := range c.VMs {
+		for _, d := range c.Disks {
+			if !v.Attaches(d) {
+				continue
+			}
+			iops, iopsBy, mbps, mbpsBy := limits(v, d, v.MaxDisks, need.IOSizeKB)
+			name := fmt.Sprintf("%s + %d x %s", v.Name, v.MaxDisks, d.Name)
+			if iops > bi.val {
+				bi = best{iops, name + ", " + iopsBy}
+			}
+			if mbps > bm.val {
+				bm = best{mbps, name + ", " + mbpsBy}
+			}
+			if g := float64(v.MaxDisks) * d.SizeGiB; g > bg.val {
+				bg = best{g, name}
+			}
+		}
+	}
+	e := &UnmetError{}
+	short := func(what string, need, got float64, unit string, b best) {
+		e.Lines = append(e.Lines, fmt.Sprintf("no VM and disks in %s meet %s %s: the most is %s (%s), short by %s (%.0f%%)",
+			c.File, num(need), what, num(got), b.what, num(need-got)+unit, 100*(need-got)/need))
+	}
+	if need.IOPS > bi.val {
+		short("IOPS", need.IOPS, bi.val, "", bi)
+	}
+	if need.MBps > bm.val {
+		short("MB/s", need.MBps, bm.val, " MB/s", bm)
+	}
+	if need.GiB > bg.val {
+		short("GiB", need.GiB, bg.val, " GiB", bg)
+	}
+	if len(e.Lines) == 0 {
+		e.Lines = append(e.Lines, fmt.Sprintf("no VM and disks in %s meet every requirement at once (each alone is met by some): %s", c.File, needString(need)))
+	}
+	return e
+}
+
+func num(x float64) string {
+	if math.IsInf(x, 1) {
+		return "not stated"
+	}
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return group(int64(x))
+	}
+	if math.Abs(x) >= 100 {
+		return group(int64(math.Round(x)))
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+func needString(n Need) string {
+	var p []string
+	if n.IOPS > 0 {
+		p = append(p, num(n.IOPS)+" IOPS")
+	}
+	if n.MBps > 0 {
+		p = append(p, num(n.MBps)+" MB/s")
+	}
+	if n.IOSizeKB > 0 {
+		p = append(p, "at "+num(n.IOSizeKB)+" KB requests")
+	}
+	if n.GiB > 0 {
+		p = append(p, num(n.GiB)+" GiB")
+	}
+	return strings.Join(p, ", ")
+}
+
+// Write prints the plan: the need, each candidate with what it delivers, its binding limit and its monthly
+// cost, and the cheapest. top limits the candidates listed (0: all).
+func (p *Plan) Write(w io.Writer, top int) {
+	fmt.Fprintf(w, "need: %s", needString(p.Need))
+	if p.Need.From != "" {
+		fmt.Fprintf(w, " (%s)", p.Need.From)
+	}
+	fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted)\n", p.Catalog.File)
+	fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
+	list := p.Candidates
+	if top > 0 && len(list) > top {
+		list = list[:top]
+	}
+	for _, c := range list {
+		cost, split := "not priced", ""
+		if c.Priced {
+			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+(Money(c.N)*c.Disk.Price).String()
+		}
+		fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
+	}
+	if n := len(p.Candidates) - len(list); n > 0 {
+		fmt.Fprintf(w, "(%d more candidates: --top 0 lists them all)\n", n)
+	}
+	if b := p.Candidates[0]; b.Priced {
+		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %d x %s %s)\n", b, b.Cost, b.VM.Price, b.N, b.Disk.Name, Money(b.N)*b.Disk.Price)
+	} else {
+		fmt.Fprintf(w, "no candidate is priced: add price_month to the catalogue's VMs and disks to choose the cheapest\n")
+	}
+}
