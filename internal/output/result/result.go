@@ -436,6 +436,10 @@ type TxStats struct {
 	Retries   int64   `json:"retries"`
 	PerMinute float64 `json:"per_minute"`
 	Latency   Latency `json:"latency_us"`
+	// Histogram is the measured window's latencies in microseconds, lossless: base64 of HdrHistogram's
+	// compressed encoding (V2 compressed cookie, hdrhistogram-go Encode). Merging shards decodes and adds them,
+	// so the merged percentiles are those of the union of the samples. Absent in results written before it.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Latency percentiles in microseconds.
