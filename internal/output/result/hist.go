@@ -32,3 +32,12 @@ func DecodeHistogram(s string) (*hdrhistogram.Histogram, error) {
 	}
 	return h, nil
 }
+
+// LatencyOf is a histogram's summary as TxStats.Latency holds it.
+func LatencyOf(h *hdrhistogram.Histogram) Latency {
+	if h == nil || h.TotalCount() == 0 {
+		return Latency{}
+	}
+	return Latency{Min: h.Min(), Mean: float64(int64(h.Mean()*10)) / 10, P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90),
+		P95: h.ValueAtQuantile(95), P99: h.ValueAtQuantile(99), Max: h.Max()}
+}

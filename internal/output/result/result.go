@@ -26,6 +26,9 @@ const (
 	StatusOK      = "ok"
 	StatusAborted = "aborted"
 	StatusFailed  = "failed"
+	// StatusIncomplete is a merged result some of whose shards were missing, failed or were aborted (its
+	// Error names them; its figures are those of the shards that completed).
+	StatusIncomplete = "incomplete"
 )
 
 //go:embed schema/result-v1.json
