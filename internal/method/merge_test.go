@@ -1,0 +1,175 @@
+package method_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Two TPC-C shards run at the same time on their own SQLite copies, merged: the counts are their sums and the
+// merged percentiles those of the union of their samples, computed here from their stored histograms; a
+// shard that was aborted, or is not in the store, leaves the merge incomplete naming it; shards without
+// histograms, or whose windows start apart, are refused.
+func TestMergeShards(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "c.db")
+	stPath := filepath.Join(dir, "results.db")
+	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+a, "--seed", "3")
+	copyFile(t, a, b)
+	copyFile(t, a, c)
+	// the shards: one command driving both copies at once, so their measured windows start together
+	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
+		"--duration", "10s", "--seed", "5", "--store", stPath) // 1% of 10s: 100ms for the targets to start apart
+	st, err := store.Open(ctx, stPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	entries, err := st.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shards []*result.Result
+	for _, e := range entries {
+		rs, err := st.Get(ctx, e.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rs[0]; !r.Group.Aggregate {
+			shards = append(shards, r)
+		}
+	}
+	if len(shards) != 2 {
+		t.Fatalf("%d shard runs stored, want 2", len(shards))
+	}
+	ids := []string{shards[0].RunID, shards[1].RunID}
+	var out bytes.Buffer
+	merged, err := method.Merge(ctx, &out, stPath, ids, []string{"study=shards"}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "merged 2 shard(s) into "+merged.RunID+" (ok, NOPM ") {
+		t.Fatalf("merge said %q", out.String())
+	}
+	stored, err := st.Get(ctx, merged.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := stored[0]
+	if m.Status != result.StatusOK || len(m.Parts) != 2 || m.Labels["study"] != "shards" {
+		t.Fatalf("merged: status %s, %d parts, labels %v", m.Status, len(m.Parts), m.Labels)
+	}
+	mm := m.Measurement
+	if want := shards[0].Measurement.Committed + shards[1].Measurement.Committed; mm.Committed != want || want == 0 {
+		t.Fatalf("merged committed %d, shards' sum %d", mm.Committed, want)
+	}
+	for name, tx := range mm.Transactions {
+		var want int64
+		union := hdrhistogram.New(1, 3600_000_000, 3)
+		for _, s := range shards {
+			st := s.Measurement.Transactions[name]
+			want += st.Count
+			h, err := result.DecodeHistogram(st.Histogram)
+			if err != nil {
+				t.Fatalf("shard %s %s: %v", s.RunID, name, err)
+			}
+			union.Merge(h)
+		}
+		if tx.Count != want {
+			t.Errorf("%s: merged count %d, shards' sum %d", name, tx.Count, want)
+		}
+		if union.TotalCount() == 0 {
+			t.Fatalf("%s: no latencies recorded", name)
+		}
+		if p := union.ValueAtQuantile(99); tx.Latency.P99 != p || tx.Latency.P50 != union.ValueAtQuantile(50) || tx.Latency.Max != union.Max() {
+			t.Errorf("%s: merged p99 %d p50 %d max %d, the union's %d %d %d", name, tx.Latency.P99, tx.Latency.P50, tx.Latency.Max, p, union.ValueAtQuantile(50), union.Max())
+		}
+		if h, err := result.DecodeHistogram(tx.Histogram); err != nil || !h.Equals(union) {
+			t.Errorf("%s: the merged result's histogram is not the union (%v)", name, err)
+		}
+	}
+	if h, ok := m.Headline(); !ok || h.Value != shards[0].Metrics[0].Value+shards[1].Metrics[0].Value {
+		t.Errorf("merged headline %+v, shards' %v + %v", h, shards[0].Metrics[0].Value, shards[1].Metrics[0].Value)
+	}
+	// the merged result is a normal stored result: compare reads it
+	if err := method.CompareWith(ctx, io.Discard, stPath, []string{merged.RunID, ids[0]}, method.CompareOptions{}); err != nil {
+		t.Errorf("compare of the merged result: %v", err)
+	}
+
+	// a shard aborted (Ctrl-C as soon as it measures) and one that is not in the store
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	clitest.RunWatching(actx, func(line string) {
+		if strings.Contains(line, "ramp-up done, measuring") {
+			cancel()
+		}
+	}, "tpcc", "run", "--target", "sqlite://"+c, "--vus", "1", "--rampup", "1s", "--duration", "10s", "--seed", "5", "--store", stPath)
+	all, err := st.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aborted := ""
+	for _, e := range all {
+		if e.Status == result.StatusAborted {
+			aborted = e.RunID
+		}
+	}
+	if aborted == "" {
+		t.Fatal("the interrupted shard stored no aborted run")
+	}
+	out.Reset()
+	inc, err := method.Merge(ctx, &out, stPath, []string{ids[0], ids[1], aborted, "r-gone"}, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inc.Status != result.StatusIncomplete || !strings.Contains(inc.Error, "shard "+aborted+" aborted") || !strings.Contains(inc.Error, "r-gone is not in the results store") ||
+		inc.Measurement.Committed != mm.Committed || len(inc.Parts) != 4 {
+		t.Fatalf("merge with an aborted and a missing shard: status %s, error %q, committed %d (want %d), %d parts", inc.Status, inc.Error, inc.Measurement.Committed, mm.Committed, len(inc.Parts))
+	}
+
+	// refused: a shard without histograms (as written before them), and windows that start apart
+	old := *shards[1]
+	om := *old.Measurement
+	om.Transactions = map[string]result.TxStats{}
+	for k, v := range shards[1].Measurement.Transactions {
+		v.Histogram = ""
+		om.Transactions[k] = v
+	}
+	old.Measurement, old.RunID = &om, "r-old"
+	late := *shards[1]
+	lm := *late.Measurement
+	lm.MeasureStart = lm.MeasureStart.Add(lm.MeasureEnd.Sub(lm.MeasureStart) / 20)
+	late.Measurement, late.RunID = &lm, "r-late"
+	for _, r := range []*result.Result{&old, &late} {
+		if err := st.Add(ctx, r, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for ref, want := range map[string]string{"r-old": "has no latency histogram", "r-late": "measured windows start"} {
+		if _, err := method.Merge(ctx, io.Discard, stPath, []string{ids[0], ref}, nil, "test"); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("merge with %s: %v, want one line saying %q", ref, err, want)
+		}
+	}
+}
