@@ -60,8 +60,8 @@ func (a *app) resultsCmd() *cobra.Command {
 	}
 	var mergeLabels []string
 	merge := &cobra.Command{
-		Use:   "merge RUN_ID RUN_ID...",
-		Short: "merge the stored results of the shards of one run into one stored result: counts and rates added up, latency percentiles of the union of their histograms, their common measured window",
+		Use:   "merge SHARD SHARD...",
+		Short: "merge the results of the shards of one run (run IDs in the store, or FILE.json) into one stored result: counts and rates added up, latency percentiles of the union of their histograms, their common measured window",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := method.Merge(cmd.Context(), a.stdout, storePath, args, mergeLabels, version)

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -16,8 +16,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
 
-// shardOptions are the options the shards of one run may differ in: their random seeds, their share of the
-// work and the driver's CPU settings.
+// shardOptions are options the shards of one run differ in, left out of the merged result's: their random
+// seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
+// workload's account of it: scale, mode ...) and plan the same measured time.
 var shardOptions = []string{"seed", "shard", "driver_gomaxprocs"}
 
 // windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
@@ -27,8 +28,9 @@ const windowTolerance = 0.01
 // Merge turns the stored results of the shards of one run (the same workload and options, run at the same
 // time) into one stored result: counts and rates added up, latency percentiles those of the union of the
 // shards' samples (their histograms added), the measured window their common one, the shards named as its
-// parts. A shard that is not in the store, failed or was aborted leaves the merge incomplete (it says which);
-// shards without histograms, of different work or of windows that start apart are refused.
+// parts. A shard is a run ID in the store or a result file (FILE.json). A shard that is missing, failed or was
+// aborted leaves the merge incomplete (it says which); shards without histograms, of different work or
+// measured time, or of windows that start apart are refused.
 func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, labels []string, version string) (*result.Result, error) {
 	if len(refs) < 2 {
 		return nil, errors.New("name at least two shards to merge (run IDs)")
@@ -37,7 +39,13 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 	if err != nil {
 		return nil, err
 	}
-	st, err := OpenStore(ctx, storePath)
+	open := store.Open // result files alone: the store that keeps the merged result may be new
+	for _, ref := range refs {
+		if !strings.HasSuffix(ref, ".json") {
+			open = OpenStore
+		}
+	}
+	st, err := open(ctx, storePath)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +53,18 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 	var shards []*result.Result
 	var missing []string
 	for _, ref := range refs {
+		if strings.HasSuffix(ref, ".json") {
+			r, err := result.Read(ref)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				missing = append(missing, ref)
+			case err != nil:
+				return nil, err
+			default:
+				shards = append(shards, r)
+			}
+			continue
+		}
 		rs, err := st.Get(ctx, ref)
 		var broken *store.BrokenError
 		switch {
@@ -97,17 +117,25 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 	var done []*result.Result // the shards whose figures count
 	var left []string         // why the merge is incomplete
 	for _, ref := range missing {
-		left = append(left, ref+" is not in the results store")
+		left = append(left, ref+" is missing")
 	}
+	seen := map[string]bool{}
 	for _, s := range shards {
+		if seen[s.RunID] {
+			return nil, fmt.Errorf("shard %s is named twice: name each shard once", s.RunID)
+		}
+		seen[s.RunID] = true
 		if s.Workload != p0.Workload {
 			return nil, fmt.Errorf("shard %s is a %s run, %s a %s run: merge the shards of one run", s.RunID, s.Workload, p0.RunID, p0.Workload)
 		}
 		if s.Published != nil || s.Group != nil && s.Group.Aggregate || len(s.Parts) > 0 {
 			return nil, fmt.Errorf("%s is not one shard's measured run (a published figure or an aggregate): merge the shards' own runs", s.RunID)
 		}
-		if a, b := workOptions(p0.Options), workOptions(s.Options); !reflect.DeepEqual(a, b) {
-			return nil, fmt.Errorf("shard %s ran with other options than %s (%s): merge the shards of one run", s.RunID, p0.RunID, optionDiff(a, b))
+		if a, b := result.WorkOf(p0), result.WorkOf(s); a != b {
+			return nil, fmt.Errorf("shard %s did other work than %s (%s, not %s): merge the shards of one run", s.RunID, p0.RunID, b, a)
+		}
+		if a, b := plannedSeconds(p0), plannedSeconds(s); a != b {
+			return nil, fmt.Errorf("shard %s was to measure %gs, %s %gs: merge the shards of one run", s.RunID, b, p0.RunID, a)
 		}
 		if s.Status != result.StatusOK || s.Measurement == nil {
 			why := s.Status
@@ -192,29 +220,12 @@ func mergeMetrics(m *result.Result, shards []*result.Result) []result.Metric {
 	return out
 }
 
-// workOptions are a run's options less those its shards may differ in.
-func workOptions(o map[string]any) map[string]any {
-	out := maps.Clone(o)
-	for _, k := range shardOptions {
-		delete(out, k)
+// plannedSeconds is how long a run was to measure (0 when it has no measurement).
+func plannedSeconds(r *result.Result) float64 {
+	if r.Measurement == nil {
+		return 0
 	}
-	return out
-}
-
-// optionDiff names the options two maps differ in.
-func optionDiff(a, b map[string]any) string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(a)) {
-		if !reflect.DeepEqual(a[k], b[k]) {
-			out = append(out, fmt.Sprintf("%s %v vs %v", k, b[k], a[k]))
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(b)) {
-		if _, ok := a[k]; !ok {
-			out = append(out, fmt.Sprintf("%s %v vs none", k, b[k]))
-		}
-	}
-	return strings.Join(out, ", ")
+	return r.Measurement.PlannedSeconds
 }
 
 // mergeMeasurements adds up the shards' measurements over their common window.

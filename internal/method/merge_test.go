@@ -144,7 +144,7 @@ func TestMergeShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inc.Status != result.StatusIncomplete || !strings.Contains(inc.Error, "shard "+aborted+" aborted") || !strings.Contains(inc.Error, "r-gone is not in the results store") ||
+	if inc.Status != result.StatusIncomplete || !strings.Contains(inc.Error, "shard "+aborted+" aborted") || !strings.Contains(inc.Error, "r-gone is missing") ||
 		inc.Measurement.Committed != mm.Committed || len(inc.Parts) != 4 {
 		t.Fatalf("merge with an aborted and a missing shard: status %s, error %q, committed %d (want %d), %d parts", inc.Status, inc.Error, inc.Measurement.Committed, mm.Committed, len(inc.Parts))
 	}
@@ -162,14 +162,44 @@ func TestMergeShards(t *testing.T) {
 	lm := *late.Measurement
 	lm.MeasureStart = lm.MeasureStart.Add(lm.MeasureEnd.Sub(lm.MeasureStart) / 20)
 	late.Measurement, late.RunID = &lm, "r-late"
-	for _, r := range []*result.Result{&old, &late} {
+	other := *shards[1]
+	other.Options = map[string]any{}
+	for k, v := range shards[1].Options {
+		other.Options[k] = v
+	}
+	other.Options["mode"], other.RunID = "procedures", "r-other"
+	for _, r := range []*result.Result{&old, &late, &other} {
 		if err := st.Add(ctx, r, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for ref, want := range map[string]string{"r-old": "has no latency histogram", "r-late": "measured windows start"} {
+	for ref, want := range map[string]string{"r-old": "has no latency histogram", "r-late": "measured windows start", "r-other": "did other work",
+		ids[0]: "named twice"} {
 		if _, err := method.Merge(ctx, io.Discard, stPath, []string{ids[0], ref}, nil, "test"); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("merge with %s: %v, want one line saying %q", ref, err, want)
 		}
+	}
+
+	// shards given as result files (from drivers that keep their own stores) merge into a new store; a file
+	// that is not there is a missing shard
+	var files []string
+	for i, r := range shards {
+		f := filepath.Join(dir, "shard"+string(rune('1'+i))+".json")
+		b, err := r.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), files, nil, "test")
+	if err != nil || fm.Status != result.StatusOK || fm.Measurement.Committed != mm.Committed || fm.Measurement.Transactions["new_order"].Latency != mm.Transactions["new_order"].Latency {
+		t.Fatalf("merge of result files: %v", err)
+	}
+	gone := filepath.Join(dir, "shard3.json")
+	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
+		t.Fatalf("merge with a missing file: %v", err)
 	}
 }
