@@ -19,7 +19,7 @@ import (
 // shardOptions are options the shards of one run differ in, left out of the merged result's: their random
 // seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
 // workload's account of it: scale, mode ...) and plan the same measured time.
-var shardOptions = []string{"seed", "shard", "driver_gomaxprocs"}
+var shardOptions = []string{"seed", "shard", "shard_range", "driver_gomaxprocs"}
 
 // windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
 // start.
@@ -152,6 +152,11 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 		}
 		done = append(done, s)
 	}
+	notNamed, err := coverage(shards)
+	if err != nil {
+		return nil, err
+	}
+	left = append(left, notNamed...)
 	if len(done) == 0 {
 		return nil, fmt.Errorf("no shard completed: %s", strings.Join(left, "; "))
 	}
@@ -218,6 +223,43 @@ func mergeMetrics(m *result.Result, shards []*result.Result) []result.Metric {
 		}
 	}
 	return out
+}
+
+// coverage checks the shards' own account of their share (the "shard" option, I/N, of runs given --shard):
+// either none has one, or every one does, of the same N, each I at most once; the shares no shard named
+// took are returned.
+func coverage(shards []*result.Result) ([]string, error) {
+	n, seen := 0, map[int]string{}
+	for _, s := range shards {
+		v, ok := s.Options["shard"].(string)
+		if !ok {
+			if n > 0 || len(seen) > 0 {
+				return nil, fmt.Errorf("shard %s was not run with --shard, others were: merge the shards of one run", s.RunID)
+			}
+			continue
+		}
+		var i, of int
+		if _, err := fmt.Sscanf(v, "%d/%d", &i, &of); err != nil || i < 1 || i > of {
+			return nil, fmt.Errorf("shard %s records shard %q, not I/N", s.RunID, v)
+		}
+		if n != 0 && of != n {
+			return nil, fmt.Errorf("shard %s is shard %s, another of %d: merge the shards of one run", s.RunID, v, n)
+		}
+		if len(seen) == 0 && n == 0 && s != shards[0] {
+			return nil, fmt.Errorf("shard %s was run with --shard, %s was not: merge the shards of one run", s.RunID, shards[0].RunID)
+		}
+		if o, dup := seen[i]; dup {
+			return nil, fmt.Errorf("shards %s and %s are both shard %s: name each shard once", o, s.RunID, v)
+		}
+		n, seen[i] = of, s.RunID
+	}
+	var left []string
+	for i := 1; i <= n; i++ {
+		if seen[i] == "" {
+			left = append(left, fmt.Sprintf("shard %d/%d was not named", i, n))
+		}
+	}
+	return left, nil
 }
 
 // plannedSeconds is how long a run was to measure (0 when it has no measurement).

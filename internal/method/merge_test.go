@@ -202,4 +202,32 @@ func TestMergeShards(t *testing.T) {
 	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
 		t.Fatalf("merge with a missing file: %v", err)
 	}
+
+	// --shard: recorded in the result; more shards than warehouses refused; the merge checks the shards cover
+	// 1..N once (a share no shard took leaves it incomplete, a share taken twice is refused)
+	if r := clitest.Run(ctx, "tpcc", "run", "--target", "sqlite://"+c, "--shard", "2/2", "--duration", "1s", "--store", ""); r.Code == 0 ||
+		!strings.Contains(r.Stderr, "2 shards of 1 warehouses") {
+		t.Fatalf("--shard 2/2 of one warehouse: exit %d, %s", r.Code, r.Stderr)
+	}
+	one := filepath.Join(dir, "one.json")
+	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+c, "--shard", "1/1", "--rampup", "0s", "--duration", "1s", "--store", "", "--result", one)
+	if r, err := result.Read(one); err != nil || r.Options["shard"] != "1/1" || r.Options["shard_range"] != "warehouses 1..1" {
+		t.Fatalf("--shard 1/1 recorded %v %v (%v)", r.Options["shard"], r.Options["shard_range"], err)
+	}
+	s1, s2 := *shards[0], *shards[1]
+	s1.Options, s2.Options = map[string]any{"shard": "1/3"}, map[string]any{"shard": "2/3"}
+	for k, v := range shards[0].Options {
+		s1.Options[k], s2.Options[k] = v, v
+	}
+	s1.Options["shard"], s2.Options["shard"] = "1/3", "2/3"
+	if fm, err := method.MergeResults([]*result.Result{&s1, &s2}, nil); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, "shard 3/3 was not named") {
+		t.Fatalf("shards 1/3 and 2/3 merged: %v", err)
+	}
+	s2.Options["shard"] = "1/3"
+	if _, err := method.MergeResults([]*result.Result{&s1, &s2}, nil); err == nil || !strings.Contains(err.Error(), "are both shard 1/3") {
+		t.Fatalf("shard 1/3 twice: %v", err)
+	}
+	if _, err := method.MergeResults([]*result.Result{&s1, shards[1]}, nil); err == nil || !strings.Contains(err.Error(), "not run with --shard") {
+		t.Fatalf("a shard without --shard among shards with it: %v", err)
+	}
 }
