@@ -33,7 +33,10 @@ const windowTolerance = 0.01
 // measured time, or of windows that start apart are refused.
 func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, labels []string, version string) (*result.Result, error) {
 	if len(refs) < 2 {
-		return nil, errors.New("name at least two shards to merge (run IDs)")
+		return nil, errors.New("name at least two shards to merge (run IDs or result files)")
+	}
+	if storePath == "" {
+		return nil, errors.New(`--store "" keeps nothing: name the results store the merged result goes into`)
 	}
 	lab, err := ParseLabels(labels)
 	if err != nil {
@@ -79,7 +82,7 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 		shards = append(shards, rs[0])
 	}
 	if len(shards) == 0 {
-		return nil, fmt.Errorf("none of the shards is in the results store %s", storePath)
+		return nil, fmt.Errorf("none of the shards was found (run IDs in the results store %s, or result files)", storePath)
 	}
 	m, err := MergeResults(shards, missing)
 	if err != nil {

@@ -231,3 +231,12 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("a shard without --shard among shards with it: %v", err)
 	}
 }
+
+func TestMergeRefusesNoStore(t *testing.T) {
+	if _, err := method.Merge(context.Background(), io.Discard, "", []string{"a.json", "b.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), `--store "" keeps nothing`) {
+		t.Fatalf("merge into no store: %v", err)
+	}
+	if _, err := method.Merge(context.Background(), io.Discard, filepath.Join(t.TempDir(), "s.db"), []string{"a.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "at least two shards") {
+		t.Fatalf("merge of one shard: %v", err)
+	}
+}
