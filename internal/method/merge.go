@@ -108,11 +108,15 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 		fmt.Fprintf(w, ", %s", headline)
 	}
 	fmt.Fprintln(w, ")")
-	if m.Error != "" {
-		fmt.Fprintf(w, "  %s\n", m.Error)
+	if m.Status != result.StatusOK {
+		return m, fmt.Errorf("%w: %s is stored, %s", ErrIncomplete, m.RunID, m.Error)
 	}
 	return m, nil
 }
+
+// ErrIncomplete is returned (wrapped) with a merged result that was stored incomplete: the command exits
+// non-zero, as a run that is not ok does.
+var ErrIncomplete = errors.New("the merge is incomplete")
 
 // MergeResults merges the shards' results (missing names the shards that could not be found): see Merge.
 func MergeResults(shards []*result.Result, missing []string) (*result.Result, error) {
@@ -202,7 +206,7 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 	m.Measurement = meas
 	if len(left) > 0 {
 		m.Status = result.StatusIncomplete
-		m.Error = fmt.Sprintf("incomplete: %d of %d shards left out (%s); the figures are those of the rest", len(left), len(shards)+len(missing), strings.Join(left, "; "))
+		m.Error = fmt.Sprintf("%d of %d shard(s) left out (%s); the figures are those of the rest", len(left), len(shards)+len(missing), strings.Join(left, "; "))
 	}
 	m.Metrics = mergeMetrics(m, done)
 	return m, nil

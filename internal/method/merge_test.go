@@ -3,6 +3,7 @@ package method_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -141,8 +142,8 @@ func TestMergeShards(t *testing.T) {
 	}
 	out.Reset()
 	inc, err := method.Merge(ctx, &out, stPath, []string{ids[0], ids[1], aborted, "r-gone"}, nil, "test")
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(err, method.ErrIncomplete) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), inc.RunID+" is stored") {
+		t.Fatalf("an incomplete merge gives %v, want one line naming the stored result", err)
 	}
 	if inc.Status != result.StatusIncomplete || !strings.Contains(inc.Error, "shard "+aborted+" aborted") || !strings.Contains(inc.Error, "r-gone is missing") ||
 		inc.Measurement.Committed != mm.Committed || len(inc.Parts) != 4 {
@@ -199,7 +200,7 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("merge of result files: %v", err)
 	}
 	gone := filepath.Join(dir, "shard3.json")
-	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
+	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); !errors.Is(err, method.ErrIncomplete) || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
 		t.Fatalf("merge with a missing file: %v", err)
 	}
 
