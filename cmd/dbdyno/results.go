@@ -58,7 +58,18 @@ func (a *app) resultsCmd() *cobra.Command {
 			return method.ImportPublished(cmd.Context(), a.stdout, storePath, args[0], version)
 		},
 	}
-	c.AddCommand(list, show, export, imp)
+	var mergeLabels []string
+	merge := &cobra.Command{
+		Use:   "merge SHARD SHARD...",
+		Short: "merge the results of the shards of one run (run IDs in the store, or FILE.json) into one stored result: counts and rates added up, latency percentiles of the union of their histograms, their common measured window",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := method.Merge(cmd.Context(), a.stdout, storePath, args, mergeLabels, version)
+			return err
+		},
+	}
+	merge.Flags().StringArrayVar(&mergeLabels, "label", nil, "label the merged result, key=value (repeatable)")
+	c.AddCommand(list, show, export, imp, merge)
 	return c
 }
 

@@ -301,7 +301,8 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	minutes := m.MeasuredSecs / 60
 	for i, n := range names {
 		t := st.total[i]
-		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist)}
+		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist),
+			Histogram: result.EncodeHistogram(t.hist)}
 		if minutes > 0 {
 			ts.PerMinute = float64(t.count) / minutes
 		}

@@ -26,6 +26,9 @@ const (
 	StatusOK      = "ok"
 	StatusAborted = "aborted"
 	StatusFailed  = "failed"
+	// StatusIncomplete is a merged result some of whose shards were missing, failed or were aborted (its
+	// Error names them; its figures are those of the shards that completed).
+	StatusIncomplete = "incomplete"
 )
 
 //go:embed schema/result-v1.json
@@ -436,6 +439,10 @@ type TxStats struct {
 	Retries   int64   `json:"retries"`
 	PerMinute float64 `json:"per_minute"`
 	Latency   Latency `json:"latency_us"`
+	// Histogram is the measured window's latencies in microseconds, lossless: base64 of HdrHistogram's
+	// compressed encoding (V2 compressed cookie, hdrhistogram-go Encode). Merging shards decodes and adds them,
+	// so the merged percentiles are those of the union of the samples. Absent in results written before it.
+	Histogram string `json:"histogram,omitempty"`
 }
 
 // Latency percentiles in microseconds.

@@ -100,9 +100,10 @@ type GenFlags struct {
 type RunFlags struct {
 	runner.Users
 	runner.Modes
-	Warehouses     int  `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
-	AllWarehouses  bool `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
-	KeyingThinking bool `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+	Warehouses     int    `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
+	AllWarehouses  bool   `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
+	KeyingThinking bool   `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+	Shard          string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
 }
 
 func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
@@ -163,8 +164,13 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	if err != nil {
 		return nil, err
 	}
+	shard, shards, err := ParseShard(o.Shard)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
 	wl, err := db.NewWorkload(ctx, RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
-		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed})
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: shard, Shards: shards})
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -182,6 +188,10 @@ func (s *runSession) Options() map[string]any {
 	out, wl := s.setup.Options(), s.wl
 	out["warehouses"], out["warehouses_built"], out["all_warehouses"] = wl.Options().Warehouses, wl.Meta().Warehouses, s.o.AllWarehouses
 	out["keying_thinking"], out["nurand_c_run"], out["nurand_c_load"], out["build_seed"] = s.o.KeyingThinking, wl.C, wl.Meta().C, fmt.Sprint(wl.Meta().Seed)
+	if o := wl.Options(); o.Shards > 0 {
+		lo, hi := o.homes()
+		out["shard"], out["shard_range"] = fmt.Sprintf("%d/%d", o.Shard, o.Shards), fmt.Sprintf("warehouses %d..%d", lo, hi-1)
+	}
 	return out
 }
 

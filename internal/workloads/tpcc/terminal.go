@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,31 @@ type RunOptions struct {
 	Procedures     bool
 	Seed           uint64
 	MaxRetries     int
+	// Shard of Shards (1-based; Shards 0: the whole run): the terminals' home warehouses are the Shard-th of
+	// Shards even ranges of the warehouses (remote warehouses are still drawn from all of them).
+	Shard, Shards int
+}
+
+// homes are the home warehouses [lo, hi) of the run's terminals: all, or its shard's range.
+func (o RunOptions) homes() (lo, hi int) {
+	if o.Shards == 0 {
+		return 1, o.Warehouses + 1
+	}
+	return (o.Shard-1)*o.Warehouses/o.Shards + 1, o.Shard*o.Warehouses/o.Shards + 1
+}
+
+// ParseShard reads --shard I/N ("" is the whole run: 0, 0).
+func ParseShard(s string) (shard, shards int, err error) {
+	if s == "" {
+		return 0, 0, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	shard, err1 := strconv.Atoi(i)
+	shards, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || shards < 1 || shard < 1 || shard > shards {
+		return 0, 0, fmt.Errorf("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4", s)
+	}
+	return shard, shards, nil
 }
 
 // Workload is the TPC-C driver for the runner.
@@ -42,6 +68,9 @@ func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, erro
 	}
 	if opts.Warehouses > meta.Warehouses {
 		return nil, fmt.Errorf("--warehouses %d is more than the %d built: rebuild with 'dbdyno tpcc build --warehouses %d --drop'", opts.Warehouses, meta.Warehouses, opts.Warehouses)
+	}
+	if opts.Shards > opts.Warehouses {
+		return nil, fmt.Errorf("--shard %d/%d: %d shards of %d warehouses leave some without a warehouse: use at most %d shards, or build more warehouses", opts.Shard, opts.Shards, opts.Shards, opts.Warehouses, opts.Warehouses)
 	}
 	if opts.Procedures && !db.T.Engine.Procedures {
 		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", db.T.Engine)
@@ -72,9 +101,10 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
 		listsAsText: !w.db.T.Engine.Arrays, districtNext: w.db.Stmts["no_district_next"] != nil}
 	t.Set(s.interrupter())
-	t.home = vu%w.opts.Warehouses + 1
+	t.lo, t.hi = w.opts.homes()
+	t.home = t.lo + vu%(t.hi-t.lo)
 	t.cur = t.home
-	t.did = (vu/w.opts.Warehouses)%DistrictsPerWH + 1
+	t.did = (vu/(t.hi-t.lo))%DistrictsPerWH + 1
 	return t, nil
 }
 
@@ -88,6 +118,7 @@ type Terminal struct {
 	c           Constants
 	warehouses  int
 	home, cur   int
+	lo, hi      int // the home warehouses of the run's (or its shard's) terminals: [lo, hi)
 	did         int
 	procs       bool
 	listsAsText bool
@@ -114,7 +145,7 @@ func (t *Terminal) Next() (int, time.Duration, time.Duration) {
 	tx := t.deck[len(t.deck)-1]
 	t.deck = t.deck[:len(t.deck)-1]
 	if t.w.opts.AllWarehouses {
-		t.cur = t.cur%t.warehouses + 1
+		t.cur = t.lo + (t.cur-t.lo+1)%(t.hi-t.lo)
 	}
 	if !t.w.opts.KeyingThinking {
 		return tx, 0, 0

@@ -1,0 +1,389 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+)
+
+// shardOptions are options the shards of one run differ in, left out of the merged result's: their random
+// seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
+// workload's account of it: scale, mode ...) and plan the same measured time.
+var shardOptions = []string{"seed", "shard", "shard_range", "driver_gomaxprocs"}
+
+// windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
+// start.
+const windowTolerance = 0.01
+
+// Merge turns the stored results of the shards of one run (the same workload and options, run at the same
+// time) into one stored result: counts and rates added up, latency percentiles those of the union of the
+// shards' samples (their histograms added), the measured window their common one, the shards named as its
+// parts. A shard is a run ID in the store or a result file (FILE.json). A shard that is missing, failed or was
+// aborted leaves the merge incomplete (it says which); shards without histograms, of different work or
+// measured time, or of windows that start apart are refused.
+func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, labels []string, version string) (*result.Result, error) {
+	if len(refs) < 2 {
+		return nil, errors.New("name at least two shards to merge (run IDs or result files)")
+	}
+	if storePath == "" {
+		return nil, errors.New(`--store "" keeps nothing: name the results store the merged result goes into`)
+	}
+	lab, err := ParseLabels(labels)
+	if err != nil {
+		return nil, err
+	}
+	open := store.Open // result files alone: the store that keeps the merged result may be new
+	for _, ref := range refs {
+		if !strings.HasSuffix(ref, ".json") {
+			open = OpenStore
+		}
+	}
+	st, err := open(ctx, storePath)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var shards []*result.Result
+	var missing []string
+	for _, ref := range refs {
+		if strings.HasSuffix(ref, ".json") {
+			r, err := result.Read(ref)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				missing = append(missing, ref)
+			case err != nil:
+				return nil, err
+			default:
+				shards = append(shards, r)
+			}
+			continue
+		}
+		rs, err := st.Get(ctx, ref)
+		var broken *store.BrokenError
+		switch {
+		case errors.As(err, &broken):
+			return nil, err
+		case err != nil:
+			missing = append(missing, ref)
+			continue
+		case len(rs) != 1:
+			return nil, fmt.Errorf("%s names %d runs: name each shard by its run ID", ref, len(rs))
+		}
+		shards = append(shards, rs[0])
+	}
+	if len(shards) == 0 {
+		return nil, fmt.Errorf("none of the shards was found (run IDs in the results store %s, or result files)", storePath)
+	}
+	m, err := MergeResults(shards, missing)
+	if err != nil {
+		return nil, err
+	}
+	m.Tool.Version = version
+	m.Command = append([]string{"dbdyno", "results", "merge"}, refs...)
+	for k, v := range lab {
+		if m.Labels == nil {
+			m.Labels = map[string]any{}
+		}
+		m.Labels[k] = v
+	}
+	headline := ""
+	if h, ok := m.Headline(); ok {
+		headline = h.Name + " " + withUnit(h, h.Value)
+	}
+	if err := st.Add(ctx, m, headline); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "merged %d shard(s) into %s (%s", len(refs), m.RunID, m.Status)
+	if headline != "" {
+		fmt.Fprintf(w, ", %s", headline)
+	}
+	fmt.Fprintln(w, ")")
+	if m.Status != result.StatusOK {
+		return m, fmt.Errorf("%w: %s is stored, %s", ErrIncomplete, m.RunID, m.Error)
+	}
+	return m, nil
+}
+
+// ErrIncomplete is returned (wrapped) with a merged result that was stored incomplete: the command exits
+// non-zero, as a run that is not ok does.
+var ErrIncomplete = errors.New("the merge is incomplete")
+
+// MergeResults merges the shards' results (missing names the shards that could not be found): see Merge.
+func MergeResults(shards []*result.Result, missing []string) (*result.Result, error) {
+	p0 := shards[0]
+	var done []*result.Result // the shards whose figures count
+	var left []string         // why the merge is incomplete
+	for _, ref := range missing {
+		left = append(left, ref+" is missing")
+	}
+	seen := map[string]bool{}
+	for _, s := range shards {
+		if seen[s.RunID] {
+			return nil, fmt.Errorf("shard %s is named twice: name each shard once", s.RunID)
+		}
+		seen[s.RunID] = true
+		if s.Workload != p0.Workload {
+			return nil, fmt.Errorf("shard %s is a %s run, %s a %s run: merge the shards of one run", s.RunID, s.Workload, p0.RunID, p0.Workload)
+		}
+		if s.Published != nil || s.Group != nil && s.Group.Aggregate || len(s.Parts) > 0 {
+			return nil, fmt.Errorf("%s is not one shard's measured run (a published figure or an aggregate): merge the shards' own runs", s.RunID)
+		}
+		if a, b := result.WorkOf(p0), result.WorkOf(s); a != b {
+			return nil, fmt.Errorf("shard %s did other work than %s (%s, not %s): merge the shards of one run", s.RunID, p0.RunID, b, a)
+		}
+		if a, b := plannedSeconds(p0), plannedSeconds(s); a != b {
+			return nil, fmt.Errorf("shard %s was to measure %gs, %s %gs: merge the shards of one run", s.RunID, b, p0.RunID, a)
+		}
+		if s.Status != result.StatusOK || s.Measurement == nil {
+			why := s.Status
+			if s.Error != "" {
+				why += ": " + s.Error
+			}
+			left = append(left, fmt.Sprintf("shard %s %s", s.RunID, why))
+			continue
+		}
+		for name, tx := range s.Measurement.Transactions {
+			if tx.Histogram == "" && tx.Count+tx.Rollbacks > 0 {
+				return nil, fmt.Errorf("shard %s has no latency histogram for %s (written by a dbdyno without them): its percentiles cannot be merged exactly; rerun the shards with this dbdyno", s.RunID, name)
+			}
+		}
+		done = append(done, s)
+	}
+	notNamed, err := coverage(shards)
+	if err != nil {
+		return nil, err
+	}
+	left = append(left, notNamed...)
+	if len(done) == 0 {
+		return nil, fmt.Errorf("no shard completed: %s", strings.Join(left, "; "))
+	}
+	m := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: NewID("r"),
+		Options: maps.Clone(p0.Options), Status: result.StatusOK, StartedAt: p0.StartedAt, EndedAt: p0.EndedAt}
+	for _, k := range shardOptions {
+		delete(m.Options, k)
+	}
+	m.Options["shards"] = len(shards) + len(missing)
+	engines, versions, urls := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, s := range shards {
+		engines[s.Target.Engine], versions[s.Target.ServerVersion], urls[s.Target.URL] = true, true, true
+		if s.StartedAt.Before(m.StartedAt) {
+			m.StartedAt = s.StartedAt
+		}
+		if s.EndedAt.After(m.EndedAt) {
+			m.EndedAt = s.EndedAt
+		}
+		part := result.Part{RunID: s.RunID, Target: s.Target.URL, Engine: s.Target.Engine, Status: s.Status}
+		if h, ok := s.Headline(); ok {
+			part.Headline = h.Value
+		}
+		m.Parts = append(m.Parts, part)
+	}
+	for _, ref := range missing {
+		m.Parts = append(m.Parts, result.Part{RunID: ref, Target: "", Engine: "", Status: "missing"})
+	}
+	m.Target = result.Target{URL: only(urls), Engine: only(engines), ServerVersion: only(versions)}
+	if len(urls) > 1 {
+		m.Target.URL = fmt.Sprintf("%d targets", len(urls))
+	}
+	if p0.Environment != nil {
+		e := *p0.Environment
+		m.Environment = &e
+	}
+	meas, err := mergeMeasurements(done)
+	if err != nil {
+		return nil, err
+	}
+	m.Measurement = meas
+	if len(left) > 0 {
+		m.Status = result.StatusIncomplete
+		m.Error = fmt.Sprintf("%d of %d shard(s) left out (%s); the figures are those of the rest", len(left), len(shards)+len(missing), strings.Join(left, "; "))
+	}
+	m.Metrics = mergeMetrics(m, done)
+	return m, nil
+}
+
+// mergeMetrics are the merged result's metrics, in the shards' order: those the shards add up ("sum": rates)
+// their sum, the rest derived again from the merged measurement (latency percentiles of the union); a metric
+// that is neither is left out (the longest of the shards' times says nothing of the union).
+func mergeMetrics(m *result.Result, shards []*result.Result) []result.Metric {
+	var derived []result.Metric
+	if k, ok := result.KindOf(m.Workload); ok && k.Derive != nil {
+		derived = k.Derive(m)
+	}
+	summed := combine(shards)
+	var out []result.Metric
+	for _, x := range shards[0].Metrics {
+		if i := slices.IndexFunc(summed, func(o result.Metric) bool { return o.Name == x.Name }); i >= 0 && x.Aggregate == "sum" {
+			out = append(out, summed[i])
+		} else if i := slices.IndexFunc(derived, func(o result.Metric) bool { return o.Name == x.Name }); i >= 0 {
+			out = append(out, derived[i])
+		}
+	}
+	return out
+}
+
+// coverage checks the shards' own account of their share (the "shard" option, I/N, of runs given --shard):
+// either none has one, or every one does, of the same N, each I at most once; the shares no shard named
+// took are returned.
+func coverage(shards []*result.Result) ([]string, error) {
+	n, seen := 0, map[int]string{}
+	for _, s := range shards {
+		v, ok := s.Options["shard"].(string)
+		if !ok {
+			if n > 0 || len(seen) > 0 {
+				return nil, fmt.Errorf("shard %s was not run with --shard, others were: merge the shards of one run", s.RunID)
+			}
+			continue
+		}
+		var i, of int
+		if _, err := fmt.Sscanf(v, "%d/%d", &i, &of); err != nil || i < 1 || i > of {
+			return nil, fmt.Errorf("shard %s records shard %q, not I/N", s.RunID, v)
+		}
+		if n != 0 && of != n {
+			return nil, fmt.Errorf("shard %s is shard %s, another of %d: merge the shards of one run", s.RunID, v, n)
+		}
+		if len(seen) == 0 && n == 0 && s != shards[0] {
+			return nil, fmt.Errorf("shard %s was run with --shard, %s was not: merge the shards of one run", s.RunID, shards[0].RunID)
+		}
+		if o, dup := seen[i]; dup {
+			return nil, fmt.Errorf("shards %s and %s are both shard %s: name each shard once", o, s.RunID, v)
+		}
+		n, seen[i] = of, s.RunID
+	}
+	var left []string
+	for i := 1; i <= n; i++ {
+		if seen[i] == "" {
+			left = append(left, fmt.Sprintf("shard %d/%d was not named", i, n))
+		}
+	}
+	return left, nil
+}
+
+// plannedSeconds is how long a run was to measure (0 when it has no measurement).
+func plannedSeconds(r *result.Result) float64 {
+	if r.Measurement == nil {
+		return 0
+	}
+	return r.Measurement.PlannedSeconds
+}
+
+// mergeMeasurements adds up the shards' measurements over their common window.
+func mergeMeasurements(shards []*result.Result) (*result.Measurement, error) {
+	m0 := shards[0].Measurement
+	out := &result.Measurement{RampupSeconds: m0.RampupSeconds, PlannedSeconds: m0.PlannedSeconds, MeasureStart: m0.MeasureStart,
+		MeasureEnd: m0.MeasureEnd, KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+	first, last := m0.MeasureStart, m0.MeasureStart
+	for _, s := range shards {
+		sm := s.Measurement
+		if sm.MeasureStart.Before(first) {
+			first = sm.MeasureStart
+		}
+		if sm.MeasureStart.After(last) {
+			last = sm.MeasureStart
+		}
+		if sm.MeasureStart.After(out.MeasureStart) {
+			out.MeasureStart = sm.MeasureStart
+		}
+		if sm.MeasureEnd.Before(out.MeasureEnd) {
+			out.MeasureEnd = sm.MeasureEnd
+		}
+	}
+	dur := time.Duration(m0.MeasuredSecs * float64(time.Second))
+	if spread := last.Sub(first); spread > time.Duration(float64(dur)*windowTolerance) {
+		return nil, fmt.Errorf("the shards' measured windows start %s apart, more than 1%% of their %s: start them together (the same --rampup, started at once) and merge again",
+			spread.Round(time.Millisecond), dur.Round(time.Millisecond))
+	}
+	if out.MeasureEnd.Before(out.MeasureStart) {
+		out.MeasureEnd = out.MeasureStart
+	}
+	out.MeasuredSecs = out.MeasureEnd.Sub(out.MeasureStart).Seconds()
+	hists := map[string]*hdrhistogram.Histogram{}
+	for _, s := range shards {
+		sm := s.Measurement
+		out.VUs += sm.VUs
+		out.Committed += sm.Committed
+		out.Rollbacks += sm.Rollbacks
+		out.Errors += sm.Errors
+		out.Retries += sm.Retries
+		out.Reconnects += sm.Reconnects
+		out.DisconnectedSecs += sm.DisconnectedSecs
+		out.PerMinute += sm.PerMinute
+		out.ClientCPU.UserSeconds += sm.ClientCPU.UserSeconds
+		out.ClientCPU.SystemSeconds += sm.ClientCPU.SystemSeconds
+		for k, v := range sm.ErrorClasses {
+			if out.ErrorClasses == nil {
+				out.ErrorClasses = map[string]int64{}
+			}
+			out.ErrorClasses[k] += v
+		}
+		if len(out.ErrorSamples) < 10 {
+			out.ErrorSamples = append(out.ErrorSamples, sm.ErrorSamples...)
+		}
+		for name, tx := range sm.Transactions {
+			t := out.Transactions[name]
+			t.Count += tx.Count
+			t.Rollbacks += tx.Rollbacks
+			t.Errors += tx.Errors
+			t.Retries += tx.Retries
+			t.PerMinute += tx.PerMinute
+			out.Transactions[name] = t
+			if tx.Histogram == "" {
+				continue
+			}
+			h, err := result.DecodeHistogram(tx.Histogram)
+			if err != nil {
+				return nil, fmt.Errorf("shard %s, %s: %w", s.RunID, name, err)
+			}
+			if hists[name] == nil {
+				hists[name] = h
+			} else if dropped := hists[name].Merge(h); dropped > 0 {
+				return nil, fmt.Errorf("shard %s, %s: %d latencies out of the histogram's range", s.RunID, name, dropped)
+			}
+		}
+		mergeIntervals(out, sm.Intervals)
+	}
+	for name, h := range hists {
+		t := out.Transactions[name]
+		t.Latency, t.Histogram = result.LatencyOf(h), result.EncodeHistogram(h)
+		out.Transactions[name] = t
+	}
+	if out.Committed > 0 {
+		out.ClientCPU.MicrosPerTx = (out.ClientCPU.UserSeconds + out.ClientCPU.SystemSeconds) * 1e6 / float64(out.Committed)
+	}
+	if len(out.ErrorSamples) > 10 {
+		out.ErrorSamples = out.ErrorSamples[:10]
+	}
+	return out, nil
+}
+
+// mergeIntervals adds a shard's progress intervals to the merged ones, interval by interval: counts and rates
+// added up; an interval's percentiles are the largest shard's, an upper bound of the union's (the intervals
+// keep no histograms).
+func mergeIntervals(out *result.Measurement, in []result.Interval) {
+	for i, iv := range in {
+		if i == len(out.Intervals) {
+			out.Intervals = append(out.Intervals, result.Interval{ElapsedSeconds: iv.ElapsedSeconds, Measured: iv.Measured,
+				Transactions: map[string]result.IntervalTxStat{}})
+		}
+		o := &out.Intervals[i]
+		o.PerMinute += iv.PerMinute
+		o.Errors += iv.Errors
+		o.Measured = o.Measured && iv.Measured
+		for name, t := range iv.Transactions {
+			ot := o.Transactions[name]
+			ot.Count += t.Count
+			ot.P50, ot.P95, ot.P99 = max(ot.P50, t.P50), max(ot.P95, t.P95), max(ot.P99, t.P99)
+			o.Transactions[name] = ot
+		}
+	}
+}
