@@ -233,14 +233,17 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	var allDone <-chan struct{}
 	lastTick := start
 	pg := progress{cfg: cfg, start: start, win: win}
-	done := false
+	done, startCut := false, false
 	for !done {
 		select {
 		case <-rampTimer:
 			rampTimer = nil
 			if cfg.AtMeasureStart != nil {
-				if err := cfg.AtMeasureStart(ctx); err != nil && ctx.Err() == nil {
-					boundaryErr = err
+				if err := cfg.AtMeasureStart(ctx); err != nil {
+					if ctx.Err() == nil {
+						boundaryErr = err
+					}
+					startCut = ctx.Err() != nil // cut short by the end of the run: the window's end has no start to pair with
 				}
 			}
 			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
@@ -282,7 +285,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	if log != nil {
 		logErr = log.close()
 	}
-	if wasMeasuring && cfg.AtMeasureEnd != nil {
+	if wasMeasuring && !startCut && cfg.AtMeasureEnd != nil {
 		end, cancelEnd := EndContext(parent)
 		if err := cfg.AtMeasureEnd(end); err != nil && boundaryErr == nil {
 			boundaryErr = err

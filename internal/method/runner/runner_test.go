@@ -156,3 +156,24 @@ func TestServerThatDoesNotComeBackFailsTheRun(t *testing.T) {
 		t.Fatalf("partial figures not kept, or the run did not stop early: %+v", m)
 	}
 }
+
+// A run ended (Ctrl-C) while the window's start hook is still reading its counters does not call the end hook:
+// it has no start to pair with (tpcc's end hook dereferenced the reader its start had not yet made, and the
+// process crashed).
+func TestEndHookNotCalledWhenTheStartWasCutShort(t *testing.T) {
+	wl := &sleeper{}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ended atomic.Bool
+	_, _ = Run(ctx, wl, Config{VUs: 1, Rampup: 50 * time.Millisecond, Duration: time.Minute, Interval: time.Second,
+		Progress: &bytes.Buffer{}, KeyTx: 0,
+		AtMeasureStart: func(ctx context.Context) error {
+			cancel() // the run ends while the start edge is being read
+			<-ctx.Done()
+			return ctx.Err()
+		},
+		AtMeasureEnd: func(context.Context) error { ended.Store(true); return nil }})
+	if ended.Load() {
+		t.Fatal("the end hook ran though its start was cut short")
+	}
+}
