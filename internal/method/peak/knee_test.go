@@ -128,6 +128,11 @@ func TestFindPeakFindsAKnownKnee(t *testing.T) {
 	if !strings.Contains(r.Stdout, "find-peak: the knee is ") || !strings.Contains(r.Stdout, "limited by") {
 		t.Fatalf("no knee in the summary:\n%s", r.Stdout)
 	}
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if strings.HasPrefix(l, "find-peak:") {
+			t.Log(l)
+		}
+	}
 	runs := storedGroup(t, st)
 	var knee *result.Knee
 	loads := map[float64]bool{}
