@@ -27,8 +27,8 @@ func noiseRun(id, group string, rep, reps int, nopm float64, intervals []float64
 		Options:     map[string]any{"warehouses": 1.0, "vus": 4.0, "mode": "sql"},
 		Target:      result.Target{Engine: "sqlite", URL: "sqlite://x.db", ServerVersion: "3"},
 		Measurement: m, Figures: map[string]any{"nopm": nopm},
-		Metrics:     []result.Metric{{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Value: nopm, Headline: true}},
-		Group:       &result.Group{ID: group, Repeat: rep, Repeats: reps, Median: rep == 2 || reps == 1}}
+		Metrics: []result.Metric{{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Value: nopm, Headline: true}},
+		Group:   &result.Group{ID: group, Repeat: rep, Repeats: reps, Median: rep == 2 || reps == 1}}
 }
 
 // TestDifferencesAgainstNoise: compare says "within noise" of a 1% difference where repeats spread by 10%, or

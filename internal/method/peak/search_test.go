@@ -56,7 +56,9 @@ func TestSearchUnderAnSLA(t *testing.T) {
 func TestSearchOnAPlateau(t *testing.T) {
 	// throughput saturates at 13 users (a 3% band below it starts at 12.61)
 	s := New("users", 1, 0.03, 1, 1000, nil)
-	asked := drive(t, s, func(u float64) []*result.Result { return []*result.Result{point(100*math.Min(u, 13), time.Millisecond)} })
+	asked := drive(t, s, func(u float64) []*result.Result {
+		return []*result.Result{point(100*math.Min(u, 13), time.Millisecond)}
+	})
 	if s.Knee == nil || s.Knee.Load != 13 || s.Why != "plateau" {
 		t.Fatalf("knee %+v (%s), asked %v", s.Knee, s.Why, asked)
 	}
