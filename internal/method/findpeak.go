@@ -136,7 +136,7 @@ func findPeak(ctx context.Context, out io.Writer, k *knee, repeats int, run func
 		fmt.Fprintf(out, "find-peak: %s\n", k.Note)
 	}
 	if k.Knee == nil {
-		fmt.Fprintf(out, "find-peak: no knee: %s\n", k.Limiting())
+		fmt.Fprintln(out, "find-peak: no knee found")
 		return nil
 	}
 	fmt.Fprintf(out, "find-peak: the knee is %s: %.4g/s", k.Name(k.Knee.Load), k.Knee.Throughput)

@@ -263,10 +263,10 @@ func (s *Search) raise(p *Point) {
 		if gain < s.MinGain || (known && within) {
 			s.Why = "plateau"
 			s.Note = fmt.Sprintf("throughput grew %.1f%% from %s to %s", 100*gain, s.Name(prev.Load), s.Name(p.Load))
-			if known && within {
-				s.Note += ", within run-to-run noise"
-			} else {
+			if gain < s.MinGain {
 				s.Note += fmt.Sprintf(", less than %.3g%%", 100*s.MinGain)
+			} else {
+				s.Note += ", within run-to-run noise"
 			}
 			// prev already gives (nearly) all p gives: the knee is between the point before prev and prev
 			if n < 3 {
@@ -365,6 +365,9 @@ func (s *Search) finish() {
 // Name words a load: "8 users", "250/s".
 func (s *Search) Name(load float64) string {
 	if s.By == "users" {
+		if load == 1 {
+			return "1 user"
+		}
 		return strconv.FormatFloat(load, 'f', -1, 64) + " users"
 	}
 	return strconv.FormatFloat(load, 'f', -1, 64) + "/s"
