@@ -33,7 +33,11 @@ func init() {
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+			w := fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+			if m, ok := o["mix"].(string); ok {
+				w += ", custom mix " + m
+			}
+			return w
 		},
 		Commands: []*workload.Command{
 			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
@@ -44,7 +48,8 @@ func init() {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
 					}
-					return nil
+					_, err := runMix(o)
+					return err
 				},
 				Open: open,
 			}),
@@ -100,9 +105,23 @@ type GenFlags struct {
 type RunFlags struct {
 	runner.Users
 	runner.Modes
-	Warehouses     int  `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
-	AllWarehouses  bool `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
-	KeyingThinking bool `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+	Warehouses     int    `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
+	AllWarehouses  bool   `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
+	KeyingThinking bool   `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+	Mix            string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
+}
+
+// runMix is --mix over the five transactions.
+func runMix(o *RunFlags) (workload.Mix, error) {
+	std := make([]float64, numTx)
+	for i, n := range mix {
+		std[i] = float64(n)
+	}
+	m, err := workload.ParseMix(o.Mix, TxNames, std)
+	if err == nil && m.Weights[NewOrder] == 0 {
+		return m, fmt.Errorf("--mix %q gives new_order no weight: tpcc's figure (NOPM) counts new orders; give it one, e.g. new_order=1,%s", o.Mix, o.Mix)
+	}
+	return m, err
 }
 
 func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
@@ -162,8 +181,17 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	if err != nil {
 		return nil, err
 	}
-	wl, err := db.NewWorkload(ctx, RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
-		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed})
+	m, err := runMix(o)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	ro := RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed}
+	if m.Custom {
+		ro.Mix = m
+	}
+	wl, err := db.NewWorkload(ctx, ro)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -181,6 +209,9 @@ func (s *runSession) Options() map[string]any {
 	out, wl := s.setup.Options(), s.wl
 	out["warehouses"], out["warehouses_built"], out["all_warehouses"] = wl.Options().Warehouses, wl.Meta().Warehouses, s.o.AllWarehouses
 	out["keying_thinking"], out["nurand_c_run"], out["nurand_c_load"], out["build_seed"] = s.o.KeyingThinking, wl.C, wl.Meta().C, fmt.Sprint(wl.Meta().Seed)
+	if m := wl.Options().Mix; m.Custom {
+		out["mix"] = m.Text // a custom mix: compare sets it only beside the same mix (Work)
+	}
 	return out
 }
 
