@@ -168,7 +168,7 @@ type Search struct {
 	next   float64
 	plate  float64 // the plateau's throughput
 	Knee   *Point
-	Why    string // why the search stopped raising: "plateau", "sla", "max"
+	Why    string // why the search stopped raising: "plateau", "sla", "behind" (an open loop fell behind), "max"
 	Note   string // what the stopping rule saw ("throughput grew 1.2% from 8 to 16 users, within noise")
 }
 
@@ -257,6 +257,19 @@ func (s *Search) raise(p *Point) {
 		s.startBisect()
 		return
 	}
+	if s.behind(p) {
+		// an open loop that completes less than it is offered has passed what the target sustains
+		s.Why = "behind"
+		s.Note = fmt.Sprintf("at %s only %.4g/s completed: the target falls behind the offered rate", s.Name(p.Load), p.Throughput)
+		if prev == nil {
+			s.Knee, s.phase = nil, 2
+			s.Note += " already at the first rate"
+			return
+		}
+		s.lo, s.hi, s.mode = prev.Load, p.Load, "behind"
+		s.startBisect()
+		return
+	}
 	if prev != nil {
 		gain := p.Throughput/prev.Throughput - 1
 		within, known := s.withinNoise(prev, p)
@@ -339,8 +352,13 @@ func (s *Search) step() {
 	s.next = mid
 }
 
+// behind: an open-loop point whose completed rate falls short of the offered one by more than --min-gain.
+func (s *Search) behind(p *Point) bool {
+	return s.By == "rate" && p.Broken == "" && p.Throughput < p.Load*(1-s.MinGain)
+}
+
 func (s *Search) bisect(p *Point) {
-	past := p.Broken != ""
+	past := p.Broken != "" || s.behind(p)
 	if s.mode == "plateau" && !past {
 		past = p.Throughput >= s.plate*(1-s.MinGain)
 	}
@@ -355,7 +373,7 @@ func (s *Search) bisect(p *Point) {
 // finish names the knee: under an SLA the highest load that met it, on a plateau the lowest load on it.
 func (s *Search) finish() {
 	s.phase = 2
-	if s.mode == "sla" {
+	if s.mode == "sla" || s.mode == "behind" {
 		s.Knee = s.at(s.lo)
 	} else {
 		s.Knee = s.at(s.hi)
@@ -423,6 +441,9 @@ func (s *Search) Limiting() string {
 	}
 	if serverCPU >= 80 {
 		out = append(out, fmt.Sprintf("server CPU (%.0f%% busy, from the agent)", serverCPU))
+	}
+	if len(out) == 0 && s.Why == "behind" {
+		out = append(out, "the target's capacity: it fell behind the offered rate past the knee")
 	}
 	if len(out) == 0 {
 		what := "throughput stopped growing with no resource dbdyno sees saturated (client CPU, errors"
