@@ -20,6 +20,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
+	"github.com/dbdyno/dbdyno/internal/method/peak"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -48,6 +49,9 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
+	}
+	if c.Measured != nil && userDriven(c) {
+		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
 	}
 	if c.Measured != nil && c.Target != workload.NoTarget {
 		flags = append(flags,
@@ -323,19 +327,31 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 			return err
 		}
 	}
+	search, by, err := newSearch(v, swept.Name)
+	if err != nil {
+		return err
+	}
+	if search != nil {
+		swept = by
+	}
 	groupID := NewID("g")
 	var runErr error
+	var pointRuns []*result.Result // the runs of the point under way (for the knee search)
 	one := func(point, rep int, warm bool) {
 		pv := v
 		if swept.Name != "" {
 			pv = v.Set(swept.Name, []int{point})
+		}
+		if search != nil {
+			pv = setLoad(v, swept, point)
 		}
 		res, errs := onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
 			return once(ctx, m, w, env, t, pv, warm, out, s, agents[t])
 		})
 		var parts []*result.Result
 		for i, r := range res {
-			if errs[i] != nil && runErr == nil {
+			if errs[i] != nil && runErr == nil && (search == nil || r == nil) {
+				// a knee search's point that failed is a point past the limit, not the command's failure
 				runErr = errs[i]
 			}
 			if r == nil {
@@ -360,11 +376,29 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 			agg := aggregate(w, parts, len(targets))
 			rs.add(agg)
 			fmt.Fprintln(env.Out, aggregateLine(agg, len(targets)))
+			parts = []*result.Result{agg}
 		}
+		if !warm {
+			pointRuns = append(pointRuns, parts...)
+		}
+	}
+	if search != nil {
+		points = []int{search.Start()}
 	}
 	if ok, what := w.Warmup(v); ok {
 		fmt.Fprintf(env.Out, "warm-up run: %s\n", what)
 		one(points[0], 1, true)
+	}
+	if search != nil {
+		if err := findPeak(ctx, env.Out, search, s.repeat, func(p, rep int) []*result.Result {
+			pointRuns = nil
+			one(p, rep, false)
+			return pointRuns
+		}); err != nil && runErr == nil {
+			runErr = err
+		}
+		search.Mark(rs.results, groupID)
+		points = nil
 	}
 	for _, p := range points {
 		for rep := 1; rep <= s.repeat && ctx.Err() == nil; rep++ {

@@ -165,6 +165,8 @@ type Summary struct {
 	About string
 	// Work is its workload and work (result.WorkOf).
 	Work string
+	// Noise is each metric's run-to-run noise (NoiseOf): the band a difference must leave to count.
+	Noise map[string]Noise
 }
 
 // Stat is a metric's median, min and max over repeats.
@@ -208,6 +210,10 @@ func Summarise(name string, runs []*result.Result) Summary {
 			mn, mx = math.Min(mn, x), math.Max(mx, x)
 		}
 		s.Metrics[k] = Stat{Median(v), mn, mx}
+	}
+	s.Noise = map[string]Noise{}
+	for k := range vals {
+		s.Noise[k] = NoiseOf(runs, k)
 	}
 	return s
 }
@@ -270,9 +276,11 @@ type Row struct {
 	Better Direction
 	Values []float64 // per configuration (NaN where missing)
 	Change []float64 // each configuration against the first, in per cent of it (Change; NaN for the first)
-	// Overlap says the i-th configuration's repeats (min to max) overlap the first's: its change is within
-	// what repeating a run varies by, neither better nor worse.
+	// Overlap says the i-th configuration's noise band (its repeats' min to max, or a single run's bootstrap
+	// interval) overlaps the first's: its change is within run-to-run noise, neither better nor worse.
 	Overlap []bool
+	// NoiseHow says, for each configuration, how the noise its Overlap was judged by was found.
+	NoiseHow []string
 }
 
 // Verdict is the i-th configuration's change against the first, judged: Same when the repeats overlap.
@@ -284,12 +292,21 @@ func (r Row) Verdict(i int) Verdict {
 }
 
 // Words says the i-th configuration's change against the first with its verdict: "9.78% higher (better)",
-// "3.10% lower (within the repeats' spread)".
+// "3.10% lower (within noise: the repeats' spread)".
 func (r Row) Words(i int) string {
 	if r.Overlap[i] && !math.IsNaN(r.Change[i]) && Judge(r.Change[i], r.Better) != Same {
-		return Words(r.Change[i]) + " (within the repeats' spread)"
+		return Words(r.Change[i]) + " (" + r.WithinNoise(i) + ")"
 	}
 	return Judged(r.Change[i], r.Better)
+}
+
+// WithinNoise words why the i-th configuration's change is no difference: "within noise: the repeats' spread".
+func (r Row) WithinNoise(i int) string {
+	how := "the repeats' spread"
+	if i < len(r.NoiseHow) && r.NoiseHow[i] != "" {
+		how = r.NoiseHow[i]
+	}
+	return "within noise: " + how
 }
 
 // Label is the metric's name with its unit: "p95 latency (ms)".
@@ -308,8 +325,15 @@ func Table(sums []Summary) []Row {
 		return nil
 	}
 	var rows []Row
-	mk := func(name, unit string, d Direction, val func(Summary) (Stat, bool)) {
+	mk := func(name, unit string, d Direction, val func(Summary) (Stat, bool), by func(Summary) float64) {
 		r := Row{Metric: name, Unit: unit, Better: d}
+		base := strings.TrimSuffix(strings.TrimSuffix(name, " per physical core"), " per $/hour")
+		noise := func(s Summary) Noise {
+			n := s.Noise[base]
+			f := by(s)
+			n.Min, n.Max = n.Min/f, n.Max/f
+			return n
+		}
 		var st []Stat
 		for _, s := range sums {
 			v, ok := val(s)
@@ -324,7 +348,20 @@ func Table(sums []Summary) []Row {
 				c = Change(r.Values[0], r.Values[i])
 			}
 			r.Change = append(r.Change, c)
-			r.Overlap = append(r.Overlap, i > 0 && (s.Runs > 1 || sums[0].Runs > 1) && st[i].Min <= st[0].Max && st[0].Min <= st[i].Max)
+			na, nb := noise(sums[0]), noise(s)
+			within, known := WithinNoise(na, nb, st[0].Median, st[i].Median)
+			r.Overlap = append(r.Overlap, i > 0 && known && within)
+			how := ""
+			if i > 0 && known {
+				hows := map[string]bool{}
+				for _, n := range []Noise{na, nb} {
+					if n.Known && !hows[n.How] {
+						hows[n.How] = true
+						how += map[bool]string{true: "", false: " and "}[how == ""] + n.How
+					}
+				}
+			}
+			r.NoiseHow = append(r.NoiseHow, how)
 		}
 		rows = append(rows, r)
 	}
@@ -333,6 +370,9 @@ func Table(sums []Summary) []Row {
 		allCores = allCores && s.Cores > 0
 		allPrice = allPrice && s.Price > 0
 	}
+	one := func(Summary) float64 { return 1 }
+	cores := func(s Summary) float64 { return float64(s.Cores) }
+	price := func(s Summary) float64 { return s.Price }
 	scaled := func(name string, by func(Summary) float64) func(Summary) (Stat, bool) {
 		return func(s Summary) (Stat, bool) {
 			st, ok := s.Metrics[name]
@@ -342,12 +382,12 @@ func Table(sums []Summary) []Row {
 	}
 	for _, name := range shared(sums) {
 		d := sums[0].Desc[name]
-		mk(name, d.Unit, d.Better, scaled(name, func(Summary) float64 { return 1 }))
+		mk(name, d.Unit, d.Better, scaled(name, one), one)
 		if d.PerCore && allCores {
-			mk(name+" per physical core", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return float64(s.Cores) }))
+			mk(name+" per physical core", d.Unit, d.Better, scaled(name, cores), cores)
 		}
 		if d.PerPrice && allPrice {
-			mk(name+" per $/hour", d.Unit, d.Better, scaled(name, func(s Summary) float64 { return s.Price }))
+			mk(name+" per $/hour", d.Unit, d.Better, scaled(name, price), price)
 		}
 	}
 	return rows

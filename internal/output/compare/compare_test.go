@@ -85,7 +85,7 @@ func TestMedianAndRepeats(t *testing.T) {
 		t.Fatalf("NOPM row %+v", r)
 	}
 	// B's 250 lies within A's repeats (100 to 300): neither better nor worse
-	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (within the repeats' spread)" || r.Verdict(1) != Same {
+	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (within noise: the repeats' spread)" || r.Verdict(1) != Same {
 		t.Fatalf("NOPM within the spread: %q", r.Words(1))
 	}
 	if r := Table([]Summary{a, Summarise("C", []*result.Result{mk(400)})})[0]; r.Words(1) != "100.00% higher (better)" || r.Verdict(1) != Better {

@@ -327,7 +327,7 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 			case compare.Judge(row.Change[i+1], row.Better) == compare.Same:
 				text = row.Metric + " the same"
 			case v == compare.Same:
-				text += " (within the repeats' spread)"
+				text += " (" + row.WithinNoise(i+1) + ")"
 			}
 			if c := verdictClass[v]; c != "" {
 				parts = append(parts, fmt.Sprintf("<span class=\"%s\">%s</span>", c, esc(text)))
@@ -371,6 +371,8 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 	lat := map[key]map[string]map[float64][]float64{}
 	latOrder := map[key][]string{}
 	latUnit := map[key]string{}
+	knees := map[key]*result.Knee{}
+	p95 := map[key]map[float64][]float64{} // a knee search's p95 (ms) by load
 	var order []key
 	for _, r := range runs {
 		g := r.Group
@@ -389,6 +391,17 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 		}
 		pts[k][g.Value] = append(pts[k][g.Value], h.Value)
 		names[k] = h.Name
+		if g.Knee != nil {
+			knees[k] = g.Knee
+			if m := r.Measurement; m != nil {
+				if v, ok := m.P95Millis(); ok {
+					if p95[k] == nil {
+						p95[k] = map[float64][]float64{}
+					}
+					p95[k][g.Value] = append(p95[k][g.Value], v)
+				}
+			}
+		}
 		for _, mt := range r.Metrics {
 			if strings.HasSuffix(mt.Name, "p99 latency") {
 				if lat[k] == nil {
@@ -426,7 +439,12 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 			fmt.Fprintf(b, "<tr><td>%g</td><td>%s</td><td>%d</td><td>%s</td></tr>\n", x, fmtVal(med), len(m[x]), fmtVal(med/first)+"x")
 		}
 		b.WriteString("</table>\n")
-		b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
+		kn := knees[k]
+		if kn == nil {
+			b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
+		} else {
+			kneeSection(b, k.sweep, names[k], title[k], s, kn, p95[k], xs)
+		}
 		var ls []Series
 		for _, name := range latOrder[k] {
 			if name == names[k] {
@@ -445,6 +463,41 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 		}
 	}
 	return toc
+}
+
+// kneeSection is a knee search's (--find-peak) charts: throughput and p95 latency against the load, the knee
+// marked, and what the search found.
+func kneeSection(b *strings.Builder, sweep, name, title string, s Series, kn *result.Knee, p95 map[float64][]float64, xs []float64) {
+	mark := Mark{X: kn.Value, Label: fmt.Sprintf("knee at %g", kn.Value)}
+	if kn.Found {
+		fmt.Fprintf(b, "<p>Knee search: the knee is at <b>%s=%g</b> (%s/s).", esc(sweep), kn.Value, fmtVal(kn.Throughput))
+	} else {
+		b.WriteString("<p>Knee search: no knee found.")
+	}
+	if kn.SLA != "" {
+		fmt.Fprintf(b, " SLA %s.", esc(kn.SLA))
+	}
+	if kn.Note != "" {
+		fmt.Fprintf(b, " %s.", esc(capital(kn.Note)))
+	}
+	if kn.Limit != "" {
+		fmt.Fprintf(b, " Limited by %s.", esc(kn.Limit))
+	}
+	b.WriteString("</p>\n")
+	if !kn.Found {
+		b.WriteString(LineChart(capital(name)+" "+title, sweep, name, []Series{s}))
+		return
+	}
+	b.WriteString(LineChartMarked(capital(name)+" "+title, sweep, name, []Series{s}, mark))
+	l := Series{Name: "p95 latency"}
+	for _, x := range xs {
+		if v, ok := p95[x]; ok {
+			l.X, l.Y = append(l.X, x), append(l.Y, compare.Median(v))
+		}
+	}
+	if len(l.X) > 0 {
+		b.WriteString(LineChartMarked("p95 latency "+title, sweep, "ms", []Series{l}, mark))
+	}
 }
 
 func capital(s string) string {

@@ -282,6 +282,21 @@ func thin(s Series) Series {
 
 // LineChart draws series against a numeric x axis.
 func LineChart(title, xLabel, yLabel string, series []Series) string {
+	return lineChart(title, xLabel, yLabel, series, nil)
+}
+
+// Mark is a vertical line across a chart at X, labelled (a knee).
+type Mark struct {
+	X     float64
+	Label string
+}
+
+// LineChartMarked is LineChart with a vertical mark.
+func LineChartMarked(title, xLabel, yLabel string, series []Series, m Mark) string {
+	return lineChart(title, xLabel, yLabel, series, &m)
+}
+
+func lineChart(title, xLabel, yLabel string, series []Series, mark *Mark) string {
 	var b strings.Builder
 	xMin, xMax, yMax := math.Inf(1), math.Inf(-1), 0.0
 	var names []string
@@ -315,6 +330,11 @@ func LineChart(title, xLabel, yLabel string, series []Series) string {
 		}
 	}
 	c.xTicks(at, labels)
+	if mark != nil && mark.X >= xMin && mark.X <= xMax {
+		x := xAt(mark.X)
+		fmt.Fprintf(&b, `<line class="mark" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#d62728" stroke-dasharray="4 3"/>`, x, c.padT, x, c.bottom())
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" font-size="11" fill="#d62728">%s</text>`, x+4, c.padT+12, html.EscapeString(mark.Label))
+	}
 	for i, s := range series {
 		var pts []string
 		for j := range s.X {

@@ -87,6 +87,20 @@ type Group struct {
 	Targets int     `json:"targets,omitempty"` // targets run at the same time
 	// Aggregate marks the result that adds up the targets run at the same time (its Parts name them).
 	Aggregate bool `json:"aggregate,omitempty"`
+	// Knee is the knee search (--find-peak) whose points the group's runs are, and what it found.
+	Knee *Knee `json:"knee,omitempty"`
+}
+
+// Knee is what a knee search found: the load (Sweep's setting) beyond which throughput stops growing or the
+// SLA breaks, its throughput (units of work per second), and the limiting factor seen there.
+type Knee struct {
+	By         string  `json:"by"` // the setting raised (vus, rate)
+	Found      bool    `json:"found"`
+	Value      float64 `json:"value,omitempty"`
+	Throughput float64 `json:"throughput_per_s,omitempty"`
+	SLA        string  `json:"sla,omitempty"`
+	Limit      string  `json:"limit,omitempty"` // the limiting factor seen at and past the knee
+	Note       string  `json:"note,omitempty"`  // why the load stopped rising
 }
 
 // Configuration names the setting a run repeats: its group, sweep point and target. The repeats of one
@@ -400,6 +414,21 @@ type Measurement struct {
 	ErrorClasses map[string]int64 `json:"error_classes,omitempty"`
 	// Stall is how the run stalled, absent when it did not.
 	Stall *Stall `json:"stall,omitempty"`
+}
+
+// P95Millis is the measured window's p95 latency in milliseconds: its key transaction's, else the slowest
+// transaction's; ok is false when no transaction completed.
+func (m *Measurement) P95Millis() (float64, bool) {
+	if st, ok := m.Transactions[m.KeyTx]; ok && st.Count > 0 {
+		return float64(st.Latency.P95) / 1000, true
+	}
+	worst, ok := 0.0, false
+	for _, st := range m.Transactions {
+		if st.Count > 0 && (!ok || float64(st.Latency.P95)/1000 > worst) {
+			worst, ok = float64(st.Latency.P95)/1000, true
+		}
+	}
+	return worst, ok
 }
 
 // Stall is a run's work that stopped completing: measured progress intervals in which work was in flight for

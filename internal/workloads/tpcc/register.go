@@ -33,7 +33,11 @@ func init() {
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+			w := fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+			if m, ok := o["mix"].(string); ok {
+				w += ", custom mix " + m
+			}
+			return w
 		},
 		Commands: []*workload.Command{
 			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
@@ -44,7 +48,8 @@ func init() {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
 					}
-					return nil
+					_, err := runMix(o)
+					return err
 				},
 				Open: open,
 			}),
@@ -104,6 +109,20 @@ type RunFlags struct {
 	AllWarehouses  bool   `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
 	KeyingThinking bool   `flag:"keying-thinking" help:"apply the specification's keying and think times"`
 	Shard          string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
+	Mix            string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
+}
+
+// runMix is --mix over the five transactions.
+func runMix(o *RunFlags) (workload.Mix, error) {
+	std := make([]float64, numTx)
+	for i, n := range mix {
+		std[i] = float64(n)
+	}
+	m, err := workload.ParseMix(o.Mix, TxNames, std)
+	if err == nil && m.Weights[NewOrder] == 0 {
+		return m, fmt.Errorf("--mix %q gives new_order no weight: tpcc's figure (NOPM) counts new orders; give it one, e.g. new_order=1,%s", o.Mix, o.Mix)
+	}
+	return m, err
 }
 
 func build(ctx context.Context, env *workload.Env, o *BuildFlags) error {
@@ -169,8 +188,17 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		db.Close()
 		return nil, err
 	}
-	wl, err := db.NewWorkload(ctx, RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
-		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: shard, Shards: shards})
+	m, err := runMix(o)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	ro := RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: shard, Shards: shards}
+	if m.Custom {
+		ro.Mix = m
+	}
+	wl, err := db.NewWorkload(ctx, ro)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -191,6 +219,9 @@ func (s *runSession) Options() map[string]any {
 	if o := wl.Options(); o.Shards > 0 {
 		lo, hi := o.homes()
 		out["shard"], out["shard_range"] = fmt.Sprintf("%d/%d", o.Shard, o.Shards), fmt.Sprintf("warehouses %d..%d", lo, hi-1)
+	}
+	if m := wl.Options().Mix; m.Custom {
+		out["mix"] = m.Text // a custom mix: compare sets it only beside the same mix (Work)
 	}
 	return out
 }

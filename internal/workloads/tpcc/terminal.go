@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // RunOptions are `tpcc run`'s settings.
@@ -19,6 +20,7 @@ type RunOptions struct {
 	Procedures     bool
 	Seed           uint64
 	MaxRetries     int
+	Mix            workload.Mix // a custom mix (--mix); the standard one when not Custom
 	// Shard of Shards (1-based; Shards 0: the whole run): the terminals' home warehouses are the Shard-th of
 	// Shards even ranges of the warehouses (remote warehouses are still drawn from all of them).
 	Shard, Shards int
@@ -135,7 +137,11 @@ func (t *Terminal) homeWID() int { return t.cur }
 // transactions hold the mix exactly (clause 5.2.4.2 allows a deck).
 func (t *Terminal) Next() (int, time.Duration, time.Duration) {
 	if len(t.deck) == 0 {
-		for tx, n := range mix {
+		cards := mix[:]
+		if t.w.opts.Mix.Custom {
+			cards = t.w.opts.Mix.Cards()
+		}
+		for tx, n := range cards {
 			for i := 0; i < n; i++ {
 				t.deck = append(t.deck, tx)
 			}

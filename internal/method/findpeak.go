@@ -1,0 +1,167 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/dbdyno/dbdyno/internal/method/peak"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// userDriven: a measured command whose load is virtual users (a sweepable --vus) takes --find-peak.
+func userDriven(c *workload.Command) bool {
+	for _, f := range c.Flags {
+		if f.Name == "vus" && f.Kind == workload.Counts {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRate is the highest open-loop rate a knee search asks for.
+const maxRate = 1e7
+
+// knee is a knee search and the flag whose value it sets.
+type knee struct {
+	*peak.Search
+	flag  workload.Flag
+	start int
+}
+
+// Start is the first load.
+func (k *knee) Start() int { return k.start }
+
+// newSearch reads --find-peak's options: nil when it is off (its other options are then refused as unused).
+func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
+	if _, ok := v.Flag("find-peak"); !ok {
+		return nil, workload.Flag{}, nil
+	}
+	o, err := workload.Options[peak.Flags](v)
+	if err != nil {
+		return nil, workload.Flag{}, err
+	}
+	if !o.FindPeak {
+		for _, f := range []string{"by", "min-gain", "sla", "resolution"} {
+			if v.Changed(f) {
+				return nil, workload.Flag{}, fmt.Errorf("--%s is an option of the knee search: add --find-peak, or leave it out", f)
+			}
+		}
+		return nil, workload.Flag{}, nil
+	}
+	if swept != "" {
+		return nil, workload.Flag{}, fmt.Errorf("--find-peak chooses the loads itself: give --%s one starting value, not a list", swept)
+	}
+	sla, err := peak.ParseSLA(o.SLA)
+	if err != nil {
+		return nil, workload.Flag{}, err
+	}
+	if o.Resolution < 0 {
+		return nil, workload.Flag{}, fmt.Errorf("--resolution cannot be negative (got %g)", o.Resolution)
+	}
+	k := &knee{}
+	var max float64
+	switch o.By {
+	case "users":
+		k.flag, _ = v.Flag("vus")
+		k.start, max = v.Count("vus"), workload.MaxCount
+		if k.start < 1 {
+			k.start = 1
+		}
+	case "rate":
+		f, ok := v.Flag("rate")
+		if !ok || f.Kind != workload.Int {
+			return nil, workload.Flag{}, fmt.Errorf("--by rate raises the open-loop --rate, and this command has none: use --by users")
+		}
+		k.flag, k.start, max = f, v.Int("rate"), maxRate
+		if k.start < 1 {
+			return nil, workload.Flag{}, fmt.Errorf("--find-peak --by rate starts from --rate: give the rate to begin with, e.g. --rate 100")
+		}
+	default:
+		return nil, workload.Flag{}, fmt.Errorf("--by %q is not known: use users or rate", o.By)
+	}
+	if o.Resolution > 0 && o.Resolution != math.Round(o.Resolution) {
+		return nil, workload.Flag{}, fmt.Errorf("--resolution %g: %s are whole numbers, give a whole resolution", o.Resolution, map[bool]string{true: "users", false: "rates"}[o.By == "users"])
+	}
+	k.Search = peak.New(o.By, float64(k.start), o.MinGain.Fraction(), o.Resolution, max, sla)
+	return k, k.flag, nil
+}
+
+// setLoad is the values of one point of the search.
+func setLoad(v *workload.Values, f workload.Flag, load int) *workload.Values {
+	if f.Kind == workload.Counts {
+		return v.Set(f.Name, []int{load})
+	}
+	return v.Set(f.Name, load)
+}
+
+// findPeak runs the search: each load's repeats (run returns their results), until the search is done.
+func findPeak(ctx context.Context, out io.Writer, k *knee, repeats int, run func(load, rep int) []*result.Result) error {
+	for ctx.Err() == nil {
+		load, ok := k.Next()
+		if !ok {
+			break
+		}
+		var runs []*result.Result
+		for rep := 1; rep <= repeats && ctx.Err() == nil; rep++ {
+			fmt.Fprintf(out, "\n== find-peak: %s=%d, run %d of %d\n", k.flag.Name, int(load), rep, repeats)
+			runs = append(runs, run(int(load), rep)...)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if len(runs) == 0 {
+			return fmt.Errorf("find-peak: no run at %s finished; the search stops", k.Name(load))
+		}
+		if err := k.Observe(load, runs); err != nil {
+			return err
+		}
+		p := k.Points[len(k.Points)-1]
+		line := fmt.Sprintf("find-peak: %s: %.4g/s", k.Name(load), p.Throughput)
+		if p95 := peak.P95(p.Median); !math.IsNaN(p95) {
+			line += fmt.Sprintf(", p95 %.4g ms", p95)
+		}
+		if p.Broken != "" {
+			line += " (" + p.Broken + ")"
+		}
+		fmt.Fprintln(out, line)
+	}
+	if ctx.Err() != nil {
+		return nil // the method says the command was aborted
+	}
+	fmt.Fprintln(out)
+	if k.Note != "" {
+		fmt.Fprintf(out, "find-peak: %s\n", k.Note)
+	}
+	if k.Knee == nil {
+		fmt.Fprintln(out, "find-peak: no knee found")
+		return nil
+	}
+	fmt.Fprintf(out, "find-peak: the knee is %s: %.4g/s", k.Name(k.Knee.Load), k.Knee.Throughput)
+	if p95 := peak.P95(k.Knee.Median); !math.IsNaN(p95) {
+		fmt.Fprintf(out, ", p95 %.4g ms", p95)
+	}
+	fmt.Fprintf(out, " (%d points)\nfind-peak: limited by %s\n", len(k.Points), k.Limiting())
+	return nil
+}
+
+// Mark records the search in every run of its group: how the load was raised and the knee found.
+func (k *knee) Mark(runs []*result.Result, group string) {
+	kn := &result.Knee{By: k.flag.Name, SLA: "", Note: k.Note, Limit: k.Limiting(), Found: k.Knee != nil}
+	for _, l := range k.SLA {
+		if kn.SLA != "" {
+			kn.SLA += ","
+		}
+		kn.SLA += l.Text
+	}
+	if k.Knee != nil {
+		kn.Value, kn.Throughput = k.Knee.Load, k.Knee.Throughput
+	}
+	for _, r := range runs {
+		if r.Group != nil && r.Group.ID == group {
+			r.Group.Knee = kn
+		}
+	}
+}
