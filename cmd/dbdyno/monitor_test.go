@@ -39,7 +39,7 @@ func TestMonitorChecklistSize(t *testing.T) {
 	if err := os.WriteFile(need, []byte(r.stdout), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	catalog := filepath.Join("..", "..", "examples", "catalog-azure-2015.yaml")
+	catalog := filepath.Join("..", "..", "examples", "catalogs/azure-2015.yaml")
 	r = cli(ctx, "io", "size", "--need", need, "--catalog", catalog, "--percentile", "p90")
 	if r.code != 0 || !strings.Contains(r.stdout, "need.json p90") || !strings.Contains(r.stdout, "cheapest: ") {
 		t.Errorf("io size: %d %q %q", r.code, r.stdout, r.stderr)

@@ -106,7 +106,7 @@ func TestExpectFlagsAFlatTop(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out.Stdout)
 		}
 	}
-	catalog := filepath.Join("..", "..", "..", "examples", "catalog-azure-2015.yaml")
+	catalog := filepath.Join("..", "..", "..", "examples", "catalogs/azure-2015.yaml")
 	for _, c := range []struct {
 		args []string
 		want string

@@ -11,7 +11,7 @@ import (
 // SizeFlags are `io size`'s options.
 type SizeFlags struct {
 	Need       string `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
-	Catalog    string `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalog-azure-2015.yaml)"`
+	Catalog    string `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalogs/azure-2015.yaml)"`
 	Percentile string `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
 	Period     string `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
 	Top        int    `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`

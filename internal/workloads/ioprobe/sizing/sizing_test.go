@@ -11,7 +11,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
 )
 
-var example = filepath.Join("..", "..", "..", "..", "examples", "catalog-azure-2015.yaml")
+var example = filepath.Join("..", "..", "..", "..", "examples", "catalogs/azure-2015.yaml")
 
 func load(t *testing.T) *Catalog {
 	t.Helper()
