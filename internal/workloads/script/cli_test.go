@@ -170,7 +170,9 @@ INSERT INTO script_log (client, branch, v) VALUES (:client_id, 3, :v3);
 					t.Errorf("%s: %d, want %d", c.q, got, c.want)
 				}
 			}
-			if rows := one(t, db, "SELECT COUNT(*) FROM script_log"); rows < committed || rows > committed+6 {
+			// the intervals leave out a run's last tail shorter than a tenth of an interval (Babelfish once wrote 9
+			// rows more than they counted): a row per transaction, give or take that tail and those in flight
+			if rows := one(t, db, "SELECT COUNT(*) FROM script_log"); rows < committed || rows > committed+committed/20+6 {
 				t.Errorf("%d rows after %d counted transactions", rows, committed)
 			}
 		})
