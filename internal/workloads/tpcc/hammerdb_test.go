@@ -75,12 +75,18 @@ func TestHammerDBTPMMatchesTheClientsCounts(t *testing.T) {
 					// in flight at each edge: one transaction per VU, with the rollbacks of its retries
 					edge := 2 * vus * (1 + float64(m.Retries)/float64(m.Committed+m.Rollbacks+m.Errors))
 					bound := 2*lag*client/m.MeasuredSecs + edge + 1
-					if d := sCommits + sRollbacks - client; math.Abs(d) > bound {
+					// MySQL's Com_commit/Com_rollback count the whole server (HammerDB reads them so too): other
+					// packages' tests writing to the shared server at the same time (CI runs packages in parallel)
+					// add to them (2,221 server commits for the client's 1,207), so there the server must count at
+					// least the client's work; PostgreSQL's pg_stat_database is the run's database alone
+					shared := env == "DBDYNO_TEST_MYSQL"
+					over := func(d, bound float64) bool { return d < -bound || d > bound && !shared }
+					if d := sCommits + sRollbacks - client; over(d, bound) {
 						t.Fatalf("server %v commits + %v rollbacks, client %d commits + %v rollbacks + %v own statements: %v apart, more than %.1f",
 							sCommits, sRollbacks, m.Committed, clientRollbacks, side, d, bound)
 					}
 					rbound := 2*lag*(clientRollbacks+refused)/m.MeasuredSecs + edge + 1
-					if d := sRollbacks - clientRollbacks - refused; math.Abs(d) > rbound {
+					if d := sRollbacks - clientRollbacks - refused; over(d, rbound) {
 						t.Fatalf("server %v rollbacks, client %v (%v invalid item, %v retried, %v errors) + %v refused statements: %v apart, more than %.1f",
 							sRollbacks, clientRollbacks, inv, retried, errs, refused, d, rbound)
 					}
