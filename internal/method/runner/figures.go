@@ -2,8 +2,10 @@ package runner
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -67,4 +69,43 @@ func RunChecks(ctx context.Context, w io.Writer, check func(context.Context) ([]
 		return nil, err
 	}
 	return checks, PrintChecks(w, checks)
+}
+
+// Violations runs one consistency condition's statement, whose rows (key, detail) are the places it is violated,
+// and makes its check: passed when it returns no row, else the first five places named after what.
+func Violations(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, name, what, query string, args ...any) (result.Check, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return result.Check{}, fmt.Errorf("consistency condition %s: %w", name, err)
+	}
+	defer rows.Close()
+	var bad []string
+	for rows.Next() {
+		var k, d any
+		if err := rows.Scan(&k, &d); err != nil {
+			return result.Check{}, err
+		}
+		if len(bad) < 5 {
+			bad = append(bad, fmt.Sprintf("(%s, %s)", text(k), text(d)))
+		} else if len(bad) == 5 {
+			bad = append(bad, "...")
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return result.Check{}, fmt.Errorf("consistency condition %s: %w", name, err)
+	}
+	r := result.Check{Name: name, Passed: len(bad) == 0}
+	if !r.Passed {
+		r.Detail = what + ": violated at " + strings.Join(bad, " ")
+	}
+	return r, nil
+}
+
+func text(v any) string {
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return fmt.Sprint(v)
 }

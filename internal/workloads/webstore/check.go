@@ -3,9 +3,9 @@ package webstore
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -29,41 +29,13 @@ func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
 		if len(st.Params) == 1 {
 			args = []any{m.Size.Orders()}
 		}
-		rows, err := db.Data.SQL.QueryContext(ctx, st.SQL, st.Args(args)...)
+		r, err := runner.Violations(ctx, db.Data.SQL, c.name, c.what, st.SQL, st.Args(args)...)
 		if err != nil {
-			return nil, fmt.Errorf("consistency condition %s: %w", c.name, err)
-		}
-		var bad []string
-		for rows.Next() {
-			var k, d any
-			if err := rows.Scan(&k, &d); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if len(bad) < 5 {
-				bad = append(bad, fmt.Sprintf("(%s, %s)", text(k), text(d)))
-			} else if len(bad) == 5 {
-				bad = append(bad, "...")
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("consistency condition %s: %w", c.name, err)
-		}
-		r := result.Check{Name: c.name, Passed: len(bad) == 0}
-		if !r.Passed {
-			r.Detail = c.what + ": violated at " + strings.Join(bad, " ")
+			return nil, err
 		}
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-func text(v any) string {
-	if b, ok := v.([]byte); ok {
-		return string(b)
-	}
-	return fmt.Sprint(v)
 }
 
 // ResetReport says what a reset removed and restored.
