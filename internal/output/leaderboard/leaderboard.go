@@ -232,8 +232,8 @@ func (b *Board) Print(w io.Writer) error {
 		if r.Published {
 			from = "published: " + r.Source
 		}
-		line := fmt.Sprintf("%d\t%.2f\t%s\t %s\t %s\t%d\t%s\t%s\t%s\t%s\t %s\t", r.Rank, r.ScorePerCore, num(r.Score), dash(r.System),
-			dash(r.CPUModel), r.PhysicalCores, count(r.Sockets), count(r.ThreadsPerCore), mhz(r.BaseMHz), mhz(r.MaxMHz), dash(r.EngineText()))
+		line := fmt.Sprintf("%d\t%.2f\t%s\t %s\t %s\t%d\t%s\t%s\t%s\t%s\t %s\t", r.Rank, r.ScorePerCore, num(r.Score), Dash(r.System),
+			Dash(r.CPUModel), r.PhysicalCores, Count(r.Sockets), Count(r.ThreadsPerCore), MHz(r.BaseMHz), MHz(r.MaxMHz), Dash(r.EngineText()))
 		if lic {
 			line += money(r.LicensePerCore) + "\t" + money(r.LicenseTotal) + "\t"
 		}
@@ -259,21 +259,24 @@ func num(v float64) string {
 	return fmt.Sprintf("%.4g", v)
 }
 
-func dash(s string) string {
+// Dash is a cell's text, "-" when it has none.
+func Dash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "-"
 	}
 	return s
 }
 
-func count(n int) string {
+// Count is a count's cell, "-" when not known.
+func Count(n int) string {
 	if n <= 0 {
 		return "-"
 	}
 	return fmt.Sprint(n)
 }
 
-func mhz(v float64) string {
+// MHz is a clock's cell, "-" when not known.
+func MHz(v float64) string {
 	if v <= 0 {
 		return "-"
 	}

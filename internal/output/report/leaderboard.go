@@ -111,9 +111,9 @@ func board(b *strings.Builder, id string, lb *leaderboard.Board) {
 			from, group = "published: "+esc(r.Source), 0
 		}
 		fmt.Fprintf(b, "<tr><td>%d</td><td style=\"white-space:nowrap\">%s</td><td>%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%d / %s / %s</td><td>%s / %s</td><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td></tr>",
-			r.Rank, perCore(r.ScorePerCore), esc(fmtNum(r.Score)), esc(dash(r.System)), esc(dash(r.CPUModel)), r.PhysicalCores, count(r.Sockets),
-			count(r.ThreadsPerCore), mhz(r.BaseMHz), mhz(r.MaxMHz), esc(dash(r.EngineText())), price(r.PricePerHour), from)
-		label := fmt.Sprintf("%d. %s", r.Rank, dash(r.System))
+			r.Rank, perCore(r.ScorePerCore), esc(fmtNum(r.Score)), esc(leaderboard.Dash(r.System)), esc(leaderboard.Dash(r.CPUModel)), r.PhysicalCores, leaderboard.Count(r.Sockets),
+			leaderboard.Count(r.ThreadsPerCore), leaderboard.MHz(r.BaseMHz), leaderboard.MHz(r.MaxMHz), esc(leaderboard.Dash(r.EngineText())), price(r.PricePerHour), from)
+		label := fmt.Sprintf("%d. %s", r.Rank, leaderboard.Dash(r.System))
 		if r.CPUModel != "" {
 			label += fmt.Sprintf(" (%s, %d cores)", r.CPUModel, r.PhysicalCores)
 		}
@@ -124,27 +124,6 @@ func board(b *strings.Builder, id string, lb *leaderboard.Board) {
 		fmt.Fprintf(b, "<p class=\"note\">Left out: run %s: %s.</p>\n", esc(l.RunID), esc(l.Why))
 	}
 	b.WriteString(RankedBarChart(fmt.Sprintf("%s of %s, best first", unit, lb.Workload), unit, []string{"published", "measured"}, bars))
-}
-
-func dash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "-"
-	}
-	return s
-}
-
-func count(n int) string {
-	if n <= 0 {
-		return "-"
-	}
-	return fmt.Sprint(n)
-}
-
-func mhz(v float64) string {
-	if v <= 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f", v)
 }
 
 func price(v *float64) string {
@@ -167,12 +146,12 @@ func published(b *strings.Builder, r *result.Result) {
 // cpuText is a processor fingerprint in one line: "AMD EPYC, 1 socket(s), 2 cores, 1 thread(s) per core, base
 // 2445 MHz (this machine)".
 func cpuText(h *result.CPU) string {
-	s := fmt.Sprintf("%s, %d socket(s), %d cores, %s thread(s) per core", dash(h.Model), h.Sockets, h.PhysicalCores, count(h.ThreadsPerCore))
+	s := fmt.Sprintf("%s, %d socket(s), %d cores, %s thread(s) per core", leaderboard.Dash(h.Model), h.Sockets, h.PhysicalCores, leaderboard.Count(h.ThreadsPerCore))
 	if h.BaseMHz > 0 {
-		s += ", base " + mhz(h.BaseMHz) + " MHz"
+		s += ", base " + leaderboard.MHz(h.BaseMHz) + " MHz"
 	}
 	if h.MaxMHz > 0 {
-		s += ", max " + mhz(h.MaxMHz) + " MHz"
+		s += ", max " + leaderboard.MHz(h.MaxMHz) + " MHz"
 	}
 	if h.Source != "" {
 		s += " (" + h.Source + ")"
