@@ -38,6 +38,18 @@ type TxDB struct {
 	Stmts sqlfile.Set // tx.sql (+ calls.sql where procedures exist)
 }
 
+// OLTPOnly is the engine check of a workload of many concurrent writers: an engine not made for them (DuckDB:
+// optimistic concurrency) is refused, saying what of the workload would conflict and abort.
+func OLTPOnly(workload, conflicts string) func(*engine.Engine) error {
+	return func(e *engine.Engine) error {
+		if e.OLTP {
+			return nil
+		}
+		return fmt.Errorf("the %s workload runs on %s targets, not %s://: %s is not made for many concurrent writers (%s instead of waiting their turn)",
+			workload, engine.OLTPSchemes(), e.Name, e.Title, conflicts)
+	}
+}
+
 // OpenTx opens a transaction workload's target as the workload's DB (a struct of the TxDB alone): it refuses
 // an engine supported turns down, loads the statements of the engine's dialect, then connects.
 func OpenTx[DB ~struct{ TxDB }](ctx context.Context, d *Dataset, t *engine.Target, supported func(*engine.Engine) error) (*DB, error) {

@@ -41,14 +41,8 @@ type DB struct{ bulk.TxDB }
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
 func Files(e *engine.Engine) ([]*sqlfile.File, error) { return Dataset.SQLFiles(e) }
 
-// supported: a brokerage of concurrent traders needs an engine made for many concurrent writers.
-func supported(e *engine.Engine) error {
-	if e.OLTP {
-		return nil
-	}
-	return fmt.Errorf("the tpce workload runs on %s targets, not %s://: %s is not made for many concurrent writers (trades on one account or security conflict and abort instead of waiting their turn)",
-		engine.OLTPSchemes(), e.Name, e.Title)
-}
+// supported: the workload needs an engine made for many concurrent writers.
+var supported = bulk.OLTPOnly("tpce", "trades on one account or security conflict and abort")
 
 // Open connects to a target.
 func Open(ctx context.Context, t *engine.Target) (*DB, error) {

@@ -39,15 +39,8 @@ type DB struct{ bulk.TxDB }
 // Files lists every statement the workload runs on an engine, file by file, as it runs them.
 func Files(e *engine.Engine) ([]*sqlfile.File, error) { return Dataset.SQLFiles(e) }
 
-// supported: the store is a transaction workload. An engine that is not made for concurrent writers (DuckDB:
-// optimistic concurrency, where two purchases of one product conflict and abort instead of queueing) is refused.
-func supported(e *engine.Engine) error {
-	if e.OLTP {
-		return nil
-	}
-	return fmt.Errorf("the webstore workload runs on %s targets, not %s://: %s is not made for many concurrent writers (purchases of one product conflict and abort instead of waiting their turn)",
-		engine.OLTPSchemes(), e.Name, e.Title)
-}
+// supported: the workload needs an engine made for many concurrent writers.
+var supported = bulk.OLTPOnly("webstore", "purchases of one product conflict and abort")
 
 // Open connects to a target.
 func Open(ctx context.Context, t *engine.Target) (*DB, error) {
