@@ -58,3 +58,44 @@ func PrintChecks(w io.Writer, checks []result.Check) error {
 	}
 	return nil
 }
+
+// PrintOpenLoop writes an open-loop run's figures (pgbench's "schedule lag", "skipped", "late"); nothing for a
+// closed loop without a latency limit.
+func PrintOpenLoop(w io.Writer, m *result.Measurement) {
+	o := m.OpenLoop
+	if o == nil {
+		return
+	}
+	if o.RatePerS > 0 {
+		fmt.Fprintf(w, "open loop: %g/s on a Poisson schedule, %d started; schedule lag mean %.3f ms, max %.3f ms (latency counts from the intended start)\n",
+			o.RatePerS, o.Started, o.LagMeanUS/1000, msf(o.LagMaxUS))
+	}
+	if o.LatencyLimitUS > 0 {
+		fmt.Fprintf(w, "latency limit %.3f ms: %d late of %d completed (%.3f%%)", msf(o.LatencyLimitUS), o.Late, o.Completed, pct(o.Late, o.Completed))
+		if o.RatePerS > 0 {
+			fmt.Fprintf(w, ", %d skipped behind schedule (%.3f%% of %d scheduled)", o.Skipped, pct(o.Skipped, o.Skipped+o.Started), o.Skipped+o.Started)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func pct(n, of int64) float64 {
+	if of <= 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+// PrintUsers writes each virtual user's measured window (--per-user): who was starved.
+func PrintUsers(w io.Writer, m *result.Measurement) {
+	u := m.Users
+	if u == nil {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "user\ttransactions\tper min\terrors\tp50\tp95 (ms)\t\n")
+	for i := range u.Transactions {
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%d\t%.2f\t%.2f\t\n", i, u.Transactions[i], u.PerMinute[i], u.Errors[i], msf(u.P50[i]), msf(u.P95[i]))
+	}
+	tw.Flush()
+}

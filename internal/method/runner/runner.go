@@ -70,10 +70,17 @@ type Config struct {
 	// AtMeasureStart and AtMeasureEnd run at the window's edges (e.g. to read a database counter).
 	AtMeasureStart func(ctx context.Context) error
 	AtMeasureEnd   func(ctx context.Context) error
-	// Rate, when positive, caps the transactions started per second over all virtual users (an open loop):
-	// each transaction has an intended start on one shared schedule, and its latency counts from that start, so
-	// time spent queued behind a slow server is in it (no coordinated omission).
+	// Rate, when positive, makes the run an open loop (pgbench -R): transactions arrive at this many per second
+	// over all virtual users on average, at intended starts of one shared Poisson schedule (exponential times
+	// between them, drawn from Seed), and each one's latency counts from its intended start, so time spent
+	// queued behind a slow server is in it (no coordinated omission). How late they start is the lag.
 	Rate float64
+	// Seed seeds the open-loop schedule.
+	Seed uint64
+	// LatencyLimit, when positive, counts completed units of work that took longer as late and, with Rate,
+	// skips (and counts) intended starts already more than the limit behind when a user is free for them
+	// (pgbench --latency-limit).
+	LatencyLimit time.Duration
 	// Classify says what a failed unit of work's error means (the target engine's Classify; nil: every error is
 	// of class Other). The first error of a fatal class (schema, read-only, corruption) ends the run as failed.
 	Classify func(error) engine.Class
@@ -90,15 +97,6 @@ type Config struct {
 
 	guard *guard // set by Run: see errors.go and stall.go
 }
-
-// schedule hands out the intended start times of an open-loop run.
-type schedule struct {
-	start time.Time
-	every time.Duration
-	next  atomic.Int64
-}
-
-func (s *schedule) take() time.Time { return s.start.Add(time.Duration(s.next.Add(1)-1) * s.every) }
 
 // ErrAborted is returned (wrapped) when the parent context was cancelled, e.g. by Ctrl-C: every workload's.
 var ErrAborted = workload.ErrAborted
@@ -206,15 +204,18 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 
 	var sched *schedule
 	if cfg.Rate > 0 {
-		sched = &schedule{start: start, every: time.Duration(float64(time.Second) / cfg.Rate)}
+		sched = newSchedule(start, cfg.Rate, cfg.Seed, cfg.LatencyLimit)
 	}
+	open := &openStats{}
+	users := make([]*userStat, len(workers))
 	var wg sync.WaitGroup
 	for i, wk := range workers {
+		users[i] = newUserStat()
 		wg.Add(1)
 		go func(vu int, wk Worker) {
 			defer wg.Done()
 			vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, reconnects: &reconnects, disconnected: &disconnected,
-				cfg: cfg, sched: sched, fail: fail, win: win, log: log}, wk)
+				cfg: cfg, sched: sched, fail: fail, win: win, log: log, open: open, user: users[vu]}, wk)
 		}(i, wk)
 	}
 
@@ -316,6 +317,8 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		m.Retries += t.retries
 	}
 	m.Reconnects = reconnects.Load()
+	m.OpenLoop = open.result(cfg)
+	m.Users = perUser(users, m.MeasuredSecs)
 	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
 	if minutes > 0 {
 		m.PerMinute = float64(m.Committed) / minutes
@@ -359,6 +362,8 @@ type vuEnv struct {
 	fail                     func(error)
 	win                      *window     // nil: the window is timed
 	log                      *latencyLog // nil: no latency log
+	open                     *openStats
+	user                     *userStat
 }
 
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
@@ -379,11 +384,17 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		}
 		t0 := time.Now()
 		if e.sched != nil {
-			if t0 = e.sched.take(); !sleep(ctx, time.Until(t0)) {
+			var skipped int64
+			t0, skipped = e.sched.take(t0)
+			if skipped > 0 && e.measuring.Load() {
+				e.open.skipped.Add(skipped)
+			}
+			if !sleep(ctx, time.Until(t0)) {
 				return
 			}
 		}
-		inFlight.Store(time.Now().UnixNano())
+		began := time.Now()
+		inFlight.Store(began.UnixNano())
 		out := wk.Do(ctx, tx)
 		elapsed := time.Since(t0)
 		if ctx.Err() != nil {
@@ -395,6 +406,18 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			measured = ticket // a unit of work begun in the ramp-up is not the window's
 		}
 		e.st.record(tx, elapsed, out, measured)
+		if measured {
+			e.user.add(elapsed.Microseconds(), out)
+			if e.sched != nil {
+				e.open.lag(began.Sub(t0))
+			}
+			if out.Err == nil {
+				e.open.done.Add(1)
+				if cfg.LatencyLimit > 0 && elapsed.Microseconds() > cfg.LatencyLimit.Microseconds() { // as the latency log states it
+					e.open.late.Add(1)
+				}
+			}
+		}
 		if measured && e.log != nil {
 			e.log.line(e.vu, logged, elapsed, e.names[tx], out, t0)
 			logged++

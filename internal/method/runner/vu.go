@@ -22,6 +22,9 @@ type Users struct {
 	MaxErrorRate     float64       `flag:"max-error-rate" unit:"%" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
 	Transactions     int           `flag:"transactions" min:"0" help:"end the measured window when this many transactions (all virtual users together, whatever their outcome) have finished in it, instead of after --duration (pgbench -t, which counts per client); 0: timed by --duration"`
+	Rate             int           `flag:"rate" unit:"/s" min:"0" default:"0" help:"open loop (pgbench -R): start this many transactions per second over all virtual users on average, at intended times of a Poisson schedule (from --seed); latency counts from the intended start, so queueing behind a slow server is in it; how late they start is reported as the schedule lag; 0: closed loop (each user starts its next transaction when the last ends)"`
+	LatencyLimit     time.Duration `flag:"latency-limit" default:"0s" help:"count the transactions that take longer than this as late; with --rate, also skip (and count) those that would start more than this behind schedule (pgbench --latency-limit); 0: no limit"`
+	PerUser          bool          `flag:"per-user" plan:"-" help:"print each virtual user's transactions, throughput and p50/p95 latency after the run (the result always holds them)"`
 	LogLatency       string        `flag:"log-latency" plan:"-" help:"write one line per measured transaction to this file: client, its transaction number, latency in µs, name, outcome, start (epoch s and µs); see docs/flags.md"`
 }
 
@@ -49,6 +52,9 @@ func (u *Users) Check() error {
 	}
 	if u.ReconnectTimeout <= 0 {
 		return fmt.Errorf("--reconnect-timeout must be positive (got %s)", u.ReconnectTimeout)
+	}
+	if u.LatencyLimit < 0 {
+		return fmt.Errorf("--latency-limit cannot be negative (got %s)", u.LatencyLimit)
 	}
 	if u.MaxErrorRate < 0 || u.MaxErrorRate > 100 {
 		return fmt.Errorf("--max-error-rate is a percentage from 0 to 100 (got %g)", u.MaxErrorRate)
@@ -194,6 +200,7 @@ func (r *Setup) Options() map[string]any {
 		"interval_s": r.Users.Interval.Seconds(), "seed": fmt.Sprint(r.Users.Seed), "reconnect_timeout_s": r.Users.ReconnectTimeout.Seconds(),
 		"driver_gomaxprocs": r.Procs(), "max_error_rate_pct": r.Users.MaxErrorRate}
 	counted(out, r.Transactions)
+	openLoop(out, r.Users)
 	if r.Mode != "" {
 		out["mode"] = r.Mode
 	}
@@ -209,8 +216,24 @@ type vuRun struct {
 	release func()
 }
 
-func (v *vuRun) ServerVersion() string   { return v.sess.ServerVersion() }
-func (v *vuRun) Options() map[string]any { return counted(v.sess.Options(), v.r.Transactions) }
+func (v *vuRun) ServerVersion() string { return v.sess.ServerVersion() }
+func (v *vuRun) Options() map[string]any {
+	return openLoop(counted(v.sess.Options(), v.r.Transactions), v.r.Users)
+}
+
+// openLoop makes an open-loop run's options say so: its rate and latency limit, when set.
+func openLoop(o map[string]any, u Users) map[string]any {
+	if o == nil {
+		return o
+	}
+	if u.Rate > 0 {
+		o["rate"] = u.Rate
+	}
+	if u.LatencyLimit > 0 {
+		o["latency_limit_ms"] = float64(u.LatencyLimit.Microseconds()) / 1000
+	}
+	return o
+}
 
 // counted makes a count-based run's options say so: its planned transactions, and no planned duration.
 func counted(o map[string]any, transactions int) map[string]any {
@@ -224,7 +247,8 @@ func counted(o map[string]any, transactions int) map[string]any {
 func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
-		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions)}
+		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions),
+		Rate: float64(u.Rate), Seed: u.Seed, LatencyLimit: u.LatencyLimit}
 	if !v.r.Warmup {
 		cfg.LatencyLog = u.LogLatency
 	}
@@ -266,6 +290,12 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 
 func (v *vuRun) Finish(ctx context.Context, res *result.Result) error {
 	v.sess.Finish(ctx, res)
+	if m := res.Measurement; m != nil {
+		PrintOpenLoop(v.r.Out, m)
+		if v.r.Users.PerUser {
+			PrintUsers(v.r.Out, m)
+		}
+	}
 	c, ok := v.sess.(Checker)
 	if !v.check || !ok || res.Status != result.StatusOK {
 		return nil

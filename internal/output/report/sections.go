@@ -57,8 +57,10 @@ func Colours() int { return len(palette) }
 // transactions and the key one), and each transaction's latency percentiles as a table and a chart.
 func Measurement(b *strings.Builder, m *result.Measurement, of string) {
 	fmt.Fprintf(b, "<table><tr><th class=\"l\">figure</th><th>value</th></tr>")
-	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr></table>\n",
+	fmt.Fprintf(b, "<tr><td class=\"l\">virtual users</td><td>%d</td></tr><tr><td class=\"l\">measured (s)</td><td>%.1f</td></tr><tr><td class=\"l\">errors / retries / reconnects</td><td>%d / %d / %d</td></tr><tr><td class=\"l\">disconnected (s, all virtual users)</td><td>%.1f</td></tr><tr><td class=\"l\">client CPU per transaction (µs)</td><td>%.1f</td></tr>",
 		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
+	openLoop(b, m)
+	perUser(b, m, of)
 	var all, key Series
 	all.Name, key.Name = "all transactions", m.KeyLabel
 	for _, iv := range m.Intervals {
@@ -93,4 +95,32 @@ func Measurement(b *strings.Builder, m *result.Measurement, of string) {
 	}
 	b.WriteString("</table>\n")
 	b.WriteString(BarChart("Latency percentiles per transaction"+of, "ms", names, []Series{p50, p95, p99}))
+}
+
+// openLoop ends the measurement's figure table: an open loop's rate and schedule lag, a latency limit's late and
+// skipped work (pgbench -R and --latency-limit).
+func openLoop(b *strings.Builder, m *result.Measurement) {
+	if o := m.OpenLoop; o != nil && o.RatePerS > 0 {
+		fmt.Fprintf(b, "<tr><td class=\"l\">open-loop rate (/s, Poisson arrivals) / started</td><td>%s / %d</td></tr><tr><td class=\"l\">schedule lag mean / max (ms)</td><td>%.3f / %.3f</td></tr>",
+			fmtVal(o.RatePerS), o.Started, o.LagMeanUS/1000, ms(o.LagMaxUS))
+	}
+	if o := m.OpenLoop; o != nil && o.LatencyLimitUS > 0 {
+		fmt.Fprintf(b, "<tr><td class=\"l\">over the %.3f ms latency limit: late / completed, skipped</td><td>%d / %d, %d</td></tr>",
+			ms(o.LatencyLimitUS), o.Late, o.Completed, o.Skipped)
+	}
+	b.WriteString("</table>\n")
+}
+
+// perUser shows how evenly the virtual users were served: a bar of each one's throughput, when there are
+// several (and not so many that the bars are unreadable).
+func perUser(b *strings.Builder, m *result.Measurement, of string) {
+	u := m.Users
+	if u == nil || len(u.PerMinute) < 2 || len(u.PerMinute) > 64 {
+		return
+	}
+	names := make([]string, len(u.PerMinute))
+	for i := range names {
+		names[i] = fmt.Sprint(i)
+	}
+	b.WriteString(BarChart("Throughput per virtual user (per minute)"+of, "per minute", names, []Series{{Name: "transactions per minute", Y: u.PerMinute}}))
 }

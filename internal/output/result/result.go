@@ -414,6 +414,35 @@ type Measurement struct {
 	ErrorClasses map[string]int64 `json:"error_classes,omitempty"`
 	// Stall is how the run stalled, absent when it did not.
 	Stall *Stall `json:"stall,omitempty"`
+	// OpenLoop is the measured window's open-loop figures (an arrival rate, a latency limit), absent for a
+	// closed loop without a latency limit.
+	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
+	// Users are each virtual user's figures of the measured window (who was starved).
+	Users *PerUser `json:"users,omitempty"`
+}
+
+// OpenLoop is an open-loop run's schedule and latency limit (pgbench -R and --latency-limit): units of work
+// arrive at RatePerS on average over all virtual users, each latency counts from the intended start (queueing
+// included), and the lag is how late the work started against its intended start.
+type OpenLoop struct {
+	RatePerS       float64 `json:"rate_per_s,omitempty"`       // 0: a closed loop (only the latency limit applies)
+	Started        int64   `json:"started"`                    // units of work started on the schedule (with a rate)
+	LagMeanUS      float64 `json:"lag_mean_us"`                // mean start minus intended start
+	LagMaxUS       int64   `json:"lag_max_us"`                 // the largest of them
+	LatencyLimitUS int64   `json:"latency_limit_us,omitempty"` // 0: none
+	Completed      int64   `json:"completed"`                  // units of work that completed (committed or rolled back)
+	Skipped        int64   `json:"skipped"`                    // intended starts more than the limit behind when a user was free: never run
+	Late           int64   `json:"late"`                       // completed ones that took longer than the limit
+}
+
+// PerUser holds each virtual user's measured window, one entry per user in user order (columns, to stay small
+// with many users): completed units of work, their rate per minute, errors, and latency p50/p95 in µs.
+type PerUser struct {
+	Transactions []int64   `json:"transactions"`
+	PerMinute    []float64 `json:"per_minute"`
+	Errors       []int64   `json:"errors"`
+	P50          []int64   `json:"p50_us"`
+	P95          []int64   `json:"p95_us"`
 }
 
 // P95Millis is the measured window's p95 latency in milliseconds: its key transaction's, else the slowest

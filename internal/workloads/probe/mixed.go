@@ -47,7 +47,6 @@ type MixedFlags struct {
 	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
 	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
 	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
-	Rate         int    `flag:"rate" default:"0" help:"cap on requests per second over all threads (open loop: latency counts from each request's intended start); 0: unthrottled"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
@@ -254,8 +253,8 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 }
 
 func (m *mixed) Configure(cfg *runner.Config) {
-	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel, cfg.Rate = OpSelectRow, "selects by id/s", "ops/s", float64(m.o.Rate)
-	cfg.PerSecond = true // as the summary and the headline (mixed ops/s)
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = OpSelectRow, "selects by id/s", "ops/s" // the open-loop rate is runner.Users'
+	cfg.PerSecond = true                                                             // as the summary and the headline (mixed ops/s)
 }
 
 // Figures are the run's figures. The key transaction is the progress lines' only: runner.VU records it in the
