@@ -119,10 +119,11 @@ func (v value) toInt(op string) (int64, error) {
 		return 0, err
 	}
 	if n.k == kDouble {
-		if math.IsNaN(n.f) || n.f < -9.2233720368547758e18 || n.f >= 9.2233720368547758e18 {
+		f := math.RoundToEven(n.f) // pgbench's coerceToInt: rint, the nearest integer (halves to even)
+		if math.IsNaN(f) || f < -9.2233720368547758e18 || f >= 9.2233720368547758e18 {
 			return 0, fmt.Errorf("%s: %g is out of the integer range", op, n.f)
 		}
-		return int64(n.f), nil
+		return int64(f), nil
 	}
 	return n.i, nil
 }
@@ -418,7 +419,7 @@ func compare(op string, d float64) bool {
 // functions: name -> arity (-1: one or more).
 var functions = map[string]int{
 	"abs": 1, "debug": 1, "double": 1, "exp": 1, "greatest": -1, "int": 1, "least": -1, "ln": 1, "mod": 2, "pi": 0,
-	"pow": 2, "power": 2, "random": 2, "random_exponential": 3, "random_gaussian": 3, "random_zipfian": 3, "sqrt": 1,
+	"pow": 2, "power": 2, "random": 2, "hash": 2, "hash_murmur2": 2, "hash_fnv1a": 2, "permute": 3, "random_exponential": 3, "random_gaussian": 3, "random_zipfian": 3, "sqrt": 1,
 }
 
 func (n call) eval(e env) (value, error) {
@@ -501,6 +502,8 @@ func (n call) eval(e env) (value, error) {
 		}
 		b, err := dbl(1)
 		return dblv(math.Pow(a, b)), err
+	case "hash", "hash_murmur2", "hash_fnv1a", "permute":
+		return seeded(n.fn, args)
 	case "mod":
 		a, err := in(0)
 		if err != nil {
@@ -798,8 +801,16 @@ func (ps *parser) unary() (node, error) {
 			}
 		}
 		ps.next()
+		if optionalSeed[t.s] && len(args) == arity-1 { // pgbench's default: the seed :default_seed
+			args = append(args, vref{"default_seed"})
+			ps.vars["default_seed"] = true
+		}
 		if arity >= 0 && len(args) != arity || arity < 0 && len(args) == 0 {
-			return nil, fmt.Errorf("%s() takes %s argument(s), got %d", t.s, arityText(arity), len(args))
+			want := arityText(arity)
+			if optionalSeed[t.s] {
+				want = fmt.Sprintf("%d or %d", arity-1, arity)
+			}
+			return nil, fmt.Errorf("%s() takes %s argument(s), got %d", t.s, want, len(args))
 		}
 		return call{fn: t.s, args: args}, nil
 	case t.k == 0:
@@ -848,9 +859,37 @@ func arityText(a int) string {
 	if a < 0 {
 		return "one or more"
 	}
+
 	return strconv.Itoa(a)
 }
 
 func functionList() string {
-	return "abs, debug, double, exp, greatest, int, least, ln, mod, pi, pow, power, random, random_exponential, random_gaussian, random_zipfian, sqrt"
+	return "abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_zipfian, sqrt"
+}
+
+// optionalSeed are the functions whose last argument, the seed, may be left out (pgbench then passes
+// :default_seed).
+var optionalSeed = map[string]bool{"hash": true, "hash_murmur2": true, "hash_fnv1a": true, "permute": true}
+
+// seeded evaluates pgbench's hash functions (hash is hash_murmur2) and permute, their seed the last argument.
+func seeded(fn string, args []value) (value, error) {
+	ints := make([]int64, len(args))
+	for i, a := range args {
+		v, err := a.toInt(fn)
+		if err != nil {
+			return value{}, err
+		}
+		ints[i] = v
+	}
+	seed := uint64(ints[len(ints)-1])
+	switch fn {
+	case "hash", "hash_murmur2":
+		return intv(hashMurmur2(ints[0], seed)), nil
+	case "hash_fnv1a":
+		return intv(hashFNV1a(ints[0], seed)), nil
+	}
+	if ints[1] <= 0 {
+		return value{}, fmt.Errorf("permute: size must be greater than zero (got %d)", ints[1])
+	}
+	return intv(permute(ints[0], ints[1], seed)), nil
 }

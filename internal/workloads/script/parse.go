@@ -19,6 +19,7 @@ const (
 	opElif
 	opElse
 	opEndif
+	opShell // \shell, and \setshell when name is set
 )
 
 // command is one step of a script.
@@ -39,7 +40,12 @@ type command struct {
 	next     int    // opIf, opElif: the command taken when the condition is false (the next branch or \endif)
 	end      int    // opElif, opElse: the \endif (reached after the branch before them ran)
 	readVars map[string]bool
+	// opShell: the command and its arguments, each a word as written or a variable (":name", "::" a literal ":")
+	words []shellWord
 }
+
+// shellWord is one word of a \shell or \setshell command: its text, or the variable whose value it is.
+type shellWord struct{ text, variable string }
 
 // ref is one :variable in a statement: where it starts and ends in the text.
 type ref struct {
@@ -291,10 +297,39 @@ func (s *Script) meta(text string, ln int, stack *[][]int) error {
 			}
 		}
 		*stack = (*stack)[:len(*stack)-1]
-	case `\setshell`, `\shell`, `\startpipeline`, `\endpipeline`, `\syncpipeline`:
-		return errAt(s.File, ln, "%s is a pgbench meta-command dbdyno does not run (supported: \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
+	case `\shell`, `\setshell`:
+		c.kind = opShell
+		words := f[1:]
+		if name == `\setshell` {
+			if len(words) < 2 {
+				return errAt(s.File, ln, `\setshell needs a variable and a command: \setshell NAME COMMAND [ARGUMENT ...]`)
+			}
+			if c.name = words[0]; !validName(c.name) {
+				return errAt(s.File, ln, "\\setshell: %q is not a valid variable name (letters, digits, _)", c.name)
+			}
+			s.sets[c.name] = true
+			words = words[1:]
+		} else if len(words) == 0 {
+			return errAt(s.File, ln, `\shell needs a command: \shell COMMAND [ARGUMENT ...]`)
+		}
+		for _, w := range words {
+			switch {
+			case strings.HasPrefix(w, "::"):
+				c.words = append(c.words, shellWord{text: w[1:]})
+			case strings.HasPrefix(w, ":"):
+				if !validName(w[1:]) {
+					return errAt(s.File, ln, "%s: %q is not a variable (write ::%s for a word starting with a colon)", name, w, w[1:])
+				}
+				c.words = append(c.words, shellWord{variable: w[1:]})
+				c.readVars[w[1:]] = true
+			default:
+				c.words = append(c.words, shellWord{text: w})
+			}
+		}
+	case `\startpipeline`, `\endpipeline`, `\syncpipeline`:
+		return errAt(s.File, ln, "%s is a pgbench meta-command dbdyno does not run (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
 	default:
-		return errAt(s.File, ln, "unknown meta-command %s (supported: \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
+		return errAt(s.File, ln, "unknown meta-command %s (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
 	}
 	for v := range c.readVars {
 		if _, ok := s.reads[v]; !ok {

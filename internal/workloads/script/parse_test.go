@@ -20,7 +20,11 @@ func TestParseErrors(t *testing.T) {
 		{"\\if 1\n\\else\n\\elif 2\n\\endif\n", "f.sql:3: \\elif after \\else"},
 		{"SELECT 1\n\\set a 1\n", "f.sql:1: statement not ended by a semicolon"},
 		{"\n\nSELECT 1\n", "f.sql:3: statement not ended by a semicolon at the end of the file"},
-		{"\\shell ls\n", "f.sql:1: \\shell is a pgbench meta-command dbdyno does not run"},
+		{"\\startpipeline\n", "f.sql:1: \\startpipeline is a pgbench meta-command dbdyno does not run"},
+		{"\\shell\n", "f.sql:1: \\shell needs a command"},
+		{"\\setshell v\n", "f.sql:1: \\setshell needs a variable and a command"},
+		{"\\setshell 9-v echo 1\n", "f.sql:1: \\setshell: \"9-v\" is not a valid variable name"},
+		{"\\shell echo :a-b\n", "f.sql:1: \\shell: \":a-b\" is not a variable"},
 		{"-- nothing\n", "f.sql:1: the script has no command"},
 	} {
 		_, err := Parse("f.sql", c.text)
@@ -83,5 +87,34 @@ END;
 	}
 	if g := sqls[3]; !g.gset || g.prefix != "p_" || g.sql != "SELECT 1 AS one" {
 		t.Errorf("the \\gset query: %+v", g)
+	}
+}
+
+// \shell's and \setshell's words: a :variable is replaced at run time (and must be set), ::word is the literal
+// :word, the rest as written; \setshell sets its variable.
+func TestParseShell(t *testing.T) {
+	s, err := Parse("f.sql", "\\setshell n echo :client_id ::x y\n\\shell true :n\nSELECT :n;\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.cmds[0]
+	want := []shellWord{{text: "echo"}, {variable: "client_id"}, {text: ":x"}, {text: "y"}}
+	if c.kind != opShell || c.name != "n" || len(c.words) != len(want) {
+		t.Fatalf("\\setshell parsed as %+v", c)
+	}
+	for i := range want {
+		if c.words[i] != want[i] {
+			t.Fatalf("word %d: %+v, want %+v", i, c.words[i], want[i])
+		}
+	}
+	if !s.sets["n"] || s.cmds[1].kind != opShell || s.cmds[1].name != "" {
+		t.Fatalf("\\setshell does not set its variable, or \\shell is not a shell command: %+v", s.cmds[1])
+	}
+	if err := s.checkVars(nil); err != nil {
+		t.Fatalf("the variable \\setshell sets is undefined: %v", err)
+	}
+	u, _ := Parse("u.sql", "\\shell echo :nowhere\n")
+	if err := u.checkVars(nil); err == nil || !strings.Contains(err.Error(), "u.sql:1: undefined variable :nowhere") {
+		t.Fatalf("a \\shell reading an unset variable: %v", err)
 	}
 }

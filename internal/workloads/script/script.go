@@ -163,8 +163,19 @@ func (o *RunFlags) scripts() ([]*Script, error) {
 	return out, nil
 }
 
-// builtinVars are the variables every client has (pgbench's :client_id, :scale, :random_seed).
-var builtinVars = []string{"client_id", "scale", "random_seed"}
+// builtinVars are the variables every client has (pgbench's :client_id, :scale, :random_seed, :default_seed).
+var builtinVars = []string{"client_id", "scale", "random_seed", "default_seed"}
+
+// defaultSeed is pgbench's :default_seed, the seed of hash() and permute() when a script gives none: under
+// pgbench -c CLIENTS --random-seed SEED, the draw after the clients' own of PostgreSQL's generator seeded by
+// SEED; so a script's hashes and permutations match pgbench's at the same seed and clients.
+func defaultSeed(seed uint64, clients int) int64 {
+	p := newPgPrng(seed)
+	for range clients {
+		p.uint64()
+	}
+	return int64(p.uint64())
+}
 
 // checkVars refuses a variable the script reads and nothing sets: no \set of it, no -D, no built-in (a script
 // with \gset may set any, so it is left to run time).
@@ -371,6 +382,9 @@ func (s *session) NewWorker(ctx context.Context, vu int) (runner.Worker, error) 
 		w.vars[k] = v
 	}
 	w.vars["client_id"], w.vars["random_seed"] = intv(int64(vu)), intv(int64(s.o.Seed))
+	if _, ok := s.defs["default_seed"]; !ok {
+		w.vars["default_seed"] = intv(defaultSeed(s.o.Seed, s.o.VUs))
+	}
 	if _, ok := s.defs["scale"]; !ok {
 		w.vars["scale"] = intv(s.scale)
 	}

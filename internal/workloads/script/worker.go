@@ -1,10 +1,12 @@
 package script
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -119,6 +121,11 @@ func (w *worker) once(ctx context.Context, tx int) runner.Outcome {
 					t.Stop()
 					return runner.Outcome{Err: ctx.Err()}
 				}
+			}
+			pc++
+		case opShell:
+			if err := w.shell(ctx, c); err != nil {
+				return fail(pc, err)
 			}
 			pc++
 		case opIf, opElif:
@@ -329,4 +336,53 @@ func (w *worker) Close() {
 		w.conn.Close()
 		w.conn = nil
 	}
+}
+
+// shell runs a \shell or \setshell command as pgbench does: its words (variables replaced by their values)
+// joined by spaces, run by /bin/sh; a command that fails (exits non-zero) fails the transaction. \shell drops
+// the command's output; \setshell sets its variable to the integer the command prints.
+func (w *worker) shell(ctx context.Context, c *command) error {
+	meta := `\shell`
+	if c.name != "" {
+		meta = `\setshell`
+	}
+	words := make([]string, len(c.words))
+	for i, sw := range c.words {
+		words[i] = sw.text
+		if sw.variable != "" {
+			v, ok := w.vars[sw.variable]
+			if !ok {
+				return fmt.Errorf("%s: undefined variable :%s", meta, sw.variable)
+			}
+			words[i] = v.text()
+		}
+	}
+	line := strings.Join(words, " ")
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", line)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			err = fmt.Errorf("%w: %s", err, firstLine(msg))
+		}
+		return fmt.Errorf("%s %s: %w", meta, line, err)
+	}
+	if c.name == "" {
+		return nil
+	}
+	out := strings.TrimSpace(stdout.String())
+	n, err := strconv.ParseInt(out, 10, 64)
+	if err != nil {
+		return fmt.Errorf("\\setshell %s: the command must print an integer, it printed %q", line, firstLine(out))
+	}
+	w.vars[c.name] = intv(n)
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
 }
