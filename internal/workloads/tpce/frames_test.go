@@ -73,6 +73,8 @@ FROM company_competitor cp WHERE cp.cp_co_id = :co_id
 SELECT fi_year, fi_qtr, fi_qtr_start_date, fi_revenue, fi_net_earn, fi_basic_eps, fi_dilut_eps, fi_margin FROM financial WHERE fi_co_id = :co_id
 -- name: sd_daily(symb, day)
 SELECT dm_date, dm_close, dm_high, dm_low, dm_vol FROM daily_market WHERE dm_s_symb = :symb AND dm_date >= :day
+-- name: dm_row(symb, day)
+SELECT dm_date, dm_close, dm_high, dm_low, dm_vol FROM daily_market WHERE dm_s_symb = :symb AND dm_date = :day
 -- name: sd_last(symb)
 SELECT lt_price, lt_open_price, lt_vol FROM last_trade WHERE lt_s_symb = :symb
 -- name: sd_news(co_id)
@@ -711,11 +713,15 @@ func TestFramesAgainstIndependentSQL(t *testing.T) {
 			}
 			checkMarketFeed(t, raw, wk, symb, toCents(bid)-1)
 			// Trade-Update's three frames, by their effects
-			for i := 0; i < 12; i++ {
+			clear(tuFrames)
+			for i := 0; i < 15; i++ {
 				from := len(log)
 				before := tuSnapshot(t, raw)
 				run(TU)
 				checkTradeUpdate(t, before, tuSnapshot(t, raw), log[from:])
+			}
+			if tuFrames["tu_exec"] == 0 || tuFrames["tu_cash_type"] == 0 || tuFrames["tu_ct_name"] == 0 {
+				t.Errorf("Trade-Update's frames ran %v times: each of the three should have", tuFrames)
 			}
 			if len(failures) > 0 {
 				t.Fatalf("frames that differ from the independent SQL:\n%s", strings.Join(failures, "\n"))
