@@ -50,7 +50,7 @@ func tradeResultBefore(t *testing.T, raw *sql.DB, tid int64) trBefore {
 
 func money2(v float64) float64 { return math.Round(v*100) / 100 }
 
-func near(a, b any, cents float64) bool { return math.Abs(f64(a)-f64(b)) <= cents/100+1e-9 }
+func near(a, b any, cents float64) bool { return math.Abs(f64(a)-f64(b)) <= cents/100+1e-6 }
 
 // checkTradeResult recomputes a Trade-Result's frames 2-6 from the rows before it: the lots it closes (LIFO or
 // FIFO) and opens, the holding summary, the tax on the gain, the commission from the rate table, the trade
@@ -140,7 +140,7 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	}
 	// frame 5: the broker, the history
 	br := one(t, raw, "SELECT b_num_trades, b_comm_total FROM broker WHERE b_id = %v", b.broker[0])
-	if br[0] != f64(b.broker[1])+1 || !near(br[1], f64(b.broker[2])+f64(after[2]), 0) {
+	if br[0] != f64(b.broker[1])+1 || !near(br[1], f64(b.broker[2])+f64(after[2]), 0.5) {
 		t.Fatalf("trade %d: broker %v, was %v, commission %v", tid, br, b.broker, after[2])
 	}
 	if len(query(t, raw, "SELECT 1 FROM trade_history WHERE th_t_id = %d AND th_st_id = 'CMPT'", tid)) != 1 {
@@ -164,8 +164,8 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	}
 	ct := query(t, raw, "SELECT ct_amt FROM cash_transaction WHERE ct_t_id = %d", tid)
 	bal := f64(one(t, raw, "SELECT ca_bal FROM customer_account WHERE ca_id = %d", ca)[0])
-	if cash && (len(ct) != 1 || !near(ct[0][0], se[0], 0) || !near(bal, b.bal+f64(se[0]), 0)) ||
-		!cash && (len(ct) != 0 || !near(bal, b.bal, 0)) {
+	if cash && (len(ct) != 1 || !near(ct[0][0], se[0], 0) || !near(bal, b.bal+f64(se[0]), 0.5)) ||
+		!cash && (len(ct) != 0 || !near(bal, b.bal, 0.5)) {
 		t.Fatalf("trade %d (cash %v): cash transactions %v, balance %v (was %v), settlement %v", tid, cash, ct, bal, b.bal, se[0])
 	}
 }
