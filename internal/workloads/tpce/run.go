@@ -28,6 +28,7 @@ type Workload struct {
 	dmTurn  atomic.Int64 // its table, in turn
 	mu      sync.Mutex
 	ceCount [8]int64 // the customer emulator's choices (the measured mix's CE part is the runner's counts)
+	trips   tripCount
 }
 
 // NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators.
@@ -102,6 +103,7 @@ type worker struct {
 	deck *deck
 	ord  order
 	feed []tick
+	tap  func(e engine.Queryer, name string, args []any, rows [][]any) // tests: each frame's reads and what they returned, in its transaction
 }
 
 func (wk *worker) Close() { wk.conn.Close() }
@@ -141,7 +143,9 @@ func (wk *worker) Next() (int, time.Duration, time.Duration) {
 
 func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 	var out runner.Outcome
+	wk.w.trips.tx.Add(1)
 	for attempt := 0; ; attempt++ {
+		wk.w.trips.n.Add(2) // its begin and commit (or rollback)
 		rolledBack, err := wk.do(ctx, tx)
 		if err != nil && wk.w.db.T.Engine.Classify(err) == engine.Retryable && attempt < 10 && ctx.Err() == nil {
 			out.Retries++
@@ -159,6 +163,12 @@ func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 // q is a statement's rows; one scans its single row (sql.ErrNoRows when there is none).
 func (wk *worker) q(ctx context.Context, e engine.Queryer, name string, args ...any) (*sql.Rows, error) {
 	st := wk.w.db.Stmts[name]
+	wk.w.trips.n.Add(1)
+	if wk.tap != nil {
+		if err := wk.tapRows(ctx, e, name, args); err != nil {
+			return nil, err
+		}
+	}
 	r, err := e.QueryContext(ctx, st.SQL, st.Args(args)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -168,7 +178,12 @@ func (wk *worker) q(ctx context.Context, e engine.Queryer, name string, args ...
 
 func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args []any, dest ...any) error {
 	st := wk.w.db.Stmts[name]
-	if err := e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...); err != nil {
+	wk.w.trips.n.Add(1)
+	err := e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...)
+	if wk.tap != nil && (err == nil || errors.Is(err, sql.ErrNoRows)) {
+		wk.tapOne(e, name, args, err, dest)
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
@@ -197,6 +212,10 @@ func drain(rows *sql.Rows, err error) (int, error) {
 }
 
 func (wk *worker) exec(ctx context.Context, e engine.Queryer, name string, args ...any) (int64, error) {
+	wk.w.trips.n.Add(1)
+	if wk.tap != nil {
+		wk.tap(e, name, args, nil) // a write: the test sees its arguments before it runs
+	}
 	r, err := wk.w.db.exec(ctx, e, name, args...)
 	if err != nil {
 		return 0, err
@@ -530,7 +549,7 @@ func (wk *worker) tradeOrder(ctx context.Context) (bool, error) {
 	if !market {
 		bid = 2000 + r.Int64N(1001)
 	}
-	comm := Commission(int64(math.Round(rate*100)), qty, price)
+	comm := Commission(int64(math.Round(rate*100)), qty, bid) // at the requested price: the market's, or the limit
 	// frame 4: the trade, its pending request, its first history row
 	tid := wk.w.nextTID.Add(1)
 	now := stamp(time.Now())

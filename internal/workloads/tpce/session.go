@@ -71,7 +71,11 @@ func (s *runSession) Configure(cfg *runner.Config) {
 // Figures: tpsE (completed Trade-Results a second), the measured mix beside the required one, each
 // transaction's p90 beside its limit, and the sizing warning.
 func (s *runSession) Figures(m *result.Measurement) map[string]any {
-	return figures(m, s.meta.Size.Customers)
+	fig := figures(m, s.meta.Size.Customers)
+	if rt := s.trips.perTx(); rt > 0 {
+		fig["round_trips_per_tx"] = runner.Round(rt, 2) // the client's, over the whole run (ramp-up included)
+	}
+	return fig
 }
 
 func figures(m *result.Measurement, customers int64) map[string]any {
