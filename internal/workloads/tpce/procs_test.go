@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
@@ -43,6 +44,24 @@ func TestFramesSameInBothModes(t *testing.T) {
 			}
 			defer db.Drop(ctx)
 			framesBothModes(t, ctx, db)
+			// a database without the procedures (built before them) is refused in one line saying how to rebuild
+			drop, err := sqlfile.Overlay(sqlFS, tg.Engine.Name, "drop.sql", tg.Engine.Placeholder)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Data.SQL.ExecContext(ctx, drop.Set()["drop_dbdyno_tpce_tr4"].SQL); err != nil {
+				t.Fatal(err)
+			}
+			w, err := db.NewWorkload(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.UseProcedures(ctx, true); err == nil || !strings.Contains(err.Error(), "rebuild with 'dbdyno tpce build --drop'") {
+				t.Fatalf("procedures mode without the procedures: %v", err)
+			}
+			if err := w.UseProcedures(ctx, false); err != nil {
+				t.Fatal(err)
+			}
 		})
 	}
 }
@@ -53,7 +72,7 @@ func framesBothModes(t *testing.T, ctx context.Context, db *DB) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.UseProcedures(procs); err != nil {
+		if err := w.UseProcedures(ctx, procs); err != nil {
 			t.Fatal(err)
 		}
 		wr, err := w.NewWorker(ctx, 0)

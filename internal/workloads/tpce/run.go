@@ -51,10 +51,18 @@ func (db *DB) NewWorkload(ctx context.Context, seed uint64) (*Workload, error) {
 }
 
 // UseProcedures sets the mode: each frame is its stored procedure's call (on) or its statements (off). An
-// engine without stored procedures is refused.
-func (w *Workload) UseProcedures(on bool) error {
+// engine without stored procedures is refused, and so is a database built before they were installed (one
+// frame's call, which reads nothing, finds out).
+func (w *Workload) UseProcedures(ctx context.Context, on bool) error {
 	if on && !w.db.T.Engine.Procedures {
 		return fmt.Errorf("--mode procedures is not available on %s: use --mode sql", w.db.T.Engine)
+	}
+	if on {
+		st := w.db.Stmts["proc_tr4"]
+		if _, err := readRows(w.db.Data.SQL.QueryContext(ctx, st.SQL, st.Args([]any{0, "", "", 0})...)); err != nil {
+			return fmt.Errorf("the TPC-E stored procedures are not in %s (built before they were installed?): rebuild with 'dbdyno tpce build --drop', or use --mode sql (%v)",
+				w.db.T, err)
+		}
 	}
 	w.procs = on
 	return nil

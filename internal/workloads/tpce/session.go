@@ -40,7 +40,7 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		db.Close()
 		return nil, err
 	}
-	if err := w.UseProcedures(setup.Mode == "procedures"); err != nil {
+	if err := w.UseProcedures(ctx, setup.Mode == "procedures"); err != nil {
 		db.Close()
 		return nil, err
 	}
