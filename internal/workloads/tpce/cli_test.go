@@ -102,7 +102,7 @@ func TestBuildRefusals(t *testing.T) {
 		{[]string{"--target", sqlite, "--customers", "1500"}, "not a whole number of load units"},
 		{[]string{"--target", "duckdb://" + filepath.Join(dir, "x.duckdb"), "--customers", "1000", "--trade-days", "1"}, "not made for many concurrent writers"},
 		{[]string{"--target", sqlite, "--customers", "1000", "--trade-days", "0"}, "trade-days"},
-		{[]string{"run", "--target", sqlite, "--mode", "procedures"}, "--mode procedures is not written for tpce yet"},
+		{[]string{"run", "--target", sqlite, "--mode", "procedures"}, "--mode procedures is not available on"},
 	} {
 		args := append([]string{"tpce", "build"}, c.args...)
 		if c.args[0] == "run" {

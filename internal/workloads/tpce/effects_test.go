@@ -32,25 +32,25 @@ func tradeResultBefore(t *testing.T, raw *sql.DB, tid int64) trBefore {
 	b := trBefore{tid: tid}
 	b.trade = one(t, raw, "SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash FROM trade WHERE t_id = %d", tid)
 	b.sell = one(t, raw, "SELECT tt_is_sell FROM trade_type WHERE tt_id = '%s'", b.trade[1])[0] == 1.0
-	ca, symb := int64(f64(b.trade[0])), b.trade[2].(string)
+	ca, symb := int64(nf64(b.trade[0])), b.trade[2].(string)
 	b.lots = query(t, raw, "SELECT h_t_id, h_qty, h_price, h_dts FROM holding WHERE h_ca_id = %d AND h_s_symb = '%s'", ca, symb)
 	b.hs = query(t, raw, "SELECT hs_qty FROM holding_summary WHERE hs_ca_id = %d AND hs_s_symb = '%s'", ca, symb)
 	a := one(t, raw, "SELECT ca_bal, ca_b_id, ca_tax_st, ca_c_id FROM customer_account WHERE ca_id = %d", ca)
-	b.bal, b.taxSt = f64(a[0]), f64(a[2])
+	b.bal, b.taxSt = nf64(a[0]), nf64(a[2])
 	b.broker = one(t, raw, "SELECT b_id, b_num_trades, b_comm_total FROM broker WHERE b_id = %v", a[1])
-	b.tier = f64(one(t, raw, "SELECT c_tier FROM customer WHERE c_id = %v", a[3])[0])
+	b.tier = nf64(one(t, raw, "SELECT c_tier FROM customer WHERE c_id = %v", a[3])[0])
 	for _, r := range query(t, raw, "SELECT tx_rate FROM taxrate, customer_taxrate WHERE tx_id = cx_tx_id AND cx_c_id = %v", a[3]) {
-		b.taxRate += f64(r[0])
+		b.taxRate += nf64(r[0])
 	}
 	b.exID = one(t, raw, "SELECT s_ex_id FROM security WHERE s_symb = '%s'", symb)[0].(string)
-	b.hhBefore = f64(one(t, raw, "SELECT count(*) FROM holding_history WHERE hh_t_id = %d", tid)[0])
-	b.ctBefore = f64(one(t, raw, "SELECT count(*) FROM cash_transaction WHERE ct_t_id = %d", tid)[0])
+	b.hhBefore = nf64(one(t, raw, "SELECT count(*) FROM holding_history WHERE hh_t_id = %d", tid)[0])
+	b.ctBefore = nf64(one(t, raw, "SELECT count(*) FROM cash_transaction WHERE ct_t_id = %d", tid)[0])
 	return b
 }
 
 func money2(v float64) float64 { return math.Round(v*100) / 100 }
 
-func near(a, b any, cents float64) bool { return math.Abs(f64(a)-f64(b)) <= cents/100+1e-6 }
+func near(a, b any, cents float64) bool { return math.Abs(nf64(a)-nf64(b)) <= cents/100+1e-6 }
 
 // checkTradeResult recomputes a Trade-Result's frames 2-6 from the rows before it: the lots it closes (LIFO or
 // FIFO) and opens, the holding summary, the tax on the gain, the commission from the rate table, the trade
@@ -58,12 +58,12 @@ func near(a, b any, cents float64) bool { return math.Abs(f64(a)-f64(b)) <= cent
 func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	t.Helper()
 	tid := b.tid
-	ca, symb, qty := int64(f64(b.trade[0])), b.trade[2].(string), f64(b.trade[3])
+	ca, symb, qty := int64(nf64(b.trade[0])), b.trade[2].(string), nf64(b.trade[3])
 	after := one(t, raw, "SELECT t_st_id, t_trade_price, t_comm, t_tax, t_dts FROM trade WHERE t_id = %d", tid)
 	if after[0] != "CMPT" || after[1] == nil {
 		t.Fatalf("trade %d after Trade-Result: %v", tid, after)
 	}
-	price := f64(after[1])
+	price := nf64(after[1])
 	// frame 2: the lots
 	lots := slices.Clone(b.lots)
 	slices.SortStableFunc(lots, func(x, y []any) int {
@@ -81,7 +81,7 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	var buyValue, sellValue float64
 	var hh, wantLots [][]any
 	for _, l := range lots {
-		lq := f64(l[1])
+		lq := nf64(l[1])
 		if left == 0 || lq*sign >= 0 {
 			wantLots = append(wantLots, []any{l[0], l[1], l[2]})
 			continue
@@ -92,10 +92,10 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 			wantLots = append(wantLots, []any{l[0], lq + sign*take, l[2]})
 		}
 		if sign < 0 {
-			buyValue += take * f64(l[2])
+			buyValue += take * nf64(l[2])
 			sellValue += take * price
 		} else {
-			sellValue += take * f64(l[2])
+			sellValue += take * nf64(l[2])
 			buyValue += take * price
 		}
 		left -= take
@@ -114,7 +114,7 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	}
 	hs := 0.0
 	if len(b.hs) == 1 {
-		hs = f64(b.hs[0][0])
+		hs = nf64(b.hs[0][0])
 	}
 	var wantHS [][]any
 	if hs+sign*qty != 0 {
@@ -132,7 +132,7 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 		t.Fatalf("trade %d: tax %v, want %v (gain %v at %v)", tid, after[3], tax, sellValue-buyValue, b.taxRate)
 	}
 	// frame 4: the commission
-	rate := f64(one(t, raw, "SELECT cr_rate FROM commission_rate WHERE cr_c_tier = %v AND cr_tt_id = '%s' AND cr_ex_id = '%s' AND cr_from_qty <= %v AND cr_to_qty >= %v",
+	rate := nf64(one(t, raw, "SELECT cr_rate FROM commission_rate WHERE cr_c_tier = %v AND cr_tt_id = '%s' AND cr_ex_id = '%s' AND cr_from_qty <= %v AND cr_to_qty >= %v",
 		b.tier, b.trade[1], b.exID, qty, qty)[0])
 	comm := money2(rate * qty * price / 100)
 	if !near(after[2], comm, 1) {
@@ -140,19 +140,19 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 	}
 	// frame 5: the broker, the history
 	br := one(t, raw, "SELECT b_num_trades, b_comm_total FROM broker WHERE b_id = %v", b.broker[0])
-	if br[0] != f64(b.broker[1])+1 || !near(br[1], f64(b.broker[2])+f64(after[2]), 0.5) {
+	if br[0] != nf64(b.broker[1])+1 || !near(br[1], nf64(b.broker[2])+nf64(after[2]), 0.5) {
 		t.Fatalf("trade %d: broker %v, was %v, commission %v", tid, br, b.broker, after[2])
 	}
 	if len(query(t, raw, "SELECT 1 FROM trade_history WHERE th_t_id = %d AND th_st_id = 'CMPT'", tid)) != 1 {
 		t.Fatalf("trade %d: no CMPT history row", tid)
 	}
 	// frame 6: settlement, cash, balance
-	amt := qty*price - f64(b.trade[4]) - f64(after[2])
+	amt := qty*price - nf64(b.trade[4]) - nf64(after[2])
 	if !b.sell {
-		amt = -(qty*price + f64(b.trade[4]) + f64(after[2]))
+		amt = -(qty*price + nf64(b.trade[4]) + nf64(after[2]))
 	}
 	if b.taxSt == 1 {
-		amt -= f64(after[3])
+		amt -= nf64(after[3])
 	}
 	cash := b.trade[6] == 1.0
 	se := one(t, raw, "SELECT se_amt, se_cash_type, se_cash_due_date FROM settlement WHERE se_t_id = %d", tid)
@@ -163,8 +163,8 @@ func checkTradeResult(t *testing.T, raw *sql.DB, b trBefore) {
 		t.Fatalf("trade %d: settlement %v, want %v, cash %v, due 2 days after %v", tid, se, amt, cash, after[4])
 	}
 	ct := query(t, raw, "SELECT ct_amt FROM cash_transaction WHERE ct_t_id = %d", tid)
-	bal := f64(one(t, raw, "SELECT ca_bal FROM customer_account WHERE ca_id = %d", ca)[0])
-	if cash && (len(ct) != 1 || !near(ct[0][0], se[0], 0) || !near(bal, b.bal+f64(se[0]), 0.5)) ||
+	bal := nf64(one(t, raw, "SELECT ca_bal FROM customer_account WHERE ca_id = %d", ca)[0])
+	if cash && (len(ct) != 1 || !near(ct[0][0], se[0], 0) || !near(bal, b.bal+nf64(se[0]), 0.5)) ||
 		!cash && (len(ct) != 0 || !near(bal, b.bal, 0.5)) {
 		t.Fatalf("trade %d (cash %v): cash transactions %v, balance %v (was %v), settlement %v", tid, cash, ct, bal, b.bal, se[0])
 	}
@@ -181,12 +181,12 @@ func checkMarketFeed(t *testing.T, raw *sql.DB, wk *worker, symb string, price i
 	}
 	p := float64(price) / 100
 	after := one(t, raw, "SELECT lt_price, lt_vol FROM last_trade WHERE lt_s_symb = '%s'", symb)
-	if !same(after[0], p) || after[1] != f64(lt[0])+300 {
+	if !same(after[0], p) || after[1] != nf64(lt[0])+300 {
 		t.Fatalf("last trade of %s: %v, want price %v and volume %v + 300", symb, after, p, lt[0])
 	}
 	hit := 0
 	for _, r := range reqs {
-		bid := f64(r[2])
+		bid := nf64(r[2])
 		want := (r[1] == "TSL" || r[1] == "TLB") && p <= bid || r[1] == "TLS" && p >= bid
 		st := one(t, raw, "SELECT t_st_id FROM trade WHERE t_id = %v", r[0])[0]
 		still := len(query(t, raw, "SELECT 1 FROM trade_request WHERE tr_t_id = %v", r[0])) == 1
@@ -210,7 +210,7 @@ func tuSnapshot(t *testing.T, raw *sql.DB) tuState {
 	m := func(q string) map[float64]string {
 		out := map[float64]string{}
 		for _, r := range query(t, raw, "%s", q) {
-			out[f64(r[0])] = fmt.Sprint(r[1])
+			out[nf64(r[0])] = fmt.Sprint(r[1])
 		}
 		return out
 	}
@@ -227,7 +227,7 @@ func checkTradeUpdate(t *testing.T, before, after tuState, log []tapped) {
 		switch l.name {
 		case "tu_exec":
 			for id, n := range before.exec {
-				if id >= f64(l.args[0]) && id <= f64(l.args[1]) {
+				if id >= nf64(l.args[0]) && id <= nf64(l.args[1]) {
 					if strings.Contains(n, " X ") {
 						want.exec[id] = strings.ReplaceAll(n, " X ", " ")
 					} else {
@@ -236,12 +236,12 @@ func checkTradeUpdate(t *testing.T, before, after tuState, log []tapped) {
 				}
 			}
 		case "tu_cash_type":
-			id := f64(l.args[0])
+			id := nf64(l.args[0])
 			if n, ok := before.cashType[id]; ok {
 				want.cashType[id] = map[string]string{"Cash Account": "Cash", "Cash": "Cash Account", "Margin": "Margin Account", "Margin Account": "Margin"}[n]
 			}
 		case "tu_ct_name":
-			id := f64(l.args[0])
+			id := nf64(l.args[0])
 			if n, ok := before.ctName[id]; ok {
 				if strings.Contains(n, " shares of ") {
 					want.ctName[id] = strings.ReplaceAll(n, " shares of ", " Shares of ")

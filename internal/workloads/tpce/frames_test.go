@@ -371,7 +371,7 @@ func (c *checker) rows(q engine.Queryer, name string, args ...any) ([][]any, err
 	return out, rs.Err()
 }
 
-func f64(v any) float64 { f, _ := norm(v).(float64); return f }
+func nf64(v any) float64 { f, _ := norm(v).(float64); return f }
 
 // expect checks one frame read: nil when the frame returned what the specification's definition gives.
 func (c *checker) expect(q engine.Queryer, name string, args []any, got [][]any) error {
@@ -484,7 +484,7 @@ func (c *checker) expect(q engine.Queryer, name string, args []any, got [][]any)
 	case "to_holding":
 		sum := 0.0
 		for _, r := range want("holding_summary_of", args...) {
-			sum += f64(r[0])
+			sum += nf64(r[0])
 		}
 		return exact([][]any{{sum}})
 	case "tr_hs":
@@ -507,7 +507,7 @@ func (c *checker) expect(q engine.Queryer, name string, args []any, got [][]any)
 	case "to_comm":
 		var w [][]any
 		for _, r := range want(name, args[0], args[1], args[2]) {
-			if f64(r[1]) <= f64(args[3]) && f64(args[4]) <= f64(r[2]) {
+			if nf64(r[1]) <= nf64(args[3]) && nf64(args[4]) <= nf64(r[2]) {
 				w = append(w, r[:1])
 			}
 		}
@@ -518,23 +518,23 @@ func (c *checker) expect(q engine.Queryer, name string, args []any, got [][]any)
 	case "to_tax":
 		sum := 0.0
 		for _, r := range want(name, args...) {
-			sum += f64(r[0])
+			sum += nf64(r[0])
 		}
-		if len(got) != 1 || math.Abs(f64(got[0][0])-sum) > 1e-9 {
+		if len(got) != 1 || math.Abs(nf64(got[0][0])-sum) > 1e-9 {
 			return fmt.Errorf("got %v, want %v", got, sum)
 		}
 		return nil
 	case "to_assets":
 		sum := 0.0
 		for _, r := range want(name, args...) {
-			sum += f64(r[0]) * f64(r[1])
+			sum += nf64(r[0]) * nf64(r[1])
 		}
 		return exact([][]any{{sum}})
 	case "mf_triggered":
 		var w [][]any
-		p := f64(args[1])
+		p := nf64(args[1])
 		for _, r := range want("requests_of", args[0]) {
-			bid := f64(r[2])
+			bid := nf64(r[2])
 			switch r[1] {
 			case "TSL", "TLB": // a stop-loss sells, a limit buy buys, when the price falls to the order's price
 				if p <= bid {
@@ -833,7 +833,7 @@ func checkTradeOrder(t *testing.T, raw *sql.DB, log []tapped, rolledBack bool) {
 	sec := one(t, raw, "SELECT s_ex_id, (SELECT lt_price FROM last_trade WHERE lt_s_symb = s_symb) FROM security WHERE s_symb = '%s'", tr[2])
 	rate := one(t, raw, "SELECT cr_rate FROM commission_rate WHERE cr_c_tier = %v AND cr_tt_id = '%s' AND cr_ex_id = '%s' AND cr_from_qty <= %v AND cr_to_qty >= %v",
 		acct[1], tt, sec[0], tr[3], tr[3])[0]
-	comm := math.Round(f64(rate)*f64(tr[3])*f64(tr[4])) / 100
+	comm := math.Round(nf64(rate)*nf64(tr[3])*nf64(tr[4])) / 100
 	if !same(tr[6], chrg) || !same(tr[7], comm) {
 		t.Fatalf("trade %d: charge %v commission %v, want %v and %v (rate %v%% of %v x %v)", tid, tr[6], tr[7], chrg, comm, rate, tr[3], tr[4])
 	}

@@ -211,7 +211,7 @@ func checkMaintenance(t *testing.T, raw *sql.DB, table string, writes map[string
 		if dmVol == nil || norm(dmVol[0]) != norm(a[1]) {
 			t.Fatalf("daily_market: the row before %v, want the day %v", dmVol, a[1])
 		}
-		value(fmt.Sprintf("SELECT dm_vol FROM daily_market WHERE dm_s_symb = '%s' AND dm_date = '%s'", a[0], a[1]), f64(dmVol[4])+f64(a[2]))
+		value(fmt.Sprintf("SELECT dm_vol FROM daily_market WHERE dm_s_symb = '%s' AND dm_date = '%s'", a[0], a[1]), nf64(dmVol[4])+nf64(a[2]))
 	case "exchange":
 		a := writes["dm_exchange"]
 		if len(got) > 0 {
@@ -299,7 +299,7 @@ func TestTradeCleanupCancelsWhatARunLeft(t *testing.T) {
 			first := key(w.meta.Size.FirstRuntimeTradeID())
 			submitted := 0
 			for id, s := range st0 {
-				if s == "SBMT" && f64(strings.Trim(id, "[]")) >= f64(first) {
+				if s == "SBMT" && nf64(strings.Trim(id, "[]")) >= nf64(first) {
 					submitted++
 				}
 			}
@@ -319,7 +319,7 @@ func TestTradeCleanupCancelsWhatARunLeft(t *testing.T) {
 				case pending[id]: // PNDG: SBMT and CNCL added
 					wantSt = "CNCL"
 					wantH = sortedStatuses(h0[id] + "SBMT CNCL ")
-				case s == "SBMT" && f64(strings.Trim(id, "[]")) >= f64(first):
+				case s == "SBMT" && nf64(strings.Trim(id, "[]")) >= nf64(first):
 					wantSt = "CNCL"
 					wantH = sortedStatuses(h0[id] + "CNCL ")
 				}

@@ -22,6 +22,7 @@ type Workload struct {
 	db      *DB
 	meta    *Meta
 	seed    uint64
+	procs   bool // --mode procedures: each frame is its stored procedure's call
 	nextTID atomic.Int64
 	mee     *mee
 	dmNext  atomic.Int64 // unix nanos of the next Data-Maintenance
@@ -48,6 +49,24 @@ func (db *DB) NewWorkload(ctx context.Context, seed uint64) (*Workload, error) {
 	}
 	w.dmNext.Store(time.Now().Add(time.Minute).UnixNano())
 	return w, nil
+}
+
+// UseProcedures sets the mode: each frame is its stored procedure's call (on) or its statements (off). An
+// engine without stored procedures is refused, and so is a database built before they were installed (one
+// frame's call, which reads nothing, finds out).
+func (w *Workload) UseProcedures(ctx context.Context, on bool) error {
+	if on && !w.db.T.Engine.Procedures {
+		return fmt.Errorf("--mode procedures is not available on %s: use --mode sql", w.db.T.Engine)
+	}
+	if on {
+		st := w.db.Stmts["proc_tr4"]
+		if _, err := readRows(w.db.Data.SQL.QueryContext(ctx, st.SQL, st.Args([]any{0, "", "", 0})...)); err != nil {
+			return fmt.Errorf("the TPC-E stored procedures are not in %s (built before they were installed?): rebuild with 'dbdyno tpce build --drop', or use --mode sql (%v)",
+				w.db.T, err)
+		}
+	}
+	w.procs = on
+	return nil
 }
 
 // Cleanup is Trade-Cleanup: the pending limit orders and the submitted trades an earlier run left are cancelled.
@@ -104,6 +123,10 @@ type worker struct {
 	ord  order
 	feed []tick
 	tap  func(e engine.Queryer, name string, args []any, rows [][]any) // tests: each frame's reads and what they returned, in its transaction
+	// lastQty is the quantity of the trade the last Trade-Result completed (for the MEE's ticker)
+	lastQty int64
+	// record, when set (in tests), receives each frame's outputs
+	record func(frame string, out Rows)
 }
 
 func (wk *worker) Close() { wk.conn.Close() }
@@ -250,42 +273,20 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 		n := 20 + r.Int64N(21)
 		lo := 1 + r.Int64N(max(1, s.Brokers()-n+1))
 		return false, wk.read(ctx, func(t *sql.Tx) error {
-			_, err := drain(wk.q(ctx, t, "bv", lo, lo+n-1, Sectors[r.IntN(len(Sectors))]))
+			_, err := wk.bv1(ctx, t, lo, lo+n-1, Sectors[r.IntN(len(Sectors))])
 			return err
 		})
 	case CP:
 		c, _ := wk.account()
+		byTax := r.IntN(2) == 1
+		history := r.IntN(2) == 0
+		pick := r.IntN(10)
 		return false, wk.read(ctx, func(t *sql.Tx) error {
-			var err error
-			if r.IntN(2) == 0 {
-				_, err = drain(wk.q(ctx, t, "cp_customer", c))
-			} else {
-				_, err = drain(wk.q(ctx, t, "cp_customer_tax", TaxID(c)))
-			}
-			if err != nil {
+			accts, err := wk.cp1(ctx, t, byTax, c, TaxID(c))
+			if err != nil || !history || len(accts) == 0 {
 				return err
 			}
-			rows, err := wk.q(ctx, t, "cp_accounts", c)
-			if err != nil {
-				return err
-			}
-			var accts []int64
-			for rows.Next() {
-				var ca int64
-				var bal, assets float64
-				if err := rows.Scan(&ca, &bal, &assets); err != nil {
-					rows.Close()
-					return err
-				}
-				accts = append(accts, ca)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
-			if r.IntN(2) == 0 && len(accts) > 0 {
-				_, err = drain(wk.q(ctx, t, "cp_history", accts[r.IntN(len(accts))]))
-			}
+			_, err = wk.cp2(ctx, t, i64(accts[pick%len(accts)][0]))
 			return err
 		})
 	case MW:
@@ -303,47 +304,34 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 			wd = 3
 		}
 		d := day(Workday(marketStartDay, min(DailyMarketDays-1, week*5+wd)))
+		kind := 2
+		switch u := r.IntN(100); {
+		case u < 60:
+			kind = 0
+		case u < 95:
+			kind = 1
+		}
+		lo := 1 + r.Int64N(s.Companies())
+		ind := industryName(r.IntN(nIndustries))
 		return false, wk.read(ctx, func(t *sql.Tx) error {
-			var now, old float64
-			var err error
-			switch u := r.IntN(100); {
-			case u < 60:
-				err = wk.one(ctx, t, "mw_watch", []any{c, d}, &now, &old)
-			case u < 95:
-				err = wk.one(ctx, t, "mw_account", []any{ca, d}, &now, &old)
-			default:
-				lo := 1 + r.Int64N(s.Companies())
-				err = wk.one(ctx, t, "mw_industry", []any{industryName(r.IntN(nIndustries)), lo, lo + 5000, d}, &now, &old)
-			}
+			_, err := wk.mw1(ctx, t, kind, c, ca, ind, lo, lo+5000, d)
 			return err
 		})
 	case SD:
 		i := r.Int64N(s.Securities())
-		sym := Symbol(i)
 		co, _ := s.SecurityCompany(i)
 		start := day(Workday(marketStartDay, r.Int64N(DailyMarketDays-20)))
 		lob := r.IntN(100) == 0
 		return false, wk.read(ctx, func(t *sql.Tx) error {
-			for _, st := range []struct {
-				name string
-				args []any
-			}{{"sd_security", []any{sym}}, {"sd_competitors", []any{co}}, {"sd_financial", []any{co}}, {"sd_daily", []any{sym, start}},
-				{"sd_last", []any{sym}}, {map[bool]string{true: "sd_news_lob", false: "sd_news"}[lob], []any{co}}} {
-				if _, err := drain(wk.q(ctx, t, st.name, st.args...)); err != nil {
-					return err
-				}
-			}
-			return nil
+			_, err := wk.sd1(ctx, t, Symbol(i), co, start, lob)
+			return err
 		})
 	case TL, TU:
 		return false, wk.lookup(ctx, tx == TU)
 	case TS:
 		_, ca := wk.account()
 		return false, wk.read(ctx, func(t *sql.Tx) error {
-			if _, err := drain(wk.q(ctx, t, "ts", ca)); err != nil {
-				return err
-			}
-			_, err := drain(wk.q(ctx, t, "ts_names", ca))
+			_, err := wk.ts1(ctx, t, ca)
 			return err
 		})
 	case TO:
@@ -375,82 +363,17 @@ func (wk *worker) lookup(ctx context.Context, update bool) error {
 	switch {
 	case u < 30 || update && u < 33:
 		lo := NURnd(r, 1, max(1, initial-20), 65535, 7)
-		if update {
-			if _, err := wk.exec(ctx, tx, "tu_exec", lo, lo+19); err != nil {
-				return err
-			}
-		}
-		if _, err := drain(wk.q(ctx, tx, "tl_ids", lo, lo+19)); err != nil {
-			return err
-		}
-		_, err = drain(wk.q(ctx, tx, "tl_history", lo, lo+19))
+		_, err = wk.tl1(ctx, tx, update, lo, lo+19)
 	case u < 60 || update && u < 66:
 		_, ca := wk.account()
 		start := at(min(period/2, 115200/(300/s.TradeDays+1)))
-		rows, err := wk.q(ctx, tx, "tl_account", ca, start, stamp(s.InitialEnd()))
-		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			var a, b, c, d, e, f, g, h any
-			if err := rows.Scan(&id, &a, &b, &c, &d, &e, &f, &g, &h); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if update {
-			for _, id := range ids {
-				if _, err := wk.exec(ctx, tx, "tu_cash_type", id); err != nil {
-					return err
-				}
-			}
-		}
+		_, err = wk.tl2(ctx, tx, update, ca, start, stamp(s.InitialEnd()))
 	case u < 90 || update:
 		t0 := TradeTime(NURnd(r, 0, period-1, 4095, 16) % period)
-		rows, err := wk.q(ctx, tx, "tl_symbol", Symbol(r.Int64N(s.Securities())), stamp(t0), stamp(t0.Add(200*time.Minute)))
-		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			var a, b, c, d, e, f, g, h, i any
-			if err := rows.Scan(&id, &a, &b, &c, &d, &e, &f, &g, &h, &i); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if update {
-			for _, id := range ids {
-				if _, err := wk.exec(ctx, tx, "tu_ct_name", id); err != nil {
-					return err
-				}
-			}
-		}
+		_, err = wk.tl3(ctx, tx, update, Symbol(r.Int64N(s.Securities())), stamp(t0), stamp(t0.Add(200*time.Minute)))
 	default:
 		_, ca := wk.account()
-		var id int64
-		switch err := wk.one(ctx, tx, "tl_first", []any{ca, at(min(period/2, 30000))}, &id); {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return err
-		default:
-			if _, err := drain(wk.q(ctx, tx, "tl_lots", id)); err != nil {
-				return err
-			}
-		}
+		_, err = wk.tl4(ctx, tx, ca, at(min(period/2, 30000)))
 	}
 	if err != nil {
 		return err
@@ -458,128 +381,124 @@ func (wk *worker) lookup(ctx context.Context, update bool) error {
 	return tx.Commit()
 }
 
-// tradeOrder is Trade-Order: frames 1-4, then frame 5 (rollback, 1 in 101) or 6 (commit, and the order to the MEE).
-func (wk *worker) tradeOrder(ctx context.Context) (bool, error) {
+// order is a Trade-Order's inputs, drawn before its transaction.
+type toOrder struct {
+	ca           int64
+	sec          int64
+	tt           int
+	market, sell bool
+	qty          int64
+	lifo, margin bool
+	rollback     bool
+	other        bool // another permitted person executes (frame 2)
+	byName       bool // frame 3 finds the security by its company's name and issue
+	bid          int64
+}
+
+func (wk *worker) drawOrder() toOrder {
 	s, seed, r := wk.w.meta.Size, wk.w.meta.Seed, wk.r // seed: the build's (the data's), r: the run's
 	_, ca := wk.account()
 	basket := Basket(seed, s, ca)
-	sec := basket[r.IntN(len(basket))]
-	tt := ttMB
-	market := r.IntN(100) < 60
-	sell := r.IntN(2) == 0
+	o := toOrder{ca: ca, sec: basket[r.IntN(len(basket))], tt: ttMB}
+	o.market = r.IntN(100) < 60
+	o.sell = r.IntN(2) == 0
 	switch {
-	case market && sell:
-		tt = ttMS
-	case !market && !sell:
-		tt = ttLB
-	case !market && r.IntN(2) == 0:
-		tt = ttSL
-	case !market:
-		tt = ttLS
+	case o.market && o.sell:
+		o.tt = ttMS
+	case !o.market && !o.sell:
+		o.tt = ttLB
+	case !o.market && r.IntN(2) == 0:
+		o.tt = ttSL
+	case !o.market:
+		o.tt = ttLS
 	}
-	qty := []int64{100, 200, 400, 800}[r.IntN(4)]
-	lifo := r.IntN(100) < 35
-	margin := !sell && r.IntN(100) < 16
-	rollback := r.IntN(RollbackEvery) == 0
+	o.qty = []int64{100, 200, 400, 800}[r.IntN(4)]
+	o.lifo = r.IntN(100) < 35
+	o.margin = !o.sell && r.IntN(100) < 16
+	o.rollback = r.IntN(RollbackEvery) == 0
+	o.other = r.IntN(10) == 0
+	o.byName = r.IntN(100) >= 60
+	o.bid = 2000 + r.Int64N(1001)
+	return o
+}
+
+// tradeOrder is Trade-Order: frames 1-4, then frame 5 (rollback, 1 in 101) or 6 (commit, and the order to the MEE).
+func (wk *worker) tradeOrder(ctx context.Context) (bool, error) {
+	o := wk.drawOrder()
 	tx, err := wk.conn.BeginTx(ctx, nil)
 	if err != nil {
 		return false, err
 	}
 	defer tx.Rollback()
-	// frame 1: account, customer, broker
-	var bID, cID, taxSt, tier int64
-	var bal float64
-	var fn, ln, taxID, bName string
-	if err := wk.one(ctx, tx, "to_account", []any{ca}, &bID, &cID, &taxSt, &bal, &fn, &ln, &tier, &taxID, &bName); err != nil {
-		return false, err
-	}
-	exec := fn + " " + ln
-	// frame 2: another executor (10%) needs a permission row
-	if r.IntN(10) == 0 {
-		var apF, apL, acl string
-		switch err := wk.one(ctx, tx, "to_permission", []any{ca, taxID}, &apF, &apL, &acl); {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
-			return false, err
-		default:
-			exec = apF + " " + apL
-		}
-	}
-	// frame 3: the security (by symbol 60%, by company name and issue 40%), its price, the order's costs
-	sym := Symbol(sec)
-	var exID, sName string
-	var lt float64
-	if r.IntN(100) < 60 {
-		err = wk.one(ctx, tx, "to_security", []any{sym}, &exID, &sName, &lt)
-	} else {
-		co, issue := s.SecurityCompany(sec)
-		err = wk.one(ctx, tx, "to_security_name", []any{CompanyName(seed, co), issue}, &sym, &exID, &sName, &lt)
-	}
-	if err != nil {
-		return false, err
-	}
-	var held int64
-	if err := wk.one(ctx, tx, "to_holding", []any{ca, sym}, &held); err != nil {
-		return false, err
-	}
-	if _, err := drain(wk.q(ctx, tx, "to_lots", ca, sym)); err != nil {
-		return false, err
-	}
-	var chrg, rate float64
-	if err := wk.one(ctx, tx, "to_charge", []any{TradeTypes[tt].ID, tier}, &chrg); err != nil {
-		return false, err
-	}
-	if err := wk.one(ctx, tx, "to_comm", []any{tier, TradeTypes[tt].ID, exID, qty, qty}, &rate); err != nil {
-		return false, err
-	}
-	if sell && taxSt != 0 {
-		var tax float64
-		if err := wk.one(ctx, tx, "to_tax", []any{cID}, &tax); err != nil {
-			return false, err
-		}
-	}
-	if margin {
-		var assets float64
-		if err := wk.one(ctx, tx, "to_assets", []any{ca}, &assets); err != nil {
-			return false, err
-		}
-	}
-	price := toCents(lt)
-	bid := price
-	if !market {
-		bid = 2000 + r.Int64N(1001)
-	}
-	comm := Commission(int64(math.Round(rate*100)), qty, bid) // at the requested price: the market's, or the limit
-	// frame 4: the trade, its pending request, its first history row
 	tid := wk.w.nextTID.Add(1)
-	now := stamp(time.Now())
-	st := "SBMT"
-	if !market {
-		st = "PNDG"
-	}
-	if _, err := wk.exec(ctx, tx, "to_trade", tid, now, st, TradeTypes[tt].ID, boolInt(!margin), sym, qty, money(bid), ca, exec, chrg, money(comm), boolInt(lifo)); err != nil {
+	if err := wk.orderFrames(ctx, tx, o, tid, stamp(time.Now())); err != nil {
 		return false, err
 	}
-	if !market {
-		if _, err := wk.exec(ctx, tx, "to_request", tid, TradeTypes[tt].ID, sym, qty, money(bid), bID); err != nil {
-			return false, err
-		}
-	}
-	if _, err := wk.exec(ctx, tx, "th_insert", tid, now, st); err != nil {
-		return false, err
-	}
-	if rollback { // frame 5
+	if o.rollback { // frame 5
 		return true, tx.Rollback()
 	}
 	if err := tx.Commit(); err != nil { // frame 6
 		return false, err
 	}
-	if market {
+	sym := Symbol(o.sec)
+	if o.market {
 		wk.w.mee.submit(tid, sym, time.Now())
 	} else {
 		wk.w.mee.pending(sym)
 	}
 	return false, nil
+}
+
+// orderFrames are Trade-Order's frames 1-4 in the transaction t.
+func (wk *worker) orderFrames(ctx context.Context, t engine.Queryer, o toOrder, tid int64, now string) error {
+	s, seed := wk.w.meta.Size, wk.w.meta.Seed
+	// frame 1: account, customer, broker
+	acct, err := wk.to1(ctx, t, o.ca)
+	if err != nil {
+		return err
+	}
+	a, err := acct.one("to1")
+	if err != nil {
+		return err
+	}
+	bID, cID, taxSt, tier, taxID := i64(a[0]), i64(a[1]), i64(a[2]), i64(a[6]), str(a[7])
+	exec := str(a[4]) + " " + str(a[5])
+	// frame 2: another executor (10%) needs a permission row
+	if o.other {
+		p, err := wk.to2(ctx, t, o.ca, taxID)
+		if err != nil {
+			return err
+		}
+		if len(p) > 0 {
+			exec = str(p[0][0]) + " " + str(p[0][1])
+		}
+	}
+	// frame 3: the security (by symbol 60%, by company name and issue 40%), its price, the order's costs
+	co, issue := s.SecurityCompany(o.sec)
+	sec, err := wk.to3(ctx, t, to3in{byName: o.byName, sym: Symbol(o.sec), coName: CompanyName(seed, co), issue: issue, ca: o.ca, c: cID,
+		tier: tier, tt: TradeTypes[o.tt].ID, qty: o.qty, tax: o.sell && taxSt != 0, margin: o.margin})
+	if err != nil {
+		return err
+	}
+	f3, err := sec.one("to3")
+	if err != nil {
+		return err
+	}
+	sym := str(f3[0])
+	price := toCents(f64(f3[3]))
+	bid := price
+	if !o.market {
+		bid = o.bid
+	}
+	comm := Commission(int64(math.Round(f64(f3[7])*100)), o.qty, bid) // at the requested price: the market's, or the limit
+	// frame 4: the trade, its pending request, its first history row
+	st := "SBMT"
+	if !o.market {
+		st = "PNDG"
+	}
+	_, err = wk.to4(ctx, t, to4in{tid: tid, now: now, st: st, tt: TradeTypes[o.tt].ID, cash: !o.margin, sym: sym, qty: o.qty, bid: money(bid),
+		ca: o.ca, exec: exec, chrg: f64(f3[6]), comm: money(comm), lifo: o.lifo, pending: !o.market, b: bID})
+	return err
 }
 
 // tradeResult is Trade-Result: the trade completes at the MEE's price; positions, tax, commission,
@@ -592,154 +511,80 @@ func (wk *worker) tradeResult(ctx context.Context, o order) error {
 		return err
 	}
 	defer tx.Rollback()
-	// frame 1
-	var ca, qty, lifo, isCash, isSell, bID, cID, taxSt, tier int64
-	var ttID, sym, ttName, exID, sName string
-	var chrg float64
-	if err := wk.one(ctx, tx, "tr_trade", []any{o.tid}, &ca, &ttID, &sym, &qty, &chrg, &lifo, &isCash, &ttName, &isSell, &bID, &cID, &taxSt, &tier, &exID, &sName); err != nil {
+	if err := wk.resultFrames(ctx, tx, o.tid, price, now); err != nil {
 		return err
-	}
-	var hs int64
-	hasHS := true
-	if err := wk.one(ctx, tx, "tr_hs", []any{ca, sym}, &hs); errors.Is(err, sql.ErrNoRows) {
-		hasHS = false
-	} else if err != nil {
-		return err
-	}
-	// frame 2: positions. A sell consumes long lots, a buy short ones; the rest opens a lot of its own.
-	sign := int64(1)
-	if isSell == 1 {
-		sign = -1
-	}
-	lotsStmt := "tr_lots_fifo"
-	if lifo == 1 {
-		lotsStmt = "tr_lots_lifo"
-	}
-	type lotRow struct{ id, qty, price int64 }
-	var lots []lotRow
-	rows, err := wk.q(ctx, tx, lotsStmt, ca, sym)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var l lotRow
-		var p float64
-		if err := rows.Scan(&l.id, &l.qty, &p); err != nil {
-			rows.Close()
-			return err
-		}
-		l.price = toCents(p)
-		lots = append(lots, l)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	left := qty
-	var buyValue, sellValue int64
-	for _, l := range lots {
-		if left == 0 || l.qty*sign >= 0 { // only lots of the other side are closed
-			break
-		}
-		take := min(left, abs(l.qty))
-		after := l.qty + sign*take
-		if _, err := wk.exec(ctx, tx, "tr_hh", l.id, o.tid, l.qty, after); err != nil {
-			return err
-		}
-		if after == 0 {
-			_, err = wk.exec(ctx, tx, "tr_lot_delete", l.id)
-		} else {
-			_, err = wk.exec(ctx, tx, "tr_lot_update", l.id, after)
-		}
-		if err != nil {
-			return err
-		}
-		if sign < 0 { // selling a long lot: bought at its price
-			buyValue += take * l.price
-			sellValue += take * price
-		} else { // covering a short lot: sold at its price
-			sellValue += take * l.price
-			buyValue += take * price
-		}
-		left -= take
-	}
-	if left > 0 {
-		if _, err := wk.exec(ctx, tx, "tr_hh", o.tid, o.tid, 0, sign*left); err != nil {
-			return err
-		}
-		if _, err := wk.exec(ctx, tx, "tr_lot_insert", o.tid, ca, sym, stamp(now), money(price), sign*left); err != nil {
-			return err
-		}
-	}
-	newHS := hs + sign*qty
-	switch {
-	case !hasHS:
-		_, err = wk.exec(ctx, tx, "tr_hs_insert", ca, sym, newHS)
-	case newHS == 0:
-		_, err = wk.exec(ctx, tx, "tr_hs_delete", ca, sym)
-	default:
-		_, err = wk.exec(ctx, tx, "tr_hs_update", ca, sym, newHS)
-	}
-	if err != nil {
-		return err
-	}
-	// frame 3: tax on a gain, for taxable accounts
-	var tax int64
-	if taxSt != 0 && sellValue > buyValue {
-		var rate float64
-		if err := wk.one(ctx, tx, "to_tax", []any{cID}, &rate); err != nil {
-			return err
-		}
-		tax = int64(math.Round(float64(sellValue-buyValue) * rate))
-		if _, err := wk.exec(ctx, tx, "tr_tax", o.tid, money(tax)); err != nil {
-			return err
-		}
-	}
-	// frame 4: the commission
-	var rate float64
-	if err := wk.one(ctx, tx, "to_comm", []any{tier, ttID, exID, qty, qty}, &rate); err != nil {
-		return err
-	}
-	comm := Commission(int64(math.Round(rate*100)), qty, price)
-	// frame 5: the trade completes; the broker's totals
-	if _, err := wk.exec(ctx, tx, "tr_complete", o.tid, money(comm), stamp(now), money(price)); err != nil {
-		return err
-	}
-	if _, err := wk.exec(ctx, tx, "th_insert", o.tid, stamp(now), "CMPT"); err != nil {
-		return err
-	}
-	if _, err := wk.exec(ctx, tx, "tr_broker", bID, money(comm)); err != nil {
-		return err
-	}
-	// frame 6: settlement, and for a cash trade the balance and the cash transaction
-	v := qty * price
-	amt := -(v + toCents(chrg) + comm)
-	if isSell == 1 {
-		amt = v - toCents(chrg) - comm
-	}
-	if taxSt == 1 {
-		amt -= tax
-	}
-	cashType := "Margin"
-	if isCash == 1 {
-		cashType = "Cash Account"
-	}
-	if _, err := wk.exec(ctx, tx, "tr_settlement", o.tid, cashType, day(int32(now.Unix()/86400)+2), money(amt)); err != nil {
-		return err
-	}
-	if isCash == 1 {
-		if _, err := wk.exec(ctx, tx, "tr_balance", ca, money(amt)); err != nil {
-			return err
-		}
-		if _, err := wk.exec(ctx, tx, "tr_cash", o.tid, stamp(now), money(amt), ttName+" "+strconv.FormatInt(qty, 10)+" shares of "+sName); err != nil {
-			return err
-		}
 	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	wk.w.mee.completed(sym, price, qty, now)
+	wk.w.mee.completed(o.symb, price, wk.lastQty, now)
 	return nil
+}
+
+// resultFrames are Trade-Result's frames 1-6 in the transaction t, the trade completing at price (cents).
+func (wk *worker) resultFrames(ctx context.Context, t engine.Queryer, tid, price int64, now time.Time) error {
+	// frame 1
+	tr, err := wk.tr1(ctx, t, tid)
+	if err != nil {
+		return err
+	}
+	f1, err := tr.one("tr1")
+	if err != nil {
+		return err
+	}
+	ca, ttID, sym, qty, chrg, lifo, isCash := i64(f1[0]), str(f1[1]), str(f1[2]), i64(f1[3]), toCents(f64(f1[4])), i64(f1[5]), i64(f1[6])
+	ttName, isSell, bID, cID, taxSt, tier, exID, sName := str(f1[7]), i64(f1[8]), i64(f1[9]), i64(f1[10]), i64(f1[11]), i64(f1[12]), str(f1[13]), str(f1[14])
+	wk.lastQty = qty
+	// frame 2: positions
+	pos, err := wk.tr2(ctx, t, tr2in{tid: tid, ca: ca, sym: sym, qty: qty, sell: isSell == 1, lifo: lifo == 1, price: price, now: stamp(now),
+		hs: i64(f1[16]), hasHS: i64(f1[15]) == 1})
+	if err != nil {
+		return err
+	}
+	f2, err := pos.one("tr2")
+	if err != nil {
+		return err
+	}
+	buyValue, sellValue := toCents(f64(f2[0])), toCents(f64(f2[1]))
+	// frame 3: tax on a gain, for taxable accounts
+	var tax int64
+	if taxSt != 0 && sellValue > buyValue {
+		rows, err := wk.tr3(ctx, t, tid, cID, sellValue-buyValue)
+		if err != nil {
+			return err
+		}
+		f3, err := rows.one("tr3")
+		if err != nil {
+			return err
+		}
+		tax = toCents(f64(f3[0]))
+	}
+	// frame 4: the commission
+	rates, err := wk.tr4(ctx, t, tier, ttID, exID, qty)
+	if err != nil {
+		return err
+	}
+	f4, err := rates.one("tr4")
+	if err != nil {
+		return err
+	}
+	comm := Commission(int64(math.Round(f64(f4[0])*100)), qty, price)
+	// frame 5: the trade completes; the broker's totals
+	if _, err := wk.tr5(ctx, t, tid, money(comm), stamp(now), money(price), bID); err != nil {
+		return err
+	}
+	// frame 6: settlement, and for a cash trade the balance and the cash transaction
+	v := qty * price
+	amt := -(v + chrg + comm)
+	if isSell == 1 {
+		amt = v - chrg - comm
+	}
+	if taxSt == 1 {
+		amt -= tax
+	}
+	_, err = wk.tr6(ctx, t, tid, isCash == 1, day(int32(now.Unix()/86400)+2), money(amt), ca, stamp(now),
+		ttName+" "+strconv.FormatInt(qty, 10)+" shares of "+sName)
+	return err
 }
 
 func abs(v int64) int64 {
@@ -763,37 +608,12 @@ func (wk *worker) marketFeed(ctx context.Context, feed []tick) error {
 	}
 	var hits []hit
 	for _, t := range feed {
-		if _, err := wk.exec(ctx, tx, "mf_last", t.symb, money(t.price), t.qty, stamp(now)); err != nil {
-			return err
-		}
-		p := money(t.price)
-		rows, err := wk.q(ctx, tx, "mf_triggered", t.symb, p, p, p)
+		ids, err := wk.mf1(ctx, tx, t.symb, money(t.price), t.qty, stamp(now))
 		if err != nil {
 			return err
 		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
 		for _, id := range ids {
-			for _, st := range []struct {
-				name string
-				args []any
-			}{{"mf_submit", []any{id, stamp(now)}}, {"mf_request_done", []any{id}}, {"th_insert", []any{id, stamp(now), "SBMT"}}} {
-				if _, err := wk.exec(ctx, tx, st.name, st.args...); err != nil {
-					return err
-				}
-			}
-			hits = append(hits, hit{id, t.symb})
+			hits = append(hits, hit{i64(id[0]), t.symb})
 		}
 	}
 	if err := tx.Commit(); err != nil {

@@ -15,19 +15,11 @@ import (
 // RunFlags are `tpce run`'s options.
 type RunFlags struct {
 	runner.Users
-	runner.Modes `mode.help:"sql (client-side statements; the only mode so far, the default on every engine)"`
+	runner.Modes `mode.help:"sql (each frame's statements from the client) or procedures (each frame one stored-procedure call; the default where the engine has them)"`
 }
 
 // Disclaimer goes with every tpce result.
 const Disclaimer = "TPC-E-derived, not EGen data, not audited"
-
-// checkFlags refuses what a run cannot honour.
-func checkFlags(o *RunFlags) error {
-	if o.Mode == "procedures" {
-		return fmt.Errorf("--mode procedures is not written for tpce yet: use --mode sql (the default)")
-	}
-	return nil
-}
 
 type runSession struct {
 	*Workload
@@ -36,7 +28,9 @@ type runSession struct {
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
-	setup.Mode = "sql" // the only mode so far (checkFlags refuses --mode procedures; the default is sql everywhere)
+	if e := setup.Target.Engine; setup.Mode == "procedures" && !e.Procedures {
+		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", e)
+	}
 	db, err := Open(ctx, setup.Target)
 	if err != nil {
 		return nil, err
@@ -46,9 +40,13 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		db.Close()
 		return nil, err
 	}
+	if err := w.UseProcedures(ctx, setup.Mode == "procedures"); err != nil {
+		db.Close()
+		return nil, err
+	}
 	s := &runSession{Workload: w, setup: setup, version: db.ServerVersion(ctx)}
-	fmt.Fprintf(setup.Out, "dbdyno tpce on %s (%s): %d customers, %d trade days, %d VUs, mode sql, seed %d (%s)\n",
-		s.version, setup.Target, w.meta.Size.Customers, w.meta.Size.TradeDays, o.VUs, o.Seed, Disclaimer)
+	fmt.Fprintf(setup.Out, "dbdyno tpce on %s (%s): %d customers, %d trade days, %d VUs, mode %s, seed %d (%s)\n",
+		s.version, setup.Target, w.meta.Size.Customers, w.meta.Size.TradeDays, o.VUs, setup.Mode, o.Seed, Disclaimer)
 	return s, nil
 }
 
@@ -60,7 +58,7 @@ func (s *runSession) Options() map[string]any {
 	out["trade_days"] = s.meta.Size.TradeDays
 	out["build_seed"] = fmt.Sprint(s.meta.Seed)
 	out["data"] = Disclaimer
-	out["mode"] = "sql"
+	out["mode"] = s.setup.Mode
 	return out
 }
 

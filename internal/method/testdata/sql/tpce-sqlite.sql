@@ -362,8 +362,8 @@ SELECT ca_id, ca_bal, coalesce(sum(hs_qty * lt_price), 0) AS assets FROM custome
 LEFT JOIN holding_summary ON hs_ca_id = ca_id LEFT JOIN last_trade ON lt_s_symb = hs_s_symb
 WHERE ca_c_id = ? GROUP BY ca_id, ca_bal ORDER BY assets LIMIT 10;
 -- name: cp_history(ca_id)  -- from sql/generic/tx.sql
-SELECT t_id, t_s_symb, t_qty, st_name, th_dts FROM (SELECT t_id AS id FROM trade WHERE t_ca_id = ? ORDER BY t_dts DESC LIMIT 10) x
-JOIN trade ON t_id = x.id JOIN trade_history ON th_t_id = t_id JOIN status_type ON st_id = th_st_id ORDER BY th_dts DESC LIMIT 30;
+SELECT t_id, t_s_symb, t_qty, st_name, th_dts FROM (SELECT t_id AS id FROM trade WHERE t_ca_id = ? ORDER BY t_dts DESC, t_id DESC LIMIT 10) x
+JOIN trade ON t_id = x.id JOIN trade_history ON th_t_id = t_id JOIN status_type ON st_id = th_st_id ORDER BY th_dts DESC, t_id DESC, st_name LIMIT 30;
 -- name: mw_watch(c_id, day)  -- from sql/generic/tx.sql
 SELECT coalesce(sum(lt_price * s_num_out), 0), coalesce(sum(dm_close * s_num_out), 0) FROM watch_list
 JOIN watch_item ON wi_wl_id = wl_id JOIN last_trade ON lt_s_symb = wi_s_symb JOIN security ON s_symb = wi_s_symb
@@ -405,13 +405,13 @@ SELECT th_t_id, th_dts, th_st_id FROM trade_history WHERE th_t_id BETWEEN ? AND 
 -- name: tl_account(ca_id, t_start, t_end)  -- from sql/generic/tx.sql
 SELECT t_id, t_bid_price, t_exec_name, t_is_cash, t_trade_price, se_amt, se_cash_type, ct_amt, ct_name
 FROM trade LEFT JOIN settlement ON se_t_id = t_id LEFT JOIN cash_transaction ON ct_t_id = t_id
-WHERE t_ca_id = ? AND t_dts BETWEEN ? AND ? ORDER BY t_dts LIMIT 20;
+WHERE t_ca_id = ? AND t_dts BETWEEN ? AND ? ORDER BY t_dts, t_id LIMIT 20;
 -- name: tl_symbol(symb, t_start, t_end)  -- from sql/generic/tx.sql
 SELECT t_id, t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_tt_id, se_amt, ct_amt
 FROM trade LEFT JOIN settlement ON se_t_id = t_id LEFT JOIN cash_transaction ON ct_t_id = t_id
-WHERE t_s_symb = ? AND t_dts BETWEEN ? AND ? ORDER BY t_dts LIMIT 20;
+WHERE t_s_symb = ? AND t_dts BETWEEN ? AND ? ORDER BY t_dts, t_id LIMIT 20;
 -- name: tl_first(ca_id, t_start)  -- from sql/generic/tx.sql
-SELECT t_id FROM trade WHERE t_ca_id = ? AND t_dts >= ? ORDER BY t_dts LIMIT 1;
+SELECT t_id FROM trade WHERE t_ca_id = ? AND t_dts >= ? ORDER BY t_dts, t_id LIMIT 1;
 -- name: tl_lots(t_id)  -- from sql/generic/tx.sql
 SELECT hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty FROM holding_history
 WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = ?) ORDER BY hh_t_id LIMIT 20;
@@ -427,7 +427,7 @@ UPDATE cash_transaction SET ct_name = CASE WHEN replace(ct_name, ' shares of ', 
 -- name: ts(ca_id)  -- from sql/generic/tx.sql
 SELECT t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name FROM trade
 JOIN status_type ON st_id = t_st_id JOIN trade_type ON tt_id = t_tt_id JOIN security ON s_symb = t_s_symb JOIN exchange ON ex_id = s_ex_id
-WHERE t_ca_id = ? ORDER BY t_dts DESC LIMIT 50;
+WHERE t_ca_id = ? ORDER BY t_dts DESC, t_id DESC LIMIT 50;
 -- name: ts_names(ca_id)  -- from sql/generic/tx.sql
 SELECT c_l_name, c_f_name, b_name FROM customer_account JOIN customer ON c_id = ca_c_id JOIN broker ON b_id = ca_b_id WHERE ca_id = ?;
 -- name: to_account(ca_id)  -- from sql/generic/tx.sql
@@ -495,13 +495,16 @@ UPDATE broker SET b_comm_total = b_comm_total + ?, b_num_trades = b_num_trades +
 INSERT INTO settlement (se_t_id, se_cash_type, se_cash_due_date, se_amt) VALUES (?, ?, ?, ?);
 -- name: tr_balance(ca_id, amt)  -- from sql/generic/tx.sql
 UPDATE customer_account SET ca_bal = ca_bal + ? WHERE ca_id = ?;
+-- name: tr_bal(ca_id)  -- from sql/generic/tx.sql
+SELECT ca_bal FROM customer_account WHERE ca_id = ?;
 -- name: tr_cash(t_id, dts, amt, ct_name)  -- from sql/generic/tx.sql
 INSERT INTO cash_transaction (ct_t_id, ct_dts, ct_amt, ct_name) VALUES (?, ?, ?, ?);
 -- name: mf_last(symb, price, qty, dts)  -- from sql/generic/tx.sql
 UPDATE last_trade SET lt_price = ?, lt_vol = lt_vol + ?, lt_dts = ? WHERE lt_s_symb = ?;
 -- name: mf_triggered(symb, p1, p2, p3)  -- from sql/generic/tx.sql
 SELECT tr_t_id FROM trade_request WHERE tr_s_symb = ?
-  AND ((tr_tt_id = 'TSL' AND tr_bid_price >= ?) OR (tr_tt_id = 'TLS' AND tr_bid_price <= ?) OR (tr_tt_id = 'TLB' AND tr_bid_price >= ?));
+  AND ((tr_tt_id = 'TSL' AND tr_bid_price >= ?) OR (tr_tt_id = 'TLS' AND tr_bid_price <= ?) OR (tr_tt_id = 'TLB' AND tr_bid_price >= ?))
+ORDER BY tr_t_id;
 -- name: mf_submit(t_id, dts)  -- from sql/generic/tx.sql
 UPDATE trade SET t_st_id = 'SBMT', t_dts = ? WHERE t_id = ?;
 -- name: mf_request_done(t_id)  -- from sql/generic/tx.sql

@@ -4,8 +4,8 @@ SELECT TOP 10 ca_id, ca_bal, coalesce(sum(hs_qty * lt_price), 0) AS assets FROM 
 LEFT JOIN holding_summary ON hs_ca_id = ca_id LEFT JOIN last_trade ON lt_s_symb = hs_s_symb
 WHERE ca_c_id = :c_id GROUP BY ca_id, ca_bal ORDER BY assets;
 -- name: cp_history(ca_id)
-SELECT TOP 30 t_id, t_s_symb, t_qty, st_name, th_dts FROM (SELECT TOP 10 t_id AS id FROM trade WHERE t_ca_id = :ca_id ORDER BY t_dts DESC) x
-JOIN trade ON t_id = x.id JOIN trade_history ON th_t_id = t_id JOIN status_type ON st_id = th_st_id ORDER BY th_dts DESC;
+SELECT TOP 30 t_id, t_s_symb, t_qty, st_name, th_dts FROM (SELECT TOP 10 t_id AS id FROM trade WHERE t_ca_id = :ca_id ORDER BY t_dts DESC, t_id DESC) x
+JOIN trade ON t_id = x.id JOIN trade_history ON th_t_id = t_id JOIN status_type ON st_id = th_st_id ORDER BY th_dts DESC, t_id DESC, st_name;
 -- name: sd_competitors(co_id)
 SELECT TOP 3 co_name, in_name FROM company_competitor JOIN company ON co_id = cp_comp_co_id JOIN industry ON in_id = cp_in_id
 WHERE cp_co_id = :co_id ORDER BY cp_comp_co_id;
@@ -25,19 +25,19 @@ WHERE t_id BETWEEN :t_lo AND :t_hi ORDER BY t_id;
 -- name: tl_account(ca_id, t_start, t_end)
 SELECT TOP 20 t_id, t_bid_price, t_exec_name, t_is_cash, t_trade_price, se_amt, se_cash_type, ct_amt, ct_name
 FROM trade LEFT JOIN settlement ON se_t_id = t_id LEFT JOIN cash_transaction ON ct_t_id = t_id
-WHERE t_ca_id = :ca_id AND t_dts BETWEEN :t_start AND :t_end ORDER BY t_dts;
+WHERE t_ca_id = :ca_id AND t_dts BETWEEN :t_start AND :t_end ORDER BY t_dts, t_id;
 -- name: tl_symbol(symb, t_start, t_end)
 SELECT TOP 20 t_id, t_ca_id, t_exec_name, t_is_cash, t_trade_price, t_qty, t_dts, t_tt_id, se_amt, ct_amt
 FROM trade LEFT JOIN settlement ON se_t_id = t_id LEFT JOIN cash_transaction ON ct_t_id = t_id
-WHERE t_s_symb = :symb AND t_dts BETWEEN :t_start AND :t_end ORDER BY t_dts;
+WHERE t_s_symb = :symb AND t_dts BETWEEN :t_start AND :t_end ORDER BY t_dts, t_id;
 -- name: tl_first(ca_id, t_start)
-SELECT TOP 1 t_id FROM trade WHERE t_ca_id = :ca_id AND t_dts >= :t_start ORDER BY t_dts;
+SELECT TOP 1 t_id FROM trade WHERE t_ca_id = :ca_id AND t_dts >= :t_start ORDER BY t_dts, t_id;
 -- name: tl_lots(t_id)
 SELECT TOP 20 hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty FROM holding_history
 WHERE hh_h_t_id IN (SELECT hh_h_t_id FROM holding_history WHERE hh_t_id = :t_id) ORDER BY hh_t_id;
 -- name: ts(ca_id)
 SELECT TOP 50 t_id, t_dts, st_name, tt_name, t_s_symb, t_qty, t_exec_name, t_chrg, s_name, ex_name FROM trade
 JOIN status_type ON st_id = t_st_id JOIN trade_type ON tt_id = t_tt_id JOIN security ON s_symb = t_s_symb JOIN exchange ON ex_id = s_ex_id
-WHERE t_ca_id = :ca_id ORDER BY t_dts DESC;
+WHERE t_ca_id = :ca_id ORDER BY t_dts DESC, t_id DESC;
 -- name: to_permission(ca_id, tax_id)
 SELECT TOP 1 ap_f_name, ap_l_name, ap_acl FROM account_permission WHERE ap_ca_id = :ca_id AND ap_tax_id <> :tax_id ORDER BY ap_tax_id;
