@@ -96,7 +96,7 @@ func (a *app) monitorCmd() *cobra.Command {
 			return nil
 		},
 	}
-	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: one period of every interval)")
+	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
 	check.Flags().Float64Var(&growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
 	check.Flags().StringSliceVar(&devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
 	check.Flags().StringVar(&format, "output-format", "table", "table, or json (what dbdyno io size --need reads)")

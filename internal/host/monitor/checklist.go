@@ -50,7 +50,9 @@ type Checklist struct {
 	From    time.Time `json:"from"`
 	To      time.Time `json:"to"`
 	Growth  float64   `json:"growth"`
-	Periods []Period  `json:"periods"`
+	// PeriodsNote says how the periods were found from the load (no --periods), or why they were not.
+	PeriodsNote string   `json:"periods_note,omitempty"`
+	Periods     []Period `json:"periods"`
 }
 
 // Row finds a row by key.
@@ -111,6 +113,18 @@ func Build(name string, samples []Sample, periods []PeriodSpec, devices []string
 		b.Add(s)
 	}
 	return b.Checklist(name)
+}
+
+// BuildFound computes the checklist with the periods found from the samples' load (see periods.go).
+func BuildFound(name string, samples []Sample, devices []string, growth float64, loc *time.Location) *Checklist {
+	h := NewHourLoad(devices, loc)
+	for _, s := range samples {
+		h.Add(s)
+	}
+	f := h.Periods()
+	c := Build(name, samples, f.Periods, devices, growth, loc)
+	c.PeriodsNote = f.Note
+	return c
 }
 
 // Builder computes the checklist one sample at a time (a month of 10 s intervals is never held): for each
@@ -312,12 +326,16 @@ type PeriodSpec struct {
 	Days       [7]bool // by time.Weekday
 	From, To   int     // minutes after midnight; To may be 1440; From > To wraps midnight
 	everything bool
+	hours      *[168]bool // a period found from the load: its hours of the week (0 is Monday 00:00)
 }
 
 // Contains says whether a moment (in the periods' time zone) falls in the period.
 func (p PeriodSpec) Contains(t time.Time) bool {
 	if p.everything {
 		return true
+	}
+	if p.hours != nil {
+		return p.hours[hourOfWeek(t)]
 	}
 	if !p.Days[t.Weekday()] {
 		return false
@@ -438,6 +456,9 @@ func (c *Checklist) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, ", load rows x%g for growth", c.Growth)
 	}
 	fmt.Fprintln(w)
+	if c.PeriodsNote != "" {
+		fmt.Fprintln(w, c.PeriodsNote)
+	}
 	for _, p := range c.Periods {
 		fmt.Fprintf(w, "\n%s (%s): %d intervals, %s\n", p.Name, p.Spec, p.Intervals, time.Duration(p.Seconds*float64(time.Second)).Round(time.Second))
 		fmt.Fprintf(w, "  %-26s %5s %10s %10s %10s %10s %10s %10s\n", "requirement", "unit", "p50", "p90", "p99", "min", "avg", "max")

@@ -315,8 +315,17 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 }
 
 // ChecklistOf computes a stored recording's checklist; a recording with no interval is an error naming the
-// recordings there are.
+// recordings there are. No periods: the periods are found from the recording's load (a first pass over it).
 func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) (*Checklist, error) {
+	note := ""
+	if len(periods) == 0 {
+		h := NewHourLoad(devices, loc)
+		if _, err := load(ctx, st, name, true, h.Add); err != nil {
+			return nil, err
+		}
+		f := h.Periods()
+		periods, note = f.Periods, f.Note
+	}
 	b := NewBuilder(periods, devices, growth, loc)
 	n, err := load(ctx, st, name, true, b.Add)
 	if err != nil {
@@ -338,5 +347,7 @@ func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []Pe
 			return nil, fmt.Errorf("--device %s: recording %s has no such device", d, name)
 		}
 	}
-	return b.Checklist(name), nil
+	c := b.Checklist(name)
+	c.PeriodsNote = note
+	return c, nil
 }
