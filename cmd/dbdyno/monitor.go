@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -118,6 +120,49 @@ func (a *app) monitorCmd() *cobra.Command {
 			return err
 		},
 	}
-	c.AddCommand(check, list)
+	var out string
+	rep := &cobra.Command{
+		Use:   "report NAME -o FILE.html",
+		Short: "an HTML report of a recording: IOPS, MB/s, latency, queue depth, CPU and TPS over time with the periods shaded, and the checklist",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("dbdyno monitor report needs -o FILE.html")
+			}
+			var ps []monitor.PeriodSpec
+			if periods != "" {
+				var err error
+				if ps, err = monitor.ParsePeriods(periods); err != nil {
+					return err
+				}
+			}
+			if growth <= 0 {
+				return fmt.Errorf("--growth %g: a factor above 0 (1.5 is 50%% more load)", growth)
+			}
+			loc, err := time.LoadLocation(tz)
+			if err != nil {
+				return fmt.Errorf("--tz %s: %v", tz, err)
+			}
+			st, err := store.Open(cmd.Context(), storePath)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var b bytes.Buffer
+			if err := monitor.WriteReport(cmd.Context(), st, &b, args[0], ps, devices, growth, loc); err != nil {
+				return err
+			}
+			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "report of %s: %s\n", args[0], out)
+			return nil
+		},
+	}
+	rep.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write")
+	for _, n := range []string{"periods", "growth", "device", "tz"} {
+		rep.Flags().AddFlag(check.Flags().Lookup(n))
+	}
+	c.AddCommand(check, list, rep)
 	return c
 }

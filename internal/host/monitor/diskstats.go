@@ -102,6 +102,20 @@ type Sample struct {
 	// First marks the first interval after the recording started (or restarted): the time since the previous
 	// sample is a gap, not an interval.
 	First bool `json:"first,omitempty"`
+	// Traced is each device's issued requests counted random or sequential from the block layer's trace
+	// (see trace.go); nil when the recording does not trace.
+	Traced map[string]Traced `json:"trace,omitempty"`
+	// NoTrace says why the recording does not trace (on its first interval).
+	NoTrace string `json:"no_trace,omitempty"`
+}
+
+// Traced is one device's requests issued in an interval, from the block layer's trace: a request is
+// sequential when it starts where one of the device's recent requests of the same direction ended.
+type Traced struct {
+	Random     uint64 `json:"rnd"`
+	Sequential uint64 `json:"seq"`
+	// Lost is the events the trace buffer dropped in the interval (all devices): the counts are then a sample.
+	Lost uint64 `json:"lost,omitempty"`
 }
 
 var partition = regexp.MustCompile(`^((sd|vd|xvd|hd)[a-z]+\d+|(nvme\d+n\d+|mmcblk\d+|nbd\d+)p\d+)$`)

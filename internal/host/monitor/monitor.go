@@ -300,7 +300,8 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 	err := st.Samples(ctx, name, func(doc []byte) error {
 		if reuse {
 			clear(s.Devices)
-			s.Missing, s.TPS, s.First = s.Missing[:0], nil, false
+			clear(s.Traced)
+			s.Missing, s.TPS, s.First, s.NoTrace = s.Missing[:0], nil, false, ""
 		} else {
 			s = Sample{}
 		}
@@ -319,12 +320,7 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) (*Checklist, error) {
 	note := ""
 	if len(periods) == 0 {
-		h := NewHourLoad(devices, loc)
-		if _, err := load(ctx, st, name, true, h.Add); err != nil {
-			return nil, err
-		}
-		f := h.Periods()
-		periods, note = f.Periods, f.Note
+		periods, note = FoundPeriods(ctx, st, name, devices, loc)
 	}
 	b := NewBuilder(periods, devices, growth, loc)
 	n, err := load(ctx, st, name, true, b.Add)
