@@ -55,6 +55,7 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().DurationVar(&o.Duration, "duration", 0, "stop after this long (0: until Ctrl-C)")
 	c.Flags().StringSliceVar(&o.Devices, "device", nil, "block devices to record, e.g. sda,nvme0n1 (default: every whole disk)")
 	c.Flags().StringVar(&target, "target", "", "a database whose transactions a second are recorded too (its server's counters)")
+	c.Flags().StringVar(&o.Trace, "block-trace", "auto", "trace issued block requests for the random/sequential shares (tracefs, root): auto (where the kernel lets us, else the reason is recorded), on (refused where it cannot), off")
 	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (not supported yet)")
 
 	var periods, format, tz string

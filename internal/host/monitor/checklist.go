@@ -103,8 +103,9 @@ const (
 	KeyMemory     = "memory_gib"
 )
 
-// notRandom is why the random/sequential share is not in the checklist.
-const notRandom = "not measured: it needs the sectors of each issued request (the block layer's tracefs events, root only), which dbdyno monitor does not record"
+// notRandom is why the random/sequential share is not in the checklist of a recording made without the trace
+// and without a reason recorded (before the monitor traced).
+const notRandom = "it needs the sectors of each issued request (the block layer's tracefs events, root only), which this recording does not have"
 
 // Build computes the checklist from samples (see Builder).
 func Build(name string, samples []Sample, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) *Checklist {
@@ -140,6 +141,8 @@ type Builder struct {
 	out      []Period
 	seen     map[string]bool
 	from, to time.Time
+	noTrace  string // why the recording does not trace, as it said
+	traced   bool   // some interval was traced
 }
 
 // NewBuilder starts a checklist; no periods is one period of every interval ("all").
@@ -183,6 +186,12 @@ func (b *Builder) Add(s Sample) {
 			b.seen[d] = true
 		}
 	}
+	if s.NoTrace != "" {
+		b.noTrace = s.NoTrace
+	}
+	if len(s.Traced) > 0 {
+		b.traced = true
+	}
 	for i, p := range b.periods {
 		if !p.Contains(start.In(b.loc)) {
 			continue
@@ -207,7 +216,14 @@ func (b *Builder) Checklist(name string) *Checklist {
 	sort.Strings(c.Devices)
 	for i := range b.out {
 		p := b.out[i]
-		p.Rows = b.acc[i].rows(b.growth, p.Intervals)
+		why := notRandom
+		switch {
+		case b.traced:
+			why = "no traced interval with IO in this period"
+		case b.noTrace != "":
+			why = b.noTrace
+		}
+		p.Rows = b.acc[i].rows(b.growth, p.Intervals, why)
 		c.Periods = append(c.Periods, p)
 	}
 	return c
@@ -227,7 +243,10 @@ func (a *series) put(k string, x float64) {
 
 func (a *series) add(s Sample, devices []string) {
 	var d Delta
+	var rnd, seq uint64
 	for _, name := range devices {
+		t := s.Traced[name]
+		rnd, seq = rnd+t.Random, seq+t.Sequential
 		x := s.Devices[name]
 		d.Reads += x.Reads
 		d.Writes += x.Writes
@@ -249,6 +268,10 @@ func (a *series) add(s Sample, devices []string) {
 	}
 	if s.TPS != nil {
 		a.put(KeyTPS, *s.TPS)
+	}
+	if rnd+seq > 0 { // the share of the requests traced in the interval
+		a.put(KeyRandomPct, 100*float64(rnd)/float64(rnd+seq))
+		a.put(KeySeqPct, 100*float64(seq)/float64(rnd+seq))
 	}
 	a.put(KeyCPU, s.CPU)
 	a.put(KeyMemory, float64(s.MemUsed)/(1<<30))
@@ -272,7 +295,7 @@ var rowDefs = []struct {
 	{KeyMemory, "memory", "GiB", true},
 }
 
-func (a *series) rows(growth float64, intervals int) []Row {
+func (a *series) rows(growth float64, intervals int, noTrace string) []Row {
 	var out []Row
 	for _, d := range rowDefs {
 		r := Row{Key: d.key, Title: d.title, Unit: d.unit}
@@ -282,8 +305,8 @@ func (a *series) rows(growth float64, intervals int) []Row {
 			r.NotMeasured = "not measured: no interval in this period"
 		case d.key == KeyTPS && len(v) == 0:
 			r.NotMeasured = "not measured: the recording has no database (dbdyno monitor --target)"
-		case d.key == KeyRandomPct || d.key == KeySeqPct:
-			r.NotMeasured = notRandom
+		case (d.key == KeyRandomPct || d.key == KeySeqPct) && len(v) == 0:
+			r.NotMeasured = "not measured: " + noTrace
 		case len(v) == 0:
 			r.NotMeasured = "not measured: no interval with IO in this period"
 		default:

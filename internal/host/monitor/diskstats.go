@@ -107,6 +107,9 @@ type Sample struct {
 	Traced map[string]Traced `json:"trace,omitempty"`
 	// NoTrace says why the recording does not trace (on its first interval).
 	NoTrace string `json:"no_trace,omitempty"`
+	// TraceLost is the trace events the buffer dropped in the interval (all devices): the shares are then
+	// those of a sample of the requests.
+	TraceLost uint64 `json:"trace_lost,omitempty"`
 }
 
 // Traced is one device's requests issued in an interval, from the block layer's trace: a request is
@@ -114,8 +117,6 @@ type Sample struct {
 type Traced struct {
 	Random     uint64 `json:"rnd"`
 	Sequential uint64 `json:"seq"`
-	// Lost is the events the trace buffer dropped in the interval (all devices): the counts are then a sample.
-	Lost uint64 `json:"lost,omitempty"`
 }
 
 var partition = regexp.MustCompile(`^((sd|vd|xvd|hd)[a-z]+\d+|(nvme\d+n\d+|mmcblk\d+|nbd\d+)p\d+)$`)

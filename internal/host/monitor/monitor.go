@@ -35,6 +35,11 @@ type Options struct {
 	Stored func(Sample)
 	// Proc is the proc filesystem's root ("/proc" unless a test says otherwise).
 	Proc string
+	// Trace is the block layer trace for the random/sequential shares: "auto" (the default: traced where the
+	// kernel lets us, the reason recorded otherwise), "on" (refused where it cannot) or "off".
+	Trace string
+	// TraceFilter is added to the trace event's kernel filter (tests trace their own process's requests).
+	TraceFilter string
 }
 
 // snapshot is the counters at one moment.
@@ -44,6 +49,8 @@ type snapshot struct {
 	busy, total   uint64 // CPU ticks, all cores
 	memUsed, memT uint64
 	tx            *engine.TxCounts
+	traced        map[string]Traced // by device name, since the previous snapshot
+	lost          uint64
 }
 
 type recorder struct {
@@ -52,6 +59,9 @@ type recorder struct {
 	db   *sql.DB
 	keep func(string) bool
 	buf  bytes.Buffer
+	tr   *Tracer
+	why  string            // why there is no trace
+	devs map[string]string // "major,minor" to name
 }
 
 // Record samples the host every interval and stores each interval in the store as it ends (appending to a
@@ -88,6 +98,24 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 			return 0, fmt.Errorf("--target: %v: dbdyno monitor records its transactions a second from them; record the host alone without --target", err)
 		}
 		r.db = db
+	}
+	switch o.Trace {
+	case "", "auto", "on":
+		tr, err := StartTrace(o.TraceFilter)
+		if err != nil {
+			if o.Trace == "on" {
+				return 0, fmt.Errorf("--block-trace on: %v (--block-trace auto records without it, the random share not measured)", err)
+			}
+			r.why = err.Error()
+		} else {
+			r.tr = tr
+			defer tr.Stop()
+			r.devs = devNumbers(o.Proc + "/diskstats")
+		}
+	case "off":
+		r.why = "the recording was made with --block-trace off"
+	default:
+		return 0, fmt.Errorf("--block-trace %s: auto, on or off", o.Trace)
 	}
 	first, err := r.take(ctx)
 	if err != nil {
@@ -169,6 +197,14 @@ func (r *recorder) sample(prev, cur snapshot, first bool) Sample {
 	s := Sample{At: cur.at.UTC(), Seconds: secs, MemUsed: cur.memUsed, MemTotal: cur.memT, First: first}
 	s.Devices, s.Missing = Between(prev.disks, cur.disks, r.keep)
 	sort.Strings(s.Missing)
+	if cur.traced != nil {
+		s.Traced, s.TraceLost = map[string]Traced{}, cur.lost
+		for d := range s.Devices {
+			s.Traced[d] = cur.traced[d]
+		}
+	} else if first {
+		s.NoTrace = r.why
+	}
 	if dt := cur.total - prev.total; cur.total > prev.total {
 		s.CPU = 100 * float64(cur.busy-prev.busy) / float64(dt)
 	}
@@ -199,6 +235,13 @@ func (r *recorder) status(s Sample, n int) string {
 	if s.TPS != nil {
 		line += fmt.Sprintf(" | %.0f TPS", *s.TPS)
 	}
+	var rnd, seq uint64
+	for _, t := range s.Traced {
+		rnd, seq = rnd+t.Random, seq+t.Sequential
+	}
+	if rnd+seq > 0 {
+		line += fmt.Sprintf(" | random %.0f%%", 100*float64(rnd)/float64(rnd+seq))
+	}
 	if len(s.Missing) > 0 {
 		line += " | gone: " + strings.Join(s.Missing, ",")
 	}
@@ -216,6 +259,20 @@ func (r *recorder) take(ctx context.Context) (snapshot, error) {
 	f.Close()
 	if err != nil {
 		return s, err
+	}
+	if r.tr != nil {
+		byNum, lost := r.tr.Take()
+		s.traced, s.lost = map[string]Traced{}, lost
+		for num, c := range byNum {
+			name, ok := r.devs[num]
+			if !ok { // a device that appeared since
+				r.devs = devNumbers(r.o.Proc + "/diskstats")
+				name = r.devs[num]
+			}
+			if name != "" {
+				s.traced[name] = c
+			}
+		}
 	}
 	if s.busy, s.total, err = cpuTicks(r.o.Proc + "/stat"); err != nil {
 		return s, err
@@ -300,8 +357,8 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 	err := st.Samples(ctx, name, func(doc []byte) error {
 		if reuse {
 			clear(s.Devices)
-			clear(s.Traced)
-			s.Missing, s.TPS, s.First, s.NoTrace = s.Missing[:0], nil, false, ""
+			s.Traced = nil // a traced interval has a map, an untraced one none
+			s.Missing, s.TPS, s.First, s.NoTrace, s.TraceLost = s.Missing[:0], nil, false, "", 0
 		} else {
 			s = Sample{}
 		}
