@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/spf13/cobra"
@@ -15,7 +16,7 @@ import (
 // monitorCmd is `dbdyno monitor`: a long recording of this host (and a database's transactions), and the
 // storage-planning checklist from it.
 func (a *app) monitorCmd() *cobra.Command {
-	var storePath, target, agentURL string
+	var storePath, target, agentURL, tokenFile, agentCA string
 	o := monitor.Options{}
 	c := &cobra.Command{
 		Use:   "monitor",
@@ -26,7 +27,21 @@ func (a *app) monitorCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if agentURL != "" {
-				return fmt.Errorf("--agent is not supported yet: the agent serves rates without read and write counts; run dbdyno monitor on the database host itself")
+				tlsConf, err := agent.ClientTLS(agentCA)
+				if err != nil {
+					return err
+				}
+				token := os.Getenv(agent.TokenEnv)
+				if tokenFile != "" {
+					if token, err = agent.ReadToken(tokenFile); err != nil {
+						return fmt.Errorf("--agent-token-file: %v", err)
+					}
+				}
+				if o.Agent, err = agent.NewClient(agentURL, token, tlsConf); err != nil {
+					return err
+				}
+			} else if tokenFile != "" || agentCA != "" {
+				return fmt.Errorf("--agent-token-file and --agent-ca are for --agent URL: give the agent's address too, or drop them")
 			}
 			if target != "" {
 				t, err := engine.Parse(target)
@@ -56,7 +71,9 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().StringSliceVar(&o.Devices, "device", nil, "block devices to record, e.g. sda,nvme0n1 (default: every whole disk)")
 	c.Flags().StringVar(&target, "target", "", "a database whose transactions a second are recorded too (its server's counters)")
 	c.Flags().StringVar(&o.Trace, "block-trace", "auto", "trace issued block requests for the random/sequential shares (tracefs, root): auto (where the kernel lets us, else the reason is recorded), on (refused where it cannot), off")
-	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (not supported yet)")
+	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (http://HOST:PORT): its raw block device, CPU and memory counters every --interval")
+	c.Flags().StringVar(&tokenFile, "agent-token-file", "", "the agent's token (else from "+agent.TokenEnv+")")
+	c.Flags().StringVar(&agentCA, "agent-ca", "", "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)")
 
 	var periods, format, tz string
 	var growth float64

@@ -58,7 +58,9 @@ func TestMonitorChecklistSize(t *testing.T) {
 		{[]string{"monitor", "--store", st, "--duration", "1s"}, "dbdyno monitor needs --name"},
 		{[]string{"monitor", "report", "app", "--store", st}, "dbdyno monitor report needs -o FILE.html"},
 		{[]string{"monitor", "--name", "x", "--store", st, "--device", "nosuchdisk"}, "--device nosuchdisk: no such device"},
-		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "--agent is not supported yet"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "agent http://127.0.0.1:1: unreachable"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://u:p@127.0.0.1:1"}, "put no credentials in the URL"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent-token-file", "/nonexistent"}, "--agent-token-file and --agent-ca are for --agent URL"},
 		{[]string{"io", "size", "--need", "iops=16000", "--catalog", filepath.Join(dir, "none.yaml")}, "catalogue: open"},
 		{[]string{"io", "size", "--need", "iops=900000", "--catalog", catalog}, "meet 900,000 IOPS: the most is 80,000"},
 	} {
