@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/spf13/cobra"
@@ -13,7 +16,7 @@ import (
 // monitorCmd is `dbdyno monitor`: a long recording of this host (and a database's transactions), and the
 // storage-planning checklist from it.
 func (a *app) monitorCmd() *cobra.Command {
-	var storePath, target, agentURL string
+	var storePath, target, agentURL, tokenFile, agentCA string
 	o := monitor.Options{}
 	c := &cobra.Command{
 		Use:   "monitor",
@@ -24,7 +27,21 @@ func (a *app) monitorCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if agentURL != "" {
-				return fmt.Errorf("--agent is not supported yet: the agent serves rates without read and write counts; run dbdyno monitor on the database host itself")
+				tlsConf, err := agent.ClientTLS(agentCA)
+				if err != nil {
+					return err
+				}
+				token := os.Getenv(agent.TokenEnv)
+				if tokenFile != "" {
+					if token, err = agent.ReadToken(tokenFile); err != nil {
+						return fmt.Errorf("--agent-token-file: %v", err)
+					}
+				}
+				if o.Agent, err = agent.NewClient(agentURL, token, tlsConf); err != nil {
+					return err
+				}
+			} else if tokenFile != "" || agentCA != "" {
+				return fmt.Errorf("--agent-token-file and --agent-ca are for --agent URL: give the agent's address too, or drop them")
 			}
 			if target != "" {
 				t, err := engine.Parse(target)
@@ -53,7 +70,10 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().DurationVar(&o.Duration, "duration", 0, "stop after this long (0: until Ctrl-C)")
 	c.Flags().StringSliceVar(&o.Devices, "device", nil, "block devices to record, e.g. sda,nvme0n1 (default: every whole disk)")
 	c.Flags().StringVar(&target, "target", "", "a database whose transactions a second are recorded too (its server's counters)")
-	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (not supported yet)")
+	c.Flags().StringVar(&o.Trace, "block-trace", "auto", "trace issued block requests for the random/sequential shares (tracefs, root): auto (where the kernel lets us, else the reason is recorded), on (refused where it cannot), off")
+	c.Flags().StringVar(&agentURL, "agent", "", "record a remote host through its dbdyno agent (http://HOST:PORT): its raw block device, CPU and memory counters every --interval")
+	c.Flags().StringVar(&tokenFile, "agent-token-file", "", "the agent's token (else from "+agent.TokenEnv+")")
+	c.Flags().StringVar(&agentCA, "agent-ca", "", "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)")
 
 	var periods, format, tz string
 	var growth float64
@@ -96,7 +116,7 @@ func (a *app) monitorCmd() *cobra.Command {
 			return nil
 		},
 	}
-	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: one period of every interval)")
+	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
 	check.Flags().Float64Var(&growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
 	check.Flags().StringSliceVar(&devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
 	check.Flags().StringVar(&format, "output-format", "table", "table, or json (what dbdyno io size --need reads)")
@@ -118,6 +138,49 @@ func (a *app) monitorCmd() *cobra.Command {
 			return err
 		},
 	}
-	c.AddCommand(check, list)
+	var out string
+	rep := &cobra.Command{
+		Use:   "report NAME -o FILE.html",
+		Short: "an HTML report of a recording: IOPS, MB/s, latency, queue depth, CPU and TPS over time with the periods shaded, and the checklist",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("dbdyno monitor report needs -o FILE.html")
+			}
+			var ps []monitor.PeriodSpec
+			if periods != "" {
+				var err error
+				if ps, err = monitor.ParsePeriods(periods); err != nil {
+					return err
+				}
+			}
+			if growth <= 0 {
+				return fmt.Errorf("--growth %g: a factor above 0 (1.5 is 50%% more load)", growth)
+			}
+			loc, err := time.LoadLocation(tz)
+			if err != nil {
+				return fmt.Errorf("--tz %s: %v", tz, err)
+			}
+			st, err := store.Open(cmd.Context(), storePath)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var b bytes.Buffer
+			if err := monitor.WriteReport(cmd.Context(), st, &b, args[0], ps, devices, growth, loc); err != nil {
+				return err
+			}
+			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "report of %s: %s\n", args[0], out)
+			return nil
+		},
+	}
+	rep.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write")
+	for _, n := range []string{"periods", "growth", "device", "tz"} {
+		rep.Flags().AddFlag(check.Flags().Lookup(n))
+	}
+	c.AddCommand(check, list, rep)
 	return c
 }

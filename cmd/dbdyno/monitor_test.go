@@ -35,6 +35,11 @@ func TestMonitorChecklistSize(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("checklist json: %q", r.stderr)
 	}
+	html := filepath.Join(dir, "app.html")
+	rr := cli(ctx, "monitor", "report", "app", "--store", st, "-o", html)
+	if page, err := os.ReadFile(html); rr.code != 0 || err != nil || !strings.Contains(string(page), `<svg class="chart"`) || !strings.Contains(string(page), "Requirements checklist") {
+		t.Errorf("monitor report: %d %q %q (%v)", rr.code, rr.stdout, rr.stderr, err)
+	}
 	need := filepath.Join(dir, "need.json")
 	if err := os.WriteFile(need, []byte(r.stdout), 0o644); err != nil {
 		t.Fatal(err)
@@ -51,8 +56,11 @@ func TestMonitorChecklistSize(t *testing.T) {
 		{[]string{"monitor", "checklist", "nothing", "--store", st}, "no recording nothing in the results store (it has app)"},
 		{[]string{"monitor", "checklist", "app", "--store", st, "--periods", "normal=Funday 09:00-17:00"}, `--periods normal: "Funday" is not a day`},
 		{[]string{"monitor", "--store", st, "--duration", "1s"}, "dbdyno monitor needs --name"},
+		{[]string{"monitor", "report", "app", "--store", st}, "dbdyno monitor report needs -o FILE.html"},
 		{[]string{"monitor", "--name", "x", "--store", st, "--device", "nosuchdisk"}, "--device nosuchdisk: no such device"},
-		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "--agent is not supported yet"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "agent http://127.0.0.1:1: unreachable"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://u:p@127.0.0.1:1"}, "put no credentials in the URL"},
+		{[]string{"monitor", "--name", "x", "--store", st, "--agent-token-file", "/nonexistent"}, "--agent-token-file and --agent-ca are for --agent URL"},
 		{[]string{"io", "size", "--need", "iops=16000", "--catalog", filepath.Join(dir, "none.yaml")}, "catalogue: open"},
 		{[]string{"io", "size", "--need", "iops=900000", "--catalog", catalog}, "meet 900,000 IOPS: the most is 80,000"},
 	} {

@@ -50,7 +50,9 @@ type Checklist struct {
 	From    time.Time `json:"from"`
 	To      time.Time `json:"to"`
 	Growth  float64   `json:"growth"`
-	Periods []Period  `json:"periods"`
+	// PeriodsNote says how the periods were found from the load (no --periods), or why they were not.
+	PeriodsNote string   `json:"periods_note,omitempty"`
+	Periods     []Period `json:"periods"`
 }
 
 // Row finds a row by key.
@@ -101,8 +103,9 @@ const (
 	KeyMemory     = "memory_gib"
 )
 
-// notRandom is why the random/sequential share is not in the checklist.
-const notRandom = "not measured: it needs the sectors of each issued request (the block layer's tracefs events, root only), which dbdyno monitor does not record"
+// notRandom is why the random/sequential share is not in the checklist of a recording made without the trace
+// and without a reason recorded (before the monitor traced).
+const notRandom = "it needs the sectors of each issued request (the block layer's tracefs events, root only), which this recording does not have"
 
 // Build computes the checklist from samples (see Builder).
 func Build(name string, samples []Sample, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) *Checklist {
@@ -111,6 +114,18 @@ func Build(name string, samples []Sample, periods []PeriodSpec, devices []string
 		b.Add(s)
 	}
 	return b.Checklist(name)
+}
+
+// BuildFound computes the checklist with the periods found from the samples' load (see periods.go).
+func BuildFound(name string, samples []Sample, devices []string, growth float64, loc *time.Location) *Checklist {
+	h := NewHourLoad(devices, loc)
+	for _, s := range samples {
+		h.Add(s)
+	}
+	f := h.Periods()
+	c := Build(name, samples, f.Periods, devices, growth, loc)
+	c.PeriodsNote = f.Note
+	return c
 }
 
 // Builder computes the checklist one sample at a time (a month of 10 s intervals is never held): for each
@@ -126,6 +141,8 @@ type Builder struct {
 	out      []Period
 	seen     map[string]bool
 	from, to time.Time
+	noTrace  string // why the recording does not trace, as it said
+	traced   bool   // some interval was traced
 }
 
 // NewBuilder starts a checklist; no periods is one period of every interval ("all").
@@ -169,6 +186,12 @@ func (b *Builder) Add(s Sample) {
 			b.seen[d] = true
 		}
 	}
+	if s.NoTrace != "" {
+		b.noTrace = s.NoTrace
+	}
+	if len(s.Traced) > 0 {
+		b.traced = true
+	}
 	for i, p := range b.periods {
 		if !p.Contains(start.In(b.loc)) {
 			continue
@@ -193,7 +216,14 @@ func (b *Builder) Checklist(name string) *Checklist {
 	sort.Strings(c.Devices)
 	for i := range b.out {
 		p := b.out[i]
-		p.Rows = b.acc[i].rows(b.growth, p.Intervals)
+		why := notRandom
+		switch {
+		case b.traced:
+			why = "no traced interval with IO in this period"
+		case b.noTrace != "":
+			why = b.noTrace
+		}
+		p.Rows = b.acc[i].rows(b.growth, p.Intervals, why)
 		c.Periods = append(c.Periods, p)
 	}
 	return c
@@ -213,7 +243,10 @@ func (a *series) put(k string, x float64) {
 
 func (a *series) add(s Sample, devices []string) {
 	var d Delta
+	var rnd, seq uint64
 	for _, name := range devices {
+		t := s.Traced[name]
+		rnd, seq = rnd+t.Random, seq+t.Sequential
 		x := s.Devices[name]
 		d.Reads += x.Reads
 		d.Writes += x.Writes
@@ -235,6 +268,10 @@ func (a *series) add(s Sample, devices []string) {
 	}
 	if s.TPS != nil {
 		a.put(KeyTPS, *s.TPS)
+	}
+	if rnd+seq > 0 { // the share of the requests traced in the interval
+		a.put(KeyRandomPct, 100*float64(rnd)/float64(rnd+seq))
+		a.put(KeySeqPct, 100*float64(seq)/float64(rnd+seq))
 	}
 	a.put(KeyCPU, s.CPU)
 	a.put(KeyMemory, float64(s.MemUsed)/(1<<30))
@@ -258,7 +295,7 @@ var rowDefs = []struct {
 	{KeyMemory, "memory", "GiB", true},
 }
 
-func (a *series) rows(growth float64, intervals int) []Row {
+func (a *series) rows(growth float64, intervals int, noTrace string) []Row {
 	var out []Row
 	for _, d := range rowDefs {
 		r := Row{Key: d.key, Title: d.title, Unit: d.unit}
@@ -268,8 +305,8 @@ func (a *series) rows(growth float64, intervals int) []Row {
 			r.NotMeasured = "not measured: no interval in this period"
 		case d.key == KeyTPS && len(v) == 0:
 			r.NotMeasured = "not measured: the recording has no database (dbdyno monitor --target)"
-		case d.key == KeyRandomPct || d.key == KeySeqPct:
-			r.NotMeasured = notRandom
+		case (d.key == KeyRandomPct || d.key == KeySeqPct) && len(v) == 0:
+			r.NotMeasured = "not measured: " + noTrace
 		case len(v) == 0:
 			r.NotMeasured = "not measured: no interval with IO in this period"
 		default:
@@ -312,12 +349,16 @@ type PeriodSpec struct {
 	Days       [7]bool // by time.Weekday
 	From, To   int     // minutes after midnight; To may be 1440; From > To wraps midnight
 	everything bool
+	hours      *[168]bool // a period found from the load: its hours of the week (0 is Monday 00:00)
 }
 
 // Contains says whether a moment (in the periods' time zone) falls in the period.
 func (p PeriodSpec) Contains(t time.Time) bool {
 	if p.everything {
 		return true
+	}
+	if p.hours != nil {
+		return p.hours[hourOfWeek(t)]
 	}
 	if !p.Days[t.Weekday()] {
 		return false
@@ -438,6 +479,9 @@ func (c *Checklist) WriteTable(w io.Writer) {
 		fmt.Fprintf(w, ", load rows x%g for growth", c.Growth)
 	}
 	fmt.Fprintln(w)
+	if c.PeriodsNote != "" {
+		fmt.Fprintln(w, c.PeriodsNote)
+	}
 	for _, p := range c.Periods {
 		fmt.Fprintf(w, "\n%s (%s): %d intervals, %s\n", p.Name, p.Spec, p.Intervals, time.Duration(p.Seconds*float64(time.Second)).Round(time.Second))
 		fmt.Fprintf(w, "  %-26s %5s %10s %10s %10s %10s %10s %10s\n", "requirement", "unit", "p50", "p90", "p99", "min", "avg", "max")

@@ -102,6 +102,21 @@ type Sample struct {
 	// First marks the first interval after the recording started (or restarted): the time since the previous
 	// sample is a gap, not an interval.
 	First bool `json:"first,omitempty"`
+	// Traced is each device's issued requests counted random or sequential from the block layer's trace
+	// (see trace.go); nil when the recording does not trace.
+	Traced map[string]Traced `json:"trace,omitempty"`
+	// NoTrace says why the recording does not trace (on its first interval).
+	NoTrace string `json:"no_trace,omitempty"`
+	// TraceLost is the trace events the buffer dropped in the interval (all devices): the shares are then
+	// those of a sample of the requests.
+	TraceLost uint64 `json:"trace_lost,omitempty"`
+}
+
+// Traced is one device's requests issued in an interval, from the block layer's trace: a request is
+// sequential when it starts where one of the device's recent requests of the same direction ended.
+type Traced struct {
+	Random     uint64 `json:"rnd"`
+	Sequential uint64 `json:"seq"`
 }
 
 var partition = regexp.MustCompile(`^((sd|vd|xvd|hd)[a-z]+\d+|(nvme\d+n\d+|mmcblk\d+|nbd\d+)p\d+)$`)

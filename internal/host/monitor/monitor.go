@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
 
@@ -35,6 +35,13 @@ type Options struct {
 	Stored func(Sample)
 	// Proc is the proc filesystem's root ("/proc" unless a test says otherwise).
 	Proc string
+	// Trace is the block layer trace for the random/sequential shares: "auto" (the default: traced where the
+	// kernel lets us, the reason recorded otherwise), "on" (refused where it cannot) or "off".
+	Trace string
+	// TraceFilter is added to the trace event's kernel filter (tests trace their own process's requests).
+	TraceFilter string
+	// Agent, when set, is the remote host's agent whose raw counters are recorded instead of this host's.
+	Agent *agent.Client
 }
 
 // snapshot is the counters at one moment.
@@ -44,6 +51,8 @@ type snapshot struct {
 	busy, total   uint64 // CPU ticks, all cores
 	memUsed, memT uint64
 	tx            *engine.TxCounts
+	traced        map[string]Traced // by device name, since the previous snapshot
+	lost          uint64
 }
 
 type recorder struct {
@@ -52,13 +61,18 @@ type recorder struct {
 	db   *sql.DB
 	keep func(string) bool
 	buf  bytes.Buffer
+	tr   *Tracer
+	why  string            // why there is no trace
+	devs map[string]string // "major,minor" to name
+	// resumed: the agent answered again after a gap; the next interval is the first of a stretch
+	resumed bool
 }
 
 // Record samples the host every interval and stores each interval in the store as it ends (appending to a
 // recording of the same name), until the context ends or the duration is over. It holds two snapshots at a
 // time, whatever the duration. It returns the intervals stored.
 func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
-	if runtime.GOOS != "linux" {
+	if runtime.GOOS != "linux" && o.Agent == nil {
 		return 0, fmt.Errorf("dbdyno monitor reads /proc/diskstats, /proc/stat and /proc/meminfo: Linux only (run it on a Linux host, or use dbdyno agent)")
 	}
 	if o.Name == "" {
@@ -89,6 +103,28 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 		}
 		r.db = db
 	}
+	switch {
+	case o.Agent != nil && o.Trace == "on":
+		return 0, fmt.Errorf("--block-trace on: the block layer is traced on the host itself, not through its agent: run dbdyno monitor on %s, or use --block-trace auto", o.Agent.Where())
+	case o.Agent != nil:
+		r.why = "the recording is of a remote host through its agent; block requests are traced on the host itself (dbdyno monitor run there as root)"
+	case o.Trace == "" || o.Trace == "auto" || o.Trace == "on":
+		tr, err := StartTrace(o.TraceFilter)
+		if err != nil {
+			if o.Trace == "on" {
+				return 0, fmt.Errorf("--block-trace on: %v (--block-trace auto records without it, the random share not measured)", err)
+			}
+			r.why = err.Error()
+		} else {
+			r.tr = tr
+			defer tr.Stop()
+			r.devs = devNumbers(o.Proc + "/diskstats")
+		}
+	case o.Trace == "off":
+		r.why = "the recording was made with --block-trace off"
+	default:
+		return 0, fmt.Errorf("--block-trace %s: auto, on or off", o.Trace)
+	}
 	first, err := r.take(ctx)
 	if err != nil {
 		return 0, err
@@ -98,7 +134,11 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 		for _, d := range o.Devices {
 			d = strings.TrimPrefix(d, "/dev/")
 			if _, ok := first.disks[d]; !ok {
-				return 0, fmt.Errorf("--device %s: no such device in %s/diskstats (it has %s)", d, o.Proc, strings.Join(names(first.disks), ", "))
+				where := o.Proc + "/diskstats"
+				if o.Agent != nil {
+					where = "the diskstats of " + o.Agent.Where()
+				}
+				return 0, fmt.Errorf("--device %s: no such device in %s (it has %s)", d, where, strings.Join(names(first.disks), ", "))
 			}
 			want[d] = true
 		}
@@ -108,6 +148,7 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 	defer tick.Stop()
 	prev, n, tty := first, 0, isTerminal(o.Status)
 	lastLine := time.Time{}
+	away := false // the agent did not answer: the next answer starts a new stretch (marked first)
 	for {
 		select {
 		case <-ctx.Done():
@@ -118,10 +159,27 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 		case <-tick.C:
 		}
 		cur, err := r.take(ctx)
+		if err != nil && o.Agent != nil && ctx.Err() == nil {
+			if !away {
+				fmt.Fprintf(o.Status, "\nmonitor %s: %v; recording resumes when it answers (the time between is a gap)\n", o.Name, err)
+			}
+			away = true
+			continue
+		}
 		if err != nil {
+			if ctx.Err() != nil {
+				return n, nil
+			}
 			return n, err
 		}
-		s := r.sample(prev, cur, n == 0)
+		if away {
+			fmt.Fprintf(o.Status, "monitor %s: agent %s is back\n", o.Name, o.Agent.Where())
+			prev, away = cur, false
+			r.resumed = true
+			continue
+		}
+		s := r.sample(prev, cur, n == 0 || r.resumed)
+		r.resumed = false
 		prev = cur
 		doc, err := json.Marshal(s)
 		if err != nil {
@@ -169,6 +227,14 @@ func (r *recorder) sample(prev, cur snapshot, first bool) Sample {
 	s := Sample{At: cur.at.UTC(), Seconds: secs, MemUsed: cur.memUsed, MemTotal: cur.memT, First: first}
 	s.Devices, s.Missing = Between(prev.disks, cur.disks, r.keep)
 	sort.Strings(s.Missing)
+	if cur.traced != nil {
+		s.Traced, s.TraceLost = map[string]Traced{}, cur.lost
+		for d := range s.Devices {
+			s.Traced[d] = cur.traced[d]
+		}
+	} else if first {
+		s.NoTrace = r.why
+	}
 	if dt := cur.total - prev.total; cur.total > prev.total {
 		s.CPU = 100 * float64(cur.busy-prev.busy) / float64(dt)
 	}
@@ -199,6 +265,13 @@ func (r *recorder) status(s Sample, n int) string {
 	if s.TPS != nil {
 		line += fmt.Sprintf(" | %.0f TPS", *s.TPS)
 	}
+	var rnd, seq uint64
+	for _, t := range s.Traced {
+		rnd, seq = rnd+t.Random, seq+t.Sequential
+	}
+	if rnd+seq > 0 {
+		line += fmt.Sprintf(" | random %.0f%%", 100*float64(rnd)/float64(rnd+seq))
+	}
 	if len(s.Missing) > 0 {
 		line += " | gone: " + strings.Join(s.Missing, ",")
 	}
@@ -208,19 +281,50 @@ func (r *recorder) status(s Sample, n int) string {
 // take reads the counters now.
 func (r *recorder) take(ctx context.Context) (snapshot, error) {
 	s := snapshot{at: time.Now()}
-	f, err := os.Open(r.o.Proc + "/diskstats")
-	if err != nil {
-		return s, fmt.Errorf("dbdyno monitor: %w", err)
+	var disk, cpu, mem string
+	if r.o.Agent != nil {
+		p, err := r.o.Agent.Proc(ctx)
+		if err != nil {
+			return s, err
+		}
+		s.at, disk, cpu, mem = p.At, p.Diskstats, p.CPU, p.Meminfo
+	} else {
+		d, err := os.ReadFile(r.o.Proc + "/diskstats")
+		if err != nil {
+			return s, fmt.Errorf("dbdyno monitor: %w", err)
+		}
+		st, err := os.ReadFile(r.o.Proc + "/stat")
+		if err != nil {
+			return s, err
+		}
+		m, err := os.ReadFile(r.o.Proc + "/meminfo")
+		if err != nil {
+			return s, err
+		}
+		disk, cpu, mem = string(d), strings.SplitN(string(st), "\n", 2)[0], string(m)
 	}
-	s.disks, err = ParseDiskstats(f)
-	f.Close()
-	if err != nil {
+	var err error
+	if s.disks, err = ParseDiskstats(strings.NewReader(disk)); err != nil {
 		return s, err
 	}
-	if s.busy, s.total, err = cpuTicks(r.o.Proc + "/stat"); err != nil {
+	if r.tr != nil {
+		byNum, lost := r.tr.Take()
+		s.traced, s.lost = map[string]Traced{}, lost
+		for num, c := range byNum {
+			name, ok := r.devs[num]
+			if !ok { // a device that appeared since
+				r.devs = devNumbers(r.o.Proc + "/diskstats")
+				name = r.devs[num]
+			}
+			if name != "" {
+				s.traced[name] = c
+			}
+		}
+	}
+	if s.busy, s.total, err = cpuTicks(cpu); err != nil {
 		return s, err
 	}
-	if s.memUsed, s.memT, err = memory(r.o.Proc + "/meminfo"); err != nil {
+	if s.memUsed, s.memT, err = memory(mem); err != nil {
 		return s, err
 	}
 	if r.db != nil {
@@ -233,25 +337,16 @@ func (r *recorder) take(ctx context.Context) (snapshot, error) {
 }
 
 // cpuTicks reads /proc/stat's cpu line: the busy ticks (all but idle and iowait) and the total.
-func cpuTicks(path string) (busy, total uint64, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	if !sc.Scan() {
-		return 0, 0, fmt.Errorf("%s is empty", path)
-	}
-	fl := strings.Fields(sc.Text())
+func cpuTicks(line string) (busy, total uint64, err error) {
+	fl := strings.Fields(line)
 	if len(fl) < 9 || fl[0] != "cpu" {
-		return 0, 0, fmt.Errorf("%s: unexpected first line %q", path, sc.Text())
+		return 0, 0, fmt.Errorf("/proc/stat: unexpected first line %q", line)
 	}
 	var idle uint64
 	for i := 1; i <= 8; i++ { // user nice system idle iowait irq softirq steal (guest is within user)
 		v, err := strconv.ParseUint(fl[i], 10, 64)
 		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %v", path, err)
+			return 0, 0, fmt.Errorf("/proc/stat: %v", err)
 		}
 		total += v
 		if i == 4 || i == 5 {
@@ -261,14 +356,10 @@ func cpuTicks(path string) (busy, total uint64, err error) {
 	return total - idle, total, nil
 }
 
-// memory reads /proc/meminfo: used (total less available) and total, bytes.
-func memory(path string) (used, total uint64, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0, err
-	}
+// memory reads /proc/meminfo's text: used (total less available) and total, bytes.
+func memory(text string) (used, total uint64, err error) {
 	var avail uint64
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
@@ -282,7 +373,7 @@ func memory(path string) (used, total uint64, err error) {
 		}
 	}
 	if total == 0 {
-		return 0, 0, fmt.Errorf("%s has no MemTotal", path)
+		return 0, 0, fmt.Errorf("/proc/meminfo has no MemTotal")
 	}
 	return total - min(avail, total), total, nil
 }
@@ -300,7 +391,8 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 	err := st.Samples(ctx, name, func(doc []byte) error {
 		if reuse {
 			clear(s.Devices)
-			s.Missing, s.TPS, s.First = s.Missing[:0], nil, false
+			s.Traced = nil // a traced interval has a map, an untraced one none
+			s.Missing, s.TPS, s.First, s.NoTrace, s.TraceLost = s.Missing[:0], nil, false, "", 0
 		} else {
 			s = Sample{}
 		}
@@ -315,8 +407,12 @@ func load(ctx context.Context, st *store.Store, name string, reuse bool, fn func
 }
 
 // ChecklistOf computes a stored recording's checklist; a recording with no interval is an error naming the
-// recordings there are.
+// recordings there are. No periods: the periods are found from the recording's load (a first pass over it).
 func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []PeriodSpec, devices []string, growth float64, loc *time.Location) (*Checklist, error) {
+	note := ""
+	if len(periods) == 0 {
+		periods, note = FoundPeriods(ctx, st, name, devices, loc)
+	}
 	b := NewBuilder(periods, devices, growth, loc)
 	n, err := load(ctx, st, name, true, b.Add)
 	if err != nil {
@@ -338,5 +434,7 @@ func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []Pe
 			return nil, fmt.Errorf("--device %s: recording %s has no such device", d, name)
 		}
 	}
-	return b.Checklist(name), nil
+	c := b.Checklist(name)
+	c.PeriodsNote = note
+	return c, nil
 }

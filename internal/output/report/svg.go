@@ -282,7 +282,7 @@ func thin(s Series) Series {
 
 // LineChart draws series against a numeric x axis.
 func LineChart(title, xLabel, yLabel string, series []Series) string {
-	return lineChart(title, xLabel, yLabel, series, nil)
+	return lineChart(title, xLabel, yLabel, series, nil, nil)
 }
 
 // Mark is a vertical line across a chart at X, labelled (a knee).
@@ -293,10 +293,22 @@ type Mark struct {
 
 // LineChartMarked is LineChart with a vertical mark.
 func LineChartMarked(title, xLabel, yLabel string, series []Series, m Mark) string {
-	return lineChart(title, xLabel, yLabel, series, &m)
+	return lineChart(title, xLabel, yLabel, series, &m, nil)
 }
 
-func lineChart(title, xLabel, yLabel string, series []Series, mark *Mark) string {
+// Band is a shaded stretch of a chart's x axis, behind its lines (a period of a recording); Label is its tooltip.
+type Band struct {
+	From, To float64
+	Fill     string // a CSS colour
+	Label    string
+}
+
+// LineChartBands is LineChart with shaded stretches of the x axis.
+func LineChartBands(title, xLabel, yLabel string, series []Series, bands []Band) string {
+	return lineChart(title, xLabel, yLabel, series, nil, bands)
+}
+
+func lineChart(title, xLabel, yLabel string, series []Series, mark *Mark, bands []Band) string {
 	var b strings.Builder
 	xMin, xMax, yMax := math.Inf(1), math.Inf(-1), 0.0
 	var names []string
@@ -330,6 +342,14 @@ func lineChart(title, xLabel, yLabel string, series []Series, mark *Mark) string
 		}
 	}
 	c.xTicks(at, labels)
+	for _, bd := range bands {
+		from, to := math.Max(bd.From, xMin), math.Min(bd.To, xMax)
+		if to <= from {
+			continue
+		}
+		fmt.Fprintf(&b, `<rect class="band" x="%.1f" y="%.0f" width="%.1f" height="%d" fill="%s"><title>%s</title></rect>`,
+			xAt(from), c.padT, xAt(to)-xAt(from), plotH, html.EscapeString(bd.Fill), html.EscapeString(bd.Label))
+	}
 	if mark != nil && mark.X >= xMin && mark.X <= xMax {
 		x := xAt(mark.X)
 		fmt.Fprintf(&b, `<line class="mark" x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="#d62728" stroke-dasharray="4 3"/>`, x, c.padT, x, c.bottom())

@@ -10,11 +10,12 @@ import (
 
 // SizeFlags are `io size`'s options.
 type SizeFlags struct {
-	Need       string `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
-	Catalog    string `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalogs/azure-2015.yaml)"`
-	Percentile string `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
-	Period     string `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
-	Top        int    `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
+	Need       string  `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
+	Catalog    string  `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalogs/azure-2015.yaml)"`
+	Percentile string  `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
+	Period     string  `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
+	Top        int     `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
+	CacheHit   float64 `flag:"cache-hit" default:"0" min:"0" max:"1" help:"the share of reads a VM's ReadOnly host cache is expected to serve (0.6 is 60%); they count against the VM's cache caps, not the disks' (default 0: none)"`
 }
 
 // sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
@@ -36,6 +37,9 @@ func sizeCommand() *workload.Command {
 		need, err := sizing.ReadNeed(o.Need, o.Percentile, o.Period)
 		if err != nil {
 			return err
+		}
+		if need.CacheHit = o.CacheHit; need.CacheHit > 0 && need.ReadPct == 0 {
+			return fmt.Errorf("--cache-hit needs the read share: a checklist as --need, or read=PERCENT in it (iops=16000,read=90)")
 		}
 		p, err := sizing.Size(c, need)
 		if err != nil {

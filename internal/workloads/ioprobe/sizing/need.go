@@ -57,6 +57,14 @@ func FromChecklist(c *monitor.Checklist, pct, period, file string) (Need, error)
 			*k.to = max(*k.to, v)
 		}
 	}
+	for _, p := range c.Periods { // the read share: the periods' average, the largest (a read cache is sized for it)
+		if period != "" && p.Name != period {
+			continue
+		}
+		if r, ok := p.Row(monitor.KeyReadPct); ok && r.Stat != nil {
+			n.ReadPct = max(n.ReadPct, r.Avg)
+		}
+	}
 	if !found {
 		var names []string
 		for _, p := range c.Periods {
@@ -85,14 +93,14 @@ func inlineNeed(s string) (Need, error) {
 		var err error
 		var x float64
 		switch k {
-		case "iops", "mbps", "gib":
+		case "iops", "mbps", "gib", "read":
 			x, err = strconv.ParseFloat(v, 64)
 		case "io-size":
 			var b int64
 			b, err = units.ParseSize(v)
 			x = float64(b) / 1024
 		default:
-			return Need{}, fmt.Errorf("--need: unknown key %q (iops, mbps, io-size, gib)", k)
+			return Need{}, fmt.Errorf("--need: unknown key %q (iops, mbps, io-size, gib, read)", k)
 		}
 		if err != nil || x < 0 {
 			return Need{}, fmt.Errorf("--need %s=%s: not a non-negative figure", k, v)
@@ -104,6 +112,11 @@ func inlineNeed(s string) (Need, error) {
 			n.MBps = x
 		case "gib":
 			n.GiB = x
+		case "read":
+			if x > 100 {
+				return Need{}, fmt.Errorf("--need read=%s: a percentage of the operations, 0 to 100", v)
+			}
+			n.ReadPct = x
 		case "io-size":
 			n.IOSizeKB = x
 		}

@@ -17,6 +17,11 @@ type Need struct {
 	IOSizeKB float64 // the average request size, KiB: caps are converted at it (0: not known)
 	GiB      float64 // capacity (0: no requirement)
 	From     string  // where the figures come from, for the output
+	// ReadPct is the share of operations that read (the checklist's average); CacheHit the share of reads the
+	// user expects a host read cache to serve (0: none counted). Together they let a VM's ReadOnly host cache
+	// carry IOPS x ReadPct x CacheHit against its own caps instead of the disks' and the VM's uncached ones.
+	ReadPct  float64
+	CacheHit float64
 }
 
 // AtIOSize is what a device with these caps delivers at one request size (KiB), as the premium-storage guide
@@ -55,11 +60,25 @@ type Candidate struct {
 	Limit  string // the cap that binds: with the least headroom over the need ("VM MB/s cap", "disk IOPS")
 	Cost   Money
 	Priced bool
+	// Cached: the disks use the VM's ReadOnly host cache, which serves the need's cached reads (CacheIOPS and
+	// CacheMBps of them) within its own caps; IOPS and MBps are then the uncached caps plus the cache's.
+	Cached               bool
+	CacheIOPS, CacheMBps float64
 }
 
 // Total is the monthly cost split as the study writes it.
 func (c Candidate) String() string {
-	return fmt.Sprintf("%s + %d x %s", c.VM.Name, c.N, c.Disk.Name)
+	s := fmt.Sprintf("%s + %d x %s", c.VM.Name, c.N, c.Disk.Name)
+	if c.Cached {
+		s += " cached"
+	}
+	return s
+}
+
+// caches says whether a VM's ReadOnly host cache can carry some of the need: the need says how much of it
+// the cache serves, and the VM offers ReadOnly caching with a stated cache cap.
+func caches(v VM, need Need) bool {
+	return need.CacheHit > 0 && need.ReadPct > 0 && strings.Contains(strings.ToLower(v.Caching), "readonly") && (v.CacheIOPS > 0 || v.CacheMBps > 0)
 }
 
 // limits is the set's delivered IOPS and MB/s with the cap that gives each.
@@ -85,23 +104,42 @@ func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps 
 	return
 }
 
-// evaluate fills a candidate of n disks and says whether it meets the need.
-func evaluate(v VM, d Disk, n int, need Need) (Candidate, bool) {
+// evaluate fills a candidate of n disks and says whether it meets the need; cached, the VM's ReadOnly host
+// cache serves the need's cached reads within its own caps and the disks and uncached caps the rest.
+func evaluate(v VM, d Disk, n int, need Need, cached bool) (Candidate, bool) {
 	iops, iopsBy, mbps, mbpsBy := limits(v, d, n, need.IOSizeKB)
 	c := Candidate{VM: v, Disk: d, N: n, IOPS: iops, MBps: mbps, GiB: float64(n) * d.SizeGiB,
 		Cost: v.Price + Money(n)*d.Price, Priced: v.Priced && d.Priced}
-	ok := iops >= need.IOPS && mbps >= need.MBps && c.GiB >= need.GiB
+	needIOPS, needMBps := need.IOPS, need.MBps
+	var cacheIOPS, cacheMBps float64 // what the cache delivers at the request size
+	if cached {
+		f := need.ReadPct / 100 * need.CacheHit
+		c.Cached, c.CacheIOPS, c.CacheMBps = true, need.IOPS*f, need.MBps*f
+		needIOPS, needMBps = need.IOPS-c.CacheIOPS, need.MBps-c.CacheMBps
+		cacheIOPS, cacheMBps = AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB)
+		if v.CacheMBps == 0 {
+			cacheMBps = math.Inf(1)
+		}
+		c.IOPS, c.MBps = iops+cacheIOPS, mbps+cacheMBps
+	}
+	ok := iops >= needIOPS && mbps >= needMBps && c.GiB >= need.GiB && cacheIOPS >= c.CacheIOPS && cacheMBps >= c.CacheMBps
 	// the binding limit: the requirement with the least headroom, and the cap that gives it
 	type h struct {
 		ratio float64
 		by    string
 	}
 	var hs []h
-	if need.IOPS > 0 {
-		hs = append(hs, h{iops / need.IOPS, iopsBy})
+	if needIOPS > 0 {
+		hs = append(hs, h{iops / needIOPS, iopsBy})
 	}
-	if need.MBps > 0 {
-		hs = append(hs, h{mbps / need.MBps, mbpsBy})
+	if needMBps > 0 {
+		hs = append(hs, h{mbps / needMBps, mbpsBy})
+	}
+	if c.CacheIOPS > 0 {
+		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap"})
+	}
+	if c.CacheMBps > 0 {
+		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap"})
 	}
 	if need.GiB > 0 {
 		hs = append(hs, h{c.GiB / need.GiB, "capacity"})
@@ -140,11 +178,24 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 			if !v.Attaches(d) {
 				continue
 			}
-			for n := 1; n <= v.MaxDisks; n++ {
-				if cand, ok := evaluate(v, d, n, need); ok {
-					p.Candidates = append(p.Candidates, cand)
-					break
+			// uncached, and with the VM's ReadOnly host cache where it carries some of the need: the cheaper
+			// of the two (a disk's cache setting is the user's choice)
+			var best *Candidate
+			for _, cached := range []bool{false, true} {
+				if cached && !caches(v, need) {
+					continue
 				}
+				for n := 1; n <= v.MaxDisks; n++ {
+					if cand, ok := evaluate(v, d, n, need, cached); ok {
+						if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
+							best = &cand
+						}
+						break
+					}
+				}
+			}
+			if best != nil {
+				p.Candidates = append(p.Candidates, *best)
 			}
 		}
 	}
@@ -243,7 +294,12 @@ func (p *Plan) Write(w io.Writer, top int) {
 	if p.Need.From != "" {
 		fmt.Fprintf(w, " (%s)", p.Need.From)
 	}
-	fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted)\n", p.Catalog.File)
+	if p.Need.CacheHit > 0 {
+		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; \"cached\": a ReadOnly host cache serves %.0f%% of the %.0f%% reads, within the VM's cache caps)\n",
+			p.Catalog.File, 100*p.Need.CacheHit, p.Need.ReadPct)
+	} else {
+		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted: --cache-hit counts them)\n", p.Catalog.File)
+	}
 	fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	list := p.Candidates
 	if top > 0 && len(list) > top {

@@ -86,15 +86,15 @@ func TestBindingLimits(t *testing.T) {
 	c := load(t)
 	ds1, _ := vm(c, "Standard_DS1")
 	p30, _ := c.Disk("P30")
-	cand, ok := evaluate(ds1, p30, 1, Need{IOPS: 4000})
+	cand, ok := evaluate(ds1, p30, 1, Need{IOPS: 4000}, false)
 	if ok || cand.IOPS != 3200 || cand.Limit != "VM IOPS cap" {
 		t.Errorf("DS1 + P30 for 4,000 IOPS: met %v, %v IOPS, limit %q; want not met, 3,200, VM IOPS cap", ok, cand.IOPS, cand.Limit)
 	}
 	ds4, _ := vm(c, "Standard_DS4")
-	if cand, ok := evaluate(ds4, p30, 1, Need{MBps: 250}); ok || cand.Limit != "disk MB/s" {
+	if cand, ok := evaluate(ds4, p30, 1, Need{MBps: 250}, false); ok || cand.Limit != "disk MB/s" {
 		t.Errorf("DS4 + 1 P30 for 250 MB/s: met %v, limit %q; want not met, disk MB/s", ok, cand.Limit)
 	}
-	if cand, ok := evaluate(ds4, p30, 2, Need{MBps: 250}); !ok || cand.MBps != 256 || cand.Limit != "VM MB/s cap" {
+	if cand, ok := evaluate(ds4, p30, 2, Need{MBps: 250}, false); !ok || cand.MBps != 256 || cand.Limit != "VM MB/s cap" {
 		t.Errorf("DS4 + 2 P30 for 250 MB/s: met %v, %v MB/s, limit %q; want met, 256, VM MB/s cap", ok, cand.MBps, cand.Limit)
 	}
 }
@@ -246,5 +246,67 @@ func TestExpectFlatTop(t *testing.T) {
 	// a device that varies is not throttled
 	if lines := e.Compare(8, 2000, 16, []Second{{1000, 8}, {4000, 31}, {1500, 12}, {2500, 20}}); len(lines) != 1 {
 		t.Errorf("no flat top: %q", lines)
+	}
+}
+
+// Host caching, by hand: 16,000 IOPS of 8 KB requests, 90% reads, half of them expected from a ReadOnly host
+// cache: the cache serves 16,000 x 0.9 x 0.5 = 7,200 IOPS within the VM's cache caps, the disks the other
+// 8,800: two P30 (10,000) instead of four, $1,000 + 2 x $136.085 = $1,272.17 against $1,544.34 uncached. A VM
+// whose cache is capped at 4,000 IOPS cannot serve the 7,200 and is sized uncached (four P30); a VM without
+// cache caps, or a need without the hit rate, is sized as before.
+func TestHostCaching(t *testing.T) {
+	c, err := Parse("c.yaml", []byte(`disks:
+  - {name: P30, tier: premium, size_gib: 1024, iops: 5000, mbps: 200, price_month: 136.085}
+vms:
+  - {name: Big, uncached_iops: 25600, uncached_mbps: 256, max_data_disks: 16, caching: "ReadOnly, ReadWrite", cache_iops: 32000, cache_mbps: 256, price_month: 1000}
+  - {name: Small, uncached_iops: 25600, uncached_mbps: 256, max_data_disks: 16, caching: "ReadOnly, ReadWrite", cache_iops: 4000, cache_mbps: 256, price_month: 1000.01}
+  - {name: NoCaps, uncached_iops: 25600, uncached_mbps: 256, max_data_disks: 16, caching: "ReadOnly", price_month: 1000.02}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := Need{IOPS: 16000, IOSizeKB: 8, ReadPct: 90, CacheHit: 0.5}
+	p, err := Size(c, need)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Candidate{}
+	for _, x := range p.Candidates {
+		got[x.VM.Name] = x
+	}
+	big, small, nocaps := got["Big"], got["Small"], got["NoCaps"]
+	if !big.Cached || big.N != 2 || big.Cost.String() != "$1,272.17" || big.CacheIOPS != 7200 || big.IOPS != 10000+32000 || big.Limit != "disk IOPS" {
+		t.Errorf("Big: %+v (%s), want 2 x P30 cached, $1,272.17, 7,200 IOPS from the cache, disk IOPS binding", big, big.Cost)
+	}
+	if small.Cached || small.N != 4 || small.Cost.String() != "$1,544.35" {
+		t.Errorf("Small: %s %d disks cached %v %s, want 4 x P30 uncached, $1,544.35", small, small.N, small.Cached, small.Cost)
+	}
+	if nocaps.Cached || nocaps.N != 4 {
+		t.Errorf("NoCaps: %s", nocaps)
+	}
+	if p.Candidates[0].VM.Name != "Big" {
+		t.Errorf("cheapest: %s", p.Candidates[0])
+	}
+	// beyond the cache's cap: at 40,000 IOPS, 90% x 0.9 = 32,400 cached > Big's 32,000, and uncached its 25,600
+	// IOPS cap cannot carry 40,000 either: no candidate of Big
+	p, err = Size(c, Need{IOPS: 40000, IOSizeKB: 8, ReadPct: 90, CacheHit: 0.9})
+	if err == nil {
+		for _, x := range p.Candidates {
+			if x.VM.Name == "Big" {
+				t.Errorf("Big meets 40,000 IOPS: %+v", x)
+			}
+		}
+	}
+	// at 30,000 IOPS and 0.9: the cache serves 24,300 (of its 32,000), the disks 5,700 (2 P30, 10,000): the
+	// headrooms are 10,000/5,700 = 1.75 and 32,000/24,300 = 1.32, so the VM cache IOPS cap binds
+	p, err = Size(c, Need{IOPS: 30000, IOSizeKB: 8, ReadPct: 90, CacheHit: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := p.Candidates[0]; b.VM.Name != "Big" || b.N != 2 || b.Limit != "VM cache IOPS cap" {
+		t.Errorf("30,000 IOPS: %s binding %s", b, b.Limit)
+	}
+	if p, _ := Size(c, Need{IOPS: 16000, IOSizeKB: 8, ReadPct: 90}); p.Candidates[0].Cached || p.Candidates[0].N != 4 {
+		t.Errorf("without a hit rate: %s", p.Candidates[0])
 	}
 }

@@ -1,0 +1,159 @@
+package monitor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/dbdyno/dbdyno/internal/output/store"
+)
+
+// storeWeek puts the synthetic fortnight (periods_test.go) into a results store as a recording, with TPS.
+func storeWeek(t *testing.T) (*store.Store, []Sample) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ss := week(t, time.UTC)
+	for i := range ss {
+		tps := float64(ss[i].Devices["sda"].Reads) / 6000
+		ss[i].TPS, ss[i].CPU, ss[i].MemUsed = &tps, tps/5, 4<<30
+		ss[i].Devices["sda"] = Delta{Reads: ss[i].Devices["sda"].Reads, ReadBytes: ss[i].Devices["sda"].ReadBytes, ReadMs: 600, WeightedMs: 1200}
+		doc, _ := json.Marshal(ss[i])
+		if err := st.AddSample(ctx, "erp", ss[i].At, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st, ss
+}
+
+// The report of a stored recording: six charts with the found periods shaded (the fortnight's ten weekday
+// lunch hours are ten peak stretches on each chart), the random share said not recorded, and the checklist's
+// table per period with the found periods' figures.
+func TestReportShadesThePeriods(t *testing.T) {
+	st, _ := storeWeek(t)
+	var b bytes.Buffer
+	if err := WriteReport(context.Background(), st, &b, "erp", nil, nil, 1, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	charts := strings.Count(page, `<svg class="chart"`)
+	if charts != 6 {
+		t.Errorf("%d charts, want 6 (IOPS, MB/s, latency, queue depth, CPU, TPS)", charts)
+	}
+	if n := strings.Count(page, `<title>peak (Mon-Fri 11:00-13:00)</title>`); n != 10*charts {
+		t.Errorf("%d peak stretches, want 10 on each of %d charts", n, charts)
+	}
+	for _, want := range []string{"Random share of issued requests (block layer trace): not recorded", "<h3>peak (Mon-Fri 11:00-13:00): 120 intervals",
+		"<td class=\"l\">IOPS (reads + writes)</td><td>1/s</td><td>5000</td>", "periods found from the load", "days from Mon 2026-11-16 00:00 UTC"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	// the series are bucketed: a fortnight of 2,016 intervals draws at most two points a bucket
+	if len(page) > 400<<10 {
+		t.Errorf("page of %d bytes", len(page))
+	}
+	// growth and given periods
+	b.Reset()
+	ps, _ := ParsePeriods("lunch=Mon-Fri 11:00-13:00")
+	if err := WriteReport(context.Background(), st, &b, "erp", ps, nil, 2, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<td class=\"l\">IOPS (reads + writes) *</td><td>1/s</td><td>10000</td>") || strings.Count(b.String(), "<title>lunch (Mon-Fri 11:00-13:00)</title>") != 10*6 {
+		t.Errorf("given periods and growth are not in the page")
+	}
+}
+
+// The report in headless Chromium: its charts render, the bands are drawn inside the plots, no text leaves its
+// box and the page does not scroll sideways at a desktop or a narrow width. The screenshots are kept in the
+// test's directory (DBDYNO_KEEP_SHOTS=DIR keeps them there for a human).
+func TestReportInChromium(t *testing.T) {
+	bin := ""
+	for _, b := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(b); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("chromium is not installed: .ci/run installs it")
+		}
+		t.Skip("no Chromium binary")
+	}
+	st, _ := storeWeek(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "monitor.html")
+	var b bytes.Buffer
+	if err := WriteReport(context.Background(), st, &b, "erp", nil, nil, 1.5, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(filepath.Join(dir, "profile")))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a guard against a hung browser, not a speed limit
+	defer cancel()
+	for _, width := range []int64{1280, 760} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path)); err != nil {
+			t.Fatal(err)
+		}
+		problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](pageProblems))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("%d px: %s", width, p)
+		}
+		drawn, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("svg.chart rect.band")].filter(r => r.getBoundingClientRect().width > 0).length`))
+		if err != nil || drawn < 6*10 {
+			t.Errorf("%d px: %d bands drawn (%v)", width, drawn, err)
+		}
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(80))
+		if err != nil || len(shot) < 20000 {
+			t.Fatalf("screenshot of %d bytes: %v", len(shot), err)
+		}
+		out := dir
+		if d := os.Getenv("DBDYNO_KEEP_SHOTS"); d != "" {
+			out = d
+			os.WriteFile(filepath.Join(out, "monitor.html"), b.Bytes(), 0o644)
+		}
+		os.WriteFile(filepath.Join(out, fmt.Sprintf("monitor-%d.jpg", width)), shot, 0o644)
+	}
+}
+
+// pageProblems lists, in the loaded page, what a reader would see broken: sideways scrolling, text overflowing
+// its cell or heading, a chart's text or band leaving its chart.
+const pageProblems = `(() => {
+  const bad = [];
+  const de = document.documentElement;
+  if (de.scrollWidth > de.clientWidth + 1) bad.push("the page scrolls sideways: " + de.scrollWidth + " > " + de.clientWidth);
+  for (const el of document.querySelectorAll("td,th,h1,h2,h3,p")) {
+    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) bad.push("text overflows its <" + el.tagName.toLowerCase() + ">: " + el.textContent.slice(0, 80));
+  }
+  for (const svg of document.querySelectorAll("svg.chart")) {
+    const box = svg.getBoundingClientRect();
+    for (const x of svg.querySelectorAll("text,rect.band")) {
+      const r = x.getBoundingClientRect();
+      if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5))
+        bad.push("leaves its chart: " + x.tagName + " " + JSON.stringify(x.textContent) + " in " + svg.getAttribute("aria-label"));
+    }
+  }
+  return bad;
+})()`

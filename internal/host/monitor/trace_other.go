@@ -1,0 +1,7 @@
+//go:build !linux
+
+package monitor
+
+import "errors"
+
+func mountTracefs(string) error { return errors.New("tracefs is Linux's") }
