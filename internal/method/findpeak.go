@@ -45,7 +45,7 @@ func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
 	}
 	if !o.FindPeak {
 		for _, f := range []string{"by", "min-gain", "sla", "resolution"} {
-			if v.Changed(f) {
+			if v.Changed(f) && !(f == "by" && stepsGiven(v)) { // --by is a stepped load's too
 				return nil, workload.Flag{}, fmt.Errorf("--%s is an option of the knee search: add --find-peak, or leave it out", f)
 			}
 		}

@@ -53,6 +53,7 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	}
 	if c.Measured != nil && userDriven(c) {
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
+		flags = append(flags, workload.FlagsOf(&StepFlags{StepDuration: time.Minute})...)
 	}
 	if c.Measured != nil && c.Target != workload.NoTarget {
 		flags = append(flags,
@@ -341,6 +342,10 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if err != nil {
 		return err
 	}
+	steps, err := readSteps(v, swept.Name)
+	if err != nil {
+		return err
+	}
 	if search != nil {
 		swept = by
 	}
@@ -359,9 +364,18 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 		if cold != nil && !warm {
 			cr = cold.round(env.Out)
 		}
-		res, errs := onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
-			return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn)
-		})
+		runTargets := func(pv *workload.Values, cr *coldRound) ([]*result.Result, []error) {
+			return onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
+				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn)
+			})
+		}
+		var res []*result.Result
+		var errs []error
+		if steps != nil && !warm {
+			res, errs = steps.run(ctx, env.Out, pv, len(targets), cr, runTargets)
+		} else {
+			res, errs = runTargets(pv, cr)
+		}
 		var parts []*result.Result
 		for i, r := range res {
 			if errs[i] != nil && runErr == nil && (search == nil || r == nil) {
