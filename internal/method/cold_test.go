@@ -67,6 +67,7 @@ func TestColdCmdRestartsPostgreSQL(t *testing.T) {
 	if c == nil || c.Command != pg.RestartCommand() || c.ExitStatus != 0 || c.Attempts < 1 || c.ReadyS < 0 {
 		t.Fatalf("cold start: %+v", c)
 	}
+	t.Logf("cold start: command %.3fs, the server answered %.3fs after it (attempt %d)", c.CommandS, c.ReadyS, c.Attempts)
 	if r.Status != "ok" || r.Measurement == nil || r.Measurement.Committed == 0 {
 		t.Fatalf("the run after the restart: %s %s", r.Status, r.Error)
 	}
