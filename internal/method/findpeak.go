@@ -45,7 +45,11 @@ func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
 	}
 	if !o.FindPeak {
 		for _, f := range []string{"by", "min-gain", "sla", "resolution"} {
-			if v.Changed(f) {
+			switch {
+			case f == "by" && stepsGiven(v): // --by is a stepped load's too
+			case f == "by" && v.Changed(f):
+				return nil, workload.Flag{}, fmt.Errorf("--by is an option of the knee search and of a stepped load: add --find-peak or --steps, or leave it out")
+			case v.Changed(f):
 				return nil, workload.Flag{}, fmt.Errorf("--%s is an option of the knee search: add --find-peak, or leave it out", f)
 			}
 		}

@@ -49,9 +49,11 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
+		flags = append(flags, workload.FlagsOf(&ColdFlags{ColdTimeout: 2 * time.Minute})...)
 	}
 	if c.Measured != nil && userDriven(c) {
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
+		flags = append(flags, workload.FlagsOf(&StepFlags{StepDuration: time.Minute})...)
 	}
 	if c.Measured != nil && c.Target != workload.NoTarget {
 		flags = append(flags,
@@ -109,7 +111,7 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 	if c.Measured == nil {
 		return c.Do(ctx, env, v)
 	}
-	return Run(ctx, m, c.Measured, env, v)
+	return runCommand(ctx, m, c.Measured, c.ColdInStart, env, v)
 }
 
 // sameTarget reports whether two targets are one database: the same file, or the same server and database.
@@ -242,6 +244,11 @@ func NewID(prefix string) string {
 // Run runs a measured command with the method: the warm-up run, then for each point of a sweep its repeats,
 // each repeat against every target at the same time (with an aggregate result when there are several).
 func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, v *workload.Values) error {
+	return runCommand(ctx, m, w, false, env, v)
+}
+
+// runCommand is Run; coldIn says the command runs --cold-cmd itself in Start (workload.Command.ColdInStart).
+func runCommand(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool, env *workload.Env, v *workload.Values) error {
 	s, err := readSettings(v)
 	if err != nil {
 		return err
@@ -256,7 +263,7 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 		e.Out = human
 		env = &e
 		var rs *runSet
-		err = run(ctx, m, w, env, v, s, func(r *runSet) { rs = r })
+		err = run(ctx, m, w, coldIn, env, v, s, func(r *runSet) { rs = r })
 		if rs != nil {
 			if werr := writeSummary(jsonOut, m, env, rs, err); werr != nil && err == nil {
 				err = werr
@@ -264,11 +271,11 @@ func Run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 		}
 		return err
 	}
-	return run(ctx, m, w, env, v, s, nil)
+	return run(ctx, m, w, coldIn, env, v, s, nil)
 }
 
 // run is Run with its settings read; kept, when given, learns the command's run set as soon as it exists.
-func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, v *workload.Values, s *settings, kept func(*runSet)) error {
+func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool, env *workload.Env, v *workload.Values, s *settings, kept func(*runSet)) error {
 	var err error
 	if v, err = w.Prepare(v); err != nil {
 		return err
@@ -331,6 +338,14 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if err != nil {
 		return err
 	}
+	cold, err := readCold(v, w)
+	if err != nil {
+		return err
+	}
+	steps, err := readSteps(v, swept.Name)
+	if err != nil {
+		return err
+	}
 	if search != nil {
 		swept = by
 	}
@@ -345,9 +360,22 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 		if search != nil {
 			pv = setLoad(v, swept, point)
 		}
-		res, errs := onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
-			return once(ctx, m, w, env, t, pv, warm, out, s, agents[t])
-		})
+		var cr *coldRound // the repeat's cold start
+		if cold != nil && !warm {
+			cr = cold.round(env.Out)
+		}
+		runTargets := func(pv *workload.Values, cr *coldRound) ([]*result.Result, []error) {
+			return onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
+				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn)
+			})
+		}
+		var res []*result.Result
+		var errs []error
+		if steps != nil && !warm {
+			res, errs = steps.run(ctx, env.Out, pv, len(targets), cr, runTargets)
+		} else {
+			res, errs = runTargets(pv, cr)
+		}
 		var parts []*result.Result
 		for i, r := range res {
 			if errs[i] != nil && runErr == nil && (search == nil || r == nil) {
@@ -422,10 +450,23 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 }
 
 // once runs one measured run against one target and assembles its result (nil when it could not start).
-func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string) (*result.Result, error) {
+// cr, when set, is the run's cold start: run here before Start, or by the command itself in Start (coldIn).
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, coldIn bool) (*result.Result, error) {
 	started := time.Now().UTC()
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
-	run, err := w.Start(sctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
+	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
+	if cr != nil {
+		if coldIn {
+			spec.Cold = func(ctx context.Context) error { return cr.target(ctx, t) }
+		} else if err := cr.target(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	run, err := w.Start(sctx, spec)
+	if err == nil && cr != nil && cr.record(t) == nil {
+		run.Close()
+		err = fmt.Errorf("the command did not run --cold-cmd before measuring: leave --cold-cmd out (a dbdyno fault: please report it)")
+	}
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, workload.ErrAborted) {
 			// Ctrl-C while the run was being set up: nothing was measured, and the command ends aborted
@@ -443,6 +484,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		StartedAt:     started,
 		Options:       run.Options(),
 		Target:        result.Target{ServerVersion: run.ServerVersion()},
+	}
+	if cr != nil {
+		res.ColdStart = cr.record(t)
 	}
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name

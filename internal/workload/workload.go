@@ -67,6 +67,9 @@ type Command struct {
 	// Positional names the command's Strings flag that takes the command line's arguments too, after the flag's
 	// own values (dbdyno script run A.sql B.sql@5); "" for a command that takes none.
 	Positional string
+	// ColdInStart says the measured command runs --cold-cmd itself in Start, through Spec.Cold, once its data
+	// is ready (a probe that builds its tables in the run); otherwise the method runs it before Start.
+	ColdInStart bool
 }
 
 // TakeArgs adds a command line's positional arguments to the command's Positional flag (cobra and Invoke
@@ -122,6 +125,10 @@ type Spec struct {
 	Values *Values        // the swept flag holds this run's value
 	Warmup bool           // the warm-up run
 	Out    io.Writer      // its progress lines
+	// Cold is the run's cold start (--cold-cmd) for a command that places it itself (Command.ColdInStart):
+	// the command, then the wait for the target; nil when there is none (and for every other command, whose
+	// cold start the method runs before Start).
+	Cold func(ctx context.Context) error
 }
 
 // Run is one prepared run.

@@ -21,7 +21,7 @@ import (
 // Flags are --find-peak's options, shared by every user-driven workload's run command.
 type Flags struct {
 	FindPeak   bool          `flag:"find-peak" plan:"-" help:"find the knee: raise the load from --vus (or --rate) by doubling until throughput grows by less than --min-gain or the --sla breaks, then bisect to --resolution; every point is a stored run of one group"`
-	By         string        `flag:"by" default:"users" plan:"-" help:"with --find-peak: raise users (closed loop) or rate (the open-loop --rate)"`
+	By         string        `flag:"by" default:"users" plan:"-" help:"with --find-peak or --steps: raise users (closed loop) or rate (the open-loop --rate)"`
 	MinGain    units.Percent `flag:"min-gain" default:"3%" plan:"-" help:"with --find-peak: a step that raises throughput by less than this (or within run-to-run noise) has reached the plateau"`
 	SLA        string        `flag:"sla" plan:"-" help:"with --find-peak: latency limits every point must meet, e.g. p95<50ms or new_order.p90<5s (several joined by commas; no transaction: each transaction)"`
 	Resolution float64       `flag:"resolution" default:"0" plan:"-" help:"with --find-peak: bisect until the knee is known to this many users (or transactions per second); 0: 1 user, or a tenth of the last good rate"`

@@ -529,6 +529,9 @@ func runSection(b *strings.Builder, r *result.Result, alias string, median *resu
 	if len(r.Parts) > 0 {
 		parts(b, r)
 	}
+	if len(r.Steps) > 0 {
+		steps(b, r, " ("+alias+", run "+r.RunID+")")
+	}
 	if median != nil && median != r {
 		fmt.Fprintf(b, "<p class=\"note\">A repeat of %s: its charts are those of the configuration's median run, <a href=\"#run-%s\">%s</a>.</p>\n", esc(alias), esc(median.RunID), esc(median.RunID))
 		return
@@ -584,6 +587,41 @@ func parts(b *strings.Builder, r *result.Result) {
 			esc(p.Target), esc(p.RunID), esc(p.RunID), esc(p.Status), fmtVal(p.Headline))
 	}
 	b.WriteString("</table>\n")
+}
+
+// steps is a stepped run's loads (--steps): each step's throughput and p95 latency in a table, the step whose
+// figures are the run's marked, and both against the load.
+func steps(b *strings.Builder, r *result.Result, of string) {
+	by := r.Steps[0].By
+	fmt.Fprintf(b, "<h3>Steps</h3><p class=\"note\">A stepped load: each step a run on the same database, its ramp-up left out; the run's figures are its best step's (in bold).</p>\n")
+	fmt.Fprintf(b, "<table class=\"steps\"><tr><th>%s</th><th class=\"l\">status</th><th>measured (s)</th><th>throughput (/s)</th><th>p95 (ms)</th><th>errors</th><th class=\"l\">headline</th></tr>", esc(by))
+	tp, p95 := Series{Name: "throughput"}, Series{Name: "p95 latency"}
+	for _, s := range r.Steps {
+		head := "-"
+		for _, m := range s.Metrics {
+			if m.Headline {
+				head = m.Name + " " + fmtVal(m.Value) + " " + m.Unit
+			}
+		}
+		row := fmt.Sprintf("<td>%g</td><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td class=\"l\">%s</td>",
+			s.Load, esc(s.Status), fmtVal(s.MeasuredS), fmtVal(s.ThroughputPerS), fmtVal(s.P95Ms), s.Errors, esc(strings.TrimSpace(head)))
+		tr := "<tr>"
+		if s.Headline {
+			tr = "<tr style=\"font-weight:bold\">"
+		}
+		b.WriteString(tr + row + "</tr>")
+		tp.X, tp.Y = append(tp.X, s.Load), append(tp.Y, s.ThroughputPerS)
+		if s.P95Ms > 0 {
+			p95.X, p95.Y = append(p95.X, s.Load), append(p95.Y, s.P95Ms)
+		}
+	}
+	b.WriteString("</table>\n")
+	if len(r.Steps) > 1 {
+		b.WriteString(LineChart("Throughput by step"+of, by, "per second", []Series{tp}))
+		if len(p95.X) > 0 {
+			b.WriteString(LineChart("p95 latency by step"+of, by, "ms", []Series{p95}))
+		}
+	}
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }

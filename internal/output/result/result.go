@@ -72,6 +72,11 @@ type Result struct {
 	Waits        *Waits         `json:"waits,omitempty"`
 	// Published marks a figure imported from elsewhere (dbdyno results import), not measured by dbdyno.
 	Published *Published `json:"published,omitempty"`
+	// Steps are a stepped run's loads (--steps), in order: each step ran on the same database with its own
+	// ramp-up left out of its figures; the result's measurement, figures and metrics are its headline step's.
+	Steps []Step `json:"steps,omitempty"`
+	// ColdStart is what ran before the run to start it cold (--cold-cmd) and how long the target took to answer.
+	ColdStart *ColdStart `json:"cold_start,omitempty"`
 }
 
 // Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
@@ -160,6 +165,43 @@ type Part struct {
 	Engine   string  `json:"engine"`
 	Status   string  `json:"status"`
 	Headline float64 `json:"headline,omitempty"`
+}
+
+// Step is one load of a stepped run (--steps): the load (By's setting: vus or rate), its measured window's
+// throughput (units of work per second) and latency percentiles, its metrics, and whether it is the headline.
+type Step struct {
+	By             string            `json:"by"`
+	Load           float64           `json:"load"`
+	Status         string            `json:"status"`
+	Error          string            `json:"error,omitempty"`
+	StartedAt      time.Time         `json:"started_at"`
+	EndedAt        time.Time         `json:"ended_at"`
+	RampupS        float64           `json:"rampup_s"`
+	MeasuredS      float64           `json:"measured_s"`
+	Committed      int64             `json:"committed"`
+	Errors         int64             `json:"errors"`
+	ThroughputPerS float64           `json:"throughput_per_s"`
+	P95Ms          float64           `json:"p95_ms,omitempty"` // the key transaction's p95, else the slowest's
+	Transactions   map[string]StepTx `json:"transactions,omitempty"`
+	Metrics        []Metric          `json:"metrics,omitempty"`
+	Headline       bool              `json:"headline,omitempty"` // the result's figures are this step's
+}
+
+// StepTx is one transaction type over a step's measured window (latencies in microseconds).
+type StepTx struct {
+	Count   int64   `json:"count"`
+	Errors  int64   `json:"errors"`
+	Latency Latency `json:"latency_us"`
+}
+
+// ColdStart is a run's cold start (--cold-cmd): the command as given (the target's password scrubbed), its
+// exit status and time, and how long after it the target answered a query (and in how many attempts).
+type ColdStart struct {
+	Command    string  `json:"command"`
+	ExitStatus int     `json:"exit_status"`
+	CommandS   float64 `json:"command_s"`
+	ReadyS     float64 `json:"ready_s"`
+	Attempts   int     `json:"attempts,omitempty"`
 }
 
 // Environment is the fingerprint of the machine dbdyno ran on and of the database.

@@ -28,6 +28,7 @@ import (
 type Instance struct {
 	URL  string // postgres://postgres@127.0.0.1:PORT/postgres?sslmode=disable (trust on loopback)
 	Port int
+	bin  string
 	dir  string
 	cmd  *exec.Cmd
 	done chan struct{} // closed when the postmaster has exited
@@ -77,7 +78,7 @@ func Start(t testing.TB) *Instance {
 			unavailable(t, fmt.Sprintf("%s missing in %s", b, bin))
 		}
 	}
-	in := &Instance{}
+	in := &Instance{bin: bin}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -234,9 +235,36 @@ func (in *Instance) Thaw() {
 	in.frozen = nil
 }
 
+// RestartCommand is a shell command that restarts the server with pg_ctl (as its OS user) without waiting
+// for it to take connections again, as a test's --cold-cmd; the options and port stay the same (pg_ctl reuses
+// the postmaster's command line), and the test's cleanup stops the restarted server too.
+func (in *Instance) RestartCommand() string {
+	c := fmt.Sprintf("%s -D %s -m fast -W restart -l %s >/dev/null", filepath.Join(in.bin, "pg_ctl"), filepath.Join(in.dir, "data"), filepath.Join(in.dir, "restarted.log"))
+	if in.cred != nil {
+		return "su postgres -c '" + c + "'"
+	}
+	return c
+}
+
+// PostmasterPid is the running postmaster's process id, read from its data directory (0 when there is none).
+func (in *Instance) PostmasterPid() int {
+	b, err := os.ReadFile(filepath.Join(in.dir, "data", "postmaster.pid"))
+	if err != nil {
+		return 0
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0]))
+	return pid
+}
+
 func (in *Instance) stop() {
 	if in.cmd == nil {
 		return
+	}
+	select {
+	case <-in.done: // restarted by pg_ctl (RestartCommand): stop whichever postmaster runs now
+		in.command(filepath.Join(in.bin, "pg_ctl"), "-D", filepath.Join(in.dir, "data"), "-m", "immediate", "-w", "stop").Run()
+		return
+	default:
 	}
 	in.Thaw()
 	in.cmd.Process.Signal(syscall.SIGQUIT) // immediate shutdown

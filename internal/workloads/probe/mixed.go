@@ -201,8 +201,8 @@ func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.
 		return nil, err
 	}
 	data.Close()
-	if !setup.Warmup && (o.Cold || o.ColdCmd != "") {
-		if err := cold(ctx, t, o.ColdCmd, out); err != nil {
+	if !setup.Warmup && (o.Cold || setup.Cold != nil) {
+		if err := cold(ctx, t, setup.Cold); err != nil {
 			return nil, err
 		}
 	}
@@ -241,7 +241,7 @@ func (m *mixed) Options() map[string]any {
 	return map[string]any{"probe": "mixed", "rows": o.Rows, "threads": o.VUs, "mix": o.Mix,
 		"select_rows_pct": m.mix.SelectRow * 100, "hot_pct": m.mix.Hot * 100, "hot_ids_pct": m.mix.HotIDs * 100, "range": m.mix.Range,
 		"rate": o.Rate, "duration_s": m.setup.Duration.Seconds(), "rampup_s": o.Rampup.Seconds(), "interval_s": o.Interval.Seconds(),
-		"seed": fmt.Sprint(o.Seed), "cold": o.Cold, "cold_cmd": o.ColdCmd != "", "rows_at_start": m.rowsStart,
+		"seed": fmt.Sprint(o.Seed), "cold": o.Cold, "cold_cmd": m.setup.Cold != nil, "rows_at_start": m.rowsStart,
 		"driver_gomaxprocs": m.setup.Procs()}
 }
 

@@ -71,14 +71,14 @@ func (readProbe) Start(ctx context.Context, sp workload.Spec, o *ReadFlags) (wor
 		return nil, err
 	}
 	db.Close()
-	if o.Cold || o.ColdCmd != "" {
-		if err := cold(ctx, sp.Target, o.ColdCmd, sp.Out); err != nil {
+	if o.Cold || sp.Cold != nil {
+		if err := cold(ctx, sp.Target, sp.Cold); err != nil {
 			return nil, err
 		}
 	}
 	s := &stepper{kind: "read", rate: "MB/min", spec: sp,
 		options: map[string]any{"probe": "read", "tables": tables, "rows_per_table": rows, "table_mb": round(float64(rows*RowBytes)/1e6, 1),
-			"row_bytes": RowBytes, "cold": o.Cold, "cold_cmd": o.ColdCmd != ""}}
+			"row_bytes": RowBytes, "cold": o.Cold, "cold_cmd": sp.Cold != nil}}
 	if err := s.open(ctx, readSet); err != nil {
 		s.Close()
 		return nil, err

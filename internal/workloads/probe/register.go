@@ -37,7 +37,7 @@ func init() {
 			mCPUPerOp},
 		Commands: []*workload.Command{
 			workload.NewMeasured(workload.Command{Name: "read", Short: "MB/min scanning tables of identical 410-byte rows, one count(*) each",
-				Target: workload.ManyTargets}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
+				Target: workload.ManyTargets, ColdInStart: true}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
 			workload.NewMeasured(workload.Command{Name: "write", Short: "MB/min appending 100 MB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
 				Target: workload.ManyTargets}, &WriteFlags{Build: defaultBuild()}, writeProbe{}),
 			workload.NewMeasured(workload.Command{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit",
@@ -45,7 +45,7 @@ func init() {
 			workload.NewMeasured(workload.Command{Name: "memory", Short: "the data the engine keeps cached: a working set stepped up, each step read twice",
 				Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
 			workload.NewMeasured(workload.Command{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
-				Target: workload.ManyTargets}, &MixedFlags{}, runner.VU[MixedFlags]{
+				Target: workload.ManyTargets, ColdInStart: true}, &MixedFlags{}, runner.VU[MixedFlags]{
 				Check: checkMixed,
 				Open:  openMixed,
 			}),
@@ -57,10 +57,10 @@ func init() {
 		report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)))
 }
 
-// ColdStart are the cold-start options of the probes that read what they built.
+// ColdStart are the cold-start options of the probes that read what they built (the method's --cold-cmd runs
+// in their Start, after their tables are ready: workload.Command.ColdInStart).
 type ColdStart struct {
-	Cold    bool   `flag:"cold" default:"true" help:"embedded engines: drop the database file's pages from the OS cache before each repeat (--cold=false reads warm)"`
-	ColdCmd string `flag:"cold-cmd" help:"a shell command run before each repeat to start cold (restart the server, drop the OS caches)"`
+	Cold bool `flag:"cold" default:"true" help:"embedded engines: drop the database file's pages from the OS cache before each repeat (--cold=false reads warm)"`
 }
 
 // Build are the options of a probe's table build.

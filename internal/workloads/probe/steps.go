@@ -5,9 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"sync/atomic"
@@ -167,15 +165,14 @@ func (s *stepper) count(ctx context.Context, st *sqlfile.Statement, args ...any)
 	return n.Int64, err
 }
 
-// cold makes the next reads come from storage: the user's --cold-cmd (restart the server, drop the caches),
-// run before each repeat; for an embedded engine dbdyno also drops its database file's pages from the
-// operating system's cache itself (after the file is closed).
-func cold(ctx context.Context, t *engine.Target, cmd string, out io.Writer) error {
-	if cmd != "" {
-		c := exec.CommandContext(ctx, "sh", "-c", cmd)
-		c.Stdout, c.Stderr = out, out
-		if err := c.Run(); err != nil {
-			return fmt.Errorf("--cold-cmd %q failed: %v: fix the command, or leave it out to run warm", cmd, err)
+// cold makes the next reads come from storage: the method's cold start (the user's --cold-cmd: restart the
+// server, drop the caches, then the wait for the target; nil when none), run before each repeat; for an
+// embedded engine dbdyno also drops its database file's pages from the operating system's cache itself (after
+// the file is closed).
+func cold(ctx context.Context, t *engine.Target, cmd func(context.Context) error) error {
+	if cmd != nil {
+		if err := cmd(ctx); err != nil {
+			return err
 		}
 	}
 	if t.Engine.Embedded {

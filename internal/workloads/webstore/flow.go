@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -44,16 +45,23 @@ var StepNames = []string{"login", "new_customer", "browse_category", "browse_act
 // Options are a run's order settings, as DVD Store 3's driver takes them.
 type Options struct {
 	NewCustomers float64 // share of orders by a newly registered customer, 0..1
-	Searches     int     // mean browse steps per order: uniform in 1..2*Searches-1 (DVD Store 3's n_searches; 0: none)
-	Batch        int     // mean results asked per browse: uniform in 1..2*Batch-1 (search_batch_size)
-	MinLines     int     // products bought per order: uniform in MinLines..MaxLines (0..0: browsing only)
-	MaxLines     int
-	Think        time.Duration // mean think time after an order: uniform in [0, 2*Think) (think_time)
+	// Searches is the mean browse steps per order: uniform in 1..2*Searches-1 when whole (DVD Store 3's
+	// n_searches; 0: none), else its floor or its ceiling so that the mean holds (a custom --mix)
+	Searches float64
+	// BrowseOnly is the share of orders that buy nothing (a custom --mix whose purchases are fewer than its
+	// orders); 0 in DVD Store 3's flow, where every order buys
+	BrowseOnly float64
+	// Mix is a custom --mix as the run took it ("" for DVD Store 3's own flow)
+	Mix      string
+	Batch    int // mean results asked per browse: uniform in 1..2*Batch-1 (search_batch_size)
+	MinLines int // products bought per order: uniform in MinLines..MaxLines (0..0: browsing only)
+	MaxLines int
+	Think    time.Duration // mean think time after an order: uniform in [0, 2*Think) (think_time)
 	// DVD Store 3's additions: shares of orders with a new member, a new review, a new helpfulness rating
 	// (pct_newmember, pct_newreviews, pct_newhelpfulness), and the mean review searches (n_reviews: 1..2N-1
 	// searches by actor or title, and as many reads of a product's reviews; 0: none)
 	NewMembers, NewReviews, NewHelpfulness float64
-	ReviewSearches                         int
+	ReviewSearches                         float64
 	Procedures                             bool
 	Seed                                   uint64
 }
@@ -62,15 +70,15 @@ type Options struct {
 func (o Options) Check() error {
 	switch {
 	case o.NewCustomers < 0 || o.NewCustomers > 1 || o.NewMembers < 0 || o.NewMembers > 1 || o.NewReviews < 0 || o.NewReviews > 1 ||
-		o.NewHelpfulness < 0 || o.NewHelpfulness > 1:
+		o.NewHelpfulness < 0 || o.NewHelpfulness > 1 || o.BrowseOnly < 0 || o.BrowseOnly > 1:
 		return fmt.Errorf("--new-customers, --new-members, --new-reviews and --new-helpfulness must be shares between 0%% and 100%%")
 	case o.ReviewSearches < 0:
-		return fmt.Errorf("--review-searches cannot be negative (got %d)", o.ReviewSearches)
+		return fmt.Errorf("--review-searches cannot be negative (got %g)", o.ReviewSearches)
 	case o.Searches < 0 || o.Batch < 1:
-		return fmt.Errorf("--searches cannot be negative and --batch must be at least 1 (got %d, %d)", o.Searches, o.Batch)
+		return fmt.Errorf("--searches cannot be negative and --batch must be at least 1 (got %g, %d)", o.Searches, o.Batch)
 	case o.MinLines < 0 || o.MaxLines < o.MinLines || o.MaxLines > 9:
 		return fmt.Errorf("--lines must be a range within 0..9, like 1..9 (got %d..%d)", o.MinLines, o.MaxLines)
-	case o.MaxLines == 0 && o.Searches == 0:
+	case (o.MaxLines == 0 || o.BrowseOnly == 1) && o.Searches == 0:
 		return fmt.Errorf("--searches 0 with --lines 0 makes an empty order (a login and nothing else): browse (--searches N) or buy (--lines 1..9)")
 	case o.Think < 0:
 		return fmt.Errorf("--think cannot be negative (got %s)", o.Think)
@@ -130,9 +138,20 @@ func NextPlan(r *rand.Rand, s Size, o Options) Plan {
 	if !p.New {
 		p.Customer = 1 + r.Int64N(s.Customers)
 	}
-	search := func(mean, first, kinds int) {
-		if mean > 0 {
-			for i, n := 0, 1+r.IntN(2*mean-1); i < n; i++ {
+	search := func(mean float64, first, kinds int) {
+		n := 0
+		switch {
+		case mean <= 0:
+		case mean == math.Trunc(mean):
+			n = 1 + r.IntN(2*int(mean)-1) // DVD Store 3's draw
+		default:
+			n = int(mean)
+			if r.Float64() < mean-math.Floor(mean) {
+				n++
+			}
+		}
+		if n > 0 {
+			for i := 0; i < n; i++ {
 				p.Browse = append(p.Browse, first+r.IntN(kinds))
 				p.Batches = append(p.Batches, 1+r.IntN(2*o.Batch-1))
 			}
@@ -142,6 +161,9 @@ func NextPlan(r *rand.Rand, s Size, o Options) Plan {
 	search(o.ReviewSearches, BrowseReviewsActor, 2)
 	search(o.ReviewSearches, GetReviews, 3)
 	n := o.MinLines + r.IntN(o.MaxLines-o.MinLines+1)
+	if o.BrowseOnly > 0 && r.Float64() < o.BrowseOnly {
+		n = 0 // an order that buys nothing (drawn only in a custom mix: DVD Store 3's stream stays as it is)
+	}
 	n = int(min(int64(n), s.Products))
 	for len(p.Prods) < n {
 		prod := Pick(r, s.Products)

@@ -35,9 +35,13 @@ func init() {
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("customers %v, products %v, orders/month %v, reviews/product %v, mode %v, new customers %v%%, searches %v, lines %v, new members %v%%, review searches %v, new reviews %v%%, new helpfulness %v%%",
+			w := fmt.Sprintf("customers %v, products %v, orders/month %v, reviews/product %v, mode %v, new customers %v%%, searches %v, lines %v, new members %v%%, review searches %v, new reviews %v%%, new helpfulness %v%%",
 				o["customers"], o["products"], o["orders_per_month"], o["reviews_per_product"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"],
 				o["new_members_pct"], o["review_searches"], o["new_reviews_pct"], o["new_helpfulness_pct"])
+			if m, ok := o["mix"].(string); ok {
+				w += ", custom mix " + m
+			}
+			return w
 		},
 		Commands: []*workload.Command{
 			buildCommand(),
@@ -102,6 +106,7 @@ type RunFlags struct {
 	NewHelpfulness string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
 	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
 	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+	Mix            string        `flag:"mix" help:"DVD Store 3's order flow as weights, e.g. login=80,new_customer=20,browse=600,purchase=50 (relative; login and new_customer together are the orders, browse and reviews a mean per order, purchase, new_member, new_review and new_helpfulness a share of them; a part not named does not happen); the standard is login=80,new_customer=20,browse=300,purchase=100,new_member=1,reviews=300,new_review=5,new_helpfulness=10, and another marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -184,7 +189,7 @@ func ParseRange(flag, s string) (lo, hi int, err error) {
 
 // options are the workload's settings from the run's options.
 func options(o *RunFlags) (Options, error) {
-	w := Options{Searches: o.Searches, Batch: o.Batch, ReviewSearches: o.ReviewSearches, Think: o.Think, Seed: o.Seed}
+	w := Options{Searches: float64(o.Searches), Batch: o.Batch, ReviewSearches: float64(o.ReviewSearches), Think: o.Think, Seed: o.Seed}
 	var err error
 	for _, s := range []struct {
 		flag, v string
@@ -196,6 +201,9 @@ func options(o *RunFlags) (Options, error) {
 		}
 	}
 	if w.MinLines, w.MaxLines, err = ParseRange("--lines", o.Lines); err != nil {
+		return w, err
+	}
+	if err := applyMix(o.Mix, o, &w); err != nil {
 		return w, err
 	}
 	return w, w.Check()
@@ -259,6 +267,9 @@ func (s *runSession) Options() map[string]any {
 	}
 	if s.reset != nil {
 		out["reset_s"] = runner.Round(s.reset.Took.Seconds(), 2)
+	}
+	if o.Mix != "" {
+		out["mix"], out["browse_only_pct"] = o.Mix, runner.Round(o.BrowseOnly*100, 2) // a custom mix: compare sets it only beside the same mix (Work)
 	}
 	return out
 }

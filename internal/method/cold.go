@@ -1,0 +1,163 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// ColdFlags are the cold start's options, every measured command's: a shell command run before each measured
+// repeat (restart the server, drop the OS cache), then the wait for the targets to answer again.
+type ColdFlags struct {
+	ColdCmd     string        `flag:"cold-cmd" help:"a shell command run before each measured repeat to start cold (restart the server, drop the OS caches); the run waits for the target to answer again (--cold-timeout) and records what ran, its exit status and how long the target took to come back"`
+	ColdTimeout time.Duration `flag:"cold-timeout" default:"2m" help:"with --cold-cmd: how long after the command the target may take to answer a query before the run fails"`
+}
+
+// coldStart is a command's --cold-cmd, checked.
+type coldStart struct {
+	cmd     string
+	timeout time.Duration
+}
+
+// readCold reads --cold-cmd and --cold-timeout: nil when no command was given.
+func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
+	if _, ok := v.Flag("cold-cmd"); !ok {
+		return nil, nil
+	}
+	o, err := workload.Options[ColdFlags](v)
+	if err != nil {
+		return nil, err
+	}
+	if o.ColdCmd == "" {
+		if v.Changed("cold-timeout") {
+			return nil, fmt.Errorf("--cold-timeout bounds the wait after --cold-cmd: give the command too, or leave it out")
+		}
+		return nil, nil
+	}
+	if o.ColdTimeout <= 0 {
+		return nil, fmt.Errorf("--cold-timeout must be positive (got %s)", o.ColdTimeout)
+	}
+	if ok, what := w.Warmup(v); ok {
+		return nil, fmt.Errorf("--cold-cmd starts each measured run cold and the warm-up run (%s) warms it first: give one of them", what)
+	}
+	return &coldStart{cmd: o.ColdCmd, timeout: o.ColdTimeout}, nil
+}
+
+// coldRound is one repeat's cold start: the command runs once, then each target is waited for.
+type coldRound struct {
+	c    *coldStart
+	out  io.Writer
+	once sync.Once
+	rec  result.ColdStart
+	err  error
+	mu   sync.Mutex
+	done map[*engine.Target]*result.ColdStart // each target's record, once it answered
+}
+
+func (c *coldStart) round(out io.Writer) *coldRound {
+	return &coldRound{c: c, out: out, done: map[*engine.Target]*result.ColdStart{}}
+}
+
+// command runs the user's command once for the round.
+func (r *coldRound) command(ctx context.Context) error {
+	r.once.Do(func() {
+		fmt.Fprintf(r.out, "cold start: %s\n", r.c.cmd)
+		cmd := exec.CommandContext(ctx, "sh", "-c", r.c.cmd)
+		cmd.Stdout, cmd.Stderr = r.out, r.out
+		t0 := time.Now()
+		err := cmd.Run()
+		r.rec = result.ColdStart{Command: r.c.cmd, CommandS: roundS(time.Since(t0))}
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			r.err = fmt.Errorf("%w during --cold-cmd", workload.ErrAborted)
+		case errors.As(err, &exit):
+			r.rec.ExitStatus = exit.ExitCode()
+			r.err = fmt.Errorf("--cold-cmd %q exited with status %d: fix the command, or leave it out to run warm", r.c.cmd, exit.ExitCode())
+		default:
+			r.rec.ExitStatus = -1
+			r.err = fmt.Errorf("--cold-cmd %q could not run: %v", r.c.cmd, err)
+		}
+	})
+	return r.err
+}
+
+// target runs the round's command (once for all targets) and waits for t to answer; the record is the
+// target's (t nil: a command without a database has nothing to wait for).
+func (r *coldRound) target(ctx context.Context, t *engine.Target) error {
+	if err := r.command(ctx); err != nil {
+		return scrubbed(t, err)
+	}
+	rec := r.rec
+	if t != nil {
+		rec.Command = t.Scrub(rec.Command)
+		ready, attempts, err := waitReady(ctx, t, r.c.timeout)
+		rec.ReadyS, rec.Attempts = roundS(ready), attempts
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(r.out, "cold start: the target answered %.2fs after the command (attempt %d)\n", ready.Seconds(), attempts)
+	}
+	r.mu.Lock()
+	r.done[t] = &rec
+	r.mu.Unlock()
+	return nil
+}
+
+// record is t's record, nil when its cold start did not happen.
+func (r *coldRound) record(t *engine.Target) *result.ColdStart {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.done[t]
+}
+
+func scrubbed(t *engine.Target, err error) error {
+	if t == nil || errors.Is(err, workload.ErrAborted) {
+		return err
+	}
+	return errors.New(t.Scrub(err.Error()))
+}
+
+func roundS(d time.Duration) float64 { return float64(d.Milliseconds()) / 1000 }
+
+// waitReady connects to t until it answers, for at most timeout: how long that took and the
+// attempts made.
+func waitReady(ctx context.Context, t *engine.Target, timeout time.Duration) (time.Duration, int, error) {
+	t0 := time.Now()
+	deadline := t0.Add(timeout)
+	pause := 50 * time.Millisecond
+	var last error
+	for attempt := 1; ; attempt++ {
+		actx, cancel := context.WithDeadline(ctx, deadline)
+		db, err := t.Open(actx) // it pings: the server accepts a session again
+		if err == nil {
+			db.Close()
+		}
+		cancel()
+		if err == nil {
+			return time.Since(t0), attempt, nil
+		}
+		last = err
+		if ctx.Err() != nil {
+			return time.Since(t0), attempt, fmt.Errorf("%w while waiting for the target after --cold-cmd", workload.ErrAborted)
+		}
+		if time.Now().Add(pause).After(deadline) {
+			return time.Since(t0), attempt, fmt.Errorf("--cold-cmd: %s did not answer within --cold-timeout %s after the command (%d attempts; last: %s): check that the command brings the server back, or raise --cold-timeout",
+				t, timeout, attempt, t.Scrub(last.Error()))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(pause):
+		}
+		pause = min(2*pause, time.Second)
+	}
+}

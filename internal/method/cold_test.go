@@ -1,0 +1,74 @@
+package method_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
+)
+
+// --cold-cmd runs before each measured repeat of any workload, and the result records what ran, its exit
+// status and how long the target took to answer: on SQLite a command that touches a file (once per repeat).
+func TestColdCmdOnSQLite(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "p.db")
+	marks := filepath.Join(dir, "marks")
+	res := filepath.Join(dir, "r.json")
+	cmd := "echo x >> " + marks
+	clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "200ms", "--repeat", "2", "--store", "", "--result", res, "--cold-cmd", cmd)
+	b, err := os.ReadFile(marks)
+	if err != nil || strings.Count(string(b), "x") != 2 {
+		t.Fatalf("the command ran %q (%v), want once per repeat (twice)", b, err)
+	}
+	for i := 1; i <= 2; i++ {
+		r, _ := clitest.ReadResult(t, clitest.ResultFile(res, i))
+		c := r.ColdStart
+		if c == nil || c.Command != cmd || c.ExitStatus != 0 || c.CommandS < 0 || c.ReadyS < 0 || c.Attempts != 1 {
+			t.Fatalf("run %d's cold start: %+v", i, c)
+		}
+	}
+	// a command that fails stops the run with its exit status, in one line
+	r := clitest.Run(context.Background(), "ping", "--target", url, "--rampup", "0s", "--duration", "200ms", "--store", "", "--cold-cmd", "exit 3")
+	if r.Code == 0 || !strings.Contains(r.Stderr, `--cold-cmd "exit 3" exited with status 3`) || strings.Count(r.Stderr, "\n") != 1 {
+		t.Fatalf("a failing --cold-cmd: exit %d, %q", r.Code, r.Stderr)
+	}
+	// a target that does not come back within --cold-timeout (its file a directory now) fails the run, saying so
+	away := filepath.Join(dir, "p.db.away")
+	r = clitest.Run(context.Background(), "ping", "--target", url, "--rampup", "0s", "--duration", "200ms", "--store", "",
+		"--cold-cmd", "mv "+filepath.Join(dir, "p.db")+" "+away+" && mkdir "+filepath.Join(dir, "p.db"), "--cold-timeout", "300ms")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "did not answer within --cold-timeout 300ms") {
+		t.Fatalf("a target gone after --cold-cmd: exit %d, %q", r.Code, r.Stderr)
+	}
+	// a warm-up before a cold start makes no sense
+	r = clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--warmup", "2s", "--cold-cmd", "true")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "--cold-cmd starts each measured run cold and the warm-up run (2s) warms it first") {
+		t.Fatalf("--cold-cmd with --warmup: exit %d, %q", r.Code, r.Stderr)
+	}
+}
+
+// On PostgreSQL the command restarts the server (pg_ctl, not waiting for it): the run waits until it answers,
+// measures on the new server, and records how long that took.
+func TestColdCmdRestartsPostgreSQL(t *testing.T) {
+	pg := pgproc.Start(t)
+	before := pg.PostmasterPid()
+	res := filepath.Join(t.TempDir(), "r.json")
+	clitest.Must(t, "ping", "--target", pg.URL, "--rampup", "0s", "--duration", "300ms", "--store", "", "--result", res,
+		"--cold-cmd", pg.RestartCommand(), "--cold-timeout", "60s")
+	after := pg.PostmasterPid()
+	if before == 0 || after == 0 || after == before {
+		t.Fatalf("the postmaster was %d and is %d: the command did not restart it", before, after)
+	}
+	r, _ := clitest.ReadResult(t, res)
+	c := r.ColdStart
+	if c == nil || c.Command != pg.RestartCommand() || c.ExitStatus != 0 || c.Attempts < 1 || c.ReadyS < 0 {
+		t.Fatalf("cold start: %+v", c)
+	}
+	t.Logf("cold start: command %.3fs, the server answered %.3fs after it (attempt %d)", c.CommandS, c.ReadyS, c.Attempts)
+	if r.Status != "ok" || r.Measurement == nil || r.Measurement.Committed == 0 {
+		t.Fatalf("the run after the restart: %s %s", r.Status, r.Error)
+	}
+}

@@ -1,0 +1,258 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/method/peak"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
+// given, each step a run of the shared runner on the same database (users are not added to a running loop:
+// each step connects its own), its ramp-up left out of its figures.
+type StepFlags struct {
+	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (users, or rates with --by rate), each step a part of one result with its own throughput and percentiles; the result's headline is its best step's"`
+	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
+	StepRampup   time.Duration `flag:"step-rampup" plan:"-" help:"with --steps: the start of each step left out of its figures (default: a sixth of --step-duration)"`
+}
+
+// stepping is a stepped load, checked.
+type stepping struct {
+	loads    []int
+	flag     workload.Flag // the setting each step sets: vus or rate
+	duration time.Duration // each step's measured time
+	rampup   time.Duration
+}
+
+// stepsGiven says whether the command was given --steps.
+func stepsGiven(v *workload.Values) bool {
+	_, ok := v.Flag("steps")
+	return ok && strings.TrimSpace(v.String("steps")) != ""
+}
+
+// readSteps reads --steps and its options: nil when it is off (its other options are then refused as
+// unused); swept is the flag given a list, if any.
+func readSteps(v *workload.Values, swept string) (*stepping, error) {
+	if _, ok := v.Flag("steps"); !ok {
+		return nil, nil
+	}
+	o, err := workload.Options[StepFlags](v)
+	if err != nil {
+		return nil, err
+	}
+	if !stepsGiven(v) {
+		for _, f := range []string{"step-duration", "step-rampup"} {
+			if v.Changed(f) {
+				return nil, fmt.Errorf("--%s is an option of a stepped load: add --steps, e.g. --steps 2,4,8, or leave it out", f)
+			}
+		}
+		return nil, nil
+	}
+	switch {
+	case v.Bool("find-peak"):
+		return nil, fmt.Errorf("--steps runs the loads given and --find-peak chooses its own: give one of them")
+	case swept != "":
+		return nil, fmt.Errorf("--steps sets each step's load: give --%s one value (or none), not a list", swept)
+	case v.Changed("duration") || v.Changed("rampup"):
+		return nil, fmt.Errorf("--duration and --rampup time a plain run: with --steps each step lasts --step-duration and its first --step-rampup is not measured")
+	case v.Changed("transactions") && v.Int("transactions") > 0:
+		return nil, fmt.Errorf("--steps times each step with --step-duration and --transactions ends a run by a count: give one of them")
+	case v.Changed("log-latency") && v.String("log-latency") != "":
+		return nil, fmt.Errorf("--log-latency holds one run's transactions and --steps makes a run per step: run the step you want logged on its own")
+	}
+	st := &stepping{}
+	switch by := v.String("by"); by {
+	case "users":
+		st.flag, _ = v.Flag("vus")
+	case "rate":
+		f, ok := v.Flag("rate")
+		if !ok || f.Kind != workload.Int {
+			return nil, fmt.Errorf("--by rate steps the open-loop --rate, and this command has none: use --by users")
+		}
+		st.flag = f
+	default:
+		return nil, fmt.Errorf("--by %q is not known: use users or rate", by)
+	}
+	for _, term := range strings.Split(o.Steps, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(term))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--steps %q: each step is a whole number of %s of at least 1, e.g. --steps 2,4,8,16 (got %q)", o.Steps, stepUnit(st.flag), strings.TrimSpace(term))
+		}
+		st.loads = append(st.loads, n)
+	}
+	if o.StepDuration <= 0 {
+		return nil, fmt.Errorf("--step-duration must be positive (got %s)", o.StepDuration)
+	}
+	st.rampup = o.StepDuration / 6
+	if v.Changed("step-rampup") {
+		st.rampup = o.StepRampup
+	}
+	if st.rampup < 0 || st.rampup >= o.StepDuration {
+		return nil, fmt.Errorf("--step-rampup %s must be at least 0 and shorter than --step-duration %s (the rest of the step is measured)", st.rampup, o.StepDuration)
+	}
+	st.duration = o.StepDuration - st.rampup
+	return st, nil
+}
+
+func stepUnit(f workload.Flag) string {
+	if f.Name == "rate" {
+		return "units of work per second"
+	}
+	return "users"
+}
+
+// values are a step's: its load, ramp-up and measured time.
+func (st *stepping) values(v *workload.Values, load int) *workload.Values {
+	return setLoad(v, st.flag, load).Set("rampup", st.rampup).Set("duration", st.duration)
+}
+
+// run runs the steps in turn, each on every target (runTargets), and makes each target's stepped result; a
+// step that fails or does not start ends the stepping (a heavier load would not do better). cr is the
+// repeat's cold start, before the first step only.
+func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
+	runTargets func(v *workload.Values, cr *coldRound) ([]*result.Result, []error)) ([]*result.Result, []error) {
+	parts := make([][]*result.Result, targets)
+	errs := make([]error, targets)
+	for i, load := range st.loads {
+		if ctx.Err() != nil {
+			break
+		}
+		fmt.Fprintf(out, "\n== step %d of %d: %s=%d (%s ramp-up, %s measured)\n", i+1, len(st.loads), st.flag.Name, load, st.rampup, st.duration)
+		if i > 0 {
+			cr = nil
+		}
+		res, es := runTargets(st.values(v, load), cr)
+		stop := false
+		for t := range res {
+			if res[t] != nil {
+				parts[t] = append(parts[t], res[t])
+				fmt.Fprintln(out, st.line(i, res[t]))
+			}
+			if es[t] != nil {
+				errs[t] = fmt.Errorf("step %d of %d (%s=%d): %w", i+1, len(st.loads), st.flag.Name, load, es[t])
+				stop = true
+			}
+		}
+		if stop {
+			break
+		}
+	}
+	out2 := make([]*result.Result, targets)
+	for t := range parts {
+		if len(parts[t]) > 0 {
+			out2[t] = st.combine(parts[t], errs[t])
+			st.table(out, out2[t])
+		}
+	}
+	return out2, errs
+}
+
+// line is a step's progress line: its throughput, p95 and headline.
+func (st *stepping) line(i int, r *result.Result) string {
+	s := fmt.Sprintf("step %d of %d: %s=%d: %s, %s/s", i+1, len(st.loads), st.flag.Name, st.loads[i], r.Status, compare.Format(peak.Throughput(r)))
+	if p := peak.P95(r); !math.IsNaN(p) {
+		s += ", p95 " + compare.Format(p) + " ms"
+	}
+	if h, ok := r.Headline(); ok {
+		s += ", " + h.Name + " " + withUnit(h, h.Value)
+	}
+	return s
+}
+
+// best is the step whose headline is best among those that ended ok (the last step when none did).
+func best(parts []*result.Result) int {
+	at := -1
+	var bv float64
+	for i, p := range parts {
+		h, ok := p.Headline()
+		if p.Status != result.StatusOK || !ok {
+			continue
+		}
+		if at < 0 || (h.Better == result.Lower && h.Value < bv) || (h.Better != result.Lower && h.Value > bv) {
+			at, bv = i, h.Value
+		}
+	}
+	if at < 0 {
+		return len(parts) - 1
+	}
+	return at
+}
+
+// combine makes the stepped result of one target's steps: the best step's figures (measurement, metrics,
+// system metrics) as the run's, every step in Steps, the whole span of the steps, and the status of the worst
+// step; err is the step error that ended the stepping.
+func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
+	hi := best(parts)
+	r := *parts[hi]
+	r.RunID = NewID("r")
+	r.StartedAt, r.EndedAt = parts[0].StartedAt, parts[len(parts)-1].EndedAt
+	r.ColdStart = parts[0].ColdStart
+	r.Options = map[string]any{}
+	for k, v := range parts[hi].Options {
+		r.Options[k] = v
+	}
+	loads := make([]string, len(st.loads))
+	for i, l := range st.loads {
+		loads[i] = strconv.Itoa(l)
+	}
+	r.Options["steps"], r.Options["steps_by"] = strings.Join(loads, ","), st.flag.Name
+	r.Options["step_duration_s"], r.Options["step_rampup_s"] = (st.duration + st.rampup).Seconds(), st.rampup.Seconds()
+	r.Options["headline_step"] = hi + 1
+	r.Status, r.Error = result.StatusOK, ""
+	r.Steps = nil
+	for i, p := range parts {
+		s := result.Step{By: st.flag.Name, Load: float64(st.loads[i]), Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
+			RampupS: st.rampup.Seconds(), ThroughputPerS: peak.Throughput(p), Metrics: p.Metrics, Headline: i == hi}
+		if m := p.Measurement; m != nil {
+			s.MeasuredS, s.Committed, s.Errors = m.MeasuredSecs, m.Committed, m.Errors
+			if v, ok := m.P95Millis(); ok {
+				s.P95Ms = v
+			}
+			s.Transactions = map[string]result.StepTx{}
+			for name, tx := range m.Transactions {
+				s.Transactions[name] = result.StepTx{Count: tx.Count, Errors: tx.Errors, Latency: tx.Latency}
+			}
+		}
+		r.Steps = append(r.Steps, s)
+		switch {
+		case p.Status == result.StatusAborted:
+			r.Status, r.Error = result.StatusAborted, fmt.Sprintf("step %d of %d (%s=%d) was aborted", i+1, len(st.loads), st.flag.Name, st.loads[i])
+		case p.Status != result.StatusOK && r.Status == result.StatusOK:
+			r.Status, r.Error = result.StatusFailed, fmt.Sprintf("step %d of %d (%s=%d): %s", i+1, len(st.loads), st.flag.Name, st.loads[i], p.Error)
+		}
+	}
+	if err != nil && r.Status == result.StatusOK {
+		r.Status, r.Error = result.StatusFailed, err.Error()
+	}
+	if r.Status == result.StatusOK && len(parts) < len(st.loads) {
+		r.Status, r.Error = result.StatusFailed, fmt.Sprintf("%d of %d steps ran", len(parts), len(st.loads))
+	}
+	return &r
+}
+
+// table prints a stepped result's steps: load, throughput, p95 and headline, the headline step marked.
+func (st *stepping) table(out io.Writer, r *result.Result) {
+	h, _ := r.Headline()
+	fmt.Fprintf(out, "\nsteps (%s): throughput/s, p95 ms, %s\n", st.flag.Name, h.Name)
+	for i, s := range r.Steps {
+		hv := "-"
+		for _, m := range s.Metrics {
+			if m.Headline {
+				hv = withUnit(m, m.Value)
+			}
+		}
+		mark := ""
+		if s.Headline {
+			mark = "  <- headline (the best step)"
+		}
+		fmt.Fprintf(out, "  %d. %s=%g: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, s.Load, compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
+	}
+}

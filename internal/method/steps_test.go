@@ -1,0 +1,139 @@
+package method_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/report"
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
+)
+
+// checkSteps checks a stepped result: one step per load in order, each with its own measured window (its
+// ramp-up left out), throughput and p95, exactly one headline step whose figures are the result's.
+func checkSteps(t *testing.T, r *result.Result, by string, loads []float64, stepDur, rampup time.Duration) {
+	t.Helper()
+	if r.Status != result.StatusOK || len(r.Steps) != len(loads) {
+		t.Fatalf("stepped result: %s %q, %d steps, want %d", r.Status, r.Error, len(r.Steps), len(loads))
+	}
+	heads := 0
+	for i, s := range r.Steps {
+		if s.By != by || s.Load != loads[i] || s.Status != result.StatusOK {
+			t.Fatalf("step %d: %s=%g %s, want %s=%g ok", i+1, s.By, s.Load, s.Status, by, loads[i])
+		}
+		if s.RampupS != rampup.Seconds() || s.MeasuredS <= 0 || s.MeasuredS > (stepDur-rampup).Seconds()*1.5 {
+			t.Fatalf("step %d: ramp-up %gs, measured %gs of a %s step with a %s ramp-up", i+1, s.RampupS, s.MeasuredS, stepDur, rampup)
+		}
+		if s.ThroughputPerS <= 0 || s.Committed <= 0 || s.P95Ms <= 0 || len(s.Transactions) == 0 || len(s.Metrics) == 0 {
+			t.Fatalf("step %d has no figures of its own: %+v", i+1, s)
+		}
+		if i > 0 && !s.StartedAt.After(r.Steps[i-1].StartedAt) {
+			t.Fatalf("step %d started at %s, before step %d (%s)", i+1, s.StartedAt, i, r.Steps[i-1].StartedAt)
+		}
+		if s.Headline {
+			heads++
+			h, _ := r.Headline()
+			sh := -1.0
+			for _, m := range s.Metrics {
+				if m.Headline {
+					sh = m.Value
+				}
+			}
+			if sh != h.Value || r.Measurement == nil || r.Measurement.Committed != s.Committed || r.Measurement.RampupSeconds != rampup.Seconds() {
+				t.Fatalf("the headline step's figures are not the result's: step %g, result %g", sh, h.Value)
+			}
+		}
+	}
+	if heads != 1 {
+		t.Fatalf("%d headline steps, want 1", heads)
+	}
+	if !r.StartedAt.Equal(r.Steps[0].StartedAt) || !r.EndedAt.Equal(r.Steps[len(r.Steps)-1].EndedAt) {
+		t.Fatalf("the result spans %s..%s, its steps %s..%s", r.StartedAt, r.EndedAt, r.Steps[0].StartedAt, r.Steps[len(r.Steps)-1].EndedAt)
+	}
+}
+
+// --steps runs each load in turn on the same database and keeps one result whose parts are the steps: one run
+// in the store, each step with its own figures; the report draws them.
+func TestSteppedLoadOnSQLite(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "p.db")
+	st, res := filepath.Join(dir, "results.db"), filepath.Join(dir, "r.json")
+	out := clitest.Must(t, "ping", "--target", url, "--steps", "1,2", "--step-duration", "2s", "--step-rampup", "500ms",
+		"--store", st, "--result", res)
+	sto, err := store.Open(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := sto.List(context.Background(), store.Filter{})
+	sto.Close()
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("a stepped run is one stored result: %v, %d runs", err, len(runs))
+	}
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "vus", []float64{1, 2}, 2*time.Second, 500*time.Millisecond)
+	if r.Options["steps"] != "1,2" || r.Options["steps_by"] != "vus" {
+		t.Fatalf("options: %v", r.Options)
+	}
+	if !strings.Contains(out.Stdout, "steps (vus): throughput/s, p95 ms") || !strings.Contains(out.Stdout, "<- headline (the best step)") {
+		t.Fatalf("no steps table in the progress:\n%s", out.Stdout)
+	}
+	var html strings.Builder
+	if err := report.Write(&html, "steps", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	b := html.String()
+	for _, want := range []string{"<h3>Steps</h3>", `<table class="steps">`, "Throughput by step", "p95 latency by step"} {
+		if !strings.Contains(b, want) {
+			t.Fatalf("the report has no %q", want)
+		}
+	}
+}
+
+// Combinations that make no sense are refused in one line before anything runs.
+func TestSteppedLoadRefusals(t *testing.T) {
+	url := "sqlite://" + filepath.Join(t.TempDir(), "p.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ping", "--steps", "1,2", "--find-peak"}, "--steps runs the loads given and --find-peak chooses its own: give one of them"},
+		{[]string{"tpcc", "run", "--steps", "1,2", "--transactions", "100"}, "--steps times each step with --step-duration and --transactions ends a run by a count"},
+		{[]string{"ping", "--steps", "1,2", "--vus", "1,2"}, "--steps sets each step's load: give --vus one value (or none), not a list"},
+		{[]string{"ping", "--steps", "1,2", "--duration", "5s"}, "--duration and --rampup time a plain run"},
+		{[]string{"ping", "--step-duration", "5s"}, "--step-duration is an option of a stepped load: add --steps"},
+		{[]string{"ping", "--steps", "1,0"}, `--steps "1,0": each step is a whole number of users of at least 1`},
+		{[]string{"ping", "--steps", "1,x"}, `--steps "1,x": each step is a whole number of users of at least 1`},
+		{[]string{"tpcc", "run", "--steps", "1,2", "--by", "rate"}, "--by rate steps the open-loop --rate, and this command has none"},
+		{[]string{"ping", "--steps", "1,2", "--step-duration", "2s", "--step-rampup", "2s"}, "--step-rampup 2s must be at least 0 and shorter than --step-duration 2s"},
+	} {
+		r := clitest.Run(context.Background(), append(c.args, "--target", url, "--store", "")...)
+		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) || strings.Count(r.Stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, %q; want one line saying %q", c.args, r.Code, r.Stderr, c.want)
+		}
+	}
+}
+
+// On PostgreSQL the steps may be open-loop rates (--by rate): the mixed probe at two rates, each a step with
+// its own figures, the rate each step ran at recorded in its options.
+func TestSteppedRatesOnPostgreSQL(t *testing.T) {
+	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_steps")
+	res := filepath.Join(t.TempDir(), "r.json")
+	clitest.Must(t, "probe", "mixed", "--target", url, "--rows", "2000", "--rebuild", "--threads", "2", "--steps", "20,40", "--by", "rate",
+		"--step-duration", "2s", "--step-rampup", "500ms", "--interval", "500ms", "--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "rate", []float64{20, 40}, 2*time.Second, 500*time.Millisecond)
+	hi := 0
+	for i, s := range r.Steps {
+		if s.Headline {
+			hi = i
+		}
+	}
+	if rate, _ := r.Options["rate"].(float64); rate != r.Steps[hi].Load {
+		t.Fatalf("the headline step ran at rate %v, its step says %g", r.Options["rate"], r.Steps[hi].Load)
+	}
+}
