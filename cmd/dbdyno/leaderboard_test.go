@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/output/leaderboard"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 func board(t *testing.T, args ...string) *leaderboard.Board {
@@ -38,9 +39,7 @@ func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
-	if r := cli(context.Background(), "tpcc", "build", "--target", url); r.code != 0 {
-		t.Fatalf("build: %s", r.stderr)
-	}
+	clitest.TPCCBuiltAt(t, url)
 	for _, labels := range [][]string{{"--label", "system=this-box", "--label", "price_per_hour=0.25"}, {"--label", "db_cores=1", "--label", "license_per_core=100", "--repeat", "3"}} {
 		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "2s", "--store", st}, labels...)
 		if r := cli(context.Background(), args...); r.code != 0 {

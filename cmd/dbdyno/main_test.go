@@ -127,7 +127,7 @@ func TestCommandsComeFromTheRegistries(t *testing.T) {
 // Ctrl-C ends a run with exit status 130, through the command line as through any other caller.
 func TestCtrlCExitStatus(t *testing.T) {
 	url := "sqlite://" + filepath.Join(t.TempDir(), "c.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(2*time.Second, cancel)
 	r := cli(ctx, "tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "5m", "--store", "")

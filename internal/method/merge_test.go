@@ -37,7 +37,7 @@ func TestMergeShards(t *testing.T) {
 	dir := t.TempDir()
 	a, b, c := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "c.db")
 	stPath := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+a, "--seed", "3")
+	clitest.TPCCBuiltAt(t, "sqlite://"+a)
 	copyFile(t, a, b)
 	copyFile(t, a, c)
 	// the shards: one command driving both copies at once, so their measured windows start together

@@ -27,7 +27,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	file := filepath.Join(dir, "r.json")
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "2s",
 		"--interval", "1s", "--label", "system=box-a", "--label", "price_per_hour=1.5", "--store", st, "--result", file)
@@ -188,7 +188,7 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "w.db")
 	st := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--warmup", "1s", "--rampup", "0s", "--duration", "1s", "--store", st)
 	if !strings.Contains(r.Stdout, "warm-up run: 1s") || strings.Count(r.Stdout, "measured: NOPM") != 2 || !strings.Contains(r.Stdout, "the warm-up run is stored too") {
 		t.Fatalf("warm-up output:\n%s", r.Stdout)
@@ -207,8 +207,8 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 func TestSeveralTargetsAtOnce(t *testing.T) {
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
-	clitest.Must(t, "tpcc", "build", "--target", a)
-	clitest.Must(t, "tpcc", "build", "--target", b)
+	clitest.TPCCBuiltAt(t, a)
+	clitest.TPCCBuiltAt(t, b)
 	file := filepath.Join(dir, "r.json")
 	r := clitest.Must(t, "tpcc", "run", "--target", a, "--target", b, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--result", file)
 	if !strings.Contains(r.Stdout, "[target 1]") || !strings.Contains(r.Stdout, "[target 2]") || !strings.Contains(r.Stdout, "aggregate of 2 targets: NOPM") {

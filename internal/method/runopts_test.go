@@ -23,7 +23,7 @@ func TestTransactionsAndLatencyLog(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	url := "sqlite://" + db
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	res, log := filepath.Join(dir, "r.json"), filepath.Join(dir, "lat.log")
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "4", "--rampup", "1s", "--transactions", "200", "--interval", "500ms",
 		"--store", "", "--result", res, "--log-latency", log)

@@ -106,7 +106,7 @@ func TestResultsOfVersion1Load(t *testing.T) {
 func TestDatabaseHostCores(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "c.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	local, labelled := filepath.Join(dir, "l.json"), filepath.Join(dir, "d.json")
 	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", local)
 	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", labelled, "--label", "db_cores=16")

@@ -32,7 +32,7 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 	dbPath := filepath.Join(dir, "t.db")
 	url := "sqlite://" + dbPath
 	st := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", st)
 	notes := filepath.Join(dir, "notes.txt")
 	os.WriteFile(notes, []byte("my notes, not a result"), 0o644)
@@ -67,7 +67,7 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 		t.Errorf("--store naming a text file: %d %q", r.Code, r.Stderr)
 	}
 	other := filepath.Join(dir, "other.db")
-	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+other)
+	clitest.TPCCBuiltAt(t, "sqlite://"+other)
 	otherSum := fileSum(t, other)
 	if r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--store", other, "--duration", "1s"); r.Code == 0 || !strings.Contains(r.Stderr, "not a dbdyno results store") {
 		t.Errorf("--store naming another database: %d %q", r.Code, r.Stderr)
@@ -110,7 +110,7 @@ func TestFailedWritesAreReportedAndKept(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	url := "sqlite://" + filepath.Join(dir, "t.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
+	clitest.TPCCBuiltAt(t, url)
 	res := filepath.Join(dir, "r.json")
 	st := filepath.Join(dir, "results.db")
 	// once the run has begun (an event, not a time a loaded machine may not have reached the run by)

@@ -5,31 +5,31 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // LostConnections runs `WORKLOAD run --check` on url, whose dataset is built, with three virtual users for 6 s
-// and terminates every dbdyno server session 3 s in (TerminateSessions). The run must reconnect and go on:
+// and terminates every dbdyno server session (TerminateSessions) at the first progress line of the measured
+// window (an event of the run, not a time a loaded machine outlasts). The run must reconnect and go on:
 // exit 0, status ok, reconnects and errors counted, time without a connection recorded, and keyTx completed in
 // the last whole interval. It returns the result and the run's output for the workload's own checks.
 func LostConnections(t *testing.T, workload, url, keyTx string) (*result.Result, Result) {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "r.json")
-	done := make(chan Result)
-	go func() {
-		done <- Run(context.Background(), workload, "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
-			"--interval", "1s", "--check", "--result", file)
-	}()
-	time.Sleep(3 * time.Second)
-	n, err := TerminateSessions(url)
+	var n int
+	var err error
+	terminated := false
+	on := &On{After: "ramp-up done, measuring", Text: " measure ", Do: func() { terminated = true; n, err = TerminateSessions(url) }}
+	r := RunOn(context.Background(), on, workload, "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
+		"--interval", "1s", "--check", "--result", file)
 	if err != nil {
-		<-done
 		t.Fatal(err)
 	}
-	r := <-done
+	if !terminated {
+		t.Fatalf("the run printed no progress line of its measured window: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
+	}
 	if n < 3 {
 		t.Fatalf("terminated only %d sessions", n)
 	}

@@ -55,8 +55,7 @@ func copyFile(t *testing.T, from, to string) {
 // 1-2100 are delivered, with OL_AMOUNT 0; 2101-3000 wait in new_order; each customer has paid 10.00 once.)
 func TestEachConditionDetectsItsCorruption(t *testing.T) {
 	dir := t.TempDir()
-	built := filepath.Join(dir, "built.db")
-	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+built)
+	built := builtSQLite(t)
 	if f := failedConditions(t, "sqlite://"+built); len(f) != 0 {
 		t.Fatalf("conditions %v fail on a freshly built database", f)
 	}
@@ -100,6 +99,7 @@ func TestEachConditionDetectsItsCorruption(t *testing.T) {
 		{12, []string{"UPDATE customer SET c_ytd_payment = c_ytd_payment + 1 WHERE c_w_id = 1 AND c_d_id = 10 AND c_id = 9"}},
 	} {
 		t.Run(strconv.Itoa(c.cond), func(t *testing.T) {
+			t.Parallel() // each corruption in a copy of its own
 			path := filepath.Join(t.TempDir(), "c.db")
 			copyFile(t, built, path)
 			db, err := sql.Open("sqlite", path)

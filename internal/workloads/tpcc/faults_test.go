@@ -13,7 +13,6 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/netproxy"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
@@ -21,40 +20,33 @@ import (
 
 // A run that did not do its work is not ok: each fault below once ended `ok`, exit 0.
 
-// faultRun builds TPC-C in a fresh SQLite file, lets fault do its harm (before the run when at is 0, else at
-// that time into it), and returns the run's exit, output and result.
-func faultRun(t *testing.T, at time.Duration, fault func(path string), args ...string) (clitest.Result, *result.Result) {
+// faultRun copies the one TPC-C build into a SQLite file of the test's own, lets fault do its harm (before the
+// run, or when during is set once the run is measuring work: an event of the run, not a time a loaded machine
+// outlasts), and returns the run's exit, output and result.
+func faultRun(t *testing.T, during bool, fault func(path string), args ...string) (clitest.Result, *result.Result) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "t.db")
-	url := "sqlite://" + path
-	template.Do(func() {
-		// beside the tests' results store, in the scratch directory clitest.Main removes
-		template.path = filepath.Join(filepath.Dir(store.DefaultPath), "tpcc-fault-template.db")
-		clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+template.path)
-	})
-	b, err := os.ReadFile(template.path) // the build closed the file: its WAL is checkpointed into it
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "r.json")
-	if at == 0 {
-		fault(path)
-	} else {
-		time.AfterFunc(at, func() { fault(path) })
-	}
-	r := clitest.Run(context.Background(), append([]string{"tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s",
-		"--interval", "1s", "--result", file}, args...)...)
-	res, _ := clitest.ReadResult(t, file)
-	return r, res
+	return faultRunWatching(t, during, fault, nil, args...)
 }
 
-// template is one TPC-C build that every SQLite fault test copies (builds take most of a test's time).
-var template struct {
-	sync.Once
-	path string
+// faultRunWatching is faultRun with each line of the run's output handed to watch as well.
+func faultRunWatching(t *testing.T, during bool, fault func(path string), watch func(string), args ...string) (clitest.Result, *result.Result) {
+	t.Helper()
+	path := builtSQLite(t)
+	url := "sqlite://" + path
+	file := filepath.Join(t.TempDir(), "r.json")
+	harm := &event{do: func() { fault(path) }}
+	if !during {
+		fault(path)
+	} else {
+		watch = watchAll(measuring(harm.fire), watch)
+	}
+	r := clitest.RunWatching(context.Background(), watch, append([]string{"tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s",
+		"--interval", "1s", "--result", file}, args...)...)
+	if harmed := harm.wait(); during && !harmed {
+		t.Fatalf("the run ended before it measured any work: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	res, _ := clitest.ReadResult(t, file)
+	return r, res
 }
 
 // failed checks a run ended failed, exit 1, with want in its one error line and its result's error.
@@ -80,7 +72,7 @@ func sqliteExec(t *testing.T, path, stmt string) {
 // A read-only database file (chmod; as root, which ignores modes, the immutable attribute): the first write
 // fails the run at once with SQLite's message, not 12,818 errors later.
 func TestReadOnlyFileFailsTheRun(t *testing.T) {
-	r, res := faultRun(t, 0, func(path string) {
+	r, res := faultRun(t, false, func(path string) {
 		for _, f := range []string{path + "-wal", path + "-shm"} {
 			os.Remove(f)
 		}
@@ -94,16 +86,17 @@ func TestReadOnlyFileFailsTheRun(t *testing.T) {
 			}
 			t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
 		}
-	}, "--duration", "30s")
+	}, "--duration", "2m")
 	failed(t, r, res, "takes no writes")
-	if took := res.EndedAt.Sub(res.StartedAt); !strings.Contains(res.Error, "readonly") || took > 20*time.Second {
+	// at once: well within the run's 2 minutes, however slow the machine (a run that went on takes all of them)
+	if took := res.EndedAt.Sub(res.StartedAt); !strings.Contains(res.Error, "readonly") || took > time.Minute {
 		t.Fatalf("the engine's message is missing or the run went on (%s): %s", took, res.Error)
 	}
 }
 
 // Garbage written over pages of the file: "database disk image is malformed" fails the run at once.
 func TestCorruptPagesFailTheRun(t *testing.T) {
-	r, res := faultRun(t, 0, func(path string) {
+	r, res := faultRun(t, false, func(path string) {
 		f, err := os.OpenFile(path, os.O_RDWR, 0)
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +119,7 @@ func TestCorruptPagesFailTheRun(t *testing.T) {
 // A table dropped while the run goes on (as `tpcc build --drop` does): the run fails at its first "no such
 // table", with the schema class counted.
 func TestTableDroppedDuringTheRunFailsIt(t *testing.T) {
-	r, res := faultRun(t, 2*time.Second, func(path string) { sqliteExec(t, path, "DROP TABLE history") }, "--duration", "30s")
+	r, res := faultRun(t, true, func(path string) { sqliteExec(t, path, "DROP TABLE history") }, "--duration", "30s")
 	failed(t, r, res, "the schema is missing or changed")
 	if m := res.Measurement; m == nil || m.ErrorClasses["schema"] < 1 || !strings.Contains(res.Error, "no such table") {
 		t.Fatalf("error classes %v, error %s", m.ErrorClasses, res.Error)
@@ -135,7 +128,7 @@ func TestTableDroppedDuringTheRunFailsIt(t *testing.T) {
 
 // A column dropped under the Payment transaction: every payment failed, and the run said ok.
 func TestColumnDroppedDuringTheRunFailsIt(t *testing.T) {
-	r, res := faultRun(t, 2*time.Second, func(path string) { sqliteExec(t, path, "ALTER TABLE history DROP COLUMN h_data") }, "--duration", "30s")
+	r, res := faultRun(t, true, func(path string) { sqliteExec(t, path, "ALTER TABLE history DROP COLUMN h_data") }, "--duration", "30s")
 	failed(t, r, res, "the schema is missing or changed")
 	if !strings.Contains(res.Error, "h_data") {
 		t.Fatalf("the engine's message is missing: %s", res.Error)
@@ -145,19 +138,19 @@ func TestColumnDroppedDuringTheRunFailsIt(t *testing.T) {
 // A constraint that a quarter of the payments break (h_amount is uniform on 1..5000): constraint errors, a class that does not end the run
 // at once, are counted by class and fail it above --max-error-rate.
 func TestErrorRateAboveTheMaximumFailsTheRun(t *testing.T) {
-	r, res := faultRun(t, 0, func(path string) {
+	r, res := faultRun(t, false, func(path string) {
 		// a trigger, not an index or deleted rows: the run's start check would refuse those as tampering
 		sqliteExec(t, path, "CREATE TRIGGER dbdyno_test_refuse_payment BEFORE INSERT ON history WHEN NEW.h_amount < 1250 BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: history.h_c_id'); END")
-	}, "--duration", "3s")
+	}, "--transactions", "300")
 	failed(t, r, res, "constraint violation errors, above --max-error-rate 1%")
 	if n := res.Measurement.ErrorClasses["constraint"]; n < 1 || n != res.Measurement.Transactions["payment"].Errors {
 		t.Fatalf("constraint errors %d, payment errors %d", n, res.Measurement.Transactions["payment"].Errors)
 	}
 	// the same errors under a maximum they stay within do not fail it
-	r, res = faultRun(t, 0, func(path string) {
+	r, res = faultRun(t, false, func(path string) {
 		// a trigger, not an index or deleted rows: the run's start check would refuse those as tampering
 		sqliteExec(t, path, "CREATE TRIGGER dbdyno_test_refuse_payment BEFORE INSERT ON history WHEN NEW.h_amount < 1250 BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: history.h_c_id'); END")
-	}, "--duration", "3s", "--max-error-rate", "100")
+	}, "--transactions", "300", "--max-error-rate", "100")
 	if r.Code != 0 || res.Status != result.StatusOK {
 		t.Fatalf("--max-error-rate 100: exit %d status %s\n%s", r.Code, res.Status, r.Stderr)
 	}
@@ -167,7 +160,9 @@ func TestErrorRateAboveTheMaximumFailsTheRun(t *testing.T) {
 // failed, not ok.
 func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
 	var release func()
-	r, res := faultRun(t, 0, func(path string) {
+	// the lock is given up once the window is over (the virtual users' waits end), however late the run began
+	over := windowOver(func() { release() })
+	r, res := faultRunWatching(t, false, func(path string) {
 		db, err := sql.Open(engine.SQLiteDriver, "file:"+path)
 		if err != nil {
 			t.Fatal(err)
@@ -181,8 +176,8 @@ func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		release = sync.OnceFunc(func() { tx.Rollback(); db.Close() })
-		time.AfterFunc(8*time.Second, release) // after the window: the virtual users' waits end
-	}, "--duration", "4s")
+		time.AfterFunc(2*time.Minute, release) // only should the window's end never be printed: no hang
+	}, over, "--duration", "4s")
 	if release != nil {
 		defer release()
 	}
@@ -195,7 +190,7 @@ func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
 // The district counters moved by another writer during the run: the database's count of new orders disagrees
 // with the client's, and the run fails.
 func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
-	r, res := faultRun(t, 2500*time.Millisecond, func(path string) {
+	r, res := faultRun(t, true, func(path string) {
 		sqliteExec(t, path, "UPDATE district SET d_next_o_id = d_next_o_id + 100000")
 	}, "--duration", "4s")
 	failed(t, r, res, "the database counted")
@@ -207,43 +202,20 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 // A server frozen for the second half of an 8 s window: the run reports the stall and fails (it said ok).
 func TestFrozenServerStallFailsTheRun(t *testing.T) {
 	direct := testsrv.URL(t, "DBDYNO_TEST_PG")
-	clitest.Must(t, "tpcc", "build", "--target", direct, "--warehouses", "1", "--drop")
+	builtOn(t, direct)
 	f := netproxy.Start(t, direct)
 	file := filepath.Join(t.TempDir(), "r.json")
-	time.AfterFunc(5*time.Second, func() { f.Freeze() }) // 1 s ramp-up, then 4 s into the 8 s window
-	time.AfterFunc(12*time.Second, f.Thaw)               // after the window
-	r := clitest.Run(context.Background(), "tpcc", "run", "--target", f.URL, "--vus", "2", "--rampup", "1s", "--duration", "8s",
+	// frozen once the window has counted work (its first interval, at most 2 s of the 8 s: the rest stalls),
+	// thawed once the window is over; events of the run, not times a loaded machine outlasts
+	thaw := sync.OnceFunc(f.Thaw)
+	defer thaw()
+	watch := watchAll(measuring(func() { f.Freeze() }), windowOver(thaw))
+	r := clitest.RunWatching(context.Background(), watch, "tpcc", "run", "--target", f.URL, "--vus", "2", "--rampup", "1s", "--duration", "8s",
 		"--interval", "2s", "--wait-interval", "0", "--result", file)
 	res, _ := clitest.ReadResult(t, file)
 	failed(t, r, res, "the run stalled")
 	s := res.Measurement.Stall
 	if s == nil || s.IdleIntervals < 1 || s.InFlight < 1 || s.LongestS < 2 || !strings.Contains(r.Stdout, "STALLED: nothing completed") {
 		t.Fatalf("stall %+v\n%s", s, r.Stdout)
-	}
-}
-
-// The same on PostgreSQL, in procedures mode: the table a transaction's function needs is dropped mid-run.
-func TestTableDroppedOnPostgresFailsTheRun(t *testing.T) {
-	url := testsrv.URL(t, "DBDYNO_TEST_PG")
-	clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
-	file := filepath.Join(t.TempDir(), "r.json")
-	time.AfterFunc(3*time.Second, func() {
-		tg, _ := engine.Parse(url)
-		db, err := tg.Open(context.Background())
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer db.Close()
-		if _, err := db.Exec("DROP TABLE history"); err != nil {
-			t.Error(err)
-		}
-	})
-	r := clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--vus", "2", "--rampup", "1s", "--duration", "30s",
-		"--interval", "1s", "--mode", "procedures", "--result", file)
-	res, _ := clitest.ReadResult(t, file)
-	failed(t, r, res, "the schema is missing or changed")
-	if !strings.Contains(res.Error, "history") || res.EndedAt.Sub(res.StartedAt) > 20*time.Second {
-		t.Fatalf("error %s after %s", res.Error, res.EndedAt.Sub(res.StartedAt))
 	}
 }

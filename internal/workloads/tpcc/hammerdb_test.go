@@ -36,6 +36,7 @@ END`},
 // that). The server's rollbacks are the client's (they were 2.1x: a refused counters statement every second and
 // procedures mode's second ROLLBACK) within the same bound.
 func TestHammerDBTPMMatchesTheClientsCounts(t *testing.T) {
+	t.Parallel() // on databases of its own (dbdyno_hammerdb); PostgreSQL's counters are the database's alone
 	for _, env := range []string{"DBDYNO_TEST_PG", "DBDYNO_TEST_MYSQL"} {
 		t.Run(env, func(t *testing.T) {
 			url := testsrv.Beside(t, testsrv.URL(t, env), "dbdyno_hammerdb")
@@ -108,8 +109,7 @@ func TestHammerDBTPMMatchesTheClientsCounts(t *testing.T) {
 
 // An embedded engine keeps no server counters: HammerDB's TPM is said to be unavailable, not zero.
 func TestHammerDBTPMUnavailableOnAnEmbeddedEngine(t *testing.T) {
-	url := "sqlite://" + filepath.Join(t.TempDir(), "t.db")
-	clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1")
+	url := "sqlite://" + builtSQLite(t)
 	file := filepath.Join(t.TempDir(), "r.json")
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--result", file, "--store", "")
 	res, _ := clitest.ReadResult(t, file)

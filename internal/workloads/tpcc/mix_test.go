@@ -15,9 +15,8 @@ import (
 // refuses it beside a standard run unless allowed; a bad weight is one line.
 func TestCustomMix(t *testing.T) {
 	dir := t.TempDir()
-	url := "sqlite://" + filepath.Join(dir, "mix.db")
+	url := "sqlite://" + builtSQLite(t)
 	st := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpcc", "build", "--target", url)
 	run := func(file string, extra ...string) {
 		clitest.Must(t, append([]string{"tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s",
 			"--store", st, "--result", filepath.Join(dir, file)}, extra...)...)

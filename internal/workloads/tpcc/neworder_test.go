@@ -64,6 +64,7 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel() // each engine its own database: the builds wait on their servers side by side
 			ctx := context.Background()
 			tg := txTarget(t, name)
 			db, err := Open(ctx, tg)

@@ -13,6 +13,7 @@ import (
 func TestTPCHRunRefusesATamperedDatabase(t *testing.T) {
 	for _, e := range tpchEngines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // each engine its own file or server: one waits on its server while another works
 			build := func() {
 				clitest.Must(t, "tpch", "build", "--target", e.URL, "--scale", "0.01", "--drop", "--threads", "2")
 			}

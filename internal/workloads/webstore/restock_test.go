@@ -23,6 +23,7 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 	const orders = 10 * products * stock / meanItems
 	for _, e := range engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10", "--drop")
 			db, raw := open(t, e.URL)
 			for _, q := range []string{"UPDATE inventory SET quan_in_stock = 10", "UPDATE inventory_loaded SET quan_in_stock = 10"} {
@@ -93,7 +94,8 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	url := "sqlite://" + filepath.Join(dir, "ws.db")
 	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
 	file := filepath.Join(dir, "ok.json")
-	clitest.Must(t, "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+	// counts, not times: 200 units of work hold orders however slow the machine
+	clitest.Must(t, "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--transactions", "200", "--interval", "1s", "--result", file)
 	res, _ := clitest.ReadResult(t, file)
 	db, client := res.Figures["orders_db"].(float64), res.Figures["orders_committed"].(float64)
 	if ok, _ := runner.CountsAgree(int64(client), int64(db), 1); res.Status != result.StatusOK || !ok || client < 1 {
@@ -106,7 +108,7 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	}
 	raw.Close()
 	file = filepath.Join(dir, "tampered.json")
-	r := clitest.Run(context.Background(), "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--interval", "1s", "--result", file)
+	r := clitest.Run(context.Background(), "webstore", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--transactions", "200", "--interval", "1s", "--result", file)
 	res, _ = clitest.ReadResult(t, file)
 	if r.Code == 0 || res.Status != result.StatusFailed || !strings.Contains(res.Error, "the database gained") {
 		t.Fatalf("a run whose orders the database lost: exit %d, status %s, error %q\n%s\n%s", r.Code, res.Status, res.Error, r.Stdout, r.Stderr)
@@ -119,6 +121,7 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 func TestReviewsAndMembership(t *testing.T) {
 	for _, e := range engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10",
 				"--reviews-per-product", "4", "--drop")
 			db, raw := open(t, e.URL)

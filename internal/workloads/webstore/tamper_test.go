@@ -12,6 +12,7 @@ import (
 func TestResetRefusesATamperedLoadedInventory(t *testing.T) {
 	for _, e := range engines(t) {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2", "--drop")
 			_, raw := open(t, e.URL)
 			if _, err := raw.Exec("DELETE FROM inventory_loaded WHERE prod_id % 10 = 0"); err != nil { // 10% of its rows
