@@ -31,27 +31,50 @@ import (
 var DefaultPath = DefaultLocation()
 
 // DefaultLocation is where the results store lives unless --store says otherwise, one per user whatever the
-// working directory: $DBDYNO_STORE; else $XDG_DATA_HOME/dbdyno/results.db; else
-// ~/.local/share/dbdyno/results.db; else (no home directory) dbdyno-results.db in the working directory. The
-// path is absolute (a relative $XDG_DATA_HOME is ignored, as the XDG specification says). Open creates its
-// directory (0700).
+// working directory: $DBDYNO_STORE (a file, or a server's URL: a team's shared store); else
+// $XDG_DATA_HOME/dbdyno/results.db; else ~/.local/share/dbdyno/results.db; else (no home directory)
+// dbdyno-results.db in the working directory. A file's path is absolute (a relative $XDG_DATA_HOME is ignored,
+// as the XDG specification says). Open creates its directory (0700).
 func DefaultLocation() string {
 	if p := os.Getenv("DBDYNO_STORE"); p != "" {
+		if IsURL(p) {
+			return p
+		}
 		if abs, err := filepath.Abs(p); err == nil {
 			return abs
 		}
 		return p
 	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "dbdyno", "results.db")
-	}
-	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "share", "dbdyno", "results.db")
+	if d, ok := dataDir(); ok {
+		return filepath.Join(d, "results.db")
 	}
 	if abs, err := filepath.Abs("dbdyno-results.db"); err == nil {
 		return abs
 	}
 	return "dbdyno-results.db"
+}
+
+// LocalDir is this user's dbdyno data directory, where the default store's file is unless $DBDYNO_STORE names
+// another, and where what belongs to this machine is kept beside a server's store (plan journals):
+// $XDG_DATA_HOME/dbdyno, else ~/.local/share/dbdyno, else the working directory.
+func LocalDir() string {
+	if d, ok := dataDir(); ok {
+		return d
+	}
+	if abs, err := filepath.Abs("."); err == nil {
+		return abs
+	}
+	return "."
+}
+
+func dataDir() (string, bool) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "dbdyno"), true
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "share", "dbdyno"), true
+	}
+	return "", false
 }
 
 // compatibility is the store_meta schema_version this dbdyno reads: the numbered migrations (sql/ENGINE/NNNN_*.sql,
@@ -116,6 +139,9 @@ var OpTimeout = 2 * time.Minute
 
 // ConnectTimeout bounds each new connection to a server's store, handshake and login included.
 var ConnectTimeout = engine.DefaultConnectTimeout
+
+// FlagHelp is --store's help.
+const FlagHelp = "results store: a SQLite file, or a postgres://USER@HOST:PORT/DB URL (a shared store; password in the URL or DBDYNO_PASSWORD)"
 
 // IsURL says whether a --store value names a server's store (postgres://...) rather than a SQLite file.
 func IsURL(loc string) bool { return strings.Contains(loc, "://") }

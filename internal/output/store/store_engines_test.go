@@ -437,3 +437,14 @@ func TestServerStoreKeepsThePasswordOut(t *testing.T) {
 		t.Fatal("opening a store on a server that never answers did not time out")
 	}
 }
+
+// $DBDYNO_STORE may name a server's store (a team's default): it is kept as the URL it is.
+func TestDefaultLocationTakesAURL(t *testing.T) {
+	t.Setenv("DBDYNO_STORE", "postgres://team@db.example:5432/results")
+	if got := DefaultLocation(); got != "postgres://team@db.example:5432/results" {
+		t.Errorf("DefaultLocation() = %s", got)
+	}
+	if !Exists(DefaultLocation()) || !IsURL(DefaultLocation()) {
+		t.Error("a server's store is not taken as one")
+	}
+}
