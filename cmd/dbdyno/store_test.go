@@ -72,6 +72,9 @@ func TestSharedPostgresStore(t *testing.T) {
 	if r := cli(ctx, "results", "push", "--store", local, "--to", st); r.code == 0 || !strings.Contains(r.stderr, "--all") {
 		t.Errorf("a push naming nothing: %d %s", r.code, r.stderr)
 	}
+	if r := cli(ctx, "ping", "--target", st, "--duration", "1s", "--store", st); r.code == 0 || !strings.Contains(r.stderr, "is the database of --target") {
+		t.Errorf("a store that is the target's database: %d %s", r.code, r.stderr)
+	}
 	wrong := strings.Replace(st, clitest.PasswordOf(st), "wrong-"+clitest.PasswordOf(st), 1)
 	r := cli(ctx, "results", "list", "--store", wrong)
 	outputs = append(outputs, r.stdout, r.stderr)

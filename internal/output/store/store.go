@@ -149,6 +149,19 @@ func IsURL(loc string) bool { return strings.Contains(loc, "://") }
 // Display is a --store value as it may be printed: a URL without its password.
 func Display(loc string) string { return engine.Redact(loc) }
 
+// IsTarget says whether a server's store at loc is the database of target t (the same engine, server and
+// database): a benchmark's tables and load would go in among the results.
+func IsTarget(loc string, t *engine.Target) bool {
+	if !IsURL(loc) || t == nil || t.Engine.Embedded {
+		return false
+	}
+	st, err := engine.Parse(loc)
+	if err != nil || st.Engine.Embedded {
+		return false
+	}
+	return st.Engine == t.Engine && strings.EqualFold(st.Host, t.Host) && st.Port == t.Port && st.Database == t.Database
+}
+
 // Exists says whether there is a store at loc to read from: a file that exists; a server's store is asked when
 // it is opened.
 func Exists(loc string) bool {

@@ -448,3 +448,24 @@ func TestDefaultLocationTakesAURL(t *testing.T) {
 		t.Error("a server's store is not taken as one")
 	}
 }
+
+// A server's store that is a target's database is told (the method refuses it); another database on the same
+// server is not.
+func TestIsTarget(t *testing.T) {
+	tg, err := engine.Parse("postgres://bench:pw@db.example:5432/tpcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for loc, want := range map[string]bool{
+		"postgres://dbdyno@db.example/tpcc":         true,
+		"postgresql://other:x@DB.example:5432/tpcc": true,
+		"postgres://dbdyno@db.example/results":      false,
+		"postgres://dbdyno@db.example:5433/tpcc":    false,
+		"results.db":                                false,
+		"mysql://u@db.example:5432/tpcc":            false,
+	} {
+		if got := IsTarget(loc, tg); got != want {
+			t.Errorf("IsTarget(%s) = %v, want %v", loc, got, want)
+		}
+	}
+}
