@@ -64,7 +64,7 @@ func (a *app) monitorCmd() *cobra.Command {
 			return err
 		},
 	}
-	c.PersistentFlags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.PersistentFlags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
 	c.Flags().StringVar(&o.Name, "name", "", "the recording's name (rerunning with the same name appends)")
 	c.Flags().DurationVar(&o.Interval, "interval", 10*time.Second, "sampling interval")
 	c.Flags().DurationVar(&o.Duration, "duration", 0, "stop after this long (0: until Ctrl-C)")

@@ -13,7 +13,7 @@ import (
 func (a *app) resultsCmd() *cobra.Command {
 	var storePath string
 	c := &cobra.Command{Use: "results", Short: "list, show and export the runs in the results store"}
-	c.PersistentFlags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.PersistentFlags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
 	var f store.Filter
 	list := &cobra.Command{
 		Use:   "list",
@@ -69,7 +69,29 @@ func (a *app) resultsCmd() *cobra.Command {
 		},
 	}
 	merge.Flags().StringArrayVar(&mergeLabels, "label", nil, "label the merged result, key=value (repeatable)")
-	c.AddCommand(list, show, export, imp, merge)
+	var to, from string
+	var pushAll, pullAll bool
+	push := &cobra.Command{
+		Use:   "push --to STORE [RUN...|--all]",
+		Short: "copy runs (run IDs or their starts, store numbers, group IDs; --all: every run) from --store to another store, e.g. a team's postgres:// store, keeping their run IDs; runs already there are left as they are",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return method.CopyRuns(cmd.Context(), a.stdout, storePath, to, args, pushAll)
+		},
+	}
+	push.Flags().StringVar(&to, "to", "", "the store to copy to: a SQLite file or a postgres:// URL")
+	push.Flags().BoolVar(&pushAll, "all", false, "copy every run")
+	push.MarkFlagRequired("to")
+	pull := &cobra.Command{
+		Use:   "pull --from STORE [RUN...|--all]",
+		Short: "copy runs (run IDs or their starts, store numbers, group IDs; --all: every run) from another store into --store, keeping their run IDs; runs already there are left as they are",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return method.CopyRuns(cmd.Context(), a.stdout, from, storePath, args, pullAll)
+		},
+	}
+	pull.Flags().StringVar(&from, "from", "", "the store to copy from: a SQLite file or a postgres:// URL")
+	pull.Flags().BoolVar(&pullAll, "all", false, "copy every run")
+	pull.MarkFlagRequired("from")
+	c.AddCommand(list, show, export, imp, merge, push, pull)
 	return c
 }
 
@@ -84,7 +106,7 @@ func (a *app) leaderboardCmd() *cobra.Command {
 			return method.Leaderboard(cmd.Context(), a.stdout, a.stderr, storePath, o, format)
 		},
 	}
-	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
 	c.Flags().StringVar(&o.Workload, "workload", "", "the workload whose runs to rank (needed when the store holds several)")
 	c.Flags().Float64Var(&o.LicensePerCore, "license-per-core", 0, "database license price per physical core (e.g. 6872): adds license per core and for the whole box; a run's license_per_core label wins")
 	c.Flags().StringVar(&format, "output-format", "normal", "normal (a table) or json (one JSON document)")
@@ -105,7 +127,7 @@ func (a *app) reportCmd() *cobra.Command {
 			return err
 		},
 	}
-	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
 	c.Flags().StringVarP(&out, "output", "o", "", "HTML file to write")
 	c.Flags().StringVar(&title, "title", "dbdyno report", "report title")
 	c.Flags().StringArrayVar(&f.Labels, "label", nil, "report the stored runs with this label, key=value (repeatable: runs with every one)")
@@ -126,7 +148,7 @@ func (a *app) compareCmd() *cobra.Command {
 			return method.CompareWith(cmd.Context(), a.stdout, storePath, args, o)
 		},
 	}
-	c.Flags().StringVar(&storePath, "store", store.DefaultPath, "results store (SQLite file)")
+	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
 	c.Flags().BoolVar(&o.IncludeFailed, "include-failed", false, "also compare runs that failed or were aborted (refused otherwise)")
 	c.Flags().BoolVar(&o.AllowChanged, "allow-changed", false, "compare runs whose database had changed since its build (their database_changes)")
 	c.Flags().BoolVar(&o.AllowDifferentWork, "allow-different-work", false,

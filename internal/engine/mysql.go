@@ -63,6 +63,9 @@ func classifyMySQL(err error) Class {
 		if string(myErr.SQLState[:]) == "40001" { // a serialization failure a trigger or procedure signalled
 			return Retryable
 		}
+		if tidbRetryable[myErr.Number] {
+			return Retryable
+		}
 		switch myErr.Number {
 		case 1213, 1205: // deadlock, lock wait timeout
 			return Retryable

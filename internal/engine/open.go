@@ -70,6 +70,7 @@ func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
 		db.Close()
 		return nil, t.ConnectError(err)
 	}
+	t.learn(ctx, db) // which product the server is, once (distributed.go)
 	return db, nil
 }
 

@@ -30,6 +30,8 @@ type Target struct {
 	Params   url.Values
 	// ConnectTimeout bounds each new connection to a server, handshake and login included (default 10 s).
 	ConnectTimeout time.Duration
+	// server is what the server was found to be at the first connection (distributed.go), shared by the copies.
+	server *server
 	// Existing says the database must exist already (commands that work on what a build made: runs, checks,
 	// validate, drop): Open refuses an embedded target's missing file instead of creating an empty one.
 	Existing bool
@@ -68,7 +70,7 @@ func Parse(raw string) (*Target, error) {
 		// the parser's own message may quote part of the password: it is not shown
 		return nil, fmt.Errorf("target URL %q is malformed: if its user or password holds # ? / @ or %%, percent-encode them (%%23 %%3F %%2F %%40 %%25) or give the password in %s", Redact(raw), PasswordEnv)
 	}
-	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query(), ConnectTimeout: DefaultConnectTimeout}
+	t := &Target{Engine: e, Host: u.Hostname(), Port: e.DefaultPort, Params: u.Query(), ConnectTimeout: DefaultConnectTimeout, server: &server{}}
 	if e.foldParams {
 		folded := url.Values{}
 		for k, v := range t.Params {

@@ -22,6 +22,10 @@ type variant struct {
 	// cannot answer to why ("Babelfish 4.2.0 has no sys.dm_os_sys_info"); the result records each as not collected.
 	missing map[string]string
 	lacks   map[Feature]string
+	// noProcedures says why dbdyno's stored procedures are not used there ("" when they are); bulk is the path
+	// rows load through there ("" for the engine's): see distributed.go.
+	noProcedures string
+	bulk         BulkPath
 }
 
 // variantOf asks the server behind q which product it is; nil for the engine's own product (or an engine

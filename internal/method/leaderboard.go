@@ -75,7 +75,7 @@ func ImportPublished(ctx context.Context, w io.Writer, storePath, file, version 
 		}
 		added++
 	}
-	fmt.Fprintf(w, "imported %d published figure(s) from %s into %s", added, file, storePath)
+	fmt.Fprintf(w, "imported %d published figure(s) from %s into %s", added, file, store.Display(storePath))
 	if there > 0 {
 		fmt.Fprintf(w, " (%d already there)", there)
 	}

@@ -82,7 +82,7 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 		shards = append(shards, rs[0])
 	}
 	if len(shards) == 0 {
-		return nil, fmt.Errorf("none of the shards was found (run IDs in the results store %s, or result files)", storePath)
+		return nil, fmt.Errorf("none of the shards was found (run IDs in the results store %s, or result files)", store.Display(storePath))
 	}
 	m, err := MergeResults(shards, missing)
 	if err != nil {

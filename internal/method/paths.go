@@ -142,6 +142,9 @@ func checkTargetsAreNotTheStore(v *workload.Values, targets []*engine.Target) er
 		}
 	}
 	for _, t := range targets {
+		if _, ok := v.Flag("store"); ok && store.IsTarget(v.String("store"), t) {
+			return fmt.Errorf("--store %s is the database of --target %s: its tables and load would go in among the results; keep the results in a database of their own", store.Display(v.String("store")), t)
+		}
 		if t != nil && t.Engine.Embedded && samePath(t.Path, store.DefaultPath) {
 			return fmt.Errorf("--target %s is dbdyno's results store (%s): its tables would go in among the results; give the target a file of its own", t, store.DefaultPath)
 		}

@@ -126,7 +126,7 @@ func (rs *runSet) close(ctx context.Context) error {
 			}
 			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil {
 				errs = append(errs, err)
-				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, rs.s.store, err)
+				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, storeName(rs.s.store), err)
 			} else {
 				kept = true
 				rs.stored[r.RunID] = true
@@ -439,16 +439,16 @@ func (rs *runSet) next() *next {
 	switch {
 	case rs.stored[r0.RunID]:
 		if !samePath(rs.s.store, store.DefaultPath) {
-			storeFlag = " --store " + shellQuote(absPath(rs.s.store))
+			storeFlag = " --store " + shellQuote(storeName(rs.s.store))
 		}
 		if len(runs) == 1 || r0.Group == nil {
-			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, absPath(rs.s.store))
+			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, storeName(rs.s.store))
 			refs, cmpA, cmpB = []string{r0.RunID}, "OTHER", r0.RunID
 			break
 		}
 		g := r0.Group
 		n.ID = g.ID
-		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), absPath(rs.s.store))
+		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), storeName(rs.s.store))
 		refs, cmpA, cmpB = []string{g.ID}, "OTHER", g.ID
 		if g.Sweep != "" {
 			first, last := runs[0].Group.Point(), runs[len(runs)-1].Group.Point()

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -21,9 +20,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
-// OpenStore opens a results store that must exist.
+// OpenStore opens a results store that must exist (a file; a server's store is made when missing).
 func OpenStore(ctx context.Context, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	if !store.Exists(path) {
 		return nil, fmt.Errorf("no results store at %s: run a benchmark first, or point --store at one", path)
 	}
 	return store.Open(ctx, path)
@@ -31,10 +30,18 @@ func OpenStore(ctx context.Context, path string) (*store.Store, error) {
 
 // openIfThere opens the store when it exists (compare and report also take result files).
 func openIfThere(ctx context.Context, path string) (*store.Store, error) {
-	if _, err := os.Stat(path); err != nil {
+	if !store.Exists(path) {
 		return nil, nil
 	}
 	return store.Open(ctx, path)
+}
+
+// storeName is a --store value as it is printed: a file's absolute path, a server's URL without its password.
+func storeName(loc string) string {
+	if store.IsURL(loc) {
+		return store.Display(loc)
+	}
+	return absPath(loc)
 }
 
 // Resolve turns references (run IDs or prefixes, store numbers, group IDs, result files) into runs; none means

@@ -21,7 +21,7 @@ type Summary struct {
 	// Status is the command's: ok, failed (Error says why) or aborted (Ctrl-C).
 	Status string `json:"status"`
 	Error  string `json:"error,omitempty"`
-	// Store is the results store's absolute path ("" when --store "").
+	// Store is the results store's absolute path, or its URL without the password ("" when --store "").
 	Store string       `json:"store"`
 	Runs  []RunSummary `json:"runs"`
 	// Next holds the report and compare command lines that use the runs (absent when they are kept nowhere).
@@ -53,7 +53,7 @@ func writeSummary(w io.Writer, m *workload.Meta, env *workload.Env, rs *runSet, 
 	s := Summary{Tool: "dbdyno", Version: env.Version, Workload: m.Name, Command: env.Args, Status: result.StatusOK,
 		Runs: []RunSummary{}, Next: rs.next()}
 	if rs.s.store != "" {
-		s.Store = absPath(rs.s.store)
+		s.Store = storeName(rs.s.store)
 	}
 	if runErr != nil {
 		s.Status = result.StatusFailed

@@ -9,7 +9,7 @@ import "time"
 type Measuring struct {
 	Repeat          int           `flag:"repeat" default:"1" help:"run each configuration this many times and report the median"`
 	Labels          []string      `flag:"label" plan:"-" help:"label the results, key=value (repeatable), e.g. system=E16ds_v4, price_per_hour=1.008, db_cores=16"`
-	Store           string        `flag:"store" plan:"-" help:"results store (SQLite file); \"\" to keep results out of it"`
+	Store           string        `flag:"store" plan:"-" help:"results store: a SQLite file or a postgres:// URL; \"\" to keep results out of it"`
 	MetricsInterval time.Duration `flag:"metrics-interval" default:"1s" help:"system metrics sampling interval"`
 	Result          string        `flag:"result" help:"write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"`
 	OutputFormat    string        `flag:"output-format" default:"normal" plan:"-" help:"normal, or json (as fio's): the runs' summary as one JSON object on standard output, the progress lines on standard error"`

@@ -53,9 +53,10 @@ func init() {
 // sinkOn returns the sink of the engine's bulk path on conn, inside the caller's transaction tx when it is not
 // nil (then the sink leaves conn open when it closes).
 func sinkOn(ctx context.Context, t *engine.Target, conn *sql.Conn, tx *sql.Tx) (Sink, error) {
-	f, ok := sinks[t.Engine.Bulk]
+	path := t.BulkPath(ctx) // the engine's, or that of the distributed SQL database behind its wire
+	f, ok := sinks[path]
 	if !ok {
-		return nil, fmt.Errorf("%s: no bulk loader for its bulk path %q", t.Engine.Title, t.Engine.Bulk)
+		return nil, fmt.Errorf("%s: no bulk loader for its bulk path %q", t.Engine.Title, path)
 	}
 	return f(ctx, t, conn, tx)
 }

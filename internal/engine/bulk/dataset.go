@@ -480,7 +480,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		return nil, fmt.Errorf("creating indexes: %w", err)
 	}
 	rep.Index = time.Since(ti)
-	if db.T.Engine.Procedures && db.D.has(db.T.Engine, "procs.sql") {
+	if db.T.Procedures(ctx) && db.D.has(db.T.Engine, "procs.sql") {
 		tp := time.Now()
 		if err := db.Script(ctx, db.SQL, "procs.sql"); err != nil {
 			return nil, fmt.Errorf("installing stored procedures: %w", err)

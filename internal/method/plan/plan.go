@@ -420,13 +420,19 @@ func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args 
 }
 
 // Journal is the file a run of the plan records its finished step commands in: beside the plan's results
-// store, named after the plan.
+// store, named after the plan (for a server's store, in this machine's dbdyno directory, see store.LocalDir).
 func (p *Plan) Journal() string {
 	st := p.Store
 	if st == "" {
 		st = store.DefaultPath
 	}
 	name := regexp.MustCompile(`[^A-Za-z0-9._-]+`).ReplaceAllString(p.Name, "_")
+	if store.IsURL(st) {
+		// a server's store: the journal is this machine's, in its dbdyno directory, named after the store (its URL
+		// without the password), so --resume resumes on the machine that ran the plan
+		sum := sha256.Sum256([]byte(store.Display(st)))
+		return filepath.Join(store.LocalDir(), ".store-"+hex.EncodeToString(sum[:6])+".plan-"+name+".progress")
+	}
 	return filepath.Join(filepath.Dir(st), "."+filepath.Base(st)+".plan-"+name+".progress")
 }
 

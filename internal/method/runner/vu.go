@@ -177,7 +177,7 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 		r.Mode = m.Mode
 		if r.Mode == "" {
 			r.Mode = "sql"
-			if s.Target != nil && s.Target.Engine.Procedures {
+			if s.Target != nil && s.Target.Procedures(ctx) { // not on a distributed SQL database without them
 				r.Mode = "procedures"
 			}
 		}

@@ -9,30 +9,33 @@ import (
 // AddSample records one interval of a monitor recording in its own transaction: a crash loses at most the
 // interval being written. An interval already recorded at the same moment is kept as it is.
 func (s *Store) AddSample(ctx context.Context, name string, at time.Time, doc []byte) error {
-	_, err := s.db.ExecContext(ctx, `INSERT OR IGNORE INTO monitor_samples (name, at_ns, document) VALUES (?, ?, ?)`, name, at.UnixNano(), string(doc))
-	if err != nil {
-		return fmt.Errorf("recording %s's interval in the results store: %w", name, err)
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	if _, err := s.exec(ctx, s.db, "add_sample", name, at.UnixNano(), string(doc)); err != nil {
+		return fmt.Errorf("recording %s's interval in the results store: %w", name, s.scrub(err))
 	}
 	return nil
 }
 
 // Samples calls fn with each interval of a recording, oldest first, without holding them all.
 func (s *Store) Samples(ctx context.Context, name string, fn func(doc []byte) error) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT document FROM monitor_samples WHERE name = ? ORDER BY at_ns`, name)
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.query(ctx, s.db, "samples", name)
 	if err != nil {
-		return err
+		return s.scrub(err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var doc []byte
 		if err := rows.Scan(&doc); err != nil {
-			return err
+			return s.scrub(err)
 		}
 		if err := fn(doc); err != nil {
 			return err
 		}
 	}
-	return rows.Err()
+	return s.scrub(rows.Err())
 }
 
 // Recording is one monitor recording's extent.
@@ -44,9 +47,11 @@ type Recording struct {
 
 // Recordings lists the monitor recordings.
 func (s *Store) Recordings(ctx context.Context) ([]Recording, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, count(*), min(at_ns), max(at_ns) FROM monitor_samples GROUP BY name ORDER BY name`)
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	rows, err := s.query(ctx, s.db, "recordings")
 	if err != nil {
-		return nil, err
+		return nil, s.scrub(err)
 	}
 	defer rows.Close()
 	var out []Recording
@@ -54,10 +59,10 @@ func (s *Store) Recordings(ctx context.Context) ([]Recording, error) {
 		var r Recording
 		var from, to int64
 		if err := rows.Scan(&r.Name, &r.Intervals, &from, &to); err != nil {
-			return nil, err
+			return nil, s.scrub(err)
 		}
 		r.From, r.To = time.Unix(0, from), time.Unix(0, to)
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, s.scrub(rows.Err())
 }

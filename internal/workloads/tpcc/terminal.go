@@ -74,8 +74,8 @@ func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, erro
 	if opts.Shards > opts.Warehouses {
 		return nil, fmt.Errorf("--shard %d/%d: %d shards of %d warehouses leave some without a warehouse: use at most %d shards, or build more warehouses", opts.Shard, opts.Shards, opts.Shards, opts.Warehouses, opts.Warehouses)
 	}
-	if opts.Procedures && !db.T.Engine.Procedures {
-		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", db.T.Engine)
+	if opts.Procedures && !db.T.Procedures(ctx) {
+		return nil, fmt.Errorf("--mode procedures is not available on %s (%s): use --mode sql", db.T.Engine, db.T.NoProcedures(ctx))
 	}
 	if opts.MaxRetries <= 0 {
 		opts.MaxRetries = 10

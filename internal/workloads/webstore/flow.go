@@ -240,7 +240,7 @@ func (db *DB) NewWorkload(ctx context.Context, opts Options) (*Workload, error) 
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
-	if opts.Procedures && !(db.T.Engine.Procedures && db.Stmts["proc_purchase"] != nil) {
+	if opts.Procedures && !(db.T.Procedures(ctx) && db.Stmts["proc_purchase"] != nil) {
 		return nil, fmt.Errorf("--mode procedures: %s has no stored procedures here: use --mode sql", db.T.Engine.Title)
 	}
 	m, err := db.ReadMeta(ctx)

@@ -1,6 +1,11 @@
 -- MySQL's and MariaDB's catalog.
+-- The product and its version: MySQL's, MariaDB's, or TiDB's behind MySQL's wire (VERSION() '8.0.11-TiDB-v7.5.0').
 -- name: server_version()
-SELECT CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION())
+SELECT IF(VERSION() LIKE '%-TiDB-v%', CONCAT('TiDB ', SUBSTRING_INDEX(VERSION(), '-TiDB-v', -1)),
+	CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION()))
+-- The server's own version string, which tells a distributed SQL database behind this wire: TiDB (distributed.go).
+-- name: variant()
+SELECT VERSION()
 -- name: table_exists(name)
 SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = :name
 -- name: analyze_table

@@ -1,6 +1,14 @@
 -- PostgreSQL's catalog.
+-- The product and its version: PostgreSQL's, or that of a distributed SQL database behind PostgreSQL's wire
+-- (version() 'CockroachDB CCL v23.1.11 (...)', 'PostgreSQL 11.2-YB-2.18.2.1-b0 on ...').
 -- name: server_version()
-SELECT 'PostgreSQL ' || current_setting('server_version')
+SELECT CASE
+	WHEN version() LIKE 'CockroachDB%' THEN 'CockroachDB ' || split_part(split_part(version(), ' v', 2), ' ', 1)
+	WHEN version() LIKE '%-YB-%' THEN 'YugabyteDB ' || split_part(split_part(version(), '-YB-', 2), ' ', 1)
+	ELSE 'PostgreSQL ' || current_setting('server_version') END
+-- The server's own version string, which tells a distributed SQL database behind this wire: CockroachDB and YugabyteDB (distributed.go).
+-- name: variant()
+SELECT version()
 -- name: table_exists(name)
 SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = :name
 -- name: analyze_table

@@ -4,9 +4,12 @@
 -- name: table_exists(name)  -- from sql/mysql/catalog.sql
 SELECT count(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?;
 -- name: server_version()  -- from sql/mysql/catalog.sql
-SELECT CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION());
+SELECT IF(VERSION() LIKE '%-TiDB-v%', CONCAT('TiDB ', SUBSTRING_INDEX(VERSION(), '-TiDB-v', -1)),
+	CONCAT(IF(VERSION() LIKE '%MariaDB%', 'MariaDB ', 'MySQL '), VERSION()));
 -- name: count_rows  -- from sql/generic/catalog.sql
 SELECT count(*) FROM {table};
+-- name: variant()  -- from sql/mysql/catalog.sql
+SELECT VERSION();
 -- name: analyze_table  -- from sql/mysql/catalog.sql
 ANALYZE TABLE {table};
 -- name: database_exists(name)  -- from sql/mysql/catalog.sql

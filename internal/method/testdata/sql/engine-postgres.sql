@@ -4,9 +4,14 @@
 -- name: table_exists(name)  -- from sql/postgres/catalog.sql
 SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = $1;
 -- name: server_version()  -- from sql/postgres/catalog.sql
-SELECT 'PostgreSQL ' || current_setting('server_version');
+SELECT CASE
+	WHEN version() LIKE 'CockroachDB%' THEN 'CockroachDB ' || split_part(split_part(version(), ' v', 2), ' ', 1)
+	WHEN version() LIKE '%-YB-%' THEN 'YugabyteDB ' || split_part(split_part(version(), '-YB-', 2), ' ', 1)
+	ELSE 'PostgreSQL ' || current_setting('server_version') END;
 -- name: count_rows  -- from sql/generic/catalog.sql
 SELECT count(*) FROM {table};
+-- name: variant()  -- from sql/postgres/catalog.sql
+SELECT version();
 -- name: analyze_table  -- from sql/postgres/catalog.sql
 ANALYZE {table};
 -- name: database_exists(name)  -- from sql/postgres/catalog.sql

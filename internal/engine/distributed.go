@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"regexp"
+	"sync"
+)
+
+// Distributed SQL databases that speak PostgreSQL's or MySQL's wire protocol and dialect: CockroachDB and
+// YugabyteDB behind postgres:// targets, TiDB behind mysql:// targets. Each is told, when dbdyno connects, from
+// the server's own version() (VERSION() on the MySQL wire), and what it cannot do of its engine's is said here:
+// the workloads ask the target (Target.Procedures, Target.BulkPath), never a product's name. No server of these
+// runs where dbdyno is tested: the detection is tested from the version strings the products document, the rest
+// is untested (docs/distributed-sql.md).
+
+// distributed is one distributed SQL product behind an engine's wire protocol.
+type distributed struct {
+	product string
+	engine  string         // the engine whose wire and dialect it speaks
+	version *regexp.Regexp // matches version()'s answer; its last group is the product's own version
+	// noProcedures says why dbdyno's stored procedures (procs.sql) are not installed nor called there, "" when
+	// they are: the OLTP workloads' mode default falls back to sql.
+	noProcedures string
+	bulk         BulkPath // the path generated rows load through there, "" for the engine's own
+}
+
+var distributedProducts = []distributed{
+	{
+		// "CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu, built 2023/09/27 01:53:43, go1.19.10)"
+		product: "CockroachDB", engine: "postgres", version: regexp.MustCompile(`^CockroachDB (?:CCL |OSS )?v([0-9][0-9A-Za-z.+-]*)`),
+		noProcedures: "CockroachDB's PL/pgSQL lacks what dbdyno's procedures use",
+		// COPY FROM STDIN commits in batches of 100 rows outside an explicit transaction, takes only members of the
+		// admin role, and older versions refuse pgx's binary COPY syntax: prepared INSERTs in transactions instead
+		bulk: BulkInsert,
+	},
+	{
+		// "PostgreSQL 11.2-YB-2.18.2.1-b0 on x86_64-pc-linux-gnu, compiled by clang version 15.0.3 ..., 64-bit"
+		product: "YugabyteDB", engine: "postgres", version: regexp.MustCompile(`^PostgreSQL [0-9.]+-YB-([0-9][0-9.]*(?:-b[0-9]+)?)`),
+		noProcedures: "YugabyteDB's functions run as distributed transactions dbdyno has not measured (untested)",
+	},
+	{
+		// "8.0.11-TiDB-v7.5.0" (MySQL 8.0's protocol version, then TiDB's own)
+		product: "TiDB", engine: "mysql", version: regexp.MustCompile(`^[0-9][0-9.]*-TiDB-v([0-9][0-9A-Za-z.+-]*)`),
+		noProcedures: "TiDB has no stored procedures",
+		// LOAD DATA LOCAL INFILE is TiDB's bulk path too (each file one transaction: txn-total-size-limit applies)
+	},
+}
+
+// distributedOf is the variant of the server whose version() answered version, nil for the engine's own
+// product.
+func distributedOf(e *Engine, version string) *variant {
+	for _, d := range distributedProducts {
+		if d.engine != e.Name {
+			continue
+		}
+		if m := d.version.FindStringSubmatch(version); m != nil {
+			return &variant{version: d.product + " " + m[len(m)-1], missing: map[string]string{}, lacks: map[Feature]string{},
+				noProcedures: d.noProcedures, bulk: d.bulk}
+		}
+	}
+	return nil
+}
+
+// detectDistributed asks a PostgreSQL or MySQL server's version() which product it is.
+func detectDistributed(ctx context.Context, e *Engine, q Queryer) *variant {
+	var v string
+	if q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&v) != nil {
+		return nil
+	}
+	return distributedOf(e, v)
+}
+
+// Product is the distributed SQL product and version behind the target ("CockroachDB v23.1.11"), "" for the
+// engine's own product or when the server cannot be reached.
+func (t *Target) Product(ctx context.Context) string {
+	if v := t.variant(ctx); v != nil {
+		return v.version
+	}
+	return ""
+}
+
+// server is what a target's server was found to be when dbdyno first connected to it: its variant (nil for the
+// engine's own product). Shared by the copies of a target (WithDatabase): one server.
+type server struct {
+	mu      sync.Mutex
+	known   bool
+	variant *variant
+}
+
+// hasDistributed says whether a distributed SQL database may be behind the engine's wire.
+func hasDistributed(e *Engine) bool {
+	for _, d := range distributedProducts {
+		if d.engine == e.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// learn records, at the target's first connection, which distributed SQL product its server is (one version()
+// query per target, before anything is measured); a no-op on engines without one.
+func (t *Target) learn(ctx context.Context, q Queryer) *variant {
+	if !hasDistributed(t.Engine) {
+		return nil
+	}
+	if t.server == nil {
+		return detectDistributed(ctx, t.Engine, q)
+	}
+	t.server.mu.Lock()
+	defer t.server.mu.Unlock()
+	if !t.server.known {
+		t.server.variant, t.server.known = detectDistributed(ctx, t.Engine, q), true
+	}
+	return t.server.variant
+}
+
+// variant is the distributed SQL product behind the target, asked once (a connection of its own within the
+// connect timeout) when no connection has told yet; nil for the engine's own product, or when the server cannot
+// be reached (the command's own connection then says why).
+func (t *Target) variant(ctx context.Context) *variant {
+	if !hasDistributed(t.Engine) {
+		return nil
+	}
+	if t.server != nil {
+		t.server.mu.Lock()
+		known, v := t.server.known, t.server.variant
+		t.server.mu.Unlock()
+		if known {
+			return v
+		}
+	}
+	db, err := t.Engine.open(ctx, t)
+	if err != nil {
+		return nil
+	}
+	defer db.Close()
+	return t.learn(ctx, db)
+}
+
+// Procedures says whether dbdyno's stored procedures are installed and called on the target's server: its
+// engine has them and the server is not a variant without them (a distributed SQL database behind the engine's
+// wire). The OLTP workloads' mode default is procedures where this holds, else sql.
+func (t *Target) Procedures(ctx context.Context) bool {
+	if !t.Engine.Procedures {
+		return false
+	}
+	v := t.variant(ctx)
+	return v == nil || v.noProcedures == ""
+}
+
+// NoProcedures says why the target's server has no procedures of dbdyno's, "" when it has them.
+func (t *Target) NoProcedures(ctx context.Context) string {
+	if !t.Engine.Procedures {
+		return t.Engine.Title + " has no stored procedures in dbdyno"
+	}
+	if v := t.variant(ctx); v != nil {
+		return v.noProcedures
+	}
+	return ""
+}
+
+// BulkPath is the path generated rows load through on the target's server: its engine's, unless the server is
+// a variant that loads another way.
+func (t *Target) BulkPath(ctx context.Context) BulkPath {
+	if v := t.variant(ctx); v != nil && v.bulk != "" {
+		return v.bulk
+	}
+	return t.Engine.Bulk
+}
+
+// tidbRetryable are TiDB's own errors after which the whole transaction may run again (its error reference): a
+// SELECT FOR UPDATE's commit conflict (8002), a stale write conflict (8005), a commit that failed and rolled
+// back (8022), the schema changed under the transaction (8028), a write conflict (9007). MySQL and MariaDB use
+// none of these numbers.
+var tidbRetryable = map[uint16]bool{8002: true, 8005: true, 8022: true, 8028: true, 9007: true}

@@ -1,0 +1,42 @@
+package method
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/dbdyno/dbdyno/internal/output/store"
+)
+
+// CopyRuns copies runs from one results store to another (dbdyno results push and pull): those refs name (run
+// IDs or their starts, store numbers, group IDs) or, with all, every run, under the same run IDs. The source
+// must exist; the destination is made when missing. A run the destination holds already is left as it is, so
+// copying again copies nothing.
+func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, all bool) error {
+	if from == "" || to == "" {
+		return fmt.Errorf(`--store "" is no store: name the stores to copy between`)
+	}
+	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
+		return fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
+	}
+	if all == (len(refs) > 0) {
+		return fmt.Errorf("name the runs to copy (run IDs, group IDs) or give --all, not both")
+	}
+	src, err := OpenStore(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := store.Open(ctx, to)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	c, err := src.Copy(ctx, dst, refs, all)
+	fmt.Fprintf(w, "copied %d run(s) from %s to %s", len(c.Copied), src.Where(), dst.Where())
+	if len(c.Present) > 0 {
+		fmt.Fprintf(w, "; %d were there already", len(c.Present))
+	}
+	fmt.Fprintln(w)
+	return err
+}
