@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,9 +41,10 @@ func TestMergeShards(t *testing.T) {
 	clitest.Must(t, "tpcc", "build", "--target", "sqlite://"+a, "--seed", "3")
 	copyFile(t, a, b)
 	copyFile(t, a, c)
-	// the shards: one command driving both copies at once, so their measured windows start together
+	// the shards: one command driving both copies at once, their measured windows starting at one instant
+	// (--start-at: without it each target's ramp-up counts from its own start, 208ms apart on a loaded machine)
 	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
-		"--duration", "10s", "--seed", "5", "--store", stPath) // 1% of 10s: 100ms for the targets to start apart
+		"--duration", "10s", "--seed", "5", "--store", stPath, "--start-at", "+8s") // 1% of 10s: 100ms for the targets to start apart
 	st, err := store.Open(ctx, stPath)
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +181,19 @@ func TestMergeShards(t *testing.T) {
 		if _, err := method.Merge(ctx, io.Discard, stPath, []string{ids[0], ref}, nil, "test"); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("merge with %s: %v, want one line saying %q", ref, err, want)
 		}
+	}
+
+	// the late shard's clock ran ahead of the reference by as much (--clock-ref recorded it): corrected, its
+	// window starts with the others'
+	fixed := late
+	fixed.Options = maps.Clone(late.Options)
+	shift := lm.MeasureStart.Sub(shards[1].Measurement.MeasureStart)
+	fixed.Options["clock"], fixed.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": -float64(shift.Microseconds()) / 1000, "round_trip_ms": 0.1}, "r-fixed"
+	if fm, err := method.MergeResults([]*result.Result{shards[0], &fixed}, nil); err != nil || fm.Status != result.StatusOK || fm.Options["clock"] != nil {
+		t.Fatalf("merge with the late shard's clock offset: %v", err)
+	}
+	if shards[0].Options["start_at"] == nil || shards[0].Options["start_at"] != shards[1].Options["start_at"] {
+		t.Fatalf("the shards run with --start-at record it: %v", shards[0].Options["start_at"])
 	}
 
 	// shards given as result files (from drivers that keep their own stores) merge into a new store; a file

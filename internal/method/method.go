@@ -136,6 +136,8 @@ type settings struct {
 	agentTLS *tls.Config
 	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
 	waitInterval time.Duration
+	start        *startAt // --start-at (nil: none)
+	startFlags   workload.Measuring
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -143,7 +145,7 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result}
+	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result, startFlags: *o}
 	switch o.OutputFormat {
 	case "normal", "":
 	case "json":
@@ -334,6 +336,12 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 	if search != nil {
 		swept = by
 	}
+	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil) {
+		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep or --find-peak): run one at a time", s.startFlags.StartAt)
+	}
+	if s.start, err = settleStartAt(ctx, &s.startFlags, s); err != nil {
+		return err
+	}
 	groupID := NewID("g")
 	var runErr error
 	var pointRuns []*result.Result // the runs of the point under way (for the knee search)
@@ -425,7 +433,11 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, env *worklo
 func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string) (*result.Result, error) {
 	started := time.Now().UTC()
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
-	run, err := w.Start(sctx, workload.Spec{Target: t, Values: v, Warmup: warm, Out: out})
+	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
+	if s.start != nil && !warm {
+		spec.StartAt = s.start.local
+	}
+	run, err := w.Start(sctx, spec)
 	if err != nil {
 		if ctx.Err() != nil && !errors.Is(err, workload.ErrAborted) {
 			// Ctrl-C while the run was being set up: nothing was measured, and the command ends aborted
@@ -444,12 +456,20 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		Options:       run.Options(),
 		Target:        result.Target{ServerVersion: run.ServerVersion()},
 	}
+	if !warm {
+		s.start.record(res.Options)
+	}
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
 	}
 	if res.DatabaseChanges = changes.Differences(); len(res.DatabaseChanges) > 0 {
 		fmt.Fprintf(out, "warning: the database changed since its build: %s; the result records it (database_changes), and compare refuses it unless given --allow-changed\n",
 			strings.Join(res.DatabaseChanges, "; "))
+	}
+	if _, itself := run.(workload.StartsAt); s.start != nil && !warm && !itself {
+		if err := s.start.wait(ctx, out); err != nil {
+			return nil, err
+		}
 	}
 	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
 	var rec *agent.Recorder

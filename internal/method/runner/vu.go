@@ -224,7 +224,7 @@ func counted(o map[string]any, transactions int) map[string]any {
 func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
-		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions)}
+		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions), MeasureAt: v.r.StartAt}
 	if !v.r.Warmup {
 		cfg.LatencyLog = u.LogLatency
 	}

@@ -217,8 +217,7 @@ func (s *runSession) Options() map[string]any {
 	out["warehouses"], out["warehouses_built"], out["all_warehouses"] = wl.Options().Warehouses, wl.Meta().Warehouses, s.o.AllWarehouses
 	out["keying_thinking"], out["nurand_c_run"], out["nurand_c_load"], out["build_seed"] = s.o.KeyingThinking, wl.C, wl.Meta().C, fmt.Sprint(wl.Meta().Seed)
 	if o := wl.Options(); o.Shards > 0 {
-		lo, hi := o.homes()
-		out["shard"], out["shard_range"] = fmt.Sprintf("%d/%d", o.Shard, o.Shards), fmt.Sprintf("warehouses %d..%d", lo, hi-1)
+		workload.Shard{I: o.Shard, N: o.Shards}.Record(out, "warehouses", o.Warehouses, 1) // the terminals' homes
 	}
 	if m := wl.Options().Mix; m.Custom {
 		out["mix"] = m.Text // a custom mix: compare sets it only beside the same mix (Work)

@@ -102,6 +102,7 @@ type RunFlags struct {
 	NewHelpfulness string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
 	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
 	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+	Shard          string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: logins by the I-th of N even ranges of the loaded customers (the shards share one store: reset it once, and give them --no-reset); merge with dbdyno results merge"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -198,6 +199,12 @@ func options(o *RunFlags) (Options, error) {
 	if w.MinLines, w.MaxLines, err = ParseRange("--lines", o.Lines); err != nil {
 		return w, err
 	}
+	if w.Shard, err = workload.ParseShard(o.Shard); err != nil {
+		return w, err
+	}
+	if w.Shard.On() && !o.NoReset {
+		return w, fmt.Errorf("--shard %s: the shards share one store, and each one's reset would undo the others' orders: reset it once (dbdyno webstore reset) and give every shard --no-reset", o.Shard)
+	}
 	return w, w.Check()
 }
 
@@ -260,6 +267,7 @@ func (s *runSession) Options() map[string]any {
 	if s.reset != nil {
 		out["reset_s"] = runner.Round(s.reset.Took.Seconds(), 2)
 	}
+	o.Shard.Record(out, "customers", int(m.Size.Customers), 1)
 	return out
 }
 
