@@ -19,8 +19,8 @@ import (
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
-	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/jackc/pgx/v5"
 )
 
