@@ -68,7 +68,7 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 			}
 			continue
 		}
-		rs, err := st.Get(ctx, ref)
+		rs, err := getShard(ctx, st, ref)
 		var broken *store.BrokenError
 		switch {
 		case errors.As(err, &broken):
@@ -112,6 +112,25 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 		return m, fmt.Errorf("%w: %s is stored, %s", ErrIncomplete, m.RunID, m.Error)
 	}
 	return m, nil
+}
+
+// getShard reads a shard from the store: by run ID, or by its labels (label:KEY=VALUE,KEY=VALUE: the one run
+// that has them all, as a scheduler that cannot know run IDs names its shards; none is a missing shard).
+func getShard(ctx context.Context, st *store.Store, ref string) ([]*result.Result, error) {
+	sel, ok := strings.CutPrefix(ref, "label:")
+	if !ok {
+		return st.Get(ctx, ref)
+	}
+	es, err := st.List(ctx, store.Filter{Labels: strings.Split(sel, ",")})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(es) == 0:
+		return nil, store.ErrNotFound
+	case len(es) > 1:
+		return make([]*result.Result, len(es)), nil // refused as a reference to several runs
+	}
+	return st.Get(ctx, es[0].RunID)
 }
 
 // ErrIncomplete is returned (wrapped) with a merged result that was stored incomplete: the command exits

@@ -219,6 +219,24 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("merge with a missing file: %v", err)
 	}
 
+	// shards named by their labels (a scheduler knows its shards' indexes, not their run IDs); one not stored
+	// is missing
+	l1, l2 := *shards[0], *shards[1]
+	l1.RunID, l2.RunID = "r-l1", "r-l2"
+	l1.Labels, l2.Labels = map[string]any{"part": "shard-1", "study": "k"}, map[string]any{"part": "shard-2", "study": "k"}
+	for _, r := range []*result.Result{&l1, &l2} {
+		if err := st.Add(ctx, r, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fm, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k,part=shard-1", "label:study=k,part=shard-2", "label:study=k,part=shard-3"}, nil, "test"); !errors.Is(err, method.ErrIncomplete) ||
+		!strings.Contains(fm.Error, "label:study=k,part=shard-3 is missing") || fm.Measurement.Committed != mm.Committed {
+		t.Fatalf("merge by labels: %v", err)
+	}
+	if _, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k", "r-l1"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "names 2 runs") {
+		t.Fatalf("a label naming two runs: %v", err)
+	}
+
 	// --shard: recorded in the result; more shards than warehouses refused; the merge checks the shards cover
 	// 1..N once (a share no shard took leaves it incomplete, a share taken twice is refused)
 	if r := clitest.Run(ctx, "tpcc", "run", "--target", "sqlite://"+c, "--shard", "2/2", "--duration", "1s", "--store", ""); r.Code == 0 ||
