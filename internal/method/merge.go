@@ -163,6 +163,9 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 		if a, b := plannedSeconds(p0), plannedSeconds(s); a != b {
 			return nil, fmt.Errorf("shard %s was to measure %gs, %s %gs: merge the shards of one run", s.RunID, b, p0.RunID, a)
 		}
+		if s.Status == result.StatusOK && s.Measurement == nil {
+			return nil, fmt.Errorf("shard %s is a %s run without a measurement of transactions: the merge adds the measurements of virtual-user runs (tpcc, webstore, tpce, probe mixed, ping); compare the shards of others run by run", s.RunID, s.Workload)
+		}
 		if s.Status != result.StatusOK || s.Measurement == nil {
 			why := s.Status
 			if s.Error != "" {
