@@ -19,7 +19,7 @@ import (
 // shardOptions are options the shards of one run differ in, left out of the merged result's: their random
 // seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
 // workload's account of it: scale, mode ...) and plan the same measured time.
-var shardOptions = []string{"seed", "shard", "shard_range", "driver_gomaxprocs"}
+var shardOptions = []string{"seed", "shard", "shard_range", "shard_share", "clock", "driver_gomaxprocs"}
 
 // windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
 // start.
@@ -68,7 +68,7 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 			}
 			continue
 		}
-		rs, err := st.Get(ctx, ref)
+		rs, err := getShard(ctx, st, ref)
 		var broken *store.BrokenError
 		switch {
 		case errors.As(err, &broken):
@@ -114,6 +114,25 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 	return m, nil
 }
 
+// getShard reads a shard from the store: by run ID, or by its labels (label:KEY=VALUE,KEY=VALUE: the one run
+// that has them all, as a scheduler that cannot know run IDs names its shards; none is a missing shard).
+func getShard(ctx context.Context, st *store.Store, ref string) ([]*result.Result, error) {
+	sel, ok := strings.CutPrefix(ref, "label:")
+	if !ok {
+		return st.Get(ctx, ref)
+	}
+	es, err := st.List(ctx, store.Filter{Labels: strings.Split(sel, ",")})
+	switch {
+	case err != nil:
+		return nil, err
+	case len(es) == 0:
+		return nil, store.ErrNotFound
+	case len(es) > 1:
+		return make([]*result.Result, len(es)), nil // refused as a reference to several runs
+	}
+	return st.Get(ctx, es[0].RunID)
+}
+
 // ErrIncomplete is returned (wrapped) with a merged result that was stored incomplete: the command exits
 // non-zero, as a run that is not ok does.
 var ErrIncomplete = errors.New("the merge is incomplete")
@@ -143,6 +162,9 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 		}
 		if a, b := plannedSeconds(p0), plannedSeconds(s); a != b {
 			return nil, fmt.Errorf("shard %s was to measure %gs, %s %gs: merge the shards of one run", s.RunID, b, p0.RunID, a)
+		}
+		if s.Status == result.StatusOK && s.Measurement == nil {
+			return nil, fmt.Errorf("shard %s is a %s run without a measurement of transactions: the merge adds the measurements of virtual-user runs (tpcc, webstore, tpce, probe mixed, ping); compare the shards of others run by run", s.RunID, s.Workload)
 		}
 		if s.Status != result.StatusOK || s.Measurement == nil {
 			why := s.Status
@@ -266,7 +288,80 @@ func coverage(shards []*result.Result) ([]string, error) {
 			left = append(left, fmt.Sprintf("shard %d/%d was not named", i, n))
 		}
 	}
+	gaps, err := shares(shards)
+	if len(left) > 0 { // the shards not named left the gaps
+		return left, err
+	}
+	return gaps, err
+}
+
+// share is a shard's share of the work as its result records it (workload.Shard.Record): [from, to) of "of"
+// things of one unit (warehouses, customers, streams ...), whatever the workload.
+type share struct {
+	unit         string
+	from, to, of int
+	run          string
+}
+
+// shares checks the shards' recorded shares cover the work once: all of one unit and one total, none
+// overlapping another (refused); the ranges no shard took are returned (the merge is then incomplete).
+func shares(shards []*result.Result) ([]string, error) {
+	var sh []share
+	for _, s := range shards {
+		m, ok := s.Options["shard_share"].(map[string]any)
+		if !ok {
+			if len(sh) > 0 {
+				return nil, fmt.Errorf("shard %s records no share of the work, %s does: merge the shards of one run", s.RunID, sh[0].run)
+			}
+			continue
+		}
+		x := share{run: s.RunID}
+		x.unit, _ = m["unit"].(string)
+		var ok1, ok2, ok3 bool
+		x.from, ok1 = whole(m["from"])
+		x.to, ok2 = whole(m["to"])
+		x.of, ok3 = whole(m["of"])
+		if x.unit == "" || !ok1 || !ok2 || !ok3 || x.from < 0 || x.to < x.from || x.of < x.to {
+			return nil, fmt.Errorf("shard %s records a share of the work that does not read (%v)", s.RunID, m)
+		}
+		if len(sh) > 0 && (x.unit != sh[0].unit || x.of != sh[0].of) {
+			return nil, fmt.Errorf("shard %s took a share of %d %s, %s of %d %s: merge the shards of one run", s.RunID, x.of, x.unit, sh[0].run, sh[0].of, sh[0].unit)
+		}
+		if len(sh) == 0 && s != shards[0] {
+			return nil, fmt.Errorf("shard %s records a share of the work, %s does not: merge the shards of one run", s.RunID, shards[0].RunID)
+		}
+		sh = append(sh, x)
+	}
+	slices.SortFunc(sh, func(a, b share) int { return a.from - b.from })
+	var left []string
+	next := 0
+	for i, x := range sh {
+		if i > 0 && x.from < sh[i-1].to {
+			p := sh[i-1]
+			return nil, fmt.Errorf("shards %s and %s both took %s %d..%d: each share of the work must be driven once", p.run, x.run, x.unit, x.from+1, min(x.to, p.to))
+		}
+		if x.from > next {
+			left = append(left, fmt.Sprintf("%s %d..%d were driven by no shard", x.unit, next+1, x.from))
+		}
+		next = x.to
+	}
+	if len(sh) > 0 && next < sh[0].of {
+		left = append(left, fmt.Sprintf("%s %d..%d were driven by no shard", sh[0].unit, next+1, sh[0].of))
+	}
 	return left, nil
+}
+
+// whole reads a whole number from a result's options (an int in memory, a float64 read back from JSON).
+func whole(v any) (int, bool) {
+	switch n := v.(type) {
+	case int:
+		return n, true
+	case int64:
+		return int(n), true
+	case float64:
+		return int(n), n == float64(int(n))
+	}
+	return 0, false
 }
 
 // plannedSeconds is how long a run was to measure (0 when it has no measurement).
@@ -277,30 +372,33 @@ func plannedSeconds(r *result.Result) float64 {
 	return r.Measurement.PlannedSeconds
 }
 
-// mergeMeasurements adds up the shards' measurements over their common window.
+// mergeMeasurements adds up the shards' measurements over their common window, each shard's window read on
+// the reference clock it recorded (--clock-ref: its start and end corrected by its clock's offset).
 func mergeMeasurements(shards []*result.Result) (*result.Measurement, error) {
 	m0 := shards[0].Measurement
-	out := &result.Measurement{RampupSeconds: m0.RampupSeconds, PlannedSeconds: m0.PlannedSeconds, MeasureStart: m0.MeasureStart,
-		MeasureEnd: m0.MeasureEnd, KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
-	first, last := m0.MeasureStart, m0.MeasureStart
+	off0 := clockOffset(shards[0].Options)
+	out := &result.Measurement{RampupSeconds: m0.RampupSeconds, PlannedSeconds: m0.PlannedSeconds, MeasureStart: m0.MeasureStart.Add(off0),
+		MeasureEnd: m0.MeasureEnd.Add(off0), KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+	first, last := out.MeasureStart, out.MeasureStart
 	for _, s := range shards {
-		sm := s.Measurement
-		if sm.MeasureStart.Before(first) {
-			first = sm.MeasureStart
+		sm, off := s.Measurement, clockOffset(s.Options)
+		start, end := sm.MeasureStart.Add(off), sm.MeasureEnd.Add(off)
+		if start.Before(first) {
+			first = start
 		}
-		if sm.MeasureStart.After(last) {
-			last = sm.MeasureStart
+		if start.After(last) {
+			last = start
 		}
-		if sm.MeasureStart.After(out.MeasureStart) {
-			out.MeasureStart = sm.MeasureStart
+		if start.After(out.MeasureStart) {
+			out.MeasureStart = start
 		}
-		if sm.MeasureEnd.Before(out.MeasureEnd) {
-			out.MeasureEnd = sm.MeasureEnd
+		if end.Before(out.MeasureEnd) {
+			out.MeasureEnd = end
 		}
 	}
 	dur := time.Duration(m0.MeasuredSecs * float64(time.Second))
 	if spread := last.Sub(first); spread > time.Duration(float64(dur)*windowTolerance) {
-		return nil, fmt.Errorf("the shards' measured windows start %s apart, more than 1%% of their %s: start them together (the same --rampup, started at once) and merge again",
+		return nil, fmt.Errorf("the shards' measured windows start %s apart, more than 1%% of their %s: start them together (the same --start-at, with --clock-ref on hosts of different clocks) and merge again",
 			spread.Round(time.Millisecond), dur.Round(time.Millisecond))
 	}
 	if out.MeasureEnd.Before(out.MeasureStart) {

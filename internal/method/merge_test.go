@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,9 +41,10 @@ func TestMergeShards(t *testing.T) {
 	clitest.TPCCBuiltAt(t, "sqlite://"+a)
 	copyFile(t, a, b)
 	copyFile(t, a, c)
-	// the shards: one command driving both copies at once, so their measured windows start together
+	// the shards: one command driving both copies at once, their measured windows starting at one instant
+	// (--start-at: without it each target's ramp-up counts from its own start, 208ms apart on a loaded machine)
 	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
-		"--duration", "10s", "--seed", "5", "--store", stPath) // 1% of 10s: 100ms for the targets to start apart
+		"--duration", "10s", "--seed", "5", "--store", stPath, "--start-at", "+8s") // 1% of 10s: 100ms for the targets to start apart
 	st, err := store.Open(ctx, stPath)
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +183,19 @@ func TestMergeShards(t *testing.T) {
 		}
 	}
 
+	// the late shard's clock ran ahead of the reference by as much (--clock-ref recorded it): corrected, its
+	// window starts with the others'
+	fixed := late
+	fixed.Options = maps.Clone(late.Options)
+	shift := lm.MeasureStart.Sub(shards[1].Measurement.MeasureStart)
+	fixed.Options["clock"], fixed.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": -float64(shift.Microseconds()) / 1000, "round_trip_ms": 0.1}, "r-fixed"
+	if fm, err := method.MergeResults([]*result.Result{shards[0], &fixed}, nil); err != nil || fm.Status != result.StatusOK || fm.Options["clock"] != nil {
+		t.Fatalf("merge with the late shard's clock offset: %v", err)
+	}
+	if shards[0].Options["start_at"] == nil || shards[0].Options["start_at"] != shards[1].Options["start_at"] {
+		t.Fatalf("the shards run with --start-at record it: %v", shards[0].Options["start_at"])
+	}
+
 	// shards given as result files (from drivers that keep their own stores) merge into a new store; a file
 	// that is not there is a missing shard
 	var files []string
@@ -202,6 +217,24 @@ func TestMergeShards(t *testing.T) {
 	gone := filepath.Join(dir, "shard3.json")
 	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); !errors.Is(err, method.ErrIncomplete) || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
 		t.Fatalf("merge with a missing file: %v", err)
+	}
+
+	// shards named by their labels (a scheduler knows its shards' indexes, not their run IDs); one not stored
+	// is missing
+	l1, l2 := *shards[0], *shards[1]
+	l1.RunID, l2.RunID = "r-l1", "r-l2"
+	l1.Labels, l2.Labels = map[string]any{"part": "shard-1", "study": "k"}, map[string]any{"part": "shard-2", "study": "k"}
+	for _, r := range []*result.Result{&l1, &l2} {
+		if err := st.Add(ctx, r, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fm, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k,part=shard-1", "label:study=k,part=shard-2", "label:study=k,part=shard-3"}, nil, "test"); !errors.Is(err, method.ErrIncomplete) ||
+		!strings.Contains(fm.Error, "label:study=k,part=shard-3 is missing") || fm.Measurement.Committed != mm.Committed {
+		t.Fatalf("merge by labels: %v", err)
+	}
+	if _, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k", "r-l1"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "names 2 runs") {
+		t.Fatalf("a label naming two runs: %v", err)
 	}
 
 	// --shard: recorded in the result; more shards than warehouses refused; the merge checks the shards cover

@@ -138,6 +138,8 @@ type settings struct {
 	agentTLS *tls.Config
 	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
 	waitInterval time.Duration
+	start        *startAt // --start-at (nil: none)
+	startFlags   workload.Measuring
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -145,7 +147,7 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result}
+	s := &settings{repeat: o.Repeat, store: o.Store, interval: o.MetricsInterval, result: o.Result, startFlags: *o}
 	switch o.OutputFormat {
 	case "normal", "":
 	case "json":
@@ -349,6 +351,12 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if search != nil {
 		swept = by
 	}
+	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil) {
+		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep or --find-peak): run one at a time", s.startFlags.StartAt)
+	}
+	if s.start, err = settleStartAt(ctx, &s.startFlags, s); err != nil {
+		return err
+	}
 	groupID := NewID("g")
 	var runErr error
 	var pointRuns []*result.Result // the runs of the point under way (for the knee search)
@@ -455,6 +463,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	started := time.Now().UTC()
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
+	if s.start != nil && !warm {
+		spec.StartAt = s.start.local
+	}
 	if cr != nil {
 		if coldIn {
 			spec.Cold = func(ctx context.Context) error { return cr.target(ctx, t) }
@@ -488,12 +499,20 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if cr != nil {
 		res.ColdStart = cr.record(t)
 	}
+	if !warm {
+		s.start.record(res.Options)
+	}
 	if t != nil {
 		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
 	}
 	if res.DatabaseChanges = changes.Differences(); len(res.DatabaseChanges) > 0 {
 		fmt.Fprintf(out, "warning: the database changed since its build: %s; the result records it (database_changes), and compare refuses it unless given --allow-changed\n",
 			strings.Join(res.DatabaseChanges, "; "))
+	}
+	if _, itself := run.(workload.StartsAt); s.start != nil && !warm && !itself {
+		if err := s.start.wait(ctx, out); err != nil {
+			return nil, err
+		}
 	}
 	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
 	var rec *agent.Recorder

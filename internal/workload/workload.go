@@ -14,6 +14,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/abort"
@@ -129,6 +130,15 @@ type Spec struct {
 	// the command, then the wait for the target; nil when there is none (and for every other command, whose
 	// cold start the method runs before Start).
 	Cold func(ctx context.Context) error
+	// StartAt, when set, is the instant (on this host's clock) the measured window starts (--start-at): a Run
+	// that is a StartsAt starts it itself after its ramp-up; before any other Run measures, the method waits.
+	StartAt time.Time
+}
+
+// StartsAt is a Run that starts its measured window at its Spec's StartAt itself (its ramp-up lasting until
+// then); the method waits until StartAt before it measures a Run that is not one.
+type StartsAt interface {
+	StartsAt() bool
 }
 
 // Run is one prepared run.

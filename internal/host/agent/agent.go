@@ -173,6 +173,7 @@ func (s *Server) Serve(ctx context.Context, out io.Writer, ready func(addr strin
 	mux.HandleFunc("GET /v1/host", s.auth(func(w http.ResponseWriter, _ *http.Request) { reply(w, s.host) }))
 	mux.HandleFunc("GET /v1/samples", s.auth(s.handleSamples))
 	mux.HandleFunc("GET /v1/proc", s.auth(s.handleProc))
+	mux.HandleFunc("GET /v1/time", handleTime)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 		ErrorLog: nil}
 	go s.sample(ctx)

@@ -91,6 +91,8 @@ type Config struct {
 	// together, whatever their outcome) have finished in it, instead of after Duration: each unit of work
 	// takes one of the window's Transactions tickets before it starts, so the window holds exactly that many.
 	Transactions int64
+	// MeasureAt, when set, is the instant the measured window starts (--start-at): the ramp-up ends then.
+	MeasureAt time.Time
 	// LatencyLog, when set, is a file that gets one line per unit of work finished in the measured window
 	// (see latencyLog); it is written whole when the run ends, also when it fails or is cancelled.
 	LatencyLog string
@@ -170,6 +172,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}
 	}()
 
+	if err := startAt(parent, &cfg); err != nil {
+		return nil, err
+	}
 	var log *latencyLog
 	if cfg.LatencyLog != "" {
 		var err error

@@ -248,7 +248,8 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
 		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions),
-		Rate: float64(u.Rate), Seed: u.Seed, LatencyLimit: u.LatencyLimit}
+		Rate: float64(u.Rate), Seed: u.Seed, LatencyLimit: u.LatencyLimit,
+		MeasureAt: v.r.StartAt}
 	if !v.r.Warmup {
 		cfg.LatencyLog = u.LogLatency
 	}

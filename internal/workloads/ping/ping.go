@@ -106,13 +106,16 @@ func (r *run) Options() map[string]any {
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	o := r.o
 	m, err := runner.Run(ctx, r, runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
-		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify})
+		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt})
 	if m == nil {
 		return false, err
 	}
 	res.Measurement = m
 	return true, err
 }
+
+// StartsAt: the runner starts the measured window at --start-at (its ramp-up ending then).
+func (r *run) StartsAt() bool { return true }
 
 func (r *run) Finish(_ context.Context, res *result.Result) error {
 	summary(r.spec.Out, res)

@@ -20,6 +20,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -47,6 +48,7 @@ type MixedFlags struct {
 	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
 	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
 	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
+	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --threads (and of --rate); build the table first; merge with dbdyno results merge"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
@@ -172,6 +174,18 @@ func checkMixed(o *MixedFlags) error {
 	if o.Rampup < 0 || o.Warmup < 0 || o.Rate < 0 {
 		return fmt.Errorf("--rampup, --warmup and --rate cannot be negative")
 	}
+	sh, err := workload.ParseShard(o.Shard)
+	if err != nil {
+		return err
+	}
+	if err := sh.Check(o.VUs, "threads"); err != nil {
+		return err
+	}
+	if o.Rate > 0 {
+		if err := sh.Check(o.Rate, "requests per second (--rate)"); err != nil {
+			return err
+		}
+	}
 	return o.Build.check()
 }
 
@@ -188,6 +202,7 @@ type mixed struct {
 	rowsStart int64
 	version   string
 	opTimeout time.Duration // an operation's bound: the reconnect timeout
+	shard     workload.Shard
 }
 
 // openMixed builds the mixed table when it is not there, starts cold, opens the run and prints its banner.
@@ -207,6 +222,9 @@ func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.
 		}
 	}
 	m := &mixed{setup: setup, o: o, mix: mix, t: t, opTimeout: o.ReconnectTimeout}
+	m.shard, _ = workload.ParseShard(o.Shard)
+	lo, hi := m.shard.Range(o.VUs)
+	setup.Users.VUs = hi - lo // the shard's threads (the options keep the run's)
 	if m.db, err = t.Open(ctx); err != nil {
 		return nil, err
 	}
@@ -238,11 +256,13 @@ func (m *mixed) ServerVersion() string { return m.version }
 // timeout), not runner.Setup's.
 func (m *mixed) Options() map[string]any {
 	o := m.o
-	return map[string]any{"probe": "mixed", "rows": o.Rows, "threads": o.VUs, "mix": o.Mix,
+	out := map[string]any{"probe": "mixed", "rows": o.Rows, "threads": o.VUs, "mix": o.Mix,
 		"select_rows_pct": m.mix.SelectRow * 100, "hot_pct": m.mix.Hot * 100, "hot_ids_pct": m.mix.HotIDs * 100, "range": m.mix.Range,
 		"rate": o.Rate, "duration_s": m.setup.Duration.Seconds(), "rampup_s": o.Rampup.Seconds(), "interval_s": o.Interval.Seconds(),
 		"seed": fmt.Sprint(o.Seed), "cold": o.Cold, "cold_cmd": m.setup.Cold != nil, "rows_at_start": m.rowsStart,
 		"driver_gomaxprocs": m.setup.Procs()}
+	m.shard.Record(out, "threads", o.VUs, 1)
+	return out
 }
 
 func (m *mixed) Transactions() []string { return OpNames }
@@ -254,7 +274,10 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 
 func (m *mixed) Configure(cfg *runner.Config) {
 	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = OpSelectRow, "selects by id/s", "ops/s" // the open-loop rate is runner.Users'
-	cfg.PerSecond = true                                                             // as the summary and the headline (mixed ops/s)
+	if lo, hi := m.shard.Range(int(cfg.Rate)); m.shard.On() {
+		cfg.Rate = float64(hi - lo) // the shard's share of --rate
+	}
+	cfg.PerSecond = true // as the summary and the headline (mixed ops/s)
 }
 
 // Figures are the run's figures. The key transaction is the progress lines' only: runner.VU records it in the

@@ -149,6 +149,7 @@ type RunFlags struct {
 	NoWarmup   bool          `flag:"no-warmup" help:"skip the warm-up stream before a --streams sweep"`
 	MaxDOP     int           `flag:"maxdop" help:"hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"`
 	NoRestore  bool          `flag:"no-restore" help:"leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"`
+	Shard      string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a throughput test driven by N processes: the I-th of N even ranges of its --streams (stream s keeps its seed SEED+s: give every shard one --seed); merge with dbdyno results merge"`
 }
 
 // ValidateFlags are `tpch validate`'s options.
@@ -336,6 +337,11 @@ func (measured) Prepare(o *RunFlags, v *workload.Values) error {
 	if o.MaxDOP < 0 {
 		return fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
 	}
+	if sh, err := workload.ParseShard(o.Shard); err != nil {
+		return err
+	} else if sh.On() && (o.Power || o.Refresh) {
+		return fmt.Errorf("--shard %s runs a share of the throughput test's query streams; the power test and the refresh stream are one per run: run them without --shard", o.Shard)
+	}
 	if !v.Changed("seed") {
 		o.Seed = qgenClockSeed(time.Now())
 	}
@@ -374,6 +380,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	opts := RunOptions{Power: o.Power, Throughput: o.Throughput, Refresh: o.Refresh, Timeout: o.Timeout,
 		Seed: o.Seed, Streams: o.Streams, NoRestore: o.NoRestore, MaxDOP: o.MaxDOP, Progress: s.Out}
 	opts.Queries, _ = ParseQueries(o.Queries)
+	opts.Shard, _ = workload.ParseShard(o.Shard)
 	d, err := Open(ctx, s.Target)
 	if err != nil {
 		return nil, err
@@ -399,6 +406,14 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	switch {
 	case s.Warmup:
 		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, MaxDOP: opts.MaxDOP, Progress: s.Out}
+	case opts.Shard.On():
+		if opts.Throughput = true; opts.Streams == 0 {
+			opts.Streams = MinStreams(sf)
+		}
+		if err := opts.Shard.Check(opts.Streams, "streams"); err != nil {
+			d.Close()
+			return nil, err
+		}
 	case !opts.Power && !opts.Throughput && opts.Streams == 0:
 		opts.Power, opts.Throughput, opts.Streams = true, true, MinStreams(sf)
 	case opts.Throughput && opts.Streams == 0:
@@ -417,8 +432,10 @@ func (r *run) Options() map[string]any {
 	if o.Streams > 0 {
 		streams = []int{o.Streams}
 	}
-	return map[string]any{"scale": r.sf, "power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
+	out := map[string]any{"scale": r.sf, "power": o.Power, "throughput": o.Throughput, "streams": streams, "refresh": o.Refresh,
 		"queries": r.queries, "timeout_s": o.Timeout.Seconds(), "seed": fmt.Sprint(o.Seed), "warmup": o.Warmup, "no_restore": o.NoRestore, "maxdop": o.MaxDOP}
+	o.Shard.Record(out, "streams", o.Streams, 1)
+	return out
 }
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {

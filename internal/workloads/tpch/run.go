@@ -24,9 +24,10 @@ type RunOptions struct {
 	Queries    []int // the queries to run (default all 22)
 	Timeout    time.Duration
 	Seed       uint64
-	Warmup     bool // a warm-up run: one stream, nothing else
-	NoRestore  bool // leave dbgen's update sets applied after the run; the next run goes on with the following sets
-	MaxDOP     int  // hold each query to this many parallel workers, the engine's way (0: the engine's own choice)
+	Warmup     bool           // a warm-up run: one stream, nothing else
+	NoRestore  bool           // leave dbgen's update sets applied after the run; the next run goes on with the following sets
+	MaxDOP     int            // hold each query to this many parallel workers, the engine's way (0: the engine's own choice)
+	Shard      workload.Shard // --shard: the throughput test's streams are the shard's range of 1..Streams
 	Progress   io.Writer
 }
 
@@ -167,9 +168,10 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 		add(t, err)
 	}
 	if n := opts.Streams; n > 0 && ctx.Err() == nil {
-		streams := make([]int, n)
+		lo, hi := opts.Shard.Range(n)
+		streams := make([]int, hi-lo)
 		for i := range streams {
-			streams[i] = i + 1
+			streams[i] = lo + i + 1
 		}
 		if opts.Throughput {
 			t, err := r.streamSet(ctx, "throughput", streams, opts.Refresh)

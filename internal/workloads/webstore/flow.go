@@ -16,6 +16,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // The steps of a user's order, as the runner counts them (each its own latency histogram).
@@ -64,6 +65,7 @@ type Options struct {
 	ReviewSearches                         float64
 	Procedures                             bool
 	Seed                                   uint64
+	Shard                                  workload.Shard // --shard: the loaded customers who log in are the shard's range
 }
 
 // Check refuses settings that make no order at all.
@@ -136,7 +138,8 @@ func NextPlan(r *rand.Rand, s Size, o Options) Plan {
 	u := r.Float64()
 	p := Plan{New: u < o.NewCustomers, Member: u < o.NewMembers, Review: u < o.NewReviews, Helpfulness: u < o.NewHelpfulness}
 	if !p.New {
-		p.Customer = 1 + r.Int64N(s.Customers)
+		lo, hi := o.Shard.Range(int(s.Customers))
+		p.Customer = 1 + int64(lo) + r.Int64N(int64(hi-lo))
 	}
 	search := func(mean float64, first, kinds int) {
 		n := 0
@@ -245,6 +248,9 @@ func (db *DB) NewWorkload(ctx context.Context, opts Options) (*Workload, error) 
 	}
 	m, err := db.ReadMeta(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := opts.Shard.Check(int(m.Size.Customers), "customers"); err != nil {
 		return nil, err
 	}
 	return &Workload{db: db, meta: m, opts: opts}, nil

@@ -107,6 +107,7 @@ type RunFlags struct {
 	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
 	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
 	Mix            string        `flag:"mix" help:"DVD Store 3's order flow as weights, e.g. login=80,new_customer=20,browse=600,purchase=50 (relative; login and new_customer together are the orders, browse and reviews a mean per order, purchase, new_member, new_review and new_helpfulness a share of them; a part not named does not happen); the standard is login=80,new_customer=20,browse=300,purchase=100,new_member=1,reviews=300,new_review=5,new_helpfulness=10, and another marks the result \"custom mix\" and compare sets it only beside the same mix"`
+	Shard          string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: logins by the I-th of N even ranges of the loaded customers (the shards share one store: reset it once, and give them --no-reset); merge with dbdyno results merge"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -206,6 +207,12 @@ func options(o *RunFlags) (Options, error) {
 	if err := applyMix(o.Mix, o, &w); err != nil {
 		return w, err
 	}
+	if w.Shard, err = workload.ParseShard(o.Shard); err != nil {
+		return w, err
+	}
+	if w.Shard.On() && !o.NoReset {
+		return w, fmt.Errorf("--shard %s: the shards share one store, and each one's reset would undo the others' orders: reset it once (dbdyno webstore reset) and give every shard --no-reset", o.Shard)
+	}
 	return w, w.Check()
 }
 
@@ -271,6 +278,7 @@ func (s *runSession) Options() map[string]any {
 	if o.Mix != "" {
 		out["mix"], out["browse_only_pct"] = o.Mix, runner.Round(o.BrowseOnly*100, 2) // a custom mix: compare sets it only beside the same mix (Work)
 	}
+	o.Shard.Record(out, "customers", int(m.Size.Customers), 1)
 	return out
 }
 
