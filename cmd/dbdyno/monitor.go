@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
+	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/spf13/cobra"
 )
@@ -75,52 +75,21 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().StringVar(&tokenFile, "agent-token-file", "", "the agent's token (else from "+agent.TokenEnv+")")
 	c.Flags().StringVar(&agentCA, "agent-ca", "", "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)")
 
-	var periods, format, tz string
-	var growth float64
-	var devices []string
+	var view method.MonitorView
+	var format string
 	check := &cobra.Command{
 		Use:   "checklist NAME",
 		Short: "the storage-planning requirements checklist of a recording: per period, p50/p90/p99 of IOPS, read share, request size, throughput, latency, queue depth, CPU, memory",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var ps []monitor.PeriodSpec
-			if periods != "" {
-				var err error
-				if ps, err = monitor.ParsePeriods(periods); err != nil {
-					return err
-				}
-			}
-			if growth <= 0 {
-				return fmt.Errorf("--growth %g: a factor above 0 (1.5 is 50%% more load)", growth)
-			}
-			if format != "table" && format != "json" {
-				return fmt.Errorf("--output-format %s: table or json", format)
-			}
-			loc, err := time.LoadLocation(tz)
-			if err != nil {
-				return fmt.Errorf("--tz %s: %v", tz, err)
-			}
-			st, err := store.Open(cmd.Context(), storePath)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			cl, err := monitor.ChecklistOf(cmd.Context(), st, args[0], ps, devices, growth, loc)
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return cl.WriteJSON(a.stdout)
-			}
-			cl.WriteTable(a.stdout)
-			return nil
+			return method.MonitorChecklist(cmd.Context(), a.stdout, storePath, args[0], view, format)
 		},
 	}
-	check.Flags().StringVar(&periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
-	check.Flags().Float64Var(&growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
-	check.Flags().StringSliceVar(&devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
+	check.Flags().StringVar(&view.Periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
+	check.Flags().Float64Var(&view.Growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
+	check.Flags().StringSliceVar(&view.Devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
 	check.Flags().StringVar(&format, "output-format", "table", "table, or json (what dbdyno io size --need reads)")
-	check.Flags().StringVar(&tz, "tz", "Local", "the periods' time zone (an IANA name such as Europe/Paris)")
+	check.Flags().StringVar(&view.TZ, "tz", "Local", "the periods' time zone (an IANA name such as Europe/Paris)")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "the recordings in the results store",
@@ -144,33 +113,7 @@ func (a *app) monitorCmd() *cobra.Command {
 		Short: "an HTML report of a recording: IOPS, MB/s, latency, queue depth, CPU and TPS over time with the periods shaded, and the checklist",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if out == "" {
-				return fmt.Errorf("dbdyno monitor report needs -o FILE.html")
-			}
-			var ps []monitor.PeriodSpec
-			if periods != "" {
-				var err error
-				if ps, err = monitor.ParsePeriods(periods); err != nil {
-					return err
-				}
-			}
-			if growth <= 0 {
-				return fmt.Errorf("--growth %g: a factor above 0 (1.5 is 50%% more load)", growth)
-			}
-			loc, err := time.LoadLocation(tz)
-			if err != nil {
-				return fmt.Errorf("--tz %s: %v", tz, err)
-			}
-			st, err := store.Open(cmd.Context(), storePath)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			var b bytes.Buffer
-			if err := monitor.WriteReport(cmd.Context(), st, &b, args[0], ps, devices, growth, loc); err != nil {
-				return err
-			}
-			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+			if err := method.MonitorReport(cmd.Context(), storePath, args[0], view, out); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "report of %s: %s\n", args[0], out)

@@ -57,6 +57,8 @@ func TestMonitorChecklistSize(t *testing.T) {
 		{[]string{"monitor", "checklist", "app", "--store", st, "--periods", "normal=Funday 09:00-17:00"}, `--periods normal: "Funday" is not a day`},
 		{[]string{"monitor", "--store", st, "--duration", "1s"}, "dbdyno monitor needs --name"},
 		{[]string{"monitor", "report", "app", "--store", st}, "dbdyno monitor report needs -o FILE.html"},
+		{[]string{"monitor", "report", "app", "--store", st, "-o", st}, "is also an input of this command"}, // the store is never replaced by the page
+		{[]string{"monitor", "report", "app", "--store", st, "-o", need}, "is not a dbdyno HTML report"},    // nor a file dbdyno did not write as one
 		{[]string{"monitor", "--name", "x", "--store", st, "--device", "nosuchdisk"}, "--device nosuchdisk: no such device"},
 		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://127.0.0.1:1"}, "agent http://127.0.0.1:1: unreachable"},
 		{[]string{"monitor", "--name", "x", "--store", st, "--agent", "http://u:p@127.0.0.1:1"}, "put no credentials in the URL"},

@@ -25,25 +25,8 @@ func (c *tripCount) perTx() float64 {
 // in the same transaction): what the frame's statement returns, as plain values.
 func (wk *worker) tapRows(ctx context.Context, e engine.Queryer, name string, args []any) error {
 	st := wk.w.db.Stmts[name]
-	rows, err := e.QueryContext(ctx, st.SQL, st.Args(args)...)
+	out, err := readRows(e.QueryContext(ctx, st.SQL, st.Args(args)...))
 	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var out [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		out = append(out, vals)
-	}
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	wk.tap(e, name, args, out)
