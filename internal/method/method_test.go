@@ -16,6 +16,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/browser"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -150,19 +151,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 // rendered DOM, and a screenshot must come out.
 func renderInChromium(t *testing.T, html string) {
 	t.Helper()
-	bin := ""
-	for _, b := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed: .ci/run installs it")
-		}
-		t.Skip("chromium not installed")
-	}
+	bin := browser.Path(t)
 	profile := t.TempDir()
 	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--user-data-dir=" + profile}

@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/dbdyno/dbdyno/internal/testkit/browser"
 
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
@@ -80,19 +80,7 @@ func TestReportShadesThePeriods(t *testing.T) {
 // box and the page does not scroll sideways at a desktop or a narrow width. The screenshots are kept in the
 // test's directory (DBDYNO_KEEP_SHOTS=DIR keeps them there for a human).
 func TestReportInChromium(t *testing.T) {
-	bin := ""
-	for _, b := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed: .ci/run installs it")
-		}
-		t.Skip("no Chromium binary")
-	}
+	browser.Path(t)
 	st, _ := storeWeek(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "monitor.html")
@@ -103,13 +91,7 @@ func TestReportInChromium(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(filepath.Join(dir, "profile")))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 5*time.Minute) // a guard against a hung browser, not a speed limit
-	defer cancel()
+	ctx := browser.Open(t, dir, 5*time.Minute) // the guard is against a hung browser, not a speed limit
 	for _, width := range []int64{1280, 760} {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path)); err != nil {
 			t.Fatal(err)

@@ -1,16 +1,15 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/dbdyno/dbdyno/internal/testkit/browser"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
@@ -102,19 +101,7 @@ func TestReportSizeGrowsSlowly(t *testing.T) {
 // overflows its box (table cells, headings, the contents), the page does not scroll sideways, and no text of
 // a chart overlaps another or leaves its chart. Screenshots are kept in the test's directory for a human.
 func TestReportLayoutInChromium(t *testing.T) {
-	bin := ""
-	for _, b := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed: .ci/run installs it")
-		}
-		t.Skip("no Chromium binary")
-	}
+	browser.Path(t)
 	dir := t.TempDir()
 	// with published figures: a leaderboard section and its ranked chart
 	runs := append(fixture(14), publishedFixture(t)...)
@@ -159,13 +146,7 @@ func TestReportLayoutInChromium(t *testing.T) {
 		b.WriteString(LineChart("Average latency of every NVMe device of the database host over the whole of the measured window, sampled every second"+of, "elapsed (s)", "ms", lines))
 		b.WriteString(LineChart("Sweep"+of, "vus", "NOPM", []Series{{Name: "NOPM", X: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256}, Y: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}}}))
 	})
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(filepath.Join(dir, "profile")))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 10*time.Minute) // a guard against a hung browser, not a speed limit
-	defer cancel()
+	ctx := browser.Open(t, dir, 10*time.Minute) // the guard is against a hung browser, not a speed limit
 	// load opens a page at a width and returns what is broken in it, its charts and a screenshot
 	load := func(path string, width int64) (problems []string, charts int, shot []byte) {
 		t.Helper()
