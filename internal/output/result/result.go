@@ -452,8 +452,9 @@ type Measurement struct {
 	KeyTx    string `json:"key_transaction,omitempty"`
 	KeyLabel string `json:"key_label,omitempty"`
 	// KeyAtEdges are the key transactions in flight at the window's edges, which a database's own count read
-	// at the edges may hold on the other side from the client's (the cross-checks' margin).
-	KeyAtEdges int64 `json:"key_tx_at_edges,omitempty"`
+	// at the edges may hold on the other side from the client's (the cross-checks' margin, taken in the run:
+	// not stored).
+	KeyAtEdges int64 `json:"-"`
 	// ErrorClasses are the measured window's errors by what they mean (schema, read_only, corruption,
 	// permission, connection_lost, serialization, constraint, other ...), absent when there were none.
 	ErrorClasses map[string]int64 `json:"error_classes,omitempty"`
