@@ -190,6 +190,10 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	var measuring atomic.Bool
+	// phase is where the run is against the window's edges, for the key transactions in flight at them
+	// (atEdges): a database's count read at an edge may hold them on either side of the client's
+	var phase atomic.Int32
+	var atEdges atomic.Int64
 	var reconnects, disconnected atomic.Int64 // disconnected: nanoseconds virtual users spent without a connection while measuring
 	var failOnce sync.Once
 	var failErr error
@@ -219,7 +223,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		wg.Add(1)
 		go func(vu int, wk Worker) {
 			defer wg.Done()
-			vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, reconnects: &reconnects, disconnected: &disconnected,
+			vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, phase: &phase, atEdges: &atEdges, reconnects: &reconnects, disconnected: &disconnected,
 				cfg: cfg, sched: sched, fail: fail, win: win, log: log, open: open, user: users[vu]}, wk)
 		}(i, wk)
 	}
@@ -244,6 +248,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		select {
 		case <-rampTimer:
 			rampTimer = nil
+			phase.Store(phaseStartEdge)
 			if cfg.AtMeasureStart != nil {
 				if err := cfg.AtMeasureStart(ctx); err != nil {
 					if ctx.Err() == nil {
@@ -256,6 +261,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			measureStart = time.Now()
 			pg.measureStart = measureStart
 			measuring.Store(true)
+			phase.Store(phaseMeasuring)
 			if cfg.Rampup > 0 {
 				fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
 			}
@@ -276,6 +282,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			done = true
 		}
 	}
+	phase.Store(phaseEnded)
 	wasMeasuring := measuring.Swap(false)
 	if wasMeasuring {
 		measureEnd = time.Now()
@@ -322,6 +329,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		m.Retries += t.retries
 	}
 	m.Reconnects = reconnects.Load()
+	m.KeyAtEdges = atEdges.Load()
 	m.OpenLoop = open.result(cfg)
 	m.Users = perUser(users, m.MeasuredSecs)
 	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
@@ -353,6 +361,20 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	return m, nil
 }
 
+// The run's phases against the measured window's edges. A key transaction is in flight at an edge when it
+// ends in or after the phase of the start edge (between the beginning of AtMeasureStart, whose database read
+// may come at any moment of it, and the start of the client's counting) having begun in or before it, or when
+// it ends after the window's end (the client's counting stopped, AtMeasureEnd's read to come): its commit may
+// fall on one side of the database's read and the client's count of it on the other. Their number is exact,
+// however long an edge takes (a loaded machine's scheduler stops the runner between its read and its count
+// for many transactions).
+const (
+	phaseRampup int32 = iota
+	phaseStartEdge
+	phaseMeasuring
+	phaseEnded
+)
+
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
 
 // vuEnv is what one virtual user's loop shares with the run.
@@ -361,6 +383,8 @@ type vuEnv struct {
 	names                    []string
 	st                       *stats
 	measuring                *atomic.Bool
+	phase                    *atomic.Int32 // phaseRampup .. phaseEnded
+	atEdges                  *atomic.Int64 // key transactions in flight at the window's edges
 	reconnects, disconnected *atomic.Int64 // disconnected: nanoseconds spent without a connection while measuring
 	cfg                      Config
 	sched                    *schedule
@@ -400,13 +424,20 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		}
 		began := time.Now()
 		inFlight.Store(began.UnixNano())
+		p0 := e.phase.Load()
 		out := wk.Do(ctx, tx)
 		elapsed := time.Since(t0)
 		if ctx.Err() != nil {
+			if tx == cfg.KeyTx {
+				e.atEdges.Add(1) // may have committed before the window's end read: not counted, the database's may hold it
+			}
 			return // the run ended while this transaction was in flight: it is not counted
 		}
 		inFlight.Store(0)
 		measured := e.measuring.Load()
+		if p1 := e.phase.Load(); tx == cfg.KeyTx && (p0 <= phaseStartEdge && p1 >= phaseStartEdge || p1 >= phaseEnded) {
+			e.atEdges.Add(1)
+		}
 		if e.win != nil {
 			measured = ticket // a unit of work begun in the ramp-up is not the window's
 		}

@@ -451,6 +451,10 @@ type Measurement struct {
 	// KeyTx is the transaction whose rate is the workload's key figure, shown as KeyLabel (new_order, NOPM).
 	KeyTx    string `json:"key_transaction,omitempty"`
 	KeyLabel string `json:"key_label,omitempty"`
+	// KeyAtEdges are the key transactions in flight at the window's edges, which a database's own count read
+	// at the edges may hold on the other side from the client's (the cross-checks' margin, taken in the run:
+	// not stored).
+	KeyAtEdges int64 `json:"-"`
 	// ErrorClasses are the measured window's errors by what they mean (schema, read_only, corruption,
 	// permission, connection_lost, serialization, constraint, other ...), absent when there were none.
 	ErrorClasses map[string]int64 `json:"error_classes,omitempty"`

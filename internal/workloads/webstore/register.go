@@ -317,8 +317,8 @@ func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error
 		return nil
 	}
 	client := m.Transactions[StepNames[Purchase]].Count
-	if ok, tol := runner.CountsAgree(client, db, s.vus); !ok {
-		return fmt.Errorf("the database gained %d orders in the measured window and the client committed %d: they differ by more than %d (2 per virtual user and 1%%): another writer, a trigger or changed table, or lost commits", db, client, tol)
+	if ok, tol := runner.CountsAgree(client, db, m.KeyAtEdges); !ok {
+		return fmt.Errorf("the database gained %d orders in the measured window and the client committed %d: they differ by more than %d (the %d purchases in flight at the window's edges and 1%%): another writer, a trigger or changed table, or lost commits", db, client, tol, m.KeyAtEdges)
 	}
 	return nil
 }
