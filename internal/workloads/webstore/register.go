@@ -104,7 +104,7 @@ type RunFlags struct {
 	ReviewSearches int           `flag:"review-searches" default:"3" help:"mean review searches per order, as DVD Store 3's n_reviews: uniform in 1..2N-1 searches by actor or title, and as many reads of a product's reviews (0: none)"`
 	NewReviews     string        `flag:"new-reviews" unit:"%" default:"5%" help:"share of orders in which the customer writes a review (DVD Store 3's pct_newreviews)"`
 	NewHelpfulness string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
-	Think          time.Duration `flag:"think" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
+	Think          time.Duration `flag:"think" think:"true" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
 	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
 	Mix            string        `flag:"mix" help:"DVD Store 3's order flow as weights, e.g. login=80,new_customer=20,browse=600,purchase=50 (relative; login and new_customer together are the orders, browse and reviews a mean per order, purchase, new_member, new_review and new_helpfulness a share of them; a part not named does not happen); the standard is login=80,new_customer=20,browse=300,purchase=100,new_member=1,reviews=300,new_review=5,new_helpfulness=10, and another marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
