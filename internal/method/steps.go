@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/method/peak"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -78,6 +79,9 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 			return nil, fmt.Errorf("--by rate steps the open-loop --rate, and this command has none: use --by users")
 		}
 		st.flag = f
+		if err := runner.RateWithThinking("--steps "+o.Steps+" --by rate", v); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("--by %q is not known: use users or rate", by)
 	}

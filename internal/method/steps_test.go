@@ -108,7 +108,7 @@ func TestSteppedLoadRefusals(t *testing.T) {
 		{[]string{"ping", "--step-duration", "5s"}, "--step-duration is an option of a stepped load: add --steps"},
 		{[]string{"ping", "--steps", "1,0"}, `--steps "1,0": each step is a whole number of users of at least 1`},
 		{[]string{"ping", "--steps", "1,x"}, `--steps "1,x": each step is a whole number of users of at least 1`},
-		{[]string{"tpcc", "run", "--steps", "1,2", "--by", "rate"}, "--by rate steps the open-loop --rate, and this command has none"},
+		{[]string{"ping", "--steps", "1,2", "--by", "rate"}, "--by rate steps the open-loop --rate, and this command has none"},
 		{[]string{"ping", "--steps", "1,2", "--step-duration", "2s", "--step-rampup", "2s"}, "--step-rampup 2s must be at least 0 and shorter than --step-duration 2s"},
 	} {
 		r := clitest.Run(context.Background(), append(c.args, "--target", url, "--store", "")...)

@@ -42,6 +42,7 @@ type Flag struct {
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
 	Short   string       // a one-letter spelling (-D), from the short tag
+	Think   bool         // a user's think or keying time (the think tag): an open-loop rate is refused beside it
 	field   []int        // the field of the options struct that holds it (FlagsOf)
 	owner   reflect.Type // that struct
 }
@@ -283,6 +284,17 @@ func (v *Values) Swept() (Flag, []int, error) {
 		return found[0], v.Counts(found[0].Name), nil
 	}
 	return Flag{}, nil, fmt.Errorf("--%s and --%s are both lists: sweep one setting at a time", found[0].Name, found[1].Name)
+}
+
+// Thinking is the first think-time option (think tag) set to something other than zero, if any: users that
+// think between transactions pace themselves, which an open-loop rate cannot go with.
+func (v *Values) Thinking() (Flag, bool) {
+	for _, f := range v.flags {
+		if x, ok := v.vals[f.Name]; f.Think && ok && !reflect.ValueOf(x).IsZero() {
+			return f, true
+		}
+	}
+	return Flag{}, false
 }
 
 // Flag returns a declared flag.

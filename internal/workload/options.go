@@ -33,6 +33,8 @@ import (
 //   - why:"text"     why the range is what it is: said after the refusal of a number out of it
 //   - alias:"a,b"    older spellings that still work, hidden (a renamed flag keeps its old name this way)
 //   - short:"D"      a one-letter spelling (-D), where a peer tool's users expect one (pgbench's -D)
+//   - think:"true"   the option is a user's think or keying time (set when not zero): it paces a closed loop,
+//     so an open-loop rate is refused beside it (Values.Thinking)
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
 // bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable) and units.Percent
@@ -97,6 +99,7 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		}
 		f.Hidden = sf.Tag.Get("hidden") == "true"
 		f.Short = sf.Tag.Get("short")
+		f.Think = sf.Tag.Get("think") == "true"
 		switch {
 		case sf.Type == durationType:
 			f.Kind = Duration

@@ -22,7 +22,7 @@ type Users struct {
 	MaxErrorRate     float64       `flag:"max-error-rate" unit:"%" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
 	Transactions     int           `flag:"transactions" min:"0" help:"end the measured window when this many transactions (all virtual users together, whatever their outcome) have finished in it, instead of after --duration (pgbench -t, which counts per client); 0: timed by --duration"`
-	Rate             int           `flag:"rate" unit:"/s" min:"0" default:"0" help:"open loop (pgbench -R): start this many transactions per second over all virtual users on average, at intended times of a Poisson schedule (from --seed); latency counts from the intended start, so queueing behind a slow server is in it; how late they start is reported as the schedule lag; 0: closed loop (each user starts its next transaction when the last ends)"`
+	Rate             int           `flag:"rate" unit:"/s" min:"0" default:"0" help:"open loop (pgbench -R): start this many transactions per second over all virtual users on average, at intended times of a Poisson schedule (from --seed); latency counts from the intended start, so queueing behind a slow server is in it; how late they start is reported as the schedule lag; 0: closed loop (each user starts its next transaction when the last ends); refused beside a think or keying time"`
 	LatencyLimit     time.Duration `flag:"latency-limit" default:"0s" help:"count the transactions that take longer than this as late; with --rate, also skip (and count) those that would start more than this behind schedule (pgbench --latency-limit); 0: no limit"`
 	PerUser          bool          `flag:"per-user" plan:"-" help:"print each virtual user's transactions, throughput and p50/p95 latency after the run (the result always holds them)"`
 	LogLatency       string        `flag:"log-latency" plan:"-" help:"write one line per measured transaction to this file: client, its transaction number, latency in µs, name, outcome, start (epoch s and µs); see docs/flags.md"`
@@ -145,6 +145,11 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	if u.Transactions > 0 && v.Changed("duration") {
 		return fmt.Errorf("--transactions %d and --duration %s both end the measured window: give one of them", u.Transactions, u.Duration)
 	}
+	if u.Rate > 0 {
+		if err := RateWithThinking(fmt.Sprintf("--rate %d", u.Rate), v); err != nil {
+			return err
+		}
+	}
 	if m := w.modes(o); m != nil {
 		if err := m.Valid(); err != nil {
 			return err
@@ -154,6 +159,18 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 		u.Seed = uint64(time.Now().UnixNano())
 	}
 	return nil
+}
+
+// RateWithThinking refuses an open-loop rate (what: the flags that give it) beside a think or keying time the workload
+// declares (the think tag): pgbench -R schedules each transaction's start, and a user that first waits its
+// think time starts late, which would only inflate the schedule lag (TPC-C's keying and think times make a
+// closed loop that paces itself: its throughput follows the users, not a rate).
+func RateWithThinking(what string, v *workload.Values) error {
+	f, ok := v.Thinking()
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%s (open loop) and --%s (think time) both pace the users, and a think time before each scheduled start only shows up as schedule lag: drop --%s to run open loop, or the rate to run closed loop with think times (throughput then follows --vus)", what, f.Name, f.Name)
 }
 
 // Warmup: one warm-up run of --warmup when it is set.

@@ -107,7 +107,7 @@ type RunFlags struct {
 	runner.Modes
 	Warehouses     int    `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
 	AllWarehouses  bool   `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
-	KeyingThinking bool   `flag:"keying-thinking" help:"apply the specification's keying and think times"`
+	KeyingThinking bool   `flag:"keying-thinking" think:"true" help:"apply the specification's keying and think times"`
 	Shard          string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
 	Mix            string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }

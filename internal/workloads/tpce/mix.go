@@ -2,10 +2,14 @@ package tpce
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // The transactions, in the order of their names.
@@ -41,15 +45,52 @@ var Limits = map[int]float64{BV: 3, CP: 3, MF: 2, MW: 3, SD: 3, TL: 3, TO: 2, TR
 // RollbackEvery: Trade-Order rolls back on purpose 1 time in 101.
 const RollbackEvery = 101
 
-// deck is the customer emulator's card-deck shuffle over the 890 slots of Levels.
+// CENames are the customer emulator's transactions, the ones --mix weighs (in Levels' order).
+var CENames = TxNames[BV : TU+1]
+
+// ParseMix reads --mix over the customer emulator's eight transactions ("" is the standard mix, Levels).
+// Trade-Result and Market-Feed are refused as weights: the market exchange emulator starts them, one
+// Trade-Result per committed Trade-Order and one Market-Feed per 20 ticker entries, so trade_order's weight sets
+// them. tpsE counts Trade-Results, so trade_order needs a weight.
+func ParseMix(s string) (workload.Mix, error) {
+	for _, term := range strings.Split(s, ",") {
+		name, _, _ := strings.Cut(term, "=")
+		switch name = strings.TrimSpace(name); name {
+		case TxNames[TR], TxNames[MF], TxNames[DM]:
+			return workload.Mix{}, fmt.Errorf("--mix %q: %s is not the customer emulator's to weigh (%s): weigh %s", s, name, emulated[name], strings.Join(CENames, ", "))
+		}
+	}
+	std := make([]float64, len(Levels))
+	for i, n := range Levels {
+		std[i] = float64(n)
+	}
+	m, err := workload.ParseMix(s, CENames, std)
+	if err == nil && m.Weights[TO] == 0 {
+		return m, fmt.Errorf("--mix %q gives trade_order no weight: tpsE counts Trade-Results, which complete Trade-Orders; give it one, e.g. trade_order=1,%s", s, s)
+	}
+	return m, err
+}
+
+// emulated says why a transaction --mix refuses is not a weight.
+var emulated = map[string]string{
+	TxNames[TR]: "the market exchange emulator completes each committed Trade-Order with one, so trade_order's weight sets its share",
+	TxNames[MF]: "the market exchange emulator sends one per 20 ticker entries of completed trades, so trade_order's weight sets its share",
+	TxNames[DM]: "it runs once a minute, whatever the mix",
+}
+
+// deck is the customer emulator's card-deck shuffle: the 890 slots of Levels, or a custom mix's cards.
 type deck struct {
 	cards []int8
 	next  int
 }
 
-func newDeck() *deck {
+// newDeck is a deck of the given cards per transaction (nil: Levels).
+func newDeck(counts []int) *deck {
+	if counts == nil {
+		counts = Levels[:]
+	}
 	d := &deck{}
-	for tx, n := range Levels {
+	for tx, n := range counts {
 		for i := 0; i < n; i++ {
 			d.cards = append(d.cards, int8(tx))
 		}

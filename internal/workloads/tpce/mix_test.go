@@ -15,7 +15,7 @@ import (
 // triggered at once), is within ±1 point of the specification's over 100,000 choices.
 func TestMixWithinOnePercent(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
-	d := newDeck()
+	d := newDeck(nil)
 	m := newMEE(7)
 	m.noDelay = true
 	now := time.Unix(1_700_000_000, 0)

@@ -26,7 +26,11 @@ func init() {
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			return fmt.Sprintf("customers %v, trade days %v, mode %v", o["customers"], o["trade_days"], o["mode"])
+			w := fmt.Sprintf("customers %v, trade days %v, mode %v", o["customers"], o["trade_days"], o["mode"])
+			if m, ok := o["mix"].(string); ok {
+				w += ", custom mix " + m
+			}
+			return w
 		},
 		SQL:      Files,
 		Supports: supported,
@@ -36,7 +40,9 @@ func init() {
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive the customer emulator's mix and the market exchange emulator; report tpsE",
-				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{Open: open}),
+				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
+				Check: func(o *RunFlags) error { _, err := ParseMix(o.Mix); return err },
+				Open:  open}),
 			runner.CheckCommand("verify trade, holding, settlement and cash agreement, balances and holding summaries", Open),
 			workload.DropCommand("remove dbdyno's TPC-E tables (and nothing else)", Open),
 		},

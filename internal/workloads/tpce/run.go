@@ -29,6 +29,7 @@ type Workload struct {
 	dmTurn  atomic.Int64 // its table, in turn
 	mu      sync.Mutex
 	ceCount [8]int64 // the customer emulator's choices (the measured mix's CE part is the runner's counts)
+	cards   []int    // a custom mix's deck (--mix), per customer-emulator transaction; nil: the standard Levels
 	trips   tripCount
 }
 
@@ -109,7 +110,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	wk := &worker{w: w, conn: conn, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck()}
+	wk := &worker{w: w, conn: conn, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
 	wk.Set(engine.Interrupter(conn))
 	return wk, nil
 }

@@ -16,6 +16,7 @@ import (
 type RunFlags struct {
 	runner.Users
 	runner.Modes `mode.help:"sql (each frame's statements from the client) or procedures (each frame one stored-procedure call; the default where the engine has them)"`
+	Mix          string `flag:"mix" help:"the customer emulator's weights, e.g. trade_order=30,trade_status=40,market_watch=30 (relative; a transaction not named does not run; trade_result and market_feed follow trade_order, as the market exchange emulator starts them); a mix other than the standard broker_volume=4.9,customer_position=13,market_watch=18,security_detail=14,trade_lookup=8,trade_order=10.1,trade_status=19,trade_update=2 marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
 
 // Disclaimer goes with every tpce result.
@@ -25,11 +26,16 @@ type runSession struct {
 	*Workload
 	setup   *runner.Setup
 	version string
+	mix     workload.Mix
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
 	if e := setup.Target.Engine; setup.Mode == "procedures" && !e.Procedures {
 		return nil, fmt.Errorf("--mode procedures is not available on %s: use --mode sql", e)
+	}
+	m, err := ParseMix(o.Mix)
+	if err != nil {
+		return nil, err
 	}
 	db, err := Open(ctx, setup.Target)
 	if err != nil {
@@ -44,9 +50,16 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		db.Close()
 		return nil, err
 	}
-	s := &runSession{Workload: w, setup: setup, version: db.ServerVersion(ctx)}
-	fmt.Fprintf(setup.Out, "dbdyno tpce on %s (%s): %d customers, %d trade days, %d VUs, mode %s, seed %d (%s)\n",
-		s.version, setup.Target, w.meta.Size.Customers, w.meta.Size.TradeDays, o.VUs, setup.Mode, o.Seed, Disclaimer)
+	if m.Custom {
+		w.cards = m.Cards()
+	}
+	s := &runSession{Workload: w, setup: setup, version: db.ServerVersion(ctx), mix: m}
+	custom := ""
+	if m.Custom {
+		custom = ", custom mix " + m.Text
+	}
+	fmt.Fprintf(setup.Out, "dbdyno tpce on %s (%s): %d customers, %d trade days, %d VUs, mode %s%s, seed %d (%s)\n",
+		s.version, setup.Target, w.meta.Size.Customers, w.meta.Size.TradeDays, o.VUs, setup.Mode, custom, o.Seed, Disclaimer)
 	return s, nil
 }
 
@@ -59,6 +72,9 @@ func (s *runSession) Options() map[string]any {
 	out["build_seed"] = fmt.Sprint(s.meta.Seed)
 	out["data"] = Disclaimer
 	out["mode"] = s.setup.Mode
+	if s.mix.Custom {
+		out["mix"] = s.mix.Text // a custom mix: compare sets it only beside the same mix (Work)
+	}
 	return out
 }
 
@@ -127,7 +143,11 @@ func printSummary(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "warning: %v\n", v)
 	}
 	runner.PrintTable(w, m, "transaction", TxNames)
-	fmt.Fprintf(w, "%-18s %9s %9s %9s %9s %s\n", "transaction", "mix %", "required", "p90 (s)", "limit", "p90 ok")
+	required := "required"
+	if _, custom := res.Options["mix"]; custom {
+		required = "standard" // the specification's mix, beside a custom one
+	}
+	fmt.Fprintf(w, "%-18s %9s %9s %9s %9s %s\n", "transaction", "mix %", required, "p90 (s)", "limit", "p90 ok")
 	txs := make([]int, 0, len(RequiredMix))
 	for tx := range RequiredMix {
 		txs = append(txs, tx)
