@@ -135,6 +135,8 @@ SELECT cr_rate, cr_from_qty, cr_to_qty FROM commission_rate WHERE cr_c_tier = :t
 SELECT tx_rate FROM taxrate WHERE tx_id IN (SELECT cx_tx_id FROM customer_taxrate WHERE cx_c_id = :c_id)
 -- name: to_assets(ca_id)
 SELECT h.hs_qty, (SELECT lt_price FROM last_trade WHERE lt_s_symb = h.hs_s_symb) FROM holding_summary h WHERE h.hs_ca_id = :ca_id
+-- name: tr_bal(ca_id)
+SELECT a.ca_bal FROM customer_account a WHERE a.ca_id = :ca_id
 -- name: tr_trade(t_id)
 SELECT t.t_ca_id, t.t_tt_id, t.t_s_symb, t.t_qty, t.t_chrg, t.t_lifo, t.t_is_cash, (SELECT tt_name FROM trade_type WHERE tt_id = t.t_tt_id),
   (SELECT tt_is_sell FROM trade_type WHERE tt_id = t.t_tt_id), (SELECT ca_b_id FROM customer_account WHERE ca_id = t.t_ca_id),
@@ -413,7 +415,7 @@ func (c *checker) expect(q engine.Queryer, name string, args []any, got [][]any)
 			}
 		}
 		return top(got, w, len(w)+1, func(r []any) []any { return r[1:2] }, true)
-	case "cp_customer", "cp_customer_tax", "sd_security", "sd_last", "ts_names", "to_account", "to_security", "to_security_name", "tr_trade":
+	case "cp_customer", "cp_customer_tax", "sd_security", "sd_last", "ts_names", "to_account", "to_security", "to_security_name", "tr_trade", "tr_bal":
 		return exact(want(name, args...))
 	case "cp_accounts":
 		all := want(name, args...)
