@@ -33,16 +33,22 @@ type stepping struct {
 	rampup   time.Duration
 }
 
+// stepped says whether the command has the stepped load's options (StepFlags): a workload may have a
+// --steps of its own (probe cpu's doubling steps), so --step-duration, StepFlags' alone, tells.
+func stepped(v *workload.Values) bool {
+	_, ok := v.Flag("step-duration")
+	return ok
+}
+
 // stepsGiven says whether the command was given --steps.
 func stepsGiven(v *workload.Values) bool {
-	_, ok := v.Flag("steps")
-	return ok && strings.TrimSpace(v.String("steps")) != ""
+	return stepped(v) && strings.TrimSpace(v.String("steps")) != ""
 }
 
 // readSteps reads --steps and its options: nil when it is off (its other options are then refused as
 // unused); swept is the flag given a list, if any.
 func readSteps(v *workload.Values, swept string) (*stepping, error) {
-	if _, ok := v.Flag("steps"); !ok {
+	if !stepped(v) {
 		return nil, nil
 	}
 	o, err := workload.Options[StepFlags](v)

@@ -48,7 +48,7 @@ type MixedFlags struct {
 	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
 	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
 	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
-	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --threads (and of --rate); build the table first; merge with dbdyno results merge"`
+	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --vus (and of --rate); build the table first; merge with dbdyno results merge"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
@@ -178,7 +178,7 @@ func checkMixed(o *MixedFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := sh.Check(o.VUs, "threads"); err != nil {
+	if err := sh.Check(o.VUs, "virtual users"); err != nil {
 		return err
 	}
 	if o.Rate > 0 {
