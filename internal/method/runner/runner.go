@@ -43,6 +43,13 @@ type Outcome struct {
 	ConnLost   bool  // with Err: the connection is gone and must be replaced
 }
 
+// Counter is a Worker told of each outcome the runner counts in the measured window, right after its Do and on
+// its goroutine: a workload's own figures per outcome (e.g. errors by statement) then agree with the run's
+// counts exactly, whatever happens at the window's edges.
+type Counter interface {
+	Counted(tx int, out Outcome)
+}
+
 // Workload hands out workers.
 type Workload interface {
 	Transactions() []string
@@ -443,6 +450,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		}
 		e.st.record(tx, elapsed, out, measured)
 		if measured {
+			if c, ok := wk.(Counter); ok {
+				c.Counted(tx, out)
+			}
 			e.user.add(elapsed.Microseconds(), out)
 			if e.sched != nil {
 				e.open.lag(began.Sub(t0))

@@ -254,7 +254,6 @@ type session struct {
 	scale   int64
 	scaleBy string
 	tx      sqlfile.Set
-	measure atomic.Bool
 	// errors of the measured window per script and command (a figure: "FILE:LINE N; ...")
 	stmtErrs [][]atomic.Int64
 }
@@ -324,8 +323,6 @@ func (s *session) Options() map[string]any {
 
 func (s *session) Configure(cfg *runner.Config) {
 	cfg.KeyTx, cfg.RateLabel, cfg.PerSecond = -1, "TPS", true
-	cfg.AtMeasureStart = func(context.Context) error { s.measure.Store(true); return nil }
-	cfg.AtMeasureEnd = func(context.Context) error { s.measure.Store(false); return nil }
 }
 
 func (s *session) Figures(m *result.Measurement) map[string]any {

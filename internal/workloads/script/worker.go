@@ -50,12 +50,15 @@ func (w *worker) Next() (int, time.Duration, time.Duration) {
 // Do runs one script; a serialization failure or deadlock (the engine's Retryable class) runs it again, with
 // the variables and random state it started with, up to --max-tries times in all, as pgbench does.
 func (w *worker) Do(ctx context.Context, tx int) runner.Outcome {
-	out := w.try(ctx, tx)
-	// the failed statement counted, but not what the run's end cut off (the runner does not count it either)
-	if out.Err != nil && w.failedAt >= 0 && w.s.measure.Load() && ctx.Err() == nil {
+	return w.try(ctx, tx)
+}
+
+// Counted counts the failed statement of an outcome the runner counted in the measured window (runner.Counter):
+// the errors by statement then add up to the run's errors.
+func (w *worker) Counted(tx int, out runner.Outcome) {
+	if out.Err != nil && w.failedAt >= 0 {
 		w.s.stmtErrs[tx][w.failedAt].Add(1)
 	}
-	return out
 }
 
 func (w *worker) try(ctx context.Context, tx int) runner.Outcome {
