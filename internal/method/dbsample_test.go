@@ -38,13 +38,21 @@ func TestCountersPerInterval(t *testing.T) {
 }
 
 // Wait events are sampled every --wait-interval on the servers: the top events by share, dbdyno's own
-// sessions told apart, a per-second series; --wait-interval 0 turns it off.
+// sessions told apart, a per-second series; --wait-interval 0 turns it off. The sessions sleep in the server
+// (a script of 200 ms sleeps), so they are busy in every sample whatever the machine's speed: with ping's
+// SELECT 1 a client slowed by a load average of 30 left its sessions idle between statements, and 39 samples
+// saw no busy session at all.
 func TestWaitEventsSampled(t *testing.T) {
 	dir := t.TempDir()
+	sleep := map[string]string{testsrv.PostgresEnv: "SELECT pg_sleep(0.2);\n", testsrv.MySQLEnv: "SELECT SLEEP(0.2);\n"}
 	for _, env := range []string{testsrv.PostgresEnv, testsrv.MySQLEnv} {
 		url := testsrv.URL(t, env)
 		res := filepath.Join(dir, "w.json")
-		clitest.Must(t, "ping", "--target", url, "--vus", "3", "--rampup", "0s", "--duration", "2s", "--wait-interval", "50ms", "--result", res, "--store", "")
+		script := filepath.Join(dir, "sleep.sql")
+		if err := os.WriteFile(script, []byte(sleep[env]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		clitest.Must(t, "script", "run", script, "--target", url, "--vus", "3", "--rampup", "0s", "--duration", "2s", "--wait-interval", "50ms", "--result", res, "--store", "")
 		r, _ := clitest.ReadResult(t, res)
 		w := r.Waits
 		if w == nil {

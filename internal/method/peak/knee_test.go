@@ -103,18 +103,21 @@ func (w *kneeWorker) Do(ctx context.Context, tx int) runner.Outcome {
 	return runner.Outcome{}
 }
 
-// TestFindPeakFindsAKnownKnee: throughput that stops growing at --slots users is found there. The expected
-// knee comes from references measured in the same run, not from the machine's speed: the one-user point's rate
-// and the plateau's (the best point's), the knee being the lowest load within --min-gain of the plateau when
-// each user adds the one-user rate; and the synthetic limit puts it at --slots (within a user or two when the
-// machine is so loaded that a unit's overhead grows with the users).
+// TestFindPeakFindsAKnownKnee: throughput that stops growing at --slots users is found there. The synthetic
+// limit puts the knee at --slots (within two users when the machine is so loaded that a unit's overhead grows
+// with the users), and the points the search measured must agree with it: every load below the knee gave less
+// than the knee's throughput. (An earlier check derived the knee from the one-user rate, assuming each user adds
+// that rate; under a load average of 40 one user ran at 30/s and four at 154/s, so it expected 6.) Each measured
+// interval holds some 25 units per user or more (20 ms units, 500 ms intervals, 6 of them): with 40 ms units in
+// 250 ms intervals one unit was a fifth of an interval's count, and under a load average of 30 the bootstrap
+// band of such coarse counts took the first doubling (+42%) for run-to-run noise and put the knee at 1 user.
 func TestFindPeakFindsAKnownKnee(t *testing.T) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "k.db")
 	st := filepath.Join(dir, "results.db")
 	const slots = 4
-	r := clitest.Must(t, "kneetest", "run", "--target", url, "--slots", fmt.Sprint(slots), "--hold", "40ms", "--rampup", "0s",
-		"--duration", "2s", "--interval", "250ms", "--store", st, "--find-peak", "--vus", "1")
+	r := clitest.Must(t, "kneetest", "run", "--target", url, "--slots", fmt.Sprint(slots), "--hold", "20ms", "--rampup", "0s",
+		"--duration", "3s", "--interval", "500ms", "--store", st, "--find-peak", "--vus", "1")
 	for _, l := range strings.Split(r.Stdout, "\n") {
 		if strings.HasPrefix(l, "find-peak:") {
 			t.Log(l)
@@ -133,14 +136,14 @@ func TestFindPeakFindsAKnownKnee(t *testing.T) {
 		knee = res.Group.Knee
 		rate[res.Group.Value] = res.Measurement.PerMinute / 60
 	}
-	one, plateau := rate[1], 0.0
-	for _, v := range rate {
-		plateau = math.Max(plateau, v)
+	t.Logf("throughput by users %v; the synthetic limit: %d", rate, slots)
+	if !knee.Found || math.Abs(knee.Value-slots) > 2 {
+		t.Fatalf("knee %+v, expected the limit %d within 2 (loads run %v)", knee, slots, rate)
 	}
-	expected := math.Ceil(0.97 * plateau / one)
-	t.Logf("one user %.1f/s, plateau %.1f/s: expected knee %g users (the synthetic limit: %d)", one, plateau, expected, slots)
-	if !knee.Found || math.Abs(knee.Value-expected) > 1 || math.Abs(knee.Value-slots) > 2 {
-		t.Fatalf("knee %+v, expected %g users within 1 and the limit %d within 2 (loads run %v)", knee, expected, slots, rate)
+	for load, r := range rate {
+		if load < knee.Value && r >= rate[knee.Value] {
+			t.Fatalf("knee at %g users (%.1f/s), but %g users gave %.1f/s already (loads run %v)", knee.Value, rate[knee.Value], load, r, rate)
+		}
 	}
 	if _, ok := rate[2]; !ok || len(rate) < 4 {
 		t.Fatalf("the search raised 1, 2, 4 ... and bisected: loads %v", rate)
