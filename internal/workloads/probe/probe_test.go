@@ -294,14 +294,21 @@ func TestProbesOnEveryEngine(t *testing.T) {
 					t.Errorf("mixed: no %s ran: %+v", n, r.Measurement.Transactions)
 				}
 			}
-			// the kinds as run, against the mix: within 2 points, or 3 standard errors where fewer requests ran
+			// the kinds as drawn, against the mix: within 2 points, or 4.5 standard errors where fewer requests ran.
+			// Every outcome counts: a DuckDB delete that lost a write conflict was still drawn (counting only
+			// the committed ones put delete at 0.167 of 1536 requests under a load average of 40). 4.5 standard
+			// errors, not 3: twenty such checks per run at 3 failed one round in twenty by chance alone.
+			drawn := func(n string) float64 {
+				x := r.Measurement.Transactions[n]
+				return float64(x.Count + x.Rollbacks + x.Errors)
+			}
 			var total float64
 			for _, n := range probe.OpNames {
-				total += float64(r.Measurement.Transactions[n].Count)
+				total += drawn(n)
 			}
 			for i, want := range []float64{0.20, 0.30 * 0.75, 0.30 * 0.25, 0.30, 0.20} {
-				got := float64(r.Measurement.Transactions[probe.OpNames[i]].Count) / total
-				if tol := max(0.02, 3*math.Sqrt(want*(1-want)/total)); math.Abs(got-want) > tol {
+				got := drawn(probe.OpNames[i]) / total
+				if tol := max(0.02, 4.5*math.Sqrt(want*(1-want)/total)); math.Abs(got-want) > tol {
 					t.Errorf("mixed: %s %.3f of %0.f requests, want %.3f ± %.3f", probe.OpNames[i], got, total, want, tol)
 				}
 			}
