@@ -79,7 +79,7 @@ func (o *openStats) result(cfg Config) *result.OpenLoop {
 	if cfg.Rate <= 0 && cfg.LatencyLimit <= 0 {
 		return nil
 	}
-	r := &result.OpenLoop{RatePerS: cfg.Rate, LatencyLimitUS: cfg.LatencyLimit.Microseconds(), Skipped: o.skipped.Load(),
+	r := &result.OpenLoop{RatePerS: cfg.Rate, WholeRatePerS: cfg.WholeRate, LatencyLimitUS: cfg.LatencyLimit.Microseconds(), Skipped: o.skipped.Load(),
 		Late: o.late.Load(), Completed: o.done.Load()}
 	if cfg.Rate > 0 {
 		r.Started = o.started.Load()
