@@ -76,13 +76,14 @@ func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
 		}
 	case "rate":
 		f, ok := v.Flag("rate")
-		if !ok || f.Kind != workload.Int {
+		if !ok || f.Kind != workload.Float {
 			return nil, workload.Flag{}, fmt.Errorf("--by rate raises the open-loop --rate, and this command has none: use --by users")
 		}
-		k.flag, k.start, max = f, v.Int("rate"), maxRate
-		if k.start < 1 {
-			return nil, workload.Flag{}, fmt.Errorf("--find-peak --by rate starts from --rate: give the rate to begin with, e.g. --rate 100")
+		r := v.Float("rate")
+		if r < 1 || r != math.Round(r) {
+			return nil, workload.Flag{}, fmt.Errorf("--find-peak --by rate starts from --rate and doubles it: give a whole rate of at least 1 to begin with, e.g. --rate 100 (got %g)", r)
 		}
+		k.flag, k.start, max = f, int(r), maxRate
 	default:
 		return nil, workload.Flag{}, fmt.Errorf("--by %q is not known: use users or rate", o.By)
 	}
@@ -95,8 +96,11 @@ func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
 
 // setLoad is the values of one point of the search.
 func setLoad(v *workload.Values, f workload.Flag, load int) *workload.Values {
-	if f.Kind == workload.Counts {
+	switch f.Kind {
+	case workload.Counts:
 		return v.Set(f.Name, []int{load})
+	case workload.Float: // --rate
+		return v.Set(f.Name, float64(load))
 	}
 	return v.Set(f.Name, load)
 }

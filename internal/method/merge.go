@@ -461,6 +461,7 @@ func mergeMeasurements(shards []*result.Result) (*result.Measurement, error) {
 	if len(out.ErrorSamples) > 10 {
 		out.ErrorSamples = out.ErrorSamples[:10]
 	}
+	out.OpenLoop = mergeOpenLoop(shards) // mergeloop.go
 	return out, nil
 }
 

@@ -25,7 +25,6 @@ func TestShardRefusals(t *testing.T) {
 		{[]string{"webstore", "run", "--shard", "1/2"}, "give every shard --no-reset"},
 		{[]string{"webstore", "run", "--shard", "3/2", "--no-reset"}, "give I/N with 1 <= I <= N"},
 		{[]string{"probe", "mixed", "--vus", "2", "--shard", "1/3"}, "3 shards of 2 virtual users"},
-		{[]string{"probe", "mixed", "--vus", "4", "--rate", "2", "--shard", "1/3"}, "3 shards of 2 requests per second"},
 		{[]string{"tpch", "run", "--power", "--shard", "1/2"}, "the power test and the refresh stream are one per run"},
 		{[]string{"tpcc", "run", "--shard", "1/0"}, "give I/N"},
 	} {

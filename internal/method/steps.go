@@ -81,7 +81,7 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 		st.flag, _ = v.Flag("vus")
 	case "rate":
 		f, ok := v.Flag("rate")
-		if !ok || f.Kind != workload.Int {
+		if !ok || f.Kind != workload.Float {
 			return nil, fmt.Errorf("--by rate steps the open-loop --rate, and this command has none: use --by users")
 		}
 		st.flag = f

@@ -81,7 +81,9 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 			ptrs[f.Name] = fs.Uint64P(f.Name, f.Short, d, f.Help)
 		case Float:
 			d, _ := strconv.ParseFloat(orZero(f.Default), 64)
-			ptrs[f.Name] = fs.Float64P(f.Name, f.Short, d, f.Help)
+			p := (*floatValue)(&d)
+			fs.VarP(p, f.Name, f.Short, f.Help)
+			ptrs[f.Name] = (*float64)(p)
 		case Bool:
 			ptrs[f.Name] = fs.BoolP(f.Name, f.Short, f.Default == "true", f.Help)
 		case Duration:
@@ -163,6 +165,21 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 
 // durationValue is a duration flag as typed, read when the flags are (ParseDuration's one-line refusal).
 type durationValue struct{ s string }
+
+// floatValue is a Float flag's value: pflag's, with a refusal that says what a number is ("0.5 or 200", not
+// strconv's words).
+type floatValue float64
+
+func (f *floatValue) String() string { return strconv.FormatFloat(float64(*f), 'g', -1, 64) }
+func (f *floatValue) Type() string   { return "float64" }
+func (f *floatValue) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return fmt.Errorf("not a number: give one such as 0.5 or 200")
+	}
+	*f = floatValue(v)
+	return nil
+}
 
 func (d *durationValue) String() string { return d.s }
 func (d *durationValue) Type() string   { return "duration" }

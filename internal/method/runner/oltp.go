@@ -67,8 +67,12 @@ func PrintOpenLoop(w io.Writer, m *result.Measurement) {
 		return
 	}
 	if o.RatePerS > 0 {
-		fmt.Fprintf(w, "open loop: %g/s on a Poisson schedule, %d started; schedule lag mean %.3f ms, max %.3f ms (latency counts from the intended start)\n",
-			o.RatePerS, o.Started, o.LagMeanUS/1000, msf(o.LagMaxUS))
+		share := ""
+		if o.WholeRatePerS > 0 {
+			share = fmt.Sprintf(" (this shard's share of %g/s)", o.WholeRatePerS)
+		}
+		fmt.Fprintf(w, "open loop: %g/s%s on a Poisson schedule, %d started; schedule lag mean %.3f ms, max %.3f ms (latency counts from the intended start)\n",
+			o.RatePerS, share, o.Started, o.LagMeanUS/1000, msf(o.LagMaxUS))
 	}
 	if o.LatencyLimitUS > 0 {
 		fmt.Fprintf(w, "latency limit %.3f ms: %d late of %d completed (%.3f%%)", msf(o.LatencyLimitUS), o.Late, o.Completed, pct(o.Late, o.Completed))

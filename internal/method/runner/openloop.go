@@ -33,8 +33,18 @@ func newSchedule(start time.Time, rate float64, seed uint64, limit time.Duration
 	return s
 }
 
-// gap is the time to the next arrival: exponential with the schedule's mean.
-func (s *schedule) gap() time.Duration { return time.Duration(-math.Log(1-s.rng.Float64()) * s.mean) }
+// gap is the time to the next arrival: exponential with the schedule's mean (at most maxGap: a rate so low
+// that its draw overflows a duration starts nothing in any run).
+func (s *schedule) gap() time.Duration {
+	g := -math.Log(1-s.rng.Float64()) * s.mean
+	if !(g < float64(maxGap)) {
+		return maxGap
+	}
+	return time.Duration(g)
+}
+
+// maxGap is the longest time between two intended starts: a hundred years.
+const maxGap = 100 * 365 * 24 * time.Hour
 
 func (s *schedule) advance() { s.next = s.next.Add(s.gap()) }
 
@@ -79,7 +89,7 @@ func (o *openStats) result(cfg Config) *result.OpenLoop {
 	if cfg.Rate <= 0 && cfg.LatencyLimit <= 0 {
 		return nil
 	}
-	r := &result.OpenLoop{RatePerS: cfg.Rate, LatencyLimitUS: cfg.LatencyLimit.Microseconds(), Skipped: o.skipped.Load(),
+	r := &result.OpenLoop{RatePerS: cfg.Rate, WholeRatePerS: cfg.WholeRate, LatencyLimitUS: cfg.LatencyLimit.Microseconds(), Skipped: o.skipped.Load(),
 		Late: o.late.Load(), Completed: o.done.Load()}
 	if cfg.Rate > 0 {
 		r.Started = o.started.Load()

@@ -82,6 +82,9 @@ type Config struct {
 	// between them, drawn from Seed), and each one's latency counts from its intended start, so time spent
 	// queued behind a slow server is in it (no coordinated omission). How late they start is the lag.
 	Rate float64
+	// WholeRate, for a shard of a run driven by several processes (--shard I/N), is the whole run's rate, of
+	// which Rate is this shard's share (WholeRate/N); 0 for a run that is not a shard.
+	WholeRate float64
 	// Seed seeds the open-loop schedule.
 	Seed uint64
 	// LatencyLimit, when positive, counts completed units of work that took longer as late and, with Rate,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"time"
 
@@ -22,7 +23,7 @@ type Users struct {
 	MaxErrorRate     float64       `flag:"max-error-rate" unit:"%" default:"1" help:"percent of the measured transactions that may fail with errors of one class (e.g. lost connections) before the run is failed; 0: none may"`
 	CPUProfile       string        `flag:"cpuprofile" hidden:"true" plan:"-" help:"write a Go CPU profile of the driver to this file"`
 	Transactions     int           `flag:"transactions" min:"0" help:"end the measured window when this many transactions (all virtual users together, whatever their outcome) have finished in it, instead of after --duration (pgbench -t, which counts per client); 0: timed by --duration"`
-	Rate             int           `flag:"rate" unit:"/s" min:"0" default:"0" help:"open loop (pgbench -R): start this many transactions per second over all virtual users on average, at intended times of a Poisson schedule (from --seed); latency counts from the intended start, so queueing behind a slow server is in it; how late they start is reported as the schedule lag; 0: closed loop (each user starts its next transaction when the last ends); refused beside a think or keying time"`
+	Rate             float64       `flag:"rate" unit:"/s" default:"0" help:"open loop (pgbench -R): start this many transactions per second over all virtual users on average (a decimal too: 0.5 is one every 2 s), at intended times of a Poisson schedule (from --seed); latency counts from the intended start, so queueing behind a slow server is in it; how late they start is reported as the schedule lag; with --shard I/N, the whole run's: each shard starts rate/N; 0: closed loop (each user starts its next transaction when the last ends); refused beside a think or keying time"`
 	LatencyLimit     time.Duration `flag:"latency-limit" default:"0s" help:"count the transactions that take longer than this as late; with --rate, also skip (and count) those that would start more than this behind schedule (pgbench --latency-limit); 0: no limit"`
 	PerUser          bool          `flag:"per-user" plan:"-" help:"print each virtual user's transactions, throughput and p50/p95 latency after the run (the result always holds them)"`
 	LogLatency       string        `flag:"log-latency" plan:"-" help:"write one line per measured transaction to this file: client, its transaction number, latency in µs, name, outcome, start (epoch s and µs); see docs/flags.md"`
@@ -116,6 +117,23 @@ type Setup struct {
 	// Transactions, when positive, is the measured window's count of transactions instead of Duration (never
 	// for the warm-up run, which is timed by --warmup).
 	Transactions int
+	// Shard is the run's --shard I/N when the command has one (the zero Shard otherwise): the runner gives the
+	// shard its share of the open-loop --rate (rate/N), whatever the workload splits (warehouses, customers,
+	// users).
+	Shard workload.Shard
+}
+
+// ShardOf is the --shard a command was given, when it has one (workload.ShardHelp): the zero Shard for a
+// command without it, one not given, or one that does not parse (the workload's own check refuses that).
+func ShardOf(v *workload.Values) workload.Shard {
+	if v == nil {
+		return workload.Shard{}
+	}
+	if f, ok := v.Flag("shard"); !ok || f.Kind != workload.String {
+		return workload.Shard{}
+	}
+	sh, _ := workload.ParseShard(v.String("shard"))
+	return sh
 }
 
 // VU is the measured command of a virtual-user workload with options T: the workload supplies its options'
@@ -145,8 +163,11 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	if u.Transactions > 0 && v.Changed("duration") {
 		return fmt.Errorf("--transactions %d and --duration %s both end the measured window: give one of them", u.Transactions, u.Duration)
 	}
+	if err := CheckRate(u.Rate, v.Changed("rate")); err != nil {
+		return err
+	}
 	if u.Rate > 0 {
-		if err := RateWithThinking(fmt.Sprintf("--rate %d", u.Rate), v); err != nil {
+		if err := RateWithThinking(fmt.Sprintf("--rate %g", u.Rate), v); err != nil {
 			return err
 		}
 	}
@@ -157,6 +178,15 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	}
 	if !v.Changed("seed") {
 		u.Seed = uint64(time.Now().UnixNano())
+	}
+	return nil
+}
+
+// CheckRate refuses an open-loop --rate that is not a positive, finite number of transactions per second when
+// it was given (pgbench -R refuses them too); left out, it is 0: a closed loop.
+func CheckRate(rate float64, given bool) error {
+	if given && !(rate > 0 && !math.IsInf(rate, 1)) {
+		return fmt.Errorf("--rate %g: give a positive number of transactions per second (e.g. 0.5 or 200, as pgbench -R), or leave --rate out to run closed loop", rate)
 	}
 	return nil
 }
@@ -184,7 +214,7 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 	u := *w.users(o)
 	m := w.modes(o)
 	vr := &vuRun{check: m != nil && m.Check && !s.Warmup}
-	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }}
+	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }, Shard: ShardOf(s.Values)}
 	if s.Warmup {
 		r.Duration = u.Warmup
 	} else {
@@ -265,8 +295,11 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
 		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions),
-		Rate: float64(u.Rate), Seed: u.Seed, LatencyLimit: u.LatencyLimit,
+		Rate: u.Rate, Seed: u.Seed, LatencyLimit: u.LatencyLimit,
 		MeasureAt: v.r.StartAt}
+	if sh := v.r.Shard; sh.On() && cfg.Rate > 0 {
+		cfg.Rate, cfg.WholeRate = cfg.Rate/float64(sh.N), cfg.Rate // N processes at rate/N: the run's rate in all
+	}
 	if !v.r.Warmup {
 		cfg.LatencyLog = u.LogLatency
 	}

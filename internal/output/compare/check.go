@@ -56,6 +56,9 @@ func Check(sets [][]*result.Result, o Options) error {
 			}
 		}
 	}
+	if err := checkLoops(sets); err != nil {
+		return err
+	}
 	work := func(r *result.Result) string { return strings.TrimPrefix(result.WorkOf(r), r.Workload+": ") }
 	fw := work(first)
 	for _, set := range sets {

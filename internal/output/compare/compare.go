@@ -167,6 +167,10 @@ type Summary struct {
 	Work string
 	// Noise is each metric's run-to-run noise (NoiseOf): the band a difference must leave to count.
 	Noise map[string]Noise
+	// Loop is how its runs were driven (Loop: "open loop at 200/s", "closed loop"); Open their open-loop
+	// figures when every run ran open loop (nil otherwise).
+	Loop string
+	Open *OpenFigures
 }
 
 // Stat is a metric's median, min and max over repeats.
@@ -187,6 +191,7 @@ func Summarise(name string, runs []*result.Result) Summary {
 	s := Summary{Name: name, Runs: len(runs), Metrics: map[string]Stat{}, Desc: map[string]Metric{}}
 	if len(runs) > 0 {
 		s.About, s.Work = About(runs, name), result.WorkOf(runs[0])
+		s.Loop, s.Open = Loop(runs[0]), openFigures(runs)
 	}
 	vals := map[string][]float64{}
 	for _, r := range runs {
@@ -494,7 +499,7 @@ func Print(w io.Writer, sums []Summary) error {
 			fmt.Fprintf(w, "  %s\n", x)
 		}
 	}
-	return nil
+	return printLoops(w, sums)
 }
 
 // Format prints a metric value with sensible precision.

@@ -472,6 +472,7 @@ type Measurement struct {
 // included), and the lag is how late the work started against its intended start.
 type OpenLoop struct {
 	RatePerS       float64 `json:"rate_per_s,omitempty"`       // 0: a closed loop (only the latency limit applies)
+	WholeRatePerS  float64 `json:"whole_rate_per_s,omitempty"` // a shard's (--shard I/N): the whole run's rate, RatePerS its share
 	Started        int64   `json:"started"`                    // units of work started on the schedule (with a rate)
 	LagMeanUS      float64 `json:"lag_mean_us"`                // mean start minus intended start
 	LagMaxUS       int64   `json:"lag_max_us"`                 // the largest of them

@@ -48,7 +48,7 @@ type MixedFlags struct {
 	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
 	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
 	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
-	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --vus (and of --rate); build the table first; merge with dbdyno results merge"`
+	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --vus, and --rate/N; build the table first; merge with dbdyno results merge"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
@@ -181,11 +181,6 @@ func checkMixed(o *MixedFlags) error {
 	if err := sh.Check(o.VUs, "virtual users"); err != nil {
 		return err
 	}
-	if o.Rate > 0 {
-		if err := sh.Check(o.Rate, "requests per second (--rate)"); err != nil {
-			return err
-		}
-	}
 	return o.Build.check()
 }
 
@@ -273,10 +268,8 @@ func (m *mixed) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 }
 
 func (m *mixed) Configure(cfg *runner.Config) {
-	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = OpSelectRow, "selects by id/s", "ops/s" // the open-loop rate is runner.Users'
-	if lo, hi := m.shard.Range(int(cfg.Rate)); m.shard.On() {
-		cfg.Rate = float64(hi - lo) // the shard's share of --rate
-	}
+	// the open-loop rate (a shard's share of it) is runner.VU's
+	cfg.KeyTx, cfg.KeyLabel, cfg.RateLabel = OpSelectRow, "selects by id/s", "ops/s"
 	cfg.PerSecond = true // as the summary and the headline (mixed ops/s)
 }
 
