@@ -583,32 +583,34 @@ BEGIN
   DECLARE @n bigint = 0;
   DECLARE @old varchar(4);
   DECLARE @first varchar(15);
-  IF @tbl = 0 BEGIN UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = @id; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 1 BEGIN UPDATE address SET ad_line2 = @txt WHERE ad_id = @id; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 2 BEGIN UPDATE company SET co_sp_rate = @txt WHERE co_id = @id; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 3 BEGIN UPDATE customer SET c_email_2 = @txt WHERE c_id = @id; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 4
-  BEGIN
-    SELECT TOP 1 @old = cx_tx_id FROM customer_taxrate WHERE cx_c_id = @id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
-    UPDATE customer_taxrate SET cx_tx_id = CASE @old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
-      WHERE cx_c_id = @id AND cx_tx_id = @old;
-    SET @n = @@ROWCOUNT;
-  END
-  ELSE IF @tbl = 5 BEGIN UPDATE daily_market SET dm_vol = dm_vol + @vol WHERE dm_s_symb = @key AND dm_date = @day; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 6 BEGIN UPDATE exchange SET ex_desc = @txt WHERE ex_id = @key; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 7 BEGIN UPDATE financial SET fi_qtr_start_date = @day WHERE fi_co_id = @id AND fi_year = 2000 AND fi_qtr = 1; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 8 BEGIN UPDATE news_item SET ni_dts = @dts WHERE ni_id = @id; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 9 BEGIN UPDATE security SET s_exch_date = @day WHERE s_symb = @key; SET @n = @@ROWCOUNT; END
-  ELSE IF @tbl = 10 BEGIN UPDATE taxrate SET tx_name = @txt WHERE tx_id = @key; SET @n = @@ROWCOUNT; END
-  ELSE
-  BEGIN
-    SELECT @first = min(wi_s_symb) FROM watch_item WHERE wi_wl_id = @id;
-    IF NOT EXISTS (SELECT 1 FROM watch_item WHERE wi_wl_id = @id AND wi_s_symb = @key)
-    BEGIN
-      UPDATE watch_item SET wi_s_symb = @key WHERE wi_wl_id = @id AND wi_s_symb = @first;
-      SET @n = @@ROWCOUNT;
-    END
-  END
+  UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE @tbl = 0 AND ap_ca_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE address SET ad_line2 = @txt WHERE @tbl = 1 AND ad_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE company SET co_sp_rate = @txt WHERE @tbl = 2 AND co_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE customer SET c_email_2 = @txt WHERE @tbl = 3 AND c_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT TOP 1 @old = cx_tx_id FROM customer_taxrate WHERE @tbl = 4 AND cx_c_id = @id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
+  UPDATE customer_taxrate SET cx_tx_id = CASE @old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+    WHERE @tbl = 4 AND cx_c_id = @id AND cx_tx_id = @old;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE daily_market SET dm_vol = dm_vol + @vol WHERE @tbl = 5 AND dm_s_symb = @key AND dm_date = @day;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE exchange SET ex_desc = @txt WHERE @tbl = 6 AND ex_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE financial SET fi_qtr_start_date = @day WHERE @tbl = 7 AND fi_co_id = @id AND fi_year = 2000 AND fi_qtr = 1;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE news_item SET ni_dts = @dts WHERE @tbl = 8 AND ni_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE security SET s_exch_date = @day WHERE @tbl = 9 AND s_symb = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE taxrate SET tx_name = @txt WHERE @tbl = 10 AND tx_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT @first = min(wi_s_symb) FROM watch_item WHERE @tbl = 11 AND wi_wl_id = @id;
+  UPDATE watch_item SET wi_s_symb = @key WHERE @tbl = 11 AND wi_wl_id = @id AND wi_s_symb = @first
+    AND NOT EXISTS (SELECT 1 FROM watch_item w WHERE w.wi_wl_id = @id AND w.wi_s_symb = @key);
+  SET @n = @n + @@ROWCOUNT;
   SELECT @n AS o_rows;
 END;
 -- name: dbdyno_tpce_tc1  -- from sql/sqlserver/procs.sql
