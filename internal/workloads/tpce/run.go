@@ -725,7 +725,15 @@ func (wk *worker) dmInputs(turn int, flip bool, c, co, sec int64) dmIn {
 
 // dm1: Data-Maintenance's one frame, the change on its table: one row (the rows it changed).
 func (wk *worker) dm1(ctx context.Context, tx engine.Queryer, in dmIn) (Rows, error) {
-	return wk.frame(ctx, tx, "dm1", []any{in.table, in.id, in.key, in.txt, in.day, in.dts, in.vol}, func() (Rows, error) {
+	// the inputs the table does not use: typed values, never an untyped NULL (SQL Server's RPC refuses its type)
+	or := func(v, zero any) any {
+		if v == nil {
+			return zero
+		}
+		return v
+	}
+	args := []any{in.table, or(in.id, int64(0)), or(in.key, ""), or(in.txt, ""), or(in.day, "2000-01-01"), or(in.dts, "2000-01-01 00:00:00"), or(in.vol, int64(0))}
+	return wk.frame(ctx, tx, "dm1", args, func() (Rows, error) {
 		n, err := wk.maintain(ctx, tx, in)
 		return Rows{{n}}, err
 	})

@@ -585,11 +585,11 @@ BEGIN
   DECLARE @first varchar(15);
   UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE @tbl = 0 AND ap_ca_id = @id;
   SET @n = @n + @@ROWCOUNT;
-  UPDATE address SET ad_line2 = @txt WHERE @tbl = 1 AND ad_id = @id;
+  UPDATE address SET ad_line2 = left(@txt, 80) WHERE @tbl = 1 AND ad_id = @id;
   SET @n = @n + @@ROWCOUNT;
-  UPDATE company SET co_sp_rate = @txt WHERE @tbl = 2 AND co_id = @id;
+  UPDATE company SET co_sp_rate = left(@txt, 4) WHERE @tbl = 2 AND co_id = @id;
   SET @n = @n + @@ROWCOUNT;
-  UPDATE customer SET c_email_2 = @txt WHERE @tbl = 3 AND c_id = @id;
+  UPDATE customer SET c_email_2 = left(@txt, 50) WHERE @tbl = 3 AND c_id = @id;
   SET @n = @n + @@ROWCOUNT;
   SELECT TOP 1 @old = cx_tx_id FROM customer_taxrate WHERE @tbl = 4 AND cx_c_id = @id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
   UPDATE customer_taxrate SET cx_tx_id = CASE @old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
@@ -605,7 +605,7 @@ BEGIN
   SET @n = @n + @@ROWCOUNT;
   UPDATE security SET s_exch_date = @day WHERE @tbl = 9 AND s_symb = @key;
   SET @n = @n + @@ROWCOUNT;
-  UPDATE taxrate SET tx_name = @txt WHERE @tbl = 10 AND tx_id = @key;
+  UPDATE taxrate SET tx_name = left(@txt, 50) WHERE @tbl = 10 AND tx_id = @key;
   SET @n = @n + @@ROWCOUNT;
   SELECT @first = min(wi_s_symb) FROM watch_item WHERE @tbl = 11 AND wi_wl_id = @id;
   UPDATE watch_item SET wi_s_symb = @key WHERE @tbl = 11 AND wi_wl_id = @id AND wi_s_symb = @first
