@@ -50,7 +50,11 @@ type Engine struct {
 	Placeholder sqlfile.Placeholder
 	OLTP        bool // made for transactions: concurrent writers through row locks or a write lock they queue for
 	Procedures  bool // stored procedures or functions (the OLTP workloads' procedures mode)
-	Arrays      bool // takes array parameters (else lists travel as comma-separated text)
+	// AtomicCall: a procedure's call outside a transaction runs as one transaction (a function call is one
+	// statement), so a transaction of one call needs no begin and commit; where a procedure's statements
+	// each commit on their own in autocommit (MySQL, SQL Server), false.
+	AtomicCall bool
+	Arrays     bool // takes array parameters (else lists travel as comma-separated text)
 	// SingleWriter: one connection writes at a time (loads run on one connection; writers queue for the lock).
 	SingleWriter bool
 	// ConcurrentDDL: DDL on different tables runs at once from several connections (a build's keys and indexes).

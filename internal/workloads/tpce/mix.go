@@ -116,7 +116,12 @@ func NURnd(r *rand.Rand, p, q, a int64, s uint) int64 {
 // PickCustomer chooses a customer non-uniformly: a load unit uniformly, then a tier (10/60/30%) and a position
 // in it with a probability rising with the position, scrambled into the customer id.
 func PickCustomer(r *rand.Rand, customers int64) int64 {
-	high := r.Int64N(customers / LoadUnit)
+	return PickCustomerIn(r, 0, customers/LoadUnit)
+}
+
+// PickCustomerIn is PickCustomer within the load units [lo, hi) (a shard's customers: --shard).
+func PickCustomerIn(r *rand.Rand, lo, hi int64) int64 {
+	high := lo + r.Int64N(hi-lo)
 	u := float64(r.Int64N(2000) + 1)
 	var low float64
 	switch {

@@ -249,6 +249,7 @@ func framesBothModes(t *testing.T, ctx context.Context, db *DB) {
 			t.Errorf("%s: the rows the frames changed differ\n%s", k.name, diffLines(snaps[0], snaps[1]))
 		}
 	}
+	dmCleanupBothModes(t, ctx, db, sqlW, procW) // Data-Maintenance and Trade-Cleanup (dmmodes_test.go)
 	// Trade-Order's intentional rollback (frame 5): the client rolls back after frame 4, in both modes; nothing stays.
 	for m, wk := range []*worker{sqlW, procW} {
 		wk.w.nextTID.Store(first - 1 + int64(m)*10000)

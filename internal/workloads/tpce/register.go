@@ -41,8 +41,14 @@ func init() {
 			workload.NewMeasured(workload.Command{Name: "run",
 				Short:  "drive the customer emulator's mix and the market exchange emulator; report tpsE",
 				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
-				Check: func(o *RunFlags) error { _, err := ParseMix(o.Mix); return err },
-				Open:  open}),
+				Check: func(o *RunFlags) error {
+					if _, err := workload.ParseShard(o.Shard); err != nil {
+						return err
+					}
+					_, err := ParseMix(o.Mix)
+					return err
+				},
+				Open: open}),
 			runner.CheckCommand("verify trade, holding, settlement and cash agreement, balances and holding summaries", Open),
 			workload.DropCommand("remove dbdyno's TPC-E tables (and nothing else)", Open),
 		},

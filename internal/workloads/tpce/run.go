@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Workload is one run's shared state: the build's size, the trade ids, the market exchange emulator and the
@@ -22,8 +23,10 @@ type Workload struct {
 	db      *DB
 	meta    *Meta
 	seed    uint64
-	procs   bool // --mode procedures: each frame is its stored procedure's call
-	nextTID atomic.Int64
+	procs   bool         // --mode procedures: each frame is its stored procedure's call
+	nextTID atomic.Int64 // the last trade id handed out (newTID)
+	shard   workload.Shard
+	units   [2]int64 // the customers' load units [lo, hi) the customer emulator picks from: all, or the shard's
 	mee     *mee
 	dmNext  atomic.Int64 // unix nanos of the next Data-Maintenance
 	dmTurn  atomic.Int64 // its table, in turn
@@ -33,22 +36,45 @@ type Workload struct {
 	trips   tripCount
 }
 
-// NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators.
+// NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators (in sql mode: UseProcedures
+// sets the mode after).
 func (db *DB) NewWorkload(ctx context.Context, seed uint64) (*Workload, error) {
+	return db.newWorkload(ctx, seed, false, workload.Shard{})
+}
+
+// newWorkload is NewWorkload in procedures mode when procs (the procedures checked, then Trade-Cleanup their
+// call), and for shard sh of a sharded run (--shard): its customers' load units, trade ids of its own (those
+// of one residue modulo the shards, above every existing one, so that no two shards collide), Trade-Cleanup of
+// its own ids (every id is some shard's), and Data-Maintenance on shard 1 only (once a minute for the run).
+func (db *DB) newWorkload(ctx context.Context, seed uint64, procs bool, sh workload.Shard) (*Workload, error) {
 	m, err := db.ReadMeta(ctx)
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed)}
+	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh}
+	units := m.Size.Customers / LoadUnit
+	if err := sh.Check(int(units), "customer load units (of 1,000)"); err != nil {
+		return nil, err
+	}
+	lo, hi := sh.Range(int(units))
+	w.units = [2]int64{int64(lo), int64(hi)}
 	var maxID int64
 	if err := db.Data.SQL.QueryRowContext(ctx, db.Stmts["max_trade"].SQL).Scan(&maxID); err != nil {
 		return nil, fmt.Errorf("max_trade: %w", err)
 	}
-	w.nextTID.Store(max(maxID, m.Size.FirstRuntimeTradeID()-1))
-	if err := db.Cleanup(ctx, m); err != nil {
+	n := w.shards()
+	base := (max(maxID, m.Size.FirstRuntimeTradeID()-1)/n + 1) * n // above every id, a multiple of the shards
+	w.nextTID.Store(base + w.residue() - n)
+	if err := w.UseProcedures(ctx, procs); err != nil {
+		return nil, err
+	}
+	if err := db.cleanup(ctx, m, procs, n, w.residue()); err != nil {
 		return nil, err
 	}
 	w.dmNext.Store(time.Now().Add(time.Minute).UnixNano())
+	if sh.On() && sh.I != 1 {
+		w.dmNext.Store(math.MaxInt64) // shard 1's
+	}
 	return w, nil
 }
 
@@ -71,7 +97,11 @@ func (w *Workload) UseProcedures(ctx context.Context, on bool) error {
 }
 
 // Cleanup is Trade-Cleanup: the pending limit orders and the submitted trades an earlier run left are cancelled.
-func (db *DB) Cleanup(ctx context.Context, m *Meta) error {
+func (db *DB) Cleanup(ctx context.Context, m *Meta) error { return db.cleanup(ctx, m, false, 1, 0) }
+
+// cleanup is Trade-Cleanup in its transaction: its statements, or its procedure's call when procs; of the
+// trades whose id is residue modulo shards (all: 1, 0).
+func (db *DB) cleanup(ctx context.Context, m *Meta, procs bool, shards, residue int64) error {
 	conn, err := db.Data.SQL.Conn(ctx)
 	if err != nil {
 		return db.T.ConnectError(err)
@@ -82,18 +112,33 @@ func (db *DB) Cleanup(ctx context.Context, m *Meta) error {
 		return err
 	}
 	defer tx.Rollback()
-	now := stamp(time.Now())
+	if err := db.cleanupOn(ctx, tx, m, stamp(time.Now()), procs, shards, residue); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// cleanupOn is Trade-Cleanup's frame on q (in a transaction of the caller's), at the time now.
+func (db *DB) cleanupOn(ctx context.Context, q engine.Queryer, m *Meta, now string, procs bool, shards, residue int64) error {
 	first := m.Size.FirstRuntimeTradeID()
+	if procs {
+		st := db.Stmts["proc_tc1"]
+		if _, err := readRows(q.QueryContext(ctx, st.SQL, st.Args([]any{now, first, shards, residue})...)); err != nil {
+			return fmt.Errorf("Trade-Cleanup: proc_tc1: %w", err)
+		}
+		return nil
+	}
 	for _, s := range []struct {
 		name string
 		args []any
-	}{{"tc_pending_sbmt", []any{now}}, {"tc_pending_cncl", []any{now}}, {"tc_pending_trades", nil}, {"tc_pending_done", nil},
-		{"tc_submitted_cncl", []any{now, first}}, {"tc_submitted", []any{first}}} {
-		if _, err := db.exec(ctx, tx, s.name, s.args...); err != nil {
+	}{{"tc_pending_sbmt", []any{now, shards, residue}}, {"tc_pending_cncl", []any{now, shards, residue}},
+		{"tc_pending_trades", []any{shards, residue}}, {"tc_pending_done", []any{shards, residue}},
+		{"tc_submitted_cncl", []any{now, first, shards, residue}}, {"tc_submitted", []any{first, shards, residue}}} {
+		if _, err := db.exec(ctx, q, s.name, s.args...); err != nil {
 			return fmt.Errorf("Trade-Cleanup: %w", err)
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") }
@@ -110,7 +155,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	wk := &worker{w: w, conn: conn, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
+	wk := &worker{w: w, conn: conn, pc: newPrepConn(conn), r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
 	wk.Set(engine.Interrupter(conn))
 	return wk, nil
 }
@@ -119,6 +164,7 @@ type worker struct {
 	runner.Cut
 	w    *Workload
 	conn *sql.Conn
+	pc   *prepConn // conn with its prepared statements: where the transactions run
 	r    *rand.Rand
 	deck *deck
 	ord  order
@@ -130,15 +176,15 @@ type worker struct {
 	record func(frame string, out Rows)
 }
 
-func (wk *worker) Close() { wk.conn.Close() }
+func (wk *worker) Close() { wk.pc.close() }
 
 func (wk *worker) Reconnect(ctx context.Context) error {
-	wk.conn.Close()
+	wk.pc.close()
 	conn, err := runner.Conn(ctx, wk.w.db.Data.SQL, wk.w.db.T)
 	if err != nil {
 		return err
 	}
-	wk.conn = conn
+	wk.conn, wk.pc = conn, newPrepConn(conn)
 	wk.Set(engine.Interrupter(conn))
 	return nil
 }
@@ -169,7 +215,6 @@ func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 	var out runner.Outcome
 	wk.w.trips.tx.Add(1)
 	for attempt := 0; ; attempt++ {
-		wk.w.trips.n.Add(2) // its begin and commit (or rollback)
 		rolledBack, err := wk.do(ctx, tx)
 		if err != nil && wk.w.db.T.Engine.Classify(err) == engine.Retryable && attempt < 10 && ctx.Err() == nil {
 			out.Retries++
@@ -248,22 +293,14 @@ func (wk *worker) exec(ctx context.Context, e engine.Queryer, name string, args 
 	return n, nil
 }
 
-// read runs a read-only transaction's statements.
-func (wk *worker) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+// read runs a read-only transaction's statements; single: as txn's.
+func (wk *worker) read(ctx context.Context, single bool, fn func(q engine.Queryer) error) error {
+	_, err := wk.txn(ctx, single, func(q engine.Queryer) (bool, error) { return false, fn(q) })
+	return err
 }
 
 func (wk *worker) account() (c, ca int64) {
-	s := wk.w.meta.Size
-	c = PickCustomer(wk.r, s.Customers)
+	c = PickCustomerIn(wk.r, wk.w.units[0], wk.w.units[1])
 	return c, AccountID(c, wk.r.Int64N(Accounts(wk.w.meta.Seed, c)))
 }
 
@@ -273,7 +310,7 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 	case BV:
 		n := 20 + r.Int64N(21)
 		lo := 1 + r.Int64N(max(1, s.Brokers()-n+1))
-		return false, wk.read(ctx, func(t *sql.Tx) error {
+		return false, wk.read(ctx, wk.oneCall(true), func(t engine.Queryer) error {
 			_, err := wk.bv1(ctx, t, lo, lo+n-1, Sectors[r.IntN(len(Sectors))])
 			return err
 		})
@@ -282,7 +319,7 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 		byTax := r.IntN(2) == 1
 		history := r.IntN(2) == 0
 		pick := r.IntN(10)
-		return false, wk.read(ctx, func(t *sql.Tx) error {
+		return false, wk.read(ctx, !history && wk.oneCall(false), func(t engine.Queryer) error {
 			accts, err := wk.cp1(ctx, t, byTax, c, TaxID(c))
 			if err != nil || !history || len(accts) == 0 {
 				return err
@@ -314,7 +351,7 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 		}
 		lo := 1 + r.Int64N(s.Companies())
 		ind := industryName(r.IntN(nIndustries))
-		return false, wk.read(ctx, func(t *sql.Tx) error {
+		return false, wk.read(ctx, wk.oneCall(true), func(t engine.Queryer) error {
 			_, err := wk.mw1(ctx, t, kind, c, ca, ind, lo, lo+5000, d)
 			return err
 		})
@@ -323,7 +360,7 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 		co, _ := s.SecurityCompany(i)
 		start := day(Workday(marketStartDay, r.Int64N(DailyMarketDays-20)))
 		lob := r.IntN(100) == 0
-		return false, wk.read(ctx, func(t *sql.Tx) error {
+		return false, wk.read(ctx, wk.oneCall(false), func(t engine.Queryer) error {
 			_, err := wk.sd1(ctx, t, Symbol(i), co, start, lob)
 			return err
 		})
@@ -331,7 +368,7 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 		return false, wk.lookup(ctx, tx == TU)
 	case TS:
 		_, ca := wk.account()
-		return false, wk.read(ctx, func(t *sql.Tx) error {
+		return false, wk.read(ctx, wk.oneCall(false), func(t engine.Queryer) error {
 			_, err := wk.ts1(ctx, t, ca)
 			return err
 		})
@@ -350,36 +387,36 @@ func (wk *worker) do(ctx context.Context, tx int) (bool, error) {
 // lookup is Trade-Lookup (frames 1-4: 30/30/30/10%) or, with update, Trade-Update (frames 1-3: 33/33/34%).
 func (wk *worker) lookup(ctx context.Context, update bool) error {
 	s, r := wk.w.meta.Size, wk.r
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	initial := TradeID(s.Trades())
 	period := s.TradeDays * HoursPerDay * 3600
 	at := func(backoff int64) string {
 		return stamp(TradeTime(NURnd(r, 0, max(1, period-backoff), 4095, 16) % period))
 	}
+	var frame func(tx engine.Queryer) (Rows, error) // one frame: its inputs drawn before the transaction
 	u := r.IntN(100)
 	switch {
 	case u < 30 || update && u < 33:
 		lo := NURnd(r, 1, max(1, initial-20), 65535, 7)
-		_, err = wk.tl1(ctx, tx, update, lo, lo+19)
+		frame = func(tx engine.Queryer) (Rows, error) { return wk.tl1(ctx, tx, update, lo, lo+19) }
 	case u < 60 || update && u < 66:
 		_, ca := wk.account()
 		start := at(min(period/2, 115200/(300/s.TradeDays+1)))
-		_, err = wk.tl2(ctx, tx, update, ca, start, stamp(s.InitialEnd()))
+		frame = func(tx engine.Queryer) (Rows, error) {
+			return wk.tl2(ctx, tx, update, ca, start, stamp(s.InitialEnd()))
+		}
 	case u < 90 || update:
 		t0 := TradeTime(NURnd(r, 0, period-1, 4095, 16) % period)
-		_, err = wk.tl3(ctx, tx, update, Symbol(r.Int64N(s.Securities())), stamp(t0), stamp(t0.Add(200*time.Minute)))
+		sym := Symbol(r.Int64N(s.Securities()))
+		frame = func(tx engine.Queryer) (Rows, error) {
+			return wk.tl3(ctx, tx, update, sym, stamp(t0), stamp(t0.Add(200*time.Minute)))
+		}
 	default:
 		_, ca := wk.account()
-		_, err = wk.tl4(ctx, tx, ca, at(min(period/2, 30000)))
+		start := at(min(period/2, 30000))
+		frame = func(tx engine.Queryer) (Rows, error) { return wk.tl4(ctx, tx, ca, start) }
 	}
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
+	_, err := wk.txn(ctx, wk.oneCall(false), func(tx engine.Queryer) (bool, error) { _, err := frame(tx); return false, err })
+	return err
 }
 
 // order is a Trade-Order's inputs, drawn before its transaction.
@@ -426,20 +463,13 @@ func (wk *worker) drawOrder() toOrder {
 // tradeOrder is Trade-Order: frames 1-4, then frame 5 (rollback, 1 in 101) or 6 (commit, and the order to the MEE).
 func (wk *worker) tradeOrder(ctx context.Context) (bool, error) {
 	o := wk.drawOrder()
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return false, err
-	}
-	defer tx.Rollback()
-	tid := wk.w.nextTID.Add(1)
-	if err := wk.orderFrames(ctx, tx, o, tid, stamp(time.Now())); err != nil {
-		return false, err
-	}
-	if o.rollback { // frame 5
-		return true, tx.Rollback()
-	}
-	if err := tx.Commit(); err != nil { // frame 6
-		return false, err
+	tid := wk.w.newTID()
+	rolled, err := wk.txn(ctx, false, func(tx engine.Queryer) (bool, error) {
+		// frames 1-4; frame 5 rolls back (txn's rollback), frame 6 commits
+		return o.rollback, wk.orderFrames(ctx, tx, o, tid, stamp(time.Now()))
+	})
+	if err != nil || rolled {
+		return rolled, err
 	}
 	sym := Symbol(o.sec)
 	if o.market {
@@ -507,15 +537,9 @@ func (wk *worker) orderFrames(ctx context.Context, t engine.Queryer, o toOrder, 
 func (wk *worker) tradeResult(ctx context.Context, o order) error {
 	now := time.Now()
 	price := Price(o.symb, now)
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := wk.resultFrames(ctx, tx, o.tid, price, now); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
+	if _, err := wk.txn(ctx, false, func(tx engine.Queryer) (bool, error) {
+		return false, wk.resultFrames(ctx, tx, o.tid, price, now)
+	}); err != nil {
 		return err
 	}
 	wk.w.mee.completed(o.symb, price, wk.lastQty, now)
@@ -598,26 +622,24 @@ func abs(v int64) int64 {
 // marketFeed is Market-Feed: the ticker's prices into last_trade, and the limit orders they trigger submitted.
 func (wk *worker) marketFeed(ctx context.Context, feed []tick) error {
 	now := time.Now()
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
 	type hit struct {
 		tid  int64
 		symb string
 	}
 	var hits []hit
-	for _, t := range feed {
-		ids, err := wk.mf1(ctx, tx, t.symb, money(t.price), t.qty, stamp(now))
-		if err != nil {
-			return err
+	if _, err := wk.txn(ctx, false, func(tx engine.Queryer) (bool, error) {
+		hits = hits[:0]
+		for _, t := range feed {
+			ids, err := wk.mf1(ctx, tx, t.symb, money(t.price), t.qty, stamp(now))
+			if err != nil {
+				return false, err
+			}
+			for _, id := range ids {
+				hits = append(hits, hit{i64(id[0]), t.symb})
+			}
 		}
-		for _, id := range ids {
-			hits = append(hits, hit{i64(id[0]), t.symb})
-		}
-	}
-	if err := tx.Commit(); err != nil {
+		return false, nil
+	}); err != nil {
 		return err
 	}
 	for _, h := range hits {
@@ -629,76 +651,153 @@ func (wk *worker) marketFeed(ctx context.Context, feed []tick) error {
 
 // maintenance is Data-Maintenance: one table a call, in the specification's round-robin order.
 func (wk *worker) maintenance(ctx context.Context) error {
-	s, seed, r := wk.w.meta.Size, wk.w.meta.Seed, wk.r
+	s, r := wk.w.meta.Size, wk.r
 	turn := (wk.w.dmTurn.Add(1) - 1) % 12
 	flip := r.IntN(2) == 0
 	c := 1 + r.Int64N(s.Customers)
 	co := 1 + r.Int64N(s.Companies())
 	sec := r.Int64N(s.Securities())
-	tx, err := wk.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+	in := wk.dmInputs(int(turn), flip, c, co, sec)
+	// one statement (or one call) but for customer_taxrate's and watch_item's in sql mode (a read first):
+	// autocommit is its transaction
+	_, err := wk.txn(ctx, wk.oneCall(turn != 4 && turn != 11), func(tx engine.Queryer) (bool, error) {
+		_, err := wk.dm1(ctx, tx, in)
+		return false, err
+	})
+	return err
+}
+
+// dmIn is Data-Maintenance's frame's inputs: the table (its turn, 0-11) and the values its change needs (the
+// others nil).
+type dmIn struct {
+	table         int
+	id            any // the row's id: account, address, company, customer, news item or watch list
+	key, txt      any // a symbol, exchange or tax rate id; the new text
+	day, dts, vol any
+}
+
+// dmInputs draws the frame's inputs for the table of turn.
+func (wk *worker) dmInputs(turn int, flip bool, c, co, sec int64) dmIn {
+	s, seed, r := wk.w.meta.Size, wk.w.meta.Seed, wk.r
 	pick := func(a, b string) string {
 		if flip {
 			return a
 		}
 		return b
 	}
+	in := dmIn{table: turn}
 	switch turn {
 	case 0:
-		_, err = wk.exec(ctx, tx, "dm_account_permission", AccountID(c, 0))
+		in.id = AccountID(c, 0)
 	case 1:
-		_, err = wk.exec(ctx, tx, "dm_address", s.customerAddress(c), pick("Apt. 10C", "Apt. 22"))
+		in.id, in.txt = s.customerAddress(c), pick("Apt. 10C", "Apt. 22")
 	case 2:
-		_, err = wk.exec(ctx, tx, "dm_company", co, pick("ABA", "AAA"))
+		in.id, in.txt = co, pick("ABA", "AAA")
 	case 3:
 		fn, ln := CustomerName(seed, c)
-		_, err = wk.exec(ctx, tx, "dm_customer", c, fn+"."+ln+strconv.FormatInt(c, 10)+pick("@post.example", "@mail.example"))
-	case 4:
-		var old string
-		if err = wk.one(ctx, tx, "dm_taxrate_of", []any{c}, &old); err == nil {
-			i := 0
-			for i < 9 && taxID(i) != old {
-				i++
-			}
-			next := (i + 1) % 5
-			if i >= 5 {
-				next = 5 + (i-5+1)%4
-			}
-			_, err = wk.exec(ctx, tx, "dm_customer_taxrate", c, old, taxID(next))
+		in.id, in.txt = c, fn+"."+ln+strconv.FormatInt(c, 10)+pick("@post.example", "@mail.example")
+	case 4, 11:
+		in.id = c
+		if turn == 11 {
+			in.key = Symbol(sec)
 		}
 	case 5:
 		vol := int64(1 + r.IntN(3))
 		if flip {
 			vol = -vol
 		}
-		_, err = wk.exec(ctx, tx, "dm_daily_market", Symbol(sec), day(Workday(marketStartDay, r.Int64N(DailyMarketDays))), vol)
+		in.key, in.day, in.vol = Symbol(sec), day(Workday(marketStartDay, r.Int64N(DailyMarketDays))), vol
 	case 6:
 		i := r.IntN(4)
-		_, err = wk.exec(ctx, tx, "dm_exchange", Exchanges[i], exchangeNames[i]+pick(", an exchange of dbdyno's market", ", an exchange of dbdyno's market (LT)"))
+		in.key, in.txt = Exchanges[i], exchangeNames[i]+pick(", an exchange of dbdyno's market", ", an exchange of dbdyno's market (LT)")
 	case 7:
-		_, err = wk.exec(ctx, tx, "dm_financial", co, pick(day(dayOf(2000, 1, 1)), day(dayOf(2000, 1, 2))))
+		in.id, in.day = co, pick(day(dayOf(2000, 1, 1)), day(dayOf(2000, 1, 2)))
 	case 8:
-		_, err = wk.exec(ctx, tx, "dm_news_item", (co-1)*2+1, stamp(time.Now()))
+		in.id, in.dts = (co-1)*2+1, stamp(time.Now())
 	case 9:
-		_, err = wk.exec(ctx, tx, "dm_security", Symbol(sec), day(marketStartDay-int32(r.IntN(300))))
+		in.key, in.day = Symbol(sec), day(marketStartDay-int32(r.IntN(300)))
 	case 10:
 		i := r.IntN(nTaxRates)
-		_, err = wk.exec(ctx, tx, "dm_taxrate", taxID(i), pick("Tax rate ", "tax rate ")+taxID(i))
+		in.key, in.txt = taxID(i), pick("Tax rate ", "tax rate ")+taxID(i)
+	}
+	return in
+}
+
+// dm1: Data-Maintenance's one frame, the change on its table: one row (the rows it changed).
+func (wk *worker) dm1(ctx context.Context, tx engine.Queryer, in dmIn) (Rows, error) {
+	// the inputs the table does not use: typed values, never an untyped NULL (SQL Server's RPC refuses its type)
+	or := func(v, zero any) any {
+		if v == nil {
+			return zero
+		}
+		return v
+	}
+	args := []any{in.table, or(in.id, int64(0)), or(in.key, ""), or(in.txt, ""), or(in.day, "2000-01-01"), or(in.dts, "2000-01-01 00:00:00"), or(in.vol, int64(0))}
+	return wk.frame(ctx, tx, "dm1", args, func() (Rows, error) {
+		n, err := wk.maintain(ctx, tx, in)
+		return Rows{{n}}, err
+	})
+}
+
+// maintain is dm1 from the client: the table's statements.
+func (wk *worker) maintain(ctx context.Context, tx engine.Queryer, in dmIn) (int64, error) {
+	switch in.table {
+	case 0:
+		return wk.exec(ctx, tx, "dm_account_permission", in.id)
+	case 1:
+		return wk.exec(ctx, tx, "dm_address", in.id, in.txt)
+	case 2:
+		return wk.exec(ctx, tx, "dm_company", in.id, in.txt)
+	case 3:
+		return wk.exec(ctx, tx, "dm_customer", in.id, in.txt)
+	case 4:
+		var old string
+		if err := wk.one(ctx, tx, "dm_taxrate_of", []any{in.id}, &old); err != nil {
+			return 0, err
+		}
+		i := 0
+		for i < 9 && taxID(i) != old {
+			i++
+		}
+		next := (i + 1) % 5
+		if i >= 5 {
+			next = 5 + (i-5+1)%4
+		}
+		return wk.exec(ctx, tx, "dm_customer_taxrate", in.id, old, taxID(next))
+	case 5:
+		return wk.exec(ctx, tx, "dm_daily_market", in.key, in.day, in.vol)
+	case 6:
+		return wk.exec(ctx, tx, "dm_exchange", in.key, in.txt)
+	case 7:
+		return wk.exec(ctx, tx, "dm_financial", in.id, in.day)
+	case 8:
+		return wk.exec(ctx, tx, "dm_news_item", in.id, in.dts)
+	case 9:
+		return wk.exec(ctx, tx, "dm_security", in.key, in.day)
+	case 10:
+		return wk.exec(ctx, tx, "dm_taxrate", in.key, in.txt)
 	case 11:
 		var first string
 		var has int64
-		newSym := Symbol(sec)
-		if err = wk.one(ctx, tx, "dm_watch_first", []any{c}, &first); err == nil {
-			if err = wk.one(ctx, tx, "dm_watch_has", []any{c, newSym}, &has); err == nil && has == 0 {
-				_, err = wk.exec(ctx, tx, "dm_watch_item", c, first, newSym)
-			}
+		if err := wk.one(ctx, tx, "dm_watch_first", []any{in.id}, &first); err != nil {
+			return 0, err
 		}
+		if err := wk.one(ctx, tx, "dm_watch_has", []any{in.id, in.key}, &has); err != nil || has != 0 {
+			return 0, err
+		}
+		return wk.exec(ctx, tx, "dm_watch_item", in.id, first, in.key)
 	}
-	if err != nil {
-		return err
-	}
-	return tx.Commit()
+	return 0, fmt.Errorf("Data-Maintenance: no table %d", in.table)
 }
+
+// shards is the run's shards (1 for the whole run); residue the shard's trade ids' residue modulo them.
+func (w *Workload) shards() int64 { return int64(max(1, w.shard.N)) }
+func (w *Workload) residue() int64 {
+	if !w.shard.On() {
+		return 0
+	}
+	return int64(w.shard.I - 1)
+}
+
+// newTID is the next trade id of the run's (the shard's own: a stride of the shards).
+func (w *Workload) newTID() int64 { return w.nextTID.Add(w.shards()) }

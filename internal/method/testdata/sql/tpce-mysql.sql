@@ -596,6 +596,53 @@ BEGIN
   DELETE FROM trade_request WHERE tr_s_symb = p_symb
     AND ((tr_tt_id = 'TSL' AND tr_bid_price >= p_price) OR (tr_tt_id = 'TLS' AND tr_bid_price <= p_price) OR (tr_tt_id = 'TLB' AND tr_bid_price >= p_price));
 END;
+-- name: drop_dbdyno_tpce_dm1  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_dm1;
+-- name: dbdyno_tpce_dm1  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_tpce_dm1(p_tbl INT, p_id BIGINT, p_key VARCHAR(15), p_txt VARCHAR(150), p_day DATE, p_dts DATETIME, p_vol INT)
+BEGIN
+  DECLARE v_old VARCHAR(4);
+  DECLARE v_first VARCHAR(15);
+  DECLARE v_n BIGINT DEFAULT 0;
+  CASE p_tbl
+  WHEN 0 THEN UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = p_id; SET v_n = ROW_COUNT();
+  WHEN 1 THEN UPDATE address SET ad_line2 = p_txt WHERE ad_id = p_id; SET v_n = ROW_COUNT();
+  WHEN 2 THEN UPDATE company SET co_sp_rate = p_txt WHERE co_id = p_id; SET v_n = ROW_COUNT();
+  WHEN 3 THEN UPDATE customer SET c_email_2 = p_txt WHERE c_id = p_id; SET v_n = ROW_COUNT();
+  WHEN 4 THEN
+    SELECT cx_tx_id INTO v_old FROM customer_taxrate WHERE cx_c_id = p_id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%') LIMIT 1;
+    UPDATE customer_taxrate SET cx_tx_id = CASE v_old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+      WHERE cx_c_id = p_id AND cx_tx_id = v_old;
+    SET v_n = ROW_COUNT();
+  WHEN 5 THEN UPDATE daily_market SET dm_vol = dm_vol + p_vol WHERE dm_s_symb = p_key AND dm_date = p_day; SET v_n = ROW_COUNT();
+  WHEN 6 THEN UPDATE exchange SET ex_desc = p_txt WHERE ex_id = p_key; SET v_n = ROW_COUNT();
+  WHEN 7 THEN UPDATE financial SET fi_qtr_start_date = p_day WHERE fi_co_id = p_id AND fi_year = 2000 AND fi_qtr = 1; SET v_n = ROW_COUNT();
+  WHEN 8 THEN UPDATE news_item SET ni_dts = p_dts WHERE ni_id = p_id; SET v_n = ROW_COUNT();
+  WHEN 9 THEN UPDATE security SET s_exch_date = p_day WHERE s_symb = p_key; SET v_n = ROW_COUNT();
+  WHEN 10 THEN UPDATE taxrate SET tx_name = p_txt WHERE tx_id = p_key; SET v_n = ROW_COUNT();
+  ELSE
+    SELECT min(wi_s_symb) INTO v_first FROM watch_item WHERE wi_wl_id = p_id;
+    IF NOT EXISTS (SELECT 1 FROM watch_item WHERE wi_wl_id = p_id AND wi_s_symb = p_key) THEN
+      UPDATE watch_item SET wi_s_symb = p_key WHERE wi_wl_id = p_id AND wi_s_symb = v_first;
+      SET v_n = ROW_COUNT();
+    END IF;
+  END CASE;
+  SELECT v_n AS o_rows;
+END;
+-- name: drop_dbdyno_tpce_tc1  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_tc1;
+-- name: dbdyno_tpce_tc1  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_tpce_tc1(p_dts DATETIME, p_first BIGINT, p_shards BIGINT, p_residue BIGINT)
+BEGIN
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'SBMT' FROM trade_request
+  WHERE tr_t_id % p_shards = p_residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'CNCL' FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % p_shards = p_residue);
+  DELETE FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, p_dts, 'CNCL' FROM trade WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  SELECT 1 AS o_done;
+END;
 
 -- file: drop.sql
 -- name: dbdyno_tpce_opening  -- from sql/generic/drop.sql
@@ -710,6 +757,10 @@ DROP PROCEDURE IF EXISTS dbdyno_tpce_tr5;
 DROP PROCEDURE IF EXISTS dbdyno_tpce_tr6;
 -- name: drop_dbdyno_tpce_mf1  -- from sql/mysql/drop.sql
 DROP PROCEDURE IF EXISTS dbdyno_tpce_mf1;
+-- name: drop_dbdyno_tpce_dm1  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_dm1;
+-- name: drop_dbdyno_tpce_tc1  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_tc1;
 
 -- file: admin.sql
 -- name: meta_get(k)  -- from sql/generic/admin.sql
@@ -916,19 +967,20 @@ ORDER BY tr_t_id;
 UPDATE trade SET t_st_id = 'SBMT', t_dts = ? WHERE t_id = ?;
 -- name: mf_request_done(t_id)  -- from sql/generic/tx.sql
 DELETE FROM trade_request WHERE tr_t_id = ?;
--- name: tc_pending_sbmt(dts)  -- from sql/generic/tx.sql
+-- name: tc_pending_sbmt(dts, shards, residue)  -- from sql/generic/tx.sql
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'SBMT' FROM trade_request
-WHERE NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
--- name: tc_pending_cncl(dts)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'CNCL' FROM trade_request;
--- name: tc_pending_trades  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request);
--- name: tc_pending_done  -- from sql/generic/tx.sql
-DELETE FROM trade_request;
--- name: tc_submitted_cncl(dts, first)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, ?, 'CNCL' FROM trade WHERE t_id >= ? AND t_st_id = 'SBMT';
--- name: tc_submitted(first)  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= ? AND t_st_id = 'SBMT';
+WHERE tr_t_id % ? = ? AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+-- name: tc_pending_cncl(dts, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'CNCL' FROM trade_request WHERE tr_t_id % ? = ?;
+-- name: tc_pending_trades(shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % ? = ?);
+-- name: tc_pending_done(shards, residue)  -- from sql/generic/tx.sql
+DELETE FROM trade_request WHERE tr_t_id % ? = ?;
+-- name: tc_submitted_cncl(dts, first, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, ?, 'CNCL' FROM trade
+WHERE t_id >= ? AND t_st_id = 'SBMT' AND t_id % ? = ?;
+-- name: tc_submitted(first, shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= ? AND t_st_id = 'SBMT' AND t_id % ? = ?;
 -- name: dm_account_permission(ca_id)  -- from sql/generic/tx.sql
 UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = ?;
 -- name: dm_address(ad_id, line2)  -- from sql/generic/tx.sql
@@ -959,6 +1011,12 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = ? AND wi_s_symb = ?;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = ?;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = ? WHERE wi_wl_id = ? AND wi_s_symb = ?;
+-- name: begin  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
 
 -- file: calls.sql
 -- name: proc_bv1(b_lo, b_hi, sc_name)  -- from sql/generic/calls.sql
@@ -1003,4 +1061,8 @@ CALL dbdyno_tpce_tr5(?, ?, ?, ?, ?);
 CALL dbdyno_tpce_tr6(?, ?, ?, ?, ?, ?, ?);
 -- name: proc_mf1(symb, price, qty, dts)  -- from sql/generic/calls.sql
 CALL dbdyno_tpce_mf1(?, ?, ?, ?);
+-- name: proc_dm1(tbl, id, key, txt, day, dts, vol)  -- from sql/generic/calls.sql
+CALL dbdyno_tpce_dm1(?, ?, ?, ?, ?, ?, ?);
+-- name: proc_tc1(dts, first, shards, residue)  -- from sql/generic/calls.sql
+CALL dbdyno_tpce_tc1(?, ?, ?, ?);
 

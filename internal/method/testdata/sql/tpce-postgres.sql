@@ -551,6 +551,53 @@ BEGIN
     RETURN NEXT;
   END LOOP;
 END $$ LANGUAGE plpgsql;
+-- name: dbdyno_tpce_dm1  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_tpce_dm1(p_tbl int, p_id bigint, p_key varchar, p_txt varchar, p_day date, p_dts timestamp, p_vol int)
+RETURNS TABLE (o_rows bigint) AS $$
+DECLARE v_old varchar; v_first varchar; v_n bigint := 0;
+BEGIN
+  CASE p_tbl
+  WHEN 0 THEN UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = p_id;
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 1 THEN UPDATE address SET ad_line2 = p_txt WHERE ad_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 2 THEN UPDATE company SET co_sp_rate = p_txt WHERE co_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 3 THEN UPDATE customer SET c_email_2 = p_txt WHERE c_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 4 THEN
+    SELECT cx_tx_id INTO v_old FROM customer_taxrate WHERE cx_c_id = p_id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
+    IF NOT FOUND THEN RAISE EXCEPTION 'dm1: customer % has no US or CN tax rate', p_id; END IF;
+    UPDATE customer_taxrate SET cx_tx_id = CASE v_old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+      WHERE cx_c_id = p_id AND cx_tx_id = v_old;
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 5 THEN UPDATE daily_market SET dm_vol = dm_vol + p_vol WHERE dm_s_symb = p_key AND dm_date = p_day; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 6 THEN UPDATE exchange SET ex_desc = p_txt WHERE ex_id = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 7 THEN UPDATE financial SET fi_qtr_start_date = p_day WHERE fi_co_id = p_id AND fi_year = 2000 AND fi_qtr = 1; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 8 THEN UPDATE news_item SET ni_dts = p_dts WHERE ni_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 9 THEN UPDATE security SET s_exch_date = p_day WHERE s_symb = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 10 THEN UPDATE taxrate SET tx_name = p_txt WHERE tx_id = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  ELSE
+    SELECT min(wi_s_symb) INTO v_first FROM watch_item WHERE wi_wl_id = p_id;
+    IF NOT EXISTS (SELECT 1 FROM watch_item WHERE wi_wl_id = p_id AND wi_s_symb = p_key) THEN
+      UPDATE watch_item SET wi_s_symb = p_key WHERE wi_wl_id = p_id AND wi_s_symb = v_first;
+      GET DIAGNOSTICS v_n = ROW_COUNT;
+    END IF;
+  END CASE;
+  o_rows := v_n;
+  RETURN NEXT;
+END $$ LANGUAGE plpgsql;
+-- name: dbdyno_tpce_tc1  -- from sql/postgres/procs.sql
+CREATE OR REPLACE FUNCTION dbdyno_tpce_tc1(p_dts timestamp, p_first bigint, p_shards bigint, p_residue bigint)
+RETURNS TABLE (o_done int) AS $$
+BEGIN
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'SBMT' FROM trade_request
+  WHERE tr_t_id % p_shards = p_residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'CNCL' FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % p_shards = p_residue);
+  DELETE FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, p_dts, 'CNCL' FROM trade WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  o_done := 1;
+  RETURN NEXT;
+END $$ LANGUAGE plpgsql;
 
 -- file: drop.sql
 -- name: dbdyno_tpce_opening  -- from sql/generic/drop.sql
@@ -665,6 +712,10 @@ DROP FUNCTION IF EXISTS dbdyno_tpce_tr5(bigint, numeric, timestamp, numeric, big
 DROP FUNCTION IF EXISTS dbdyno_tpce_tr6(bigint, int, date, numeric, bigint, timestamp, varchar);
 -- name: drop_dbdyno_tpce_mf1  -- from sql/postgres/drop.sql
 DROP FUNCTION IF EXISTS dbdyno_tpce_mf1(varchar, numeric, int, timestamp);
+-- name: drop_dbdyno_tpce_dm1  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_tpce_dm1(int, bigint, varchar, varchar, date, timestamp, int);
+-- name: drop_dbdyno_tpce_tc1  -- from sql/postgres/drop.sql
+DROP FUNCTION IF EXISTS dbdyno_tpce_tc1(timestamp, bigint, bigint, bigint);
 
 -- file: admin.sql
 -- name: meta_get(k)  -- from sql/generic/admin.sql
@@ -871,19 +922,20 @@ ORDER BY tr_t_id;
 UPDATE trade SET t_st_id = 'SBMT', t_dts = $2 WHERE t_id = $1;
 -- name: mf_request_done(t_id)  -- from sql/generic/tx.sql
 DELETE FROM trade_request WHERE tr_t_id = $1;
--- name: tc_pending_sbmt(dts)  -- from sql/generic/tx.sql
+-- name: tc_pending_sbmt(dts, shards, residue)  -- from sql/generic/tx.sql
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, $1, 'SBMT' FROM trade_request
-WHERE NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
--- name: tc_pending_cncl(dts)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, $1, 'CNCL' FROM trade_request;
--- name: tc_pending_trades  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request);
--- name: tc_pending_done  -- from sql/generic/tx.sql
-DELETE FROM trade_request;
--- name: tc_submitted_cncl(dts, first)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, $1, 'CNCL' FROM trade WHERE t_id >= $2 AND t_st_id = 'SBMT';
--- name: tc_submitted(first)  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= $1 AND t_st_id = 'SBMT';
+WHERE tr_t_id % $2 = $3 AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+-- name: tc_pending_cncl(dts, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, $1, 'CNCL' FROM trade_request WHERE tr_t_id % $2 = $3;
+-- name: tc_pending_trades(shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % $1 = $2);
+-- name: tc_pending_done(shards, residue)  -- from sql/generic/tx.sql
+DELETE FROM trade_request WHERE tr_t_id % $1 = $2;
+-- name: tc_submitted_cncl(dts, first, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, $1, 'CNCL' FROM trade
+WHERE t_id >= $2 AND t_st_id = 'SBMT' AND t_id % $3 = $4;
+-- name: tc_submitted(first, shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= $1 AND t_st_id = 'SBMT' AND t_id % $2 = $3;
 -- name: dm_account_permission(ca_id)  -- from sql/generic/tx.sql
 UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = $1;
 -- name: dm_address(ad_id, line2)  -- from sql/generic/tx.sql
@@ -914,6 +966,12 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = $1 AND wi_s_symb = $2;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = $1;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = $3 WHERE wi_wl_id = $1 AND wi_s_symb = $2;
+-- name: begin  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
 
 -- file: calls.sql
 -- name: proc_bv1(b_lo, b_hi, sc_name)  -- from sql/postgres/calls.sql
@@ -958,4 +1016,8 @@ SELECT * FROM dbdyno_tpce_tr5($1, $2, $3, $4, $5);
 SELECT * FROM dbdyno_tpce_tr6($1, $2, $3, $4, $5, $6, $7);
 -- name: proc_mf1(symb, price, qty, dts)  -- from sql/postgres/calls.sql
 SELECT * FROM dbdyno_tpce_mf1($1, $2, $3, $4);
+-- name: proc_dm1(tbl, id, key, txt, day, dts, vol)  -- from sql/postgres/calls.sql
+SELECT * FROM dbdyno_tpce_dm1($1, $2, $3, $4, $5, $6, $7);
+-- name: proc_tc1(dts, first, shards, residue)  -- from sql/postgres/calls.sql
+SELECT * FROM dbdyno_tpce_tc1($1, $2, $3, $4);
 

@@ -509,19 +509,20 @@ ORDER BY tr_t_id;
 UPDATE trade SET t_st_id = 'SBMT', t_dts = ? WHERE t_id = ?;
 -- name: mf_request_done(t_id)  -- from sql/generic/tx.sql
 DELETE FROM trade_request WHERE tr_t_id = ?;
--- name: tc_pending_sbmt(dts)  -- from sql/generic/tx.sql
+-- name: tc_pending_sbmt(dts, shards, residue)  -- from sql/generic/tx.sql
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'SBMT' FROM trade_request
-WHERE NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
--- name: tc_pending_cncl(dts)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'CNCL' FROM trade_request;
--- name: tc_pending_trades  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request);
--- name: tc_pending_done  -- from sql/generic/tx.sql
-DELETE FROM trade_request;
--- name: tc_submitted_cncl(dts, first)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, ?, 'CNCL' FROM trade WHERE t_id >= ? AND t_st_id = 'SBMT';
--- name: tc_submitted(first)  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= ? AND t_st_id = 'SBMT';
+WHERE tr_t_id % ? = ? AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+-- name: tc_pending_cncl(dts, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, ?, 'CNCL' FROM trade_request WHERE tr_t_id % ? = ?;
+-- name: tc_pending_trades(shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % ? = ?);
+-- name: tc_pending_done(shards, residue)  -- from sql/generic/tx.sql
+DELETE FROM trade_request WHERE tr_t_id % ? = ?;
+-- name: tc_submitted_cncl(dts, first, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, ?, 'CNCL' FROM trade
+WHERE t_id >= ? AND t_st_id = 'SBMT' AND t_id % ? = ?;
+-- name: tc_submitted(first, shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= ? AND t_st_id = 'SBMT' AND t_id % ? = ?;
 -- name: dm_account_permission(ca_id)  -- from sql/generic/tx.sql
 UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = ?;
 -- name: dm_address(ad_id, line2)  -- from sql/generic/tx.sql
@@ -552,4 +553,10 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = ? AND wi_s_symb = ?;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = ?;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = ? WHERE wi_wl_id = ? AND wi_s_symb = ?;
+-- name: begin  -- from sql/sqlite/tx.sql
+BEGIN IMMEDIATE;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
 

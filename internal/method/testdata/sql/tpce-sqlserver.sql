@@ -575,6 +575,58 @@ BEGIN
   END;
   SELECT id AS t_id FROM @out ORDER BY id;
 END;
+-- name: dbdyno_tpce_dm1  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_tpce_dm1 @tbl int, @id bigint, @key varchar(15), @txt varchar(150), @day date, @dts datetime2(0), @vol int
+AS
+BEGIN
+  SET NOCOUNT ON;
+  DECLARE @n bigint = 0;
+  DECLARE @old varchar(4);
+  DECLARE @first varchar(15);
+  UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE @tbl = 0 AND ap_ca_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE address SET ad_line2 = left(@txt, 80) WHERE @tbl = 1 AND ad_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE company SET co_sp_rate = left(@txt, 4) WHERE @tbl = 2 AND co_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE customer SET c_email_2 = left(@txt, 50) WHERE @tbl = 3 AND c_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT TOP 1 @old = cx_tx_id FROM customer_taxrate WHERE @tbl = 4 AND cx_c_id = @id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
+  UPDATE customer_taxrate SET cx_tx_id = CASE @old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+    WHERE @tbl = 4 AND cx_c_id = @id AND cx_tx_id = @old;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE daily_market SET dm_vol = dm_vol + @vol WHERE @tbl = 5 AND dm_s_symb = @key AND dm_date = @day;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE exchange SET ex_desc = @txt WHERE @tbl = 6 AND ex_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE financial SET fi_qtr_start_date = @day WHERE @tbl = 7 AND fi_co_id = @id AND fi_year = 2000 AND fi_qtr = 1;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE news_item SET ni_dts = @dts WHERE @tbl = 8 AND ni_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE security SET s_exch_date = @day WHERE @tbl = 9 AND s_symb = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE taxrate SET tx_name = left(@txt, 50) WHERE @tbl = 10 AND tx_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT @first = min(wi_s_symb) FROM watch_item WHERE @tbl = 11 AND wi_wl_id = @id;
+  UPDATE watch_item SET wi_s_symb = @key WHERE @tbl = 11 AND wi_wl_id = @id AND wi_s_symb = @first
+    AND NOT EXISTS (SELECT 1 FROM watch_item w WHERE w.wi_wl_id = @id AND w.wi_s_symb = @key);
+  SET @n = @n + @@ROWCOUNT;
+  SELECT @n AS o_rows;
+END;
+-- name: dbdyno_tpce_tc1  -- from sql/sqlserver/procs.sql
+CREATE OR ALTER PROCEDURE dbdyno_tpce_tc1 @dts datetime2(0), @first bigint, @shards bigint, @residue bigint
+AS
+BEGIN
+  SET NOCOUNT ON;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @dts, 'SBMT' FROM trade_request
+  WHERE tr_t_id % @shards = @residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @dts, 'CNCL' FROM trade_request WHERE tr_t_id % @shards = @residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % @shards = @residue);
+  DELETE FROM trade_request WHERE tr_t_id % @shards = @residue;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, @dts, 'CNCL' FROM trade WHERE t_id >= @first AND t_st_id = 'SBMT' AND t_id % @shards = @residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= @first AND t_st_id = 'SBMT' AND t_id % @shards = @residue;
+  SELECT 1 AS o_done;
+END;
 
 -- file: drop.sql
 -- name: dbdyno_tpce_opening  -- from sql/generic/drop.sql
@@ -689,6 +741,10 @@ DROP PROCEDURE IF EXISTS dbdyno_tpce_tr5;
 DROP PROCEDURE IF EXISTS dbdyno_tpce_tr6;
 -- name: drop_dbdyno_tpce_mf1  -- from sql/sqlserver/drop.sql
 DROP PROCEDURE IF EXISTS dbdyno_tpce_mf1;
+-- name: drop_dbdyno_tpce_dm1  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_dm1;
+-- name: drop_dbdyno_tpce_tc1  -- from sql/sqlserver/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_tpce_tc1;
 
 -- file: admin.sql
 -- name: meta_get(k)  -- from sql/generic/admin.sql
@@ -895,19 +951,20 @@ ORDER BY tr_t_id;
 UPDATE trade SET t_st_id = 'SBMT', t_dts = @p2 WHERE t_id = @p1;
 -- name: mf_request_done(t_id)  -- from sql/generic/tx.sql
 DELETE FROM trade_request WHERE tr_t_id = @p1;
--- name: tc_pending_sbmt(dts)  -- from sql/generic/tx.sql
+-- name: tc_pending_sbmt(dts, shards, residue)  -- from sql/generic/tx.sql
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @p1, 'SBMT' FROM trade_request
-WHERE NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
--- name: tc_pending_cncl(dts)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @p1, 'CNCL' FROM trade_request;
--- name: tc_pending_trades  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request);
--- name: tc_pending_done  -- from sql/generic/tx.sql
-DELETE FROM trade_request;
--- name: tc_submitted_cncl(dts, first)  -- from sql/generic/tx.sql
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, @p1, 'CNCL' FROM trade WHERE t_id >= @p2 AND t_st_id = 'SBMT';
--- name: tc_submitted(first)  -- from sql/generic/tx.sql
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= @p1 AND t_st_id = 'SBMT';
+WHERE tr_t_id % @p2 = @p3 AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+-- name: tc_pending_cncl(dts, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @p1, 'CNCL' FROM trade_request WHERE tr_t_id % @p2 = @p3;
+-- name: tc_pending_trades(shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % @p1 = @p2);
+-- name: tc_pending_done(shards, residue)  -- from sql/generic/tx.sql
+DELETE FROM trade_request WHERE tr_t_id % @p1 = @p2;
+-- name: tc_submitted_cncl(dts, first, shards, residue)  -- from sql/generic/tx.sql
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, @p1, 'CNCL' FROM trade
+WHERE t_id >= @p2 AND t_st_id = 'SBMT' AND t_id % @p3 = @p4;
+-- name: tc_submitted(first, shards, residue)  -- from sql/generic/tx.sql
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= @p1 AND t_st_id = 'SBMT' AND t_id % @p2 = @p3;
 -- name: dm_account_permission(ca_id)  -- from sql/generic/tx.sql
 UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = @p1;
 -- name: dm_address(ad_id, line2)  -- from sql/generic/tx.sql
@@ -938,6 +995,12 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = @p1 AND wi_s_symb = @p2;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = @p1;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = @p3 WHERE wi_wl_id = @p1 AND wi_s_symb = @p2;
+-- name: begin  -- from sql/sqlserver/tx.sql
+BEGIN TRANSACTION;
+-- name: commit  -- from sql/sqlserver/tx.sql
+COMMIT TRANSACTION;
+-- name: rollback  -- from sql/sqlserver/tx.sql
+IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
 
 -- file: calls.sql
 -- name: proc_bv1(b_lo, b_hi, sc_name)  -- from sql/sqlserver/calls.sql
@@ -982,4 +1045,8 @@ EXEC dbdyno_tpce_tr5 @p1, @p2, @p3, @p4, @p5;
 EXEC dbdyno_tpce_tr6 @p1, @p2, @p3, @p4, @p5, @p6, @p7;
 -- name: proc_mf1(symb, price, qty, dts)  -- from sql/sqlserver/calls.sql
 EXEC dbdyno_tpce_mf1 @p1, @p2, @p3, @p4;
+-- name: proc_dm1(tbl, id, key, txt, day, dts, vol)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_tpce_dm1 @p1, @p2, @p3, @p4, @p5, @p6, @p7;
+-- name: proc_tc1(dts, first, shards, residue)  -- from sql/sqlserver/calls.sql
+EXEC dbdyno_tpce_tc1 @p1, @p2, @p3, @p4;
 

@@ -42,3 +42,7 @@ CALL dbdyno_tpce_tr5(:t_id, :comm, :dts, :price, :b_id);
 CALL dbdyno_tpce_tr6(:t_id, :is_cash, :due, :amt, :ca_id, :dts, :ct_name);
 -- name: proc_mf1(symb, price, qty, dts)
 CALL dbdyno_tpce_mf1(:symb, :price, :qty, :dts);
+-- name: proc_dm1(tbl, id, key, txt, day, dts, vol)
+CALL dbdyno_tpce_dm1(:tbl, :id, :key, :txt, :day, :dts, :vol);
+-- name: proc_tc1(dts, first, shards, residue)
+CALL dbdyno_tpce_tc1(:dts, :first, :shards, :residue);

@@ -215,20 +215,22 @@ ORDER BY tr_t_id;
 UPDATE trade SET t_st_id = 'SBMT', t_dts = :dts WHERE t_id = :t_id;
 -- name: mf_request_done(t_id)
 DELETE FROM trade_request WHERE tr_t_id = :t_id;
--- Trade-Cleanup, before a run: pending orders and submitted ones left by an earlier run are cancelled.
--- name: tc_pending_sbmt(dts)
+-- Trade-Cleanup, before a run: pending orders and submitted ones left by an earlier run are cancelled; those
+-- whose trade id is the residue modulo the shards (a shard's own ids; all: 1, 0).
+-- name: tc_pending_sbmt(dts, shards, residue)
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, :dts, 'SBMT' FROM trade_request
-WHERE NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
--- name: tc_pending_cncl(dts)
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, :dts, 'CNCL' FROM trade_request;
--- name: tc_pending_trades
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request);
--- name: tc_pending_done
-DELETE FROM trade_request;
--- name: tc_submitted_cncl(dts, first)
-INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, :dts, 'CNCL' FROM trade WHERE t_id >= :first AND t_st_id = 'SBMT';
--- name: tc_submitted(first)
-UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= :first AND t_st_id = 'SBMT';
+WHERE tr_t_id % :shards = :residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+-- name: tc_pending_cncl(dts, shards, residue)
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, :dts, 'CNCL' FROM trade_request WHERE tr_t_id % :shards = :residue;
+-- name: tc_pending_trades(shards, residue)
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % :shards = :residue);
+-- name: tc_pending_done(shards, residue)
+DELETE FROM trade_request WHERE tr_t_id % :shards = :residue;
+-- name: tc_submitted_cncl(dts, first, shards, residue)
+INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, :dts, 'CNCL' FROM trade
+WHERE t_id >= :first AND t_st_id = 'SBMT' AND t_id % :shards = :residue;
+-- name: tc_submitted(first, shards, residue)
+UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= :first AND t_st_id = 'SBMT' AND t_id % :shards = :residue;
 -- Data-Maintenance: one table a call, in turn.
 -- name: dm_account_permission(ca_id)
 UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = :ca_id;
@@ -260,3 +262,10 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = :c_id AND wi_s_symb = :symb;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = :c_id;
 -- name: dm_watch_item(c_id, old_symb, new_symb)
 UPDATE watch_item SET wi_s_symb = :new_symb WHERE wi_wl_id = :c_id AND wi_s_symb = :old_symb;
+-- A virtual user's transaction: begin, commit, rollback on its connection (its statements prepared there).
+-- name: begin
+BEGIN;
+-- name: commit
+COMMIT;
+-- name: rollback
+ROLLBACK;

@@ -41,3 +41,7 @@ SELECT * FROM dbdyno_tpce_tr5(:t_id, :comm, :dts, :price, :b_id);
 SELECT * FROM dbdyno_tpce_tr6(:t_id, :is_cash, :due, :amt, :ca_id, :dts, :ct_name);
 -- name: proc_mf1(symb, price, qty, dts)
 SELECT * FROM dbdyno_tpce_mf1(:symb, :price, :qty, :dts);
+-- name: proc_dm1(tbl, id, key, txt, day, dts, vol)
+SELECT * FROM dbdyno_tpce_dm1(:tbl, :id, :key, :txt, :day, :dts, :vol);
+-- name: proc_tc1(dts, first, shards, residue)
+SELECT * FROM dbdyno_tpce_tc1(:dts, :first, :shards, :residue);

@@ -41,3 +41,7 @@ DROP FUNCTION IF EXISTS dbdyno_tpce_tr5(bigint, numeric, timestamp, numeric, big
 DROP FUNCTION IF EXISTS dbdyno_tpce_tr6(bigint, int, date, numeric, bigint, timestamp, varchar);
 -- name: drop_dbdyno_tpce_mf1
 DROP FUNCTION IF EXISTS dbdyno_tpce_mf1(varchar, numeric, int, timestamp);
+-- name: drop_dbdyno_tpce_dm1
+DROP FUNCTION IF EXISTS dbdyno_tpce_dm1(int, bigint, varchar, varchar, date, timestamp, int);
+-- name: drop_dbdyno_tpce_tc1
+DROP FUNCTION IF EXISTS dbdyno_tpce_tc1(timestamp, bigint, bigint, bigint);

@@ -321,3 +321,52 @@ BEGIN
     RETURN NEXT;
   END LOOP;
 END $$ LANGUAGE plpgsql;
+-- Data-Maintenance's frame: the change on one table (p_tbl, the round-robin's turn 0-11), the rows it changed.
+-- name: dbdyno_tpce_dm1
+CREATE OR REPLACE FUNCTION dbdyno_tpce_dm1(p_tbl int, p_id bigint, p_key varchar, p_txt varchar, p_day date, p_dts timestamp, p_vol int)
+RETURNS TABLE (o_rows bigint) AS $$
+DECLARE v_old varchar; v_first varchar; v_n bigint := 0;
+BEGIN
+  CASE p_tbl
+  WHEN 0 THEN UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE ap_ca_id = p_id;
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 1 THEN UPDATE address SET ad_line2 = p_txt WHERE ad_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 2 THEN UPDATE company SET co_sp_rate = p_txt WHERE co_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 3 THEN UPDATE customer SET c_email_2 = p_txt WHERE c_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 4 THEN
+    SELECT cx_tx_id INTO v_old FROM customer_taxrate WHERE cx_c_id = p_id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
+    IF NOT FOUND THEN RAISE EXCEPTION 'dm1: customer % has no US or CN tax rate', p_id; END IF;
+    UPDATE customer_taxrate SET cx_tx_id = CASE v_old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+      WHERE cx_c_id = p_id AND cx_tx_id = v_old;
+    GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 5 THEN UPDATE daily_market SET dm_vol = dm_vol + p_vol WHERE dm_s_symb = p_key AND dm_date = p_day; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 6 THEN UPDATE exchange SET ex_desc = p_txt WHERE ex_id = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 7 THEN UPDATE financial SET fi_qtr_start_date = p_day WHERE fi_co_id = p_id AND fi_year = 2000 AND fi_qtr = 1; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 8 THEN UPDATE news_item SET ni_dts = p_dts WHERE ni_id = p_id; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 9 THEN UPDATE security SET s_exch_date = p_day WHERE s_symb = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  WHEN 10 THEN UPDATE taxrate SET tx_name = p_txt WHERE tx_id = p_key; GET DIAGNOSTICS v_n = ROW_COUNT;
+  ELSE
+    SELECT min(wi_s_symb) INTO v_first FROM watch_item WHERE wi_wl_id = p_id;
+    IF NOT EXISTS (SELECT 1 FROM watch_item WHERE wi_wl_id = p_id AND wi_s_symb = p_key) THEN
+      UPDATE watch_item SET wi_s_symb = p_key WHERE wi_wl_id = p_id AND wi_s_symb = v_first;
+      GET DIAGNOSTICS v_n = ROW_COUNT;
+    END IF;
+  END CASE;
+  o_rows := v_n;
+  RETURN NEXT;
+END $$ LANGUAGE plpgsql;
+-- Trade-Cleanup's frame, before a run: pending orders and the submitted ones an earlier run left are cancelled.
+-- name: dbdyno_tpce_tc1
+CREATE OR REPLACE FUNCTION dbdyno_tpce_tc1(p_dts timestamp, p_first bigint, p_shards bigint, p_residue bigint)
+RETURNS TABLE (o_done int) AS $$
+BEGIN
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'SBMT' FROM trade_request
+  WHERE tr_t_id % p_shards = p_residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, p_dts, 'CNCL' FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % p_shards = p_residue);
+  DELETE FROM trade_request WHERE tr_t_id % p_shards = p_residue;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, p_dts, 'CNCL' FROM trade WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= p_first AND t_st_id = 'SBMT' AND t_id % p_shards = p_residue;
+  o_done := 1;
+  RETURN NEXT;
+END $$ LANGUAGE plpgsql;

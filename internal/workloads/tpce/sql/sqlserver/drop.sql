@@ -41,3 +41,7 @@ DROP PROCEDURE IF EXISTS dbdyno_tpce_tr5;
 DROP PROCEDURE IF EXISTS dbdyno_tpce_tr6;
 -- name: drop_dbdyno_tpce_mf1
 DROP PROCEDURE IF EXISTS dbdyno_tpce_mf1;
+-- name: drop_dbdyno_tpce_dm1
+DROP PROCEDURE IF EXISTS dbdyno_tpce_dm1;
+-- name: drop_dbdyno_tpce_tc1
+DROP PROCEDURE IF EXISTS dbdyno_tpce_tc1;

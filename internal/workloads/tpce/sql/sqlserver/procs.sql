@@ -349,3 +349,60 @@ BEGIN
   END;
   SELECT id AS t_id FROM @out ORDER BY id;
 END;
+-- Data-Maintenance's frame: the change on one table (@tbl, the round-robin's turn 0-11), the rows it changed. Each
+-- table's statement names its turn in its WHERE (only that one matches rows), so the rows changed add up without
+-- ELSE IF blocks (beyond sqlglot's T-SQL) or @@ROWCOUNT read after an IF. Babelfish checks each SET's value against
+-- its column even where no row matches: the text is cut to the column's width (the table's own fits it).
+-- name: dbdyno_tpce_dm1
+CREATE OR ALTER PROCEDURE dbdyno_tpce_dm1 @tbl int, @id bigint, @key varchar(15), @txt varchar(150), @day date, @dts datetime2(0), @vol int
+AS
+BEGIN
+  SET NOCOUNT ON;
+  DECLARE @n bigint = 0;
+  DECLARE @old varchar(4);
+  DECLARE @first varchar(15);
+  UPDATE account_permission SET ap_acl = CASE WHEN ap_acl = '1111' THEN '0011' ELSE '1111' END WHERE @tbl = 0 AND ap_ca_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE address SET ad_line2 = left(@txt, 80) WHERE @tbl = 1 AND ad_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE company SET co_sp_rate = left(@txt, 4) WHERE @tbl = 2 AND co_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE customer SET c_email_2 = left(@txt, 50) WHERE @tbl = 3 AND c_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT TOP 1 @old = cx_tx_id FROM customer_taxrate WHERE @tbl = 4 AND cx_c_id = @id AND (cx_tx_id LIKE 'US%' OR cx_tx_id LIKE 'CN%');
+  UPDATE customer_taxrate SET cx_tx_id = CASE @old WHEN 'US1' THEN 'US2' WHEN 'US2' THEN 'US3' WHEN 'US3' THEN 'US4' WHEN 'US4' THEN 'US5' WHEN 'US5' THEN 'US1' WHEN 'CN1' THEN 'CN2' WHEN 'CN2' THEN 'CN3' WHEN 'CN3' THEN 'CN4' ELSE 'CN1' END
+    WHERE @tbl = 4 AND cx_c_id = @id AND cx_tx_id = @old;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE daily_market SET dm_vol = dm_vol + @vol WHERE @tbl = 5 AND dm_s_symb = @key AND dm_date = @day;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE exchange SET ex_desc = @txt WHERE @tbl = 6 AND ex_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE financial SET fi_qtr_start_date = @day WHERE @tbl = 7 AND fi_co_id = @id AND fi_year = 2000 AND fi_qtr = 1;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE news_item SET ni_dts = @dts WHERE @tbl = 8 AND ni_id = @id;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE security SET s_exch_date = @day WHERE @tbl = 9 AND s_symb = @key;
+  SET @n = @n + @@ROWCOUNT;
+  UPDATE taxrate SET tx_name = left(@txt, 50) WHERE @tbl = 10 AND tx_id = @key;
+  SET @n = @n + @@ROWCOUNT;
+  SELECT @first = min(wi_s_symb) FROM watch_item WHERE @tbl = 11 AND wi_wl_id = @id;
+  UPDATE watch_item SET wi_s_symb = @key WHERE @tbl = 11 AND wi_wl_id = @id AND wi_s_symb = @first
+    AND NOT EXISTS (SELECT 1 FROM watch_item w WHERE w.wi_wl_id = @id AND w.wi_s_symb = @key);
+  SET @n = @n + @@ROWCOUNT;
+  SELECT @n AS o_rows;
+END;
+-- Trade-Cleanup's frame, before a run: pending orders and the submitted ones an earlier run left are cancelled.
+-- name: dbdyno_tpce_tc1
+CREATE OR ALTER PROCEDURE dbdyno_tpce_tc1 @dts datetime2(0), @first bigint, @shards bigint, @residue bigint
+AS
+BEGIN
+  SET NOCOUNT ON;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @dts, 'SBMT' FROM trade_request
+  WHERE tr_t_id % @shards = @residue AND NOT EXISTS (SELECT 1 FROM trade_history WHERE th_t_id = tr_t_id AND th_st_id = 'SBMT');
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT tr_t_id, @dts, 'CNCL' FROM trade_request WHERE tr_t_id % @shards = @residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id IN (SELECT tr_t_id FROM trade_request WHERE tr_t_id % @shards = @residue);
+  DELETE FROM trade_request WHERE tr_t_id % @shards = @residue;
+  INSERT INTO trade_history (th_t_id, th_dts, th_st_id) SELECT t_id, @dts, 'CNCL' FROM trade WHERE t_id >= @first AND t_st_id = 'SBMT' AND t_id % @shards = @residue;
+  UPDATE trade SET t_st_id = 'CNCL' WHERE t_id >= @first AND t_st_id = 'SBMT' AND t_id % @shards = @residue;
+  SELECT 1 AS o_done;
+END;
