@@ -449,6 +449,7 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 		secs = math.SmallestNonzeroFloat64
 	}
 	rt.Seconds = secs
+	rt.StartUnixS = float64(w.base.Add(time.Duration(w.measure)).UnixNano()) / 1e9
 	var merged [2]*hdrhistogram.Histogram
 	var total int64
 	for d := range 2 {
@@ -466,11 +467,7 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 			continue
 		}
 		total += ios
-		h := merged[d]
-		us := func(q float64) float64 { return float64(h.ValueAtPercentile(q)) / 1e3 }
-		dir := &result.IODir{IOs: ios, Bytes: bytes, IOPS: float64(ios) / secs, MBs: float64(bytes) / secs / 1e6,
-			Lat: result.IOLatency{Min: float64(h.Min()) / 1e3, Mean: float64(lat) / float64(ios) / 1e3, P50: us(50), P90: us(90),
-				P95: us(95), P99: us(99), P999: us(99.9), Max: float64(h.Max()) / 1e3}}
+		dir := result.IODirOf(ios, bytes, float64(lat), merged[d], secs) // with its histogram: shards merge exactly
 		if d == dirRead {
 			rt.Read = dir
 		} else {
