@@ -19,7 +19,7 @@ import (
 // shardOptions are options the shards of one run differ in, left out of the merged result's: their random
 // seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
 // workload's account of it: scale, mode ...) and plan the same measured time.
-var shardOptions = []string{"seed", "shard", "shard_range", "shard_share", "clock", "driver_gomaxprocs"}
+var shardOptions = []string{"seed", "shard", "shard_range", "shard_share", "shard_region", "clock", "driver_gomaxprocs"}
 
 // windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
 // start.
@@ -275,7 +275,7 @@ func coverage(shards []*result.Result) ([]string, error) {
 	n, seen := 0, map[int]string{}
 	for _, s := range shards {
 		v, ok := s.Options["shard"].(string)
-		if !ok {
+		if !ok || v == "" { // "": a command that records its every option, run without --shard
 			if n > 0 || len(seen) > 0 {
 				return nil, fmt.Errorf("shard %s was not run with --shard, others were: merge the shards of one run", s.RunID)
 			}

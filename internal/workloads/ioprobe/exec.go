@@ -86,7 +86,11 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 			w.measure = m
 		}
 		w.end = max(w.end, e)
-		for k := 0; k < j.NumJobs; k++ {
+		lo, hi := j.clones()
+		if i == 0 {
+			rt.NumJobs = hi - lo // a shard's clones of the job (--shard)
+		}
+		for k := lo; k < hi; k++ {
 			f := files[j.path(k)]
 			rt.Buffered = rt.Buffered || j.Direct && f.Buffered
 			clones = append(clones, &clone{job: j, k: k, file: f, measure: m, end: e})
@@ -204,12 +208,12 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	defer unix.Close(fd)
 	// as fio before a job's IO: the file's page cache dropped (invalidate), the access pattern advised
 	if j.Invalidate {
-		if err := unix.Fadvise(fd, 0, j.Size, unix.FADV_DONTNEED); err != nil {
+		if err := unix.Fadvise(fd, j.Offset, j.Size, unix.FADV_DONTNEED); err != nil {
 			return fmt.Errorf("dropping the page cache (invalidate=1): %v; use invalidate=0", err)
 		}
 	}
 	if a := j.advice(); a >= 0 {
-		if err := unix.Fadvise(fd, 0, j.Size, a); err != nil {
+		if err := unix.Fadvise(fd, j.Offset, j.Size, a); err != nil {
 			return fmt.Errorf("fadvise_hint=%s: %v; use fadvise_hint=0", j.FadviseHint, err)
 		}
 	}
@@ -384,7 +388,7 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 			}
 			dirOf[slot], lenOf[slot], preppedAt[slot] = d, n, now
 			batch = append(batch, slot)
-			q.Prep(slot, d == dirWrite, off, bufs[slot][:n])
+			q.Prep(slot, d == dirWrite, j.Offset+off, bufs[slot][:n]) // within the job's region (--shard)
 			inflight++
 			if issued += int64(n); budget > 0 && issued >= budget {
 				stopping = true
