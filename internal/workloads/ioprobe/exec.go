@@ -117,6 +117,14 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 	}
 	ready.Wait()
 	debug.FreeOSMemory() // the runtime's own clean-up, now rather than inside the window
+	if d := time.Until(t.StartAt); !t.StartAt.IsZero() && d > 0 {
+		// --start-at: the clones are ready; the window opens at the instant, as the other shards' do
+		fmt.Fprintf(out, "waiting %s for --start-at\n", d.Round(time.Millisecond))
+		select {
+		case <-ctx.Done():
+		case <-time.After(d):
+		}
+	}
 	w.base = time.Now()
 	s := startSampler(w, clones, interval, out)
 	close(start)
