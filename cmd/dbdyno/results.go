@@ -70,29 +70,48 @@ func (a *app) resultsCmd() *cobra.Command {
 	}
 	merge.Flags().StringArrayVar(&mergeLabels, "label", nil, "label the merged result, key=value (repeatable)")
 	var to, from string
-	var pushAll, pullAll bool
+	var pushAll, pullAll, pushAllRecs, pullAllRecs bool
+	var pushRecs, pullRecs []string
 	push := &cobra.Command{
-		Use:   "push --to STORE [RUN...|--all]",
+		Use:   "push --to STORE [RUN...|--all] [--recording NAME...|--recordings]",
 		Short: "copy runs (run IDs or their starts, store numbers, group IDs; --all: every run) from --store to another store, e.g. a team's postgres:// store, keeping their run IDs; runs already there are left as they are",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.CopyRuns(cmd.Context(), a.stdout, storePath, to, args, pushAll)
+			return copyStores(cmd, a, storePath, to, args, pushAll, pushRecs, pushAllRecs)
 		},
 	}
 	push.Flags().StringVar(&to, "to", "", "the store to copy to: a SQLite file or a postgres:// URL")
 	push.Flags().BoolVar(&pushAll, "all", false, "copy every run")
+	push.Flags().StringArrayVar(&pushRecs, "recording", nil, "copy this monitor recording too (dbdyno monitor --name; repeatable)")
+	push.Flags().BoolVar(&pushAllRecs, "recordings", false, "copy every monitor recording too")
 	push.MarkFlagRequired("to")
 	pull := &cobra.Command{
-		Use:   "pull --from STORE [RUN...|--all]",
+		Use:   "pull --from STORE [RUN...|--all] [--recording NAME...|--recordings]",
 		Short: "copy runs (run IDs or their starts, store numbers, group IDs; --all: every run) from another store into --store, keeping their run IDs; runs already there are left as they are",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.CopyRuns(cmd.Context(), a.stdout, from, storePath, args, pullAll)
+			return copyStores(cmd, a, from, storePath, args, pullAll, pullRecs, pullAllRecs)
 		},
 	}
 	pull.Flags().StringVar(&from, "from", "", "the store to copy from: a SQLite file or a postgres:// URL")
 	pull.Flags().BoolVar(&pullAll, "all", false, "copy every run")
+	pull.Flags().StringArrayVar(&pullRecs, "recording", nil, "copy this monitor recording too (dbdyno monitor --name; repeatable)")
+	pull.Flags().BoolVar(&pullAllRecs, "recordings", false, "copy every monitor recording too")
 	pull.MarkFlagRequired("from")
 	c.AddCommand(list, show, export, imp, merge, push, pull)
 	return c
+}
+
+// copyStores is results push and pull: the runs named (or --all), then the monitor recordings named (or
+// --recordings); runs alone, recordings alone, or both.
+func copyStores(cmd *cobra.Command, a *app, from, to string, runs []string, allRuns bool, recs []string, allRecs bool) error {
+	if len(runs) > 0 || allRuns || len(recs) == 0 && !allRecs {
+		if err := method.CopyRuns(cmd.Context(), a.stdout, from, to, runs, allRuns); err != nil {
+			return err
+		}
+	}
+	if len(recs) > 0 || allRecs {
+		return method.CopyRecordings(cmd.Context(), a.stdout, from, to, recs, allRecs)
+	}
+	return nil
 }
 
 func (a *app) leaderboardCmd() *cobra.Command {

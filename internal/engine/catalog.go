@@ -163,7 +163,12 @@ func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 				v = string(b)
 			}
 			out[st.Name] = fmt.Sprint(v)
+		} else if vr != nil && vr.distributed {
+			out[st.Name] = vr.cannot(err)
 		}
+	}
+	if vr != nil && vr.distributed {
+		e.probeCounters(ctx, q, vr, out)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -22,6 +23,10 @@ type distributed struct {
 	// they are: the OLTP workloads' mode default falls back to sql.
 	noProcedures string
 	bulk         BulkPath // the path generated rows load through there, "" for the engine's own
+	// missing are the engine's settings and counters statements the product is documented not to answer, by
+	// name, and why: the result records each as not collected without asking. Any other that fails there is
+	// recorded as not collected with the server's error (Settings).
+	missing map[string]string
 }
 
 var distributedProducts = []distributed{
@@ -32,6 +37,14 @@ var distributedProducts = []distributed{
 		// COPY FROM STDIN commits in batches of 100 rows outside an explicit transaction, takes only members of the
 		// admin role, and older versions refuse pgx's binary COPY syntax: prepared INSERTs in transactions instead
 		bulk: BulkInsert,
+		missing: map[string]string{
+			"counters_bgwriter":     "has no background writer (its storage engine is an LSM, Pebble)",
+			"counters_checkpoints":  "has no checkpoints (its storage engine is an LSM, Pebble)",
+			"counters_checkpointer": "has no checkpoints (its storage engine is an LSM, Pebble)",
+			"wal_level":             "has no PostgreSQL write-ahead log (its replication is Raft's)",
+			"max_wal_size":          "has no PostgreSQL write-ahead log (its replication is Raft's)",
+			"checkpoint_timeout":    "has no checkpoints (its storage engine is an LSM, Pebble)",
+		},
 	},
 	{
 		// "PostgreSQL 11.2-YB-2.18.2.1-b0 on x86_64-pc-linux-gnu, compiled by clang version 15.0.3 ..., 64-bit"
@@ -54,8 +67,12 @@ func distributedOf(e *Engine, version string) *variant {
 			continue
 		}
 		if m := d.version.FindStringSubmatch(version); m != nil {
-			return &variant{version: d.product + " " + m[len(m)-1], missing: map[string]string{}, lacks: map[Feature]string{},
-				noProcedures: d.noProcedures, bulk: d.bulk}
+			v := &variant{version: d.product + " " + m[len(m)-1], missing: map[string]string{}, lacks: map[Feature]string{},
+				noProcedures: d.noProcedures, bulk: d.bulk, distributed: true}
+			for st, why := range d.missing {
+				v.missing[st] = v.version + " " + why + " (" + d.product + "'s documentation; untested here)"
+			}
+			return v
 		}
 	}
 	return nil
@@ -173,3 +190,34 @@ func (t *Target) BulkPath(ctx context.Context) BulkPath {
 // back (8022), the schema changed under the transaction (8028), a write conflict (9007). MySQL and MariaDB use
 // none of these numbers.
 var tidbRetryable = map[uint16]bool{8002: true, 8005: true, 8022: true, 8028: true, 9007: true}
+
+// cannot is how a statement the distributed product failed to answer is recorded: not collected, naming the
+// product and the server's error (its first line).
+func (v *variant) cannot(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return NotCollected + v.version + " could not answer it: " + msg
+}
+
+// probeCounters asks a distributed SQL product each of the engine's counters statements once, when its
+// settings are read: those it fails are recorded in the settings as not collected (the counters' own reads
+// leave a failing statement out), so the result and its report say which figures the product did not give.
+func (e *Engine) probeCounters(ctx context.Context, q Queryer, vr *variant, out map[string]string) {
+	if e.counters == nil {
+		return
+	}
+	for _, st := range e.counters.Statements {
+		if _, known := out[st.Name]; known || st.Name == "waits_enabled" {
+			continue
+		}
+		rows, err := q.QueryContext(ctx, st.SQL)
+		if err == nil {
+			for rows.Next() {
+			}
+			err = rows.Err()
+			rows.Close()
+		}
+		if err != nil && ctx.Err() == nil {
+			out[st.Name] = vr.cannot(err)
+		}
+	}
+}

@@ -26,12 +26,21 @@ type variant struct {
 	// rows load through there ("" for the engine's): see distributed.go.
 	noProcedures string
 	bulk         BulkPath
+	// distributed: a distributed SQL product (distributed.go), whose settings and counters statements that
+	// fail are recorded as not collected rather than left out
+	distributed bool
 }
 
 // variantOf asks the server behind q which product it is; nil for the engine's own product (or an engine
 // without variants, or when the server cannot be asked).
 func (e *Engine) variantOf(ctx context.Context, q Queryer) *variant {
-	if e.detect == nil || q == nil {
+	if q == nil {
+		return nil
+	}
+	if e.detect == nil {
+		if hasDistributed(e) { // a distributed SQL database behind the engine's wire (distributed.go)
+			return detectDistributed(ctx, e, q)
+		}
 		return nil
 	}
 	return e.detect(ctx, e, q)

@@ -40,3 +40,33 @@ func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, 
 	fmt.Fprintln(w)
 	return err
 }
+
+// CopyRecordings copies monitor recordings from one results store to another (dbdyno results push and pull
+// with --recording NAME or --recordings): each interval under the same name and moment, its document byte for
+// byte. The source must exist; the destination is made when missing. Intervals the destination holds already
+// are left as they are, so copying again copies nothing, and a recording that went on since is completed.
+func CopyRecordings(ctx context.Context, w io.Writer, from, to string, names []string, all bool) error {
+	if from == "" || to == "" {
+		return fmt.Errorf(`--store "" is no store: name the stores to copy between`)
+	}
+	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
+		return fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
+	}
+	src, err := OpenStore(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := store.Open(ctx, to)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	c, err := src.CopyRecordings(ctx, dst, names, all)
+	fmt.Fprintf(w, "copied %d monitor recording(s), %d interval(s), from %s to %s", len(c.Recordings), c.Intervals, src.Where(), dst.Where())
+	if c.Present > 0 {
+		fmt.Fprintf(w, "; %d interval(s) were there already", c.Present)
+	}
+	fmt.Fprintln(w)
+	return err
+}

@@ -19,7 +19,7 @@ import (
 // shardOptions are options the shards of one run differ in, left out of the merged result's: their random
 // seeds, their share of the work and the driver's CPU settings. The shards must do the same work (the
 // workload's account of it: scale, mode ...) and plan the same measured time.
-var shardOptions = []string{"seed", "shard", "shard_range", "shard_share", "clock", "driver_gomaxprocs"}
+var shardOptions = []string{"seed", "shard", "shard_range", "shard_share", "shard_region", "clock", "driver_gomaxprocs"}
 
 // windowTolerance is how far apart (a fraction of the measured duration) the shards' measured windows may
 // start.
@@ -163,10 +163,14 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 		if a, b := plannedSeconds(p0), plannedSeconds(s); a != b {
 			return nil, fmt.Errorf("shard %s was to measure %gs, %s %gs: merge the shards of one run", s.RunID, b, p0.RunID, a)
 		}
-		if s.Status == result.StatusOK && s.Measurement == nil {
-			return nil, fmt.Errorf("shard %s is a %s run without a measurement of transactions: the merge adds the measurements of virtual-user runs (tpcc, webstore, tpce, probe mixed, ping); compare the shards of others run by run", s.RunID, s.Workload)
+		sec := mergedSection(s)
+		if s.Status == result.StatusOK && sec == "" {
+			return nil, fmt.Errorf("shard %s is a %s run without a section the merge adds (a measurement of transactions, a TPC-H-derived throughput test, storage tests): compare its shards run by run", s.RunID, s.Workload)
 		}
-		if s.Status != result.StatusOK || s.Measurement == nil {
+		if s0 := mergedSection(p0); sec != "" && s0 != "" && sec != s0 {
+			return nil, fmt.Errorf("shard %s holds %s, %s holds %s: merge the shards of one run", s.RunID, sec, p0.RunID, s0)
+		}
+		if s.Status != result.StatusOK || sec == "" {
 			why := s.Status
 			if s.Error != "" {
 				why += ": " + s.Error
@@ -174,7 +178,7 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 			left = append(left, fmt.Sprintf("shard %s %s", s.RunID, why))
 			continue
 		}
-		for name, tx := range s.Measurement.Transactions {
+		for name, tx := range measuredTx(s) {
 			if tx.Histogram == "" && tx.Count+tx.Rollbacks > 0 {
 				return nil, fmt.Errorf("shard %s has no latency histogram for %s (written by a dbdyno without them): its percentiles cannot be merged exactly; rerun the shards with this dbdyno", s.RunID, name)
 			}
@@ -221,16 +225,26 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 		e := *p0.Environment
 		m.Environment = &e
 	}
-	meas, err := mergeMeasurements(done)
+	switch mergedSection(done[0]) {
+	case "analytic":
+		m.Analytic, err = mergeAnalytic(done)
+	case "io":
+		m.IO, err = mergeIO(done)
+	default:
+		m.Measurement, err = mergeMeasurements(done)
+	}
 	if err != nil {
 		return nil, err
 	}
-	m.Measurement = meas
 	if len(left) > 0 {
 		m.Status = result.StatusIncomplete
 		m.Error = fmt.Sprintf("%d of %d shard(s) left out (%s); the figures are those of the rest", len(left), len(shards)+len(missing), strings.Join(left, "; "))
 	}
-	m.Metrics = mergeMetrics(m, done)
+	if m.Measurement != nil {
+		m.Metrics = mergeMetrics(m, done)
+	} else if k, ok := result.KindOf(m.Workload); ok && k.Derive != nil {
+		m.Metrics = k.Derive(m) // every figure computed again from the merged section, as a single run's are
+	}
 	return m, nil
 }
 
@@ -261,7 +275,7 @@ func coverage(shards []*result.Result) ([]string, error) {
 	n, seen := 0, map[int]string{}
 	for _, s := range shards {
 		v, ok := s.Options["shard"].(string)
-		if !ok {
+		if !ok || v == "" { // "": a command that records its every option, run without --shard
 			if n > 0 || len(seen) > 0 {
 				return nil, fmt.Errorf("shard %s was not run with --shard, others were: merge the shards of one run", s.RunID)
 			}

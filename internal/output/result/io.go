@@ -1,6 +1,10 @@
 package result
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
 
 // FormatSize writes a size in fio's binary units: 4k, 1m, 30g, or bytes.
 func FormatSize(n int64) string {
@@ -73,6 +77,9 @@ type IOTest struct {
 	CPU       IOCPU       `json:"cpu"`
 	Disk      *IODisk     `json:"disk,omitempty"`
 	Little    *LittlesLaw `json:"littles_law,omitempty"`
+	// StartUnixS is when the measured window started (Unix seconds, this host's clock): the merge of shards
+	// checks their windows agree.
+	StartUnixS float64 `json:"start_unix_s,omitempty"`
 }
 
 // IOPS is the test's IOPS over both directions.
@@ -121,6 +128,18 @@ type IODir struct {
 	IOPS  float64   `json:"iops"`
 	MBs   float64   `json:"mb_s"` // 10^6 bytes per second
 	Lat   IOLatency `json:"clat_us"`
+	// Histogram is the completion latencies in nanoseconds (EncodeHistogram): the merge of shards takes the
+	// percentiles of their union from it.
+	Histogram string `json:"histogram,omitempty"`
+}
+
+// IODirOf is one direction's figures from its IOs, bytes, summed completion latency (ns) and latency
+// histogram (ns) over a window of secs: a single run and a merge of shards both compute them here.
+func IODirOf(ios, bytes int64, latNs float64, h *hdrhistogram.Histogram, secs float64) *IODir {
+	us := func(q float64) float64 { return float64(h.ValueAtPercentile(q)) / 1e3 }
+	return &IODir{IOs: ios, Bytes: bytes, IOPS: float64(ios) / secs, MBs: float64(bytes) / secs / 1e6,
+		Lat: IOLatency{Min: float64(h.Min()) / 1e3, Mean: latNs / float64(ios) / 1e3, P50: us(50), P90: us(90),
+			P95: us(95), P99: us(99), P999: us(99.9), Max: float64(h.Max()) / 1e3}, Histogram: EncodeHistogram(h)}
 }
 
 // IOLatency is a completion latency summary in microseconds.

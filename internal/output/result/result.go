@@ -382,6 +382,9 @@ type AnalyticTest struct {
 	PowerAtSize      *float64      `json:"power_at_size,omitempty"`
 	ThroughputAtSize *float64      `json:"throughput_at_size,omitempty"`
 	Note             string        `json:"note,omitempty"`
+	// StartUnixS is when the test started (Unix seconds, this host's clock): the merge of a throughput test's
+	// shards takes Ts from the first start to the last end.
+	StartUnixS float64 `json:"start_unix_s,omitempty"`
 }
 
 // QueryStream is one stream's run of the queries in its permutation.

@@ -86,7 +86,11 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 			w.measure = m
 		}
 		w.end = max(w.end, e)
-		for k := 0; k < j.NumJobs; k++ {
+		lo, hi := j.clones()
+		if i == 0 {
+			rt.NumJobs = hi - lo // a shard's clones of the job (--shard)
+		}
+		for k := lo; k < hi; k++ {
 			f := files[j.path(k)]
 			rt.Buffered = rt.Buffered || j.Direct && f.Buffered
 			clones = append(clones, &clone{job: j, k: k, file: f, measure: m, end: e})
@@ -113,6 +117,14 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 	}
 	ready.Wait()
 	debug.FreeOSMemory() // the runtime's own clean-up, now rather than inside the window
+	if d := time.Until(t.StartAt); !t.StartAt.IsZero() && d > 0 {
+		// --start-at: the clones are ready; the window opens at the instant, as the other shards' do
+		fmt.Fprintf(out, "waiting %s for --start-at\n", d.Round(time.Millisecond))
+		select {
+		case <-ctx.Done():
+		case <-time.After(d):
+		}
+	}
 	w.base = time.Now()
 	s := startSampler(w, clones, interval, out)
 	close(start)
@@ -204,12 +216,12 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	defer unix.Close(fd)
 	// as fio before a job's IO: the file's page cache dropped (invalidate), the access pattern advised
 	if j.Invalidate {
-		if err := unix.Fadvise(fd, 0, j.Size, unix.FADV_DONTNEED); err != nil {
+		if err := unix.Fadvise(fd, j.Offset, j.Size, unix.FADV_DONTNEED); err != nil {
 			return fmt.Errorf("dropping the page cache (invalidate=1): %v; use invalidate=0", err)
 		}
 	}
 	if a := j.advice(); a >= 0 {
-		if err := unix.Fadvise(fd, 0, j.Size, a); err != nil {
+		if err := unix.Fadvise(fd, j.Offset, j.Size, a); err != nil {
 			return fmt.Errorf("fadvise_hint=%s: %v; use fadvise_hint=0", j.FadviseHint, err)
 		}
 	}
@@ -384,7 +396,7 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 			}
 			dirOf[slot], lenOf[slot], preppedAt[slot] = d, n, now
 			batch = append(batch, slot)
-			q.Prep(slot, d == dirWrite, off, bufs[slot][:n])
+			q.Prep(slot, d == dirWrite, j.Offset+off, bufs[slot][:n]) // within the job's region (--shard)
 			inflight++
 			if issued += int64(n); budget > 0 && issued >= budget {
 				stopping = true
@@ -449,6 +461,7 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 		secs = math.SmallestNonzeroFloat64
 	}
 	rt.Seconds = secs
+	rt.StartUnixS = float64(w.base.Add(time.Duration(w.measure)).UnixNano()) / 1e9
 	var merged [2]*hdrhistogram.Histogram
 	var total int64
 	for d := range 2 {
@@ -466,11 +479,7 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 			continue
 		}
 		total += ios
-		h := merged[d]
-		us := func(q float64) float64 { return float64(h.ValueAtPercentile(q)) / 1e3 }
-		dir := &result.IODir{IOs: ios, Bytes: bytes, IOPS: float64(ios) / secs, MBs: float64(bytes) / secs / 1e6,
-			Lat: result.IOLatency{Min: float64(h.Min()) / 1e3, Mean: float64(lat) / float64(ios) / 1e3, P50: us(50), P90: us(90),
-				P95: us(95), P99: us(99), P999: us(99.9), Max: float64(h.Max()) / 1e3}}
+		dir := result.IODirOf(ios, bytes, float64(lat), merged[d], secs) // with its histogram: shards merge exactly
 		if d == dirRead {
 			rt.Read = dir
 		} else {

@@ -124,7 +124,8 @@ func Plan(tests []Test, g Guard, warmWrite bool) ([]*File, error) {
 	direct := map[string]bool{}
 	for _, t := range tests {
 		for _, j := range t.Jobs {
-			for k := 0; k < j.NumJobs; k++ {
+			lo, hi := j.clones()
+			for k := lo; k < hi; k++ {
 				p := j.path(k)
 				f := byPath[p]
 				if f == nil {
@@ -132,7 +133,7 @@ func Plan(tests []Test, g Guard, warmWrite bool) ([]*File, error) {
 					byPath[p] = f
 					order = append(order, f)
 				}
-				f.Size = max(f.Size, j.Size)
+				f.Size = max(f.Size, j.Offset+j.Size)
 				f.Writes = f.Writes || j.Writes() || warmWrite
 				direct[p] = direct[p] || j.Direct
 				asked[p] = asked[p] || j.Direct && j.DirectAsked

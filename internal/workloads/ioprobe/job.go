@@ -54,6 +54,19 @@ type Job struct {
 	// NoRandomMap: random offsets drawn uniformly (blocks may repeat within a pass); by default, as fio, every
 	// block is visited once per pass over the file
 	NoRandomMap bool
+	// Offset is where the job's region of its file starts, Size bytes from it (--shard on a file the clones
+	// share: each shard its own range); CloneLo..CloneHi are the clones this process runs (--shard), both 0 for
+	// all NumJobs
+	Offset           int64
+	CloneLo, CloneHi int
+}
+
+// clones are the job's clones this process runs, [lo, hi) of NumJobs.
+func (j *Job) clones() (lo, hi int) {
+	if j.CloneHi == 0 {
+		return 0, j.NumJobs
+	}
+	return j.CloneLo, j.CloneHi
 }
 
 // RWs are fio's rw values (readwrite is rw).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Test is what runs at one time: one or more jobs (each with its clones) started together, as fio runs the
@@ -13,6 +14,9 @@ type Test struct {
 	Name   string
 	Jobs   []Job
 	Passes int
+	// StartAt, when set, is the instant (this host's clock) the test's window starts (--start-at: the shards
+	// of one run start together): its clones set up first, then wait for it
+	StartAt time.Time
 }
 
 // defaultName is the name of a job nothing names (the command line's, or fio's default).

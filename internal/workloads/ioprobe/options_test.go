@@ -105,7 +105,7 @@ func TestRunFlagsAndTheTableMakeOneCommand(t *testing.T) {
 	}
 	want := "filename directory device size rw bs bsrange bssplit iodepth numjobs rwmixread direct ioengine ramp_time runtime time_based rate_iops rate " +
 		"iodepth_batch_submit iodepth_batch_complete_min iodepth_batch_complete_max invalidate fadvise_hint randrepeat norandommap group_reporting " +
-		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval cdm-prepare cdm-interval " +
+		"job preset matrix passes overwrite i-know-this-destroys-data warmup-write warmup-read interval shard cdm-prepare cdm-interval " +
 		"profile profile-percentile profile-period expect catalog"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("flags:\n got %s\nwant %s", got, want)

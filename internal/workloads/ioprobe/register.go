@@ -51,6 +51,7 @@ type RunFlags struct {
 	WarmupWrite time.Duration `flag:"warmup-write" help:"before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"`
 	WarmupRead  time.Duration `flag:"warmup-read" help:"then read 1 MiB blocks for this long"`
 	Interval    time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
+	Shard       string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of each job's clones (numjobs), on their own files (--directory) or the I-th of N regions of a shared file; merge with dbdyno results merge"`
 	CDMPrepare  time.Duration `flag:"cdm-prepare" default:"5s" min:"0s" help:"a CrystalDiskMark preset's unmeasured preparing pass before each test (0: none)"`
 	CDMInterval time.Duration `flag:"cdm-interval" default:"5s" min:"0s" help:"a CrystalDiskMark preset's pause between tests"`
 	ProfileFlags
@@ -60,7 +61,7 @@ type RunFlags struct {
 // table's, by their plan keys.
 func (o *RunFlags) record(out map[string]any) {
 	out["device"], out["job"], out["preset"], out["matrix"] = o.Device, o.Job, o.Preset, strings.Join(o.Matrix, " ")
-	out["passes"], out["overwrite"] = o.Passes, o.Overwrite
+	out["passes"], out["overwrite"], out["shard"] = o.Passes, o.Overwrite, o.Shard // a shard's share: Options (shard.go)
 	out["warmup_write"], out["warmup_read"] = o.WarmupWrite.Seconds(), o.WarmupRead.Seconds()
 	o.recordCDM(out)
 	o.recordProfile(out)
@@ -162,6 +163,13 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 			tests[i].Passes = p
 		}
 	}
+	sh, err := workload.ParseShard(o.Shard)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := shardTests(tests, sh, o); err != nil {
+		return nil, err
+	}
 	return tests, nil
 }
 
@@ -181,6 +189,9 @@ func plan(o *RunFlags, v *workload.Values) ([]Test, []*File, error) {
 	}
 	files, err := Plan(tests, Guard{Overwrite: o.Overwrite, Destroy: o.Destroy}, o.WarmupWrite > 0)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := refuseSharedLayout(tests, files); err != nil {
 		return nil, nil, err
 	}
 	return tests, files, nil
@@ -312,6 +323,12 @@ func (r *run) Options() map[string]any {
 		names = append(names, t.Name)
 	}
 	o["tests"] = strings.Join(names, "; ")
+	if sh, _ := workload.ParseShard(r.o.Shard); sh.On() && len(r.tests) > 0 {
+		sh.Record(o, "job clones", r.tests[0].Jobs[0].NumJobs, 0)
+		if j := r.tests[0].Jobs[0]; j.Filename != "" {
+			o["shard_region"] = fmt.Sprintf("bytes %d..%d of %s", j.Offset, j.Offset+j.Size-1, j.path(0))
+		}
+	}
 	return o
 }
 
@@ -330,6 +347,11 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		var best *result.IOTest
 		for p := 1; p <= t.Passes && ctx.Err() == nil; p++ {
 			fmt.Fprintf(r.spec.Out, "test %d of %d: %s%s\n", i+1, len(r.tests), t.Name, passOf(p, t.Passes))
+			if i == 0 && p == 1 {
+				t.StartAt = r.spec.StartAt
+			} else {
+				t.StartAt = time.Time{}
+			}
 			rt, err := runTest(ctx, t, r.byPath, r.spec.Out, r.o.Interval)
 			printTest(r.spec.Out, rt)
 			if err != nil {
@@ -379,3 +401,8 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 }
 
 func (r *run) Close() {}
+
+// StartsAt: the first test's clones set up, then open its window at --start-at themselves (runTest), so the
+// shards' windows start together whatever their set-up takes; a CrystalDiskMark preset's run is waited for by
+// the method.
+func (r *run) StartsAt() bool { return r.cdm == nil }

@@ -326,6 +326,7 @@ func (r *runner) streamSet(ctx context.Context, kind string, streams []int, refr
 	t := result.AnalyticTest{Kind: kind, Streams: len(streams), Status: result.StatusOK, Refresh: []result.RefreshPair{}}
 	r.say("%s: %d concurrent stream(s)%s\n", kind, len(streams), map[bool]string{true: " and a refresh stream", false: ""}[refresh])
 	t0 := time.Now()
+	t.StartUnixS = float64(t0.UnixNano()) / 1e9 // the merge of shards reads each one's window on one clock
 	out := make([]result.QueryStream, len(streams))
 	var wg sync.WaitGroup
 	for i, s := range streams {
@@ -354,7 +355,7 @@ func (r *runner) streamSet(ctx context.Context, kind string, streams []int, refr
 	t.QueryStreams = out
 	err := r.finish(ctx, &t)
 	if t.Status == result.StatusOK && kind == "throughput" {
-		th := float64(len(streams)) * float64(len(r.opts.Queries)) * 3600 / t.Seconds * r.sf
+		th := result.ThroughputAtSize(len(streams), len(r.opts.Queries), t.Seconds, r.sf)
 		t.ThroughputAtSize = &th
 		if !refresh {
 			t.Note = "no refresh stream: add --refresh"
@@ -404,27 +405,10 @@ func (r *runner) finish(ctx context.Context, t *result.AnalyticTest) error {
 	return nil
 }
 
-func queryTimes(streams []result.QueryStream) []float64 {
-	var out []float64
-	for _, s := range streams {
-		for _, q := range s.Queries {
-			out = append(out, q.Seconds)
-		}
-	}
-	return out
-}
+func queryTimes(streams []result.QueryStream) []float64 { return result.QueryTimes(streams) }
 
-// Geomean is the geometric mean.
-func Geomean(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := 0.0
-	for _, x := range v {
-		s += math.Log(math.Max(x, 1e-9))
-	}
-	return math.Exp(s / float64(len(v)))
-}
+// Geomean is the geometric mean (result.Geomean: a merge of shards computes it there too).
+func Geomean(v []float64) float64 { return result.Geomean(v) }
 
 // PowerAdjust applies clause 5.4.1.4: when the longest timing is more than 1000 times the shortest, timings
 // below 1/1000 of the longest are raised to it.

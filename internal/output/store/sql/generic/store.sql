@@ -58,3 +58,7 @@ SELECT document FROM monitor_samples WHERE name = :name ORDER BY at_ns
 
 -- name: recordings
 SELECT name, count(*), min(at_ns), max(at_ns) FROM monitor_samples GROUP BY name ORDER BY name
+
+-- A page of a recording's intervals after a moment, oldest first (results push/pull copy them).
+-- name: sample_page(name, after_ns)
+SELECT at_ns, document FROM monitor_samples WHERE name = :name AND at_ns > :after_ns ORDER BY at_ns LIMIT 500
