@@ -104,6 +104,7 @@ func TestResultsOfVersion1Load(t *testing.T) {
 // Per-core figures use the database host's cores: this machine's when the database runs here, a db_cores
 // label's when given, none when neither says (a server elsewhere); the result says which.
 func TestDatabaseHostCores(t *testing.T) {
+	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "c.db")
 	clitest.TPCCBuiltAt(t, url)

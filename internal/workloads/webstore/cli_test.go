@@ -15,14 +15,19 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workloads/webstore"
 )
 
-func TestMain(m *testing.M) { clitest.Main(m) }
+// Four parallel tests at once, not two: they wait on servers and timed windows more than they compute.
+func TestMain(m *testing.M) {
+	clitest.AtLeastParallel(4)
+	clitest.Main(m)
+}
 
 // engines are SQLite and, where the servers run (always in CI), PostgreSQL, MariaDB (and SQL Server when
-// testsrv.MSSQLEnv names one), each in a database of its own.
-func engines(t *testing.T) []clitest.Engine {
+// testsrv.MSSQLEnv names one), each in a database of its own: database on each server, one per test, so that
+// the tests run side by side.
+func engines(t *testing.T, database string) []clitest.Engine {
 	out := []clitest.Engine{{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "ws.db"), Modes: []string{"sql"}}}
 	for _, u := range testsrv.Servers(t) {
-		u = testsrv.Beside(t, u, "dbdyno_webstore")
+		u = testsrv.Beside(t, u, database)
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
@@ -83,7 +88,8 @@ func ph(url, q string) string {
 }
 
 func TestWebstoreOnEveryEngine(t *testing.T) {
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_webstore") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server: one waits on its server while another works
 			b := clitest.Must(t, "webstore", "build", "--target", e.URL, "--size", "S", "--reviews-per-product", "2", "--drop", "--seed", "3")
@@ -260,6 +266,7 @@ func runCheckReset(t *testing.T, url string, raw *sql.DB) {
 
 // Several instances at once: each target's OPM and their sum as a result of its own.
 func TestWebstoreTwoInstances(t *testing.T) {
+	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
 	for _, u := range []string{a, b} {
@@ -324,6 +331,7 @@ func TestWebstoreBadInput(t *testing.T) {
 // A run whose server sessions are all terminated midway reconnects its virtual users, goes on selling, and
 // leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
+	t.Parallel() // on a database of its own (its sessions are the ones terminated)
 	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
 	// no reviews: the run's start (its check of every table against the build) stays within the second the
 	// sessions are terminated after

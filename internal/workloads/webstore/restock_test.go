@@ -21,7 +21,8 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 	const products, stock = 50, 10
 	const meanItems = 5 * 2 // 1..9 lines of 1..3 items
 	const orders = 10 * products * stock / meanItems
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_ws_restock") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10", "--drop")
@@ -90,6 +91,7 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 // The database's count of the orders a run added disagrees with the client's committed count (a trigger undoes
 // every second order): the run fails, saying so.
 func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
+	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "ws.db")
 	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
@@ -120,7 +122,8 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 // (the shares at 100%) add one of each per order, their searches return the loaded reviews, and a reset takes
 // them away again.
 func TestReviewsAndMembership(t *testing.T) {
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_ws_reviews") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10",
