@@ -35,7 +35,6 @@ func copyFile(t *testing.T, from, to string) {
 // shard that was aborted, or is not in the store, leaves the merge incomplete naming it; shards without
 // histograms, or whose windows start apart, are refused.
 func TestMergeShards(t *testing.T) {
-	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	ctx := context.Background()
 	dir := t.TempDir()
 	a, b, c := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db"), filepath.Join(dir, "c.db")

@@ -179,7 +179,6 @@ func renderInChromium(t *testing.T, html string) {
 }
 
 func TestWarmupRunIsNotMeasured(t *testing.T) {
-	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "w.db")
 	st := filepath.Join(dir, "results.db")

@@ -20,7 +20,6 @@ func measuredUnits(m *result.Measurement) int64 { return m.Committed + m.Rollbac
 // per measured transaction. Both live in the runner, so the mixed probe has them too. Bad combinations and
 // paths are refused in one line before any work.
 func TestTransactionsAndLatencyLog(t *testing.T) {
-	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	url := "sqlite://" + db

@@ -142,7 +142,6 @@ func TestNeverDropsTablesDbdynoDidNotCreate(t *testing.T) {
 }
 
 func TestCtrlCWritesAbortedResult(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	url := "sqlite://" + builtSQLite(t)
 	file := filepath.Join(t.TempDir(), "r.json")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -229,7 +228,6 @@ func TestCheckReportsABrokenCondition(t *testing.T) {
 
 // More virtual users than a connection pool would allow do not hang a run on SQLite.
 func TestManyVirtualUsersOnSQLite(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	url := "sqlite://" + builtSQLite(t)
 	done := make(chan clitest.Result, 1)
 	go func() {

@@ -121,7 +121,6 @@ func TestCorruptPagesFailTheRun(t *testing.T) {
 // A table dropped while the run goes on (as `tpcc build --drop` does): the run fails at its first "no such
 // table", with the schema class counted.
 func TestTableDroppedDuringTheRunFailsIt(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, true, func(path string) { sqliteExec(t, path, "DROP TABLE history") }, "--duration", "30s")
 	failed(t, r, res, "the schema is missing or changed")
 	if m := res.Measurement; m == nil || m.ErrorClasses["schema"] < 1 || !strings.Contains(res.Error, "no such table") {
@@ -131,7 +130,6 @@ func TestTableDroppedDuringTheRunFailsIt(t *testing.T) {
 
 // A column dropped under the Payment transaction: every payment failed, and the run said ok.
 func TestColumnDroppedDuringTheRunFailsIt(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, true, func(path string) { sqliteExec(t, path, "ALTER TABLE history DROP COLUMN h_data") }, "--duration", "30s")
 	failed(t, r, res, "the schema is missing or changed")
 	if !strings.Contains(res.Error, "h_data") {
@@ -142,7 +140,6 @@ func TestColumnDroppedDuringTheRunFailsIt(t *testing.T) {
 // A constraint that a quarter of the payments break (h_amount is uniform on 1..5000): constraint errors, a class that does not end the run
 // at once, are counted by class and fail it above --max-error-rate.
 func TestErrorRateAboveTheMaximumFailsTheRun(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, false, func(path string) {
 		// a trigger, not an index or deleted rows: the run's start check would refuse those as tampering
 		sqliteExec(t, path, "CREATE TRIGGER dbdyno_test_refuse_payment BEFORE INSERT ON history WHEN NEW.h_amount < 1250 BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: history.h_c_id'); END")
@@ -164,7 +161,6 @@ func TestErrorRateAboveTheMaximumFailsTheRun(t *testing.T) {
 // Another writer holds the file's lock for the whole run: nothing completes (NOPM 0); the run is stalled and
 // failed, not ok.
 func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	var release func()
 	// the lock is given up once the window is over (the virtual users' waits end), however late the run began
 	over := windowOver(func() { release() })
@@ -196,7 +192,6 @@ func TestFileHeldByAnotherWriterFailsTheRun(t *testing.T) {
 // The district counters moved by another writer during the run: the database's count of new orders disagrees
 // with the client's, and the run fails.
 func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, true, func(path string) {
 		sqliteExec(t, path, "UPDATE district SET d_next_o_id = d_next_o_id + 100000")
 	}, "--duration", "4s")

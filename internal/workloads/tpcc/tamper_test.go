@@ -132,7 +132,6 @@ func TestBuildRefusesWhileARunUsesTheTables(t *testing.T) {
 // More New-Orders rolled back than the specification's 1% warn, and the result records it: here items were
 // deleted from a build whose record has no row counts (as builds made before manifests were recorded).
 func TestTooManyRollbacksWarn(t *testing.T) {
-	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	e := clitest.Engine{URL: "sqlite://" + builtSQLite(t)}
 	file := filepath.Join(t.TempDir(), "r.json")
 	run := []string{"tpcc", "run", "--target", e.URL, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--check", "--result", file}
