@@ -266,7 +266,6 @@ func runCheckReset(t *testing.T, url string, raw *sql.DB) {
 
 // Several instances at once: each target's OPM and their sum as a result of its own.
 func TestWebstoreTwoInstances(t *testing.T) {
-	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
 	for _, u := range []string{a, b} {
@@ -331,7 +330,6 @@ func TestWebstoreBadInput(t *testing.T) {
 // A run whose server sessions are all terminated midway reconnects its virtual users, goes on selling, and
 // leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
-	t.Parallel() // on a database of its own (its sessions are the ones terminated)
 	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
 	// no reviews: the run's start (its check of every table against the build) stays within the second the
 	// sessions are terminated after

@@ -91,7 +91,6 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 // The database's count of the orders a run added disagrees with the client's committed count (a trigger undoes
 // every second order): the run fails, saying so.
 func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
-	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "ws.db")
 	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
