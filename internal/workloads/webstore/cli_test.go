@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 func engines(t *testing.T, database string) []clitest.Engine {
 	out := []clitest.Engine{{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "ws.db"), Modes: []string{"sql"}}}
 	for _, u := range testsrv.Servers(t) {
-		u = testsrv.Beside(t, u, database)
+		u = beside(t, u, database)
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
@@ -35,6 +36,18 @@ func engines(t *testing.T, database string) []clitest.Engine {
 		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: u, Modes: []string{"sql", "procedures"}})
 	}
 	return out
+}
+
+// besideMu makes this package's databases one at a time: the tests run side by side, and Babelfish refuses
+// two CREATE DATABASE at once ("tuple concurrently updated").
+var besideMu sync.Mutex
+
+// beside is testsrv.Beside, one database at a time.
+func beside(t *testing.T, url, name string) string {
+	t.Helper()
+	besideMu.Lock()
+	defer besideMu.Unlock()
+	return testsrv.Beside(t, url, name)
 }
 
 func open(t *testing.T, url string) (*webstore.DB, *sql.DB) {
@@ -330,7 +343,7 @@ func TestWebstoreBadInput(t *testing.T) {
 // A run whose server sessions are all terminated midway reconnects its virtual users, goes on selling, and
 // leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
-	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
+	url := beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
 	// no reviews: the run's start (its check of every table against the build) stays within the second the
 	// sessions are terminated after
 	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--reviews-per-product", "0", "--drop")

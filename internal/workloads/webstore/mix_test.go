@@ -70,7 +70,7 @@ func customMix(t *testing.T, name string, refusals bool) {
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "w.db")
 	if name == "postgres" {
-		url = testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_ws_mix")
+		url = beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_ws_mix")
 	}
 	st := filepath.Join(dir, "results.db")
 	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2", "--drop")
