@@ -53,6 +53,7 @@ func TestColdCmdOnSQLite(t *testing.T) {
 // On PostgreSQL the command restarts the server (pg_ctl, not waiting for it): the run waits until it answers,
 // measures on the new server, and records how long that took.
 func TestColdCmdRestartsPostgreSQL(t *testing.T) {
+	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	pg := pgproc.Start(t)
 	before := pg.PostmasterPid()
 	res := filepath.Join(t.TempDir(), "r.json")

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/dbdyno/dbdyno/internal/method"
@@ -41,21 +42,51 @@ func TestMergeShards(t *testing.T) {
 	clitest.TPCCBuiltAt(t, "sqlite://"+a)
 	copyFile(t, a, b)
 	copyFile(t, a, c)
-	// the shards: one command driving both copies at once, their measured windows starting at one instant
-	// (--start-at: without it each target's ramp-up counts from its own start, 208ms apart on a loaded machine)
-	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
-		"--duration", "10s", "--seed", "5", "--store", stPath, "--start-at", "+8s") // 1% of 10s: 100ms for the targets to start apart
+	// a shard aborted (Ctrl-C as soon as it measures): its set-up time (start to measuring, less the ramp-up) is
+	// the reference the shards' --start-at derives from (a loaded machine sets up more slowly)
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	t0 := time.Now()
+	var setup time.Duration
+	clitest.RunWatching(actx, func(line string) {
+		if strings.Contains(line, "ramp-up done, measuring") {
+			setup = time.Since(t0) - time.Second
+			cancel()
+		}
+	}, "tpcc", "run", "--target", "sqlite://"+c, "--vus", "1", "--rampup", "1s", "--duration", "10s", "--seed", "5", "--store", stPath)
 	st, err := store.Open(ctx, stPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	all, err := st.List(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	aborted := ""
+	for _, e := range all {
+		if e.Status == result.StatusAborted {
+			aborted = e.RunID
+		}
+	}
+	if aborted == "" {
+		t.Fatal("the interrupted shard stored no aborted run")
+	}
+	// the shards: one command driving both copies at once, their measured windows starting at one instant
+	// (--start-at: without it each target's ramp-up counts from its own start, 208ms apart on a loaded machine),
+	// far enough ahead for both targets' set-up, however slow the machine
+	startAt := "+" + max(4*setup, 8*time.Second).Round(time.Millisecond).String()
+	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
+		"--duration", "10s", "--seed", "5", "--store", stPath, "--start-at", startAt) // 1% of 10s: 100ms for the targets to start apart
 	entries, err := st.List(ctx, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var shards []*result.Result
 	for _, e := range entries {
+		if e.RunID == aborted {
+			continue
+		}
 		rs, err := st.Get(ctx, e.RunID)
 		if err != nil {
 			t.Fatal(err)
@@ -121,27 +152,7 @@ func TestMergeShards(t *testing.T) {
 		t.Errorf("compare of the merged result: %v", err)
 	}
 
-	// a shard aborted (Ctrl-C as soon as it measures) and one that is not in the store
-	actx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	clitest.RunWatching(actx, func(line string) {
-		if strings.Contains(line, "ramp-up done, measuring") {
-			cancel()
-		}
-	}, "tpcc", "run", "--target", "sqlite://"+c, "--vus", "1", "--rampup", "1s", "--duration", "10s", "--seed", "5", "--store", stPath)
-	all, err := st.List(ctx, store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	aborted := ""
-	for _, e := range all {
-		if e.Status == result.StatusAborted {
-			aborted = e.RunID
-		}
-	}
-	if aborted == "" {
-		t.Fatal("the interrupted shard stored no aborted run")
-	}
+	// the aborted shard (above) and one that is not in the store
 	out.Reset()
 	inc, err := method.Merge(ctx, &out, stPath, []string{ids[0], ids[1], aborted, "r-gone"}, nil, "test")
 	if !errors.Is(err, method.ErrIncomplete) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), inc.RunID+" is stored") {

@@ -20,11 +20,16 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
-func TestMain(m *testing.M) { clitest.Main(m) }
+// Four parallel tests at once, not two: they wait on servers and timed windows more than they compute.
+func TestMain(m *testing.M) {
+	clitest.AtLeastParallel(4)
+	clitest.Main(m)
+}
 
 // TestRepeatsSweepStoreCompareReport runs a VU sweep with repeats on SQLite and follows the results through
 // the store, export, compare and the HTML report.
 func TestRepeatsSweepStoreCompareReport(t *testing.T) {
+	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
@@ -194,6 +199,7 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 }
 
 func TestSeveralTargetsAtOnce(t *testing.T) {
+	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	dir := t.TempDir()
 	a, b := "sqlite://"+filepath.Join(dir, "a.db"), "sqlite://"+filepath.Join(dir, "b.db")
 	clitest.TPCCBuiltAt(t, a)

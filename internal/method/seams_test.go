@@ -108,8 +108,9 @@ func TestDatabaseHostCores(t *testing.T) {
 	url := "sqlite://" + filepath.Join(dir, "c.db")
 	clitest.TPCCBuiltAt(t, url)
 	local, labelled := filepath.Join(dir, "l.json"), filepath.Join(dir, "d.json")
-	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", local)
-	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", labelled, "--label", "db_cores=16")
+	// counts, not times: 100 transactions hold new orders however slow the machine (a 1 s window could hold none)
+	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--transactions", "100", "--store", "", "--result", local)
+	clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--transactions", "100", "--store", "", "--result", labelled, "--label", "db_cores=16")
 	l, _ := clitest.ReadResult(t, local)
 	d, _ := clitest.ReadResult(t, labelled)
 	if l.Environment.DBHostCores != l.Environment.Cores || l.Environment.DBHostCoresSource != result.LocalCores {

@@ -15,18 +15,18 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
-// dbdynoBinary builds the command into dir: the shards are processes of their own, as on several hosts.
-func dbdynoBinary(t *testing.T, dir string) string {
-	t.Helper()
+// dbdynoBinary builds the command into dir: the shards are processes of their own, as on several hosts. It
+// runs on a goroutine of its own: it returns go build's error and output rather than failing the test.
+func dbdynoBinary(dir string) (string, error) {
 	bin := filepath.Join(dir, "dbdyno")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/dbdyno/dbdyno/cmd/dbdyno")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/dbdyno/dbdyno/cmd/dbdyno").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	return bin
+	return bin, nil
 }
 
 // units is the units of work a measurement holds, whatever their outcome (a --transactions window holds exactly
@@ -88,9 +88,24 @@ func (s *shardRun) output() string {
 // holding every shard's samples. A shard killed (SIGKILL) while measuring leaves no result, and the merge of
 // the three is stored incomplete, the command exiting non-zero.
 func TestShardProcessesMerge(t *testing.T) {
+	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	pg := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_shards")
 	dir := t.TempDir()
-	bin := dbdynoBinary(t, dir)
+	// the command is built while the database is: each takes seconds, one of them on the server
+	built := make(chan error, 1)
+	var bin string
+	go func() {
+		var err error
+		bin, err = dbdynoBinary(dir)
+		built <- err
+	}()
+	t.Cleanup(func() { <-built }) // should the build of the database fail first: go build ends before dir goes
+	clitest.Must(t, "tpcc", "build", "--target", pg, "--warehouses", "3", "--drop")
+	if err := <-built; err != nil {
+		built <- nil
+		t.Fatal(err)
+	}
+	built <- nil
 	run := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(bin, args...).CombinedOutput()
@@ -99,8 +114,8 @@ func TestShardProcessesMerge(t *testing.T) {
 		}
 		return string(out)
 	}
-	run("tpcc", "build", "--target", pg, "--warehouses", "3", "--drop")
-	const total, n = 1500, 3
+	// 600 units of work: each shard's 200 hold every transaction type (a deck of 100 has at least 4 of each)
+	const total, n = 600, 3
 	common := []string{"tpcc", "run", "--target", pg, "--rampup", "1s", "--store", "", "--seed", "7"}
 
 	// the reference: one process, n virtual users, every unit of work; its set-up time (start to measuring,

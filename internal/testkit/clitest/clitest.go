@@ -7,10 +7,12 @@ package clitest
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +36,22 @@ func Main(m *testing.M) {
 	code := testsrv.Run(m)
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// AtLeastParallel lets n parallel tests run at once (go test's -parallel, GOMAXPROCS by default: 2 on a 2-core
+// machine) unless -parallel was given: for a package whose parallel tests spend their time waiting (on
+// servers, on timed windows) rather than computing. Call it from TestMain, before Main.
+func AtLeastParallel(n int) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if f := flag.Lookup("test.parallel"); f != nil && !given {
+		if cur, err := strconv.Atoi(f.Value.String()); err == nil && cur < n {
+			f.Value.Set(strconv.Itoa(n))
+		}
+	}
 }
 
 // Result is a command's exit status and output.

@@ -22,8 +22,10 @@ func LostConnections(t *testing.T, workload, url, keyTx string) (*result.Result,
 	var err error
 	terminated := false
 	on := &On{After: "ramp-up done, measuring", Text: " measure ", Do: func() { terminated = true; n, err = TerminateSessions(url) }}
+	// the lost connections' errors are this test's doing, one a virtual user: however few units of work a loaded
+	// machine fits in the window (3 of 197 were 1.5%, over the default --max-error-rate 1%), they do not fail the run
 	r := RunOn(context.Background(), on, workload, "run", "--target", url, "--vus", "3", "--rampup", "1s", "--duration", "6s",
-		"--interval", "1s", "--check", "--result", file)
+		"--interval", "1s", "--check", "--max-error-rate", "100", "--result", file)
 	if err != nil {
 		t.Fatal(err)
 	}

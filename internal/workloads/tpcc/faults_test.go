@@ -72,6 +72,7 @@ func sqliteExec(t *testing.T, path, stmt string) {
 // A read-only database file (chmod; as root, which ignores modes, the immutable attribute): the first write
 // fails the run at once with SQLite's message, not 12,818 errors later.
 func TestReadOnlyFileFailsTheRun(t *testing.T) {
+	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, false, func(path string) {
 		for _, f := range []string{path + "-wal", path + "-shm"} {
 			os.Remove(f)
@@ -96,6 +97,7 @@ func TestReadOnlyFileFailsTheRun(t *testing.T) {
 
 // Garbage written over pages of the file: "database disk image is malformed" fails the run at once.
 func TestCorruptPagesFailTheRun(t *testing.T) {
+	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	r, res := faultRun(t, false, func(path string) {
 		f, err := os.OpenFile(path, os.O_RDWR, 0)
 		if err != nil {

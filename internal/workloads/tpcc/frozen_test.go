@@ -19,12 +19,15 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
-// frozenRun runs `tpcc run` on a private PostgreSQL instance, freezes the server (SIGSTOP) mid-run, and, when
-// cancel is set, sends Ctrl-C a moment later. The command must end well before the server resumes (thawed 60 s
-// later, so that a hung run fails the test instead of hanging it) with the partial result written.
-func frozenRun(t *testing.T, mode string, cancel bool) (r clitest.Result, res *result.Result, ref, took time.Duration) {
-	pg := pgproc.Start(t)
-	clitest.Must(t, "tpcc", "build", "--target", pg.URL, "--warehouses", "1")
+// frozenRun runs `tpcc run` on pg, a private PostgreSQL instance holding a build, freezes the server (SIGSTOP)
+// mid-run, and, when cancel is set, sends Ctrl-C a moment later. The command must end well before the server
+// resumes (thawed 60 s later, so that a hung run fails the test instead of hanging it) with the partial result
+// written.
+func frozenRun(t *testing.T, pg *pgproc.Instance, mode string, cancel bool) (r clitest.Result, res *result.Result, ref, took time.Duration) {
+	// the sessions an earlier run on the frozen server left (their client gone while the server was stopped) end
+	// first: none of them holds a row this run waits for
+	testsrv.Exec(t, pg.URL, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'")
+	defer pg.Thaw() // should the test fail while the server is frozen: the next test runs on it
 	file := filepath.Join(t.TempDir(), "r.json")
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -67,34 +70,40 @@ func frozenRun(t *testing.T, mode string, cancel bool) (r clitest.Result, res *r
 	return r, res, ref, took
 }
 
+// One private instance and one build for the frozen-server tests below, run one after the other (each freezes
+// the whole server): an instance and a build each took most of these tests' time. The instance is a server of
+// its own: the test runs beside the others.
+func TestOnAFrozenServer(t *testing.T) {
+	t.Parallel()
+	pg := pgproc.Start(t)
+	clitest.Must(t, "tpcc", "build", "--target", pg.URL, "--warehouses", "1")
+	for _, mode := range []string{"procedures", "sql"} {
+		t.Run("CtrlC/"+mode, func(t *testing.T) { ctrlCOnAFrozenServer(t, pg, mode) })
+	}
+	t.Run("RunEnds", func(t *testing.T) { runEndsOnAFrozenServer(t, pg) })
+}
+
 // A server that stops answering mid-run, then Ctrl-C: the run ends within seconds (it hung until the server
 // resumed, 144 s in the report), exit status aborted, the partial result written and marked aborted.
-// Each private instance is a server of its own: the tests run beside the others.
-func TestCtrlCOnAFrozenServer(t *testing.T) {
-	t.Parallel()
-	for _, mode := range []string{"procedures", "sql"} {
-		t.Run(mode, func(t *testing.T) {
-			r, res, ref, took := frozenRun(t, mode, true)
-			if r.Code != method.ExitAborted {
-				t.Fatalf("exit %d, want %d\n%s%s", r.Code, method.ExitAborted, r.Stdout, r.Stderr)
-			}
-			// 15 s, and 3x the run's pace measured here unfrozen (a loaded machine ends more slowly); a run that
-			// hung would wait for the thaw, 60 s
-			if limit := 15*time.Second + 3*ref; took > limit {
-				t.Fatalf("the run took %s after Ctrl-C to end, over %s (its pace unfrozen: 10 New-Orders in %s)", took.Round(time.Millisecond), limit, ref.Round(time.Millisecond))
-			}
-			if res.Status != result.StatusAborted || res.Measurement == nil || res.Measurement.Committed == 0 {
-				t.Fatalf("result: status %s, measurement %+v", res.Status, res.Measurement)
-			}
-		})
+func ctrlCOnAFrozenServer(t *testing.T, pg *pgproc.Instance, mode string) {
+	r, res, ref, took := frozenRun(t, pg, mode, true)
+	if r.Code != method.ExitAborted {
+		t.Fatalf("exit %d, want %d\n%s%s", r.Code, method.ExitAborted, r.Stdout, r.Stderr)
+	}
+	// 15 s, and 3x the run's pace measured here unfrozen (a loaded machine ends more slowly); a run that
+	// hung would wait for the thaw, 60 s
+	if limit := 15*time.Second + 3*ref; took > limit {
+		t.Fatalf("the run took %s after Ctrl-C to end, over %s (its pace unfrozen: 10 New-Orders in %s)", took.Round(time.Millisecond), limit, ref.Round(time.Millisecond))
+	}
+	if res.Status != result.StatusAborted || res.Measurement == nil || res.Measurement.Committed == 0 {
+		t.Fatalf("result: status %s, measurement %+v", res.Status, res.Measurement)
 	}
 }
 
 // A server that stops answering and a run that reaches its end: the in-flight transactions are cut a few seconds
 // after the end and the run ends, rather than waiting on the server for as long as it stays frozen.
-func TestRunEndsOnAFrozenServer(t *testing.T) {
-	t.Parallel()
-	_, res, ref, took := frozenRun(t, "procedures", false)
+func runEndsOnAFrozenServer(t *testing.T, pg *pgproc.Instance) {
+	_, res, ref, took := frozenRun(t, pg, "procedures", false)
 	// 30 s, and 3x the run's pace measured here unfrozen (a loaded machine ends more slowly); a run that hung
 	// would wait for the thaw, 60 s
 	if limit := 30*time.Second + 3*ref; took > limit {

@@ -39,6 +39,7 @@ func TestHammerDBTPMMatchesTheClientsCounts(t *testing.T) {
 	t.Parallel() // on databases of its own (dbdyno_hammerdb); PostgreSQL's counters are the database's alone
 	for _, env := range []string{"DBDYNO_TEST_PG", "DBDYNO_TEST_MYSQL"} {
 		t.Run(env, func(t *testing.T) {
+			t.Parallel() // each server its own: one builds and runs while the other does
 			url := testsrv.Beside(t, testsrv.URL(t, env), "dbdyno_hammerdb")
 			clitest.Must(t, "tpcc", "build", "--target", url, "--warehouses", "1", "--drop")
 			testsrv.Exec(t, url, conflictTrigger[env]...)
@@ -109,9 +110,10 @@ func TestHammerDBTPMMatchesTheClientsCounts(t *testing.T) {
 
 // An embedded engine keeps no server counters: HammerDB's TPM is said to be unavailable, not zero.
 func TestHammerDBTPMUnavailableOnAnEmbeddedEngine(t *testing.T) {
+	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	url := "sqlite://" + builtSQLite(t)
 	file := filepath.Join(t.TempDir(), "r.json")
-	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s", "--result", file, "--store", "")
+	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--transactions", "100", "--result", file, "--store", "")
 	res, _ := clitest.ReadResult(t, file)
 	why, _ := res.Figures["hammerdb_tpm_unavailable"].(string)
 	if !strings.Contains(why, "embedded") || res.Figures["hammerdb_tpm"] != nil {

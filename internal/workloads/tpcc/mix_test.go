@@ -14,11 +14,13 @@ import (
 // TestCustomMix: --mix runs the transactions in the weights given, marks the result "custom mix", and compare
 // refuses it beside a standard run unless allowed; a bad weight is one line.
 func TestCustomMix(t *testing.T) {
+	t.Parallel() // on a SQLite file of its own: beside the tests that wait on servers
 	dir := t.TempDir()
 	url := "sqlite://" + builtSQLite(t)
 	st := filepath.Join(dir, "results.db")
+	// counts, not times: 200 transactions hold payments and new orders however slow the machine
 	run := func(file string, extra ...string) {
-		clitest.Must(t, append([]string{"tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "2s",
+		clitest.Must(t, append([]string{"tpcc", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--transactions", "200",
 			"--store", st, "--result", filepath.Join(dir, file)}, extra...)...)
 	}
 	run("std.json")

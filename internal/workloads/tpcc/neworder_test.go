@@ -76,6 +76,9 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Drop(ctx)
+			if name == "postgres" {
+				t.Run("SessionOutlivesTheRunsContext", func(t *testing.T) { sessionOutlivesTheRunsContext(t, db) })
+			}
 			h, err := sqlHandle(t, tg)
 			if err != nil {
 				t.Fatal(err)
@@ -273,18 +276,10 @@ func linesOf(t *testing.T, h *sql.DB, q func(string) string, in newOrderInput, o
 }
 
 // A PostgreSQL session that watched a context which ended (a run's) works again under another context (the
-// consistency check after the run): the deadline the ended context left on the socket is cleared.
-func TestSessionOutlivesTheRunsContext(t *testing.T) {
+// consistency check after the run): the deadline the ended context left on the socket is cleared. It runs on
+// TestNewOrderEffectsInEveryMode's PostgreSQL build (a build of its own took most of its time).
+func sessionOutlivesTheRunsContext(t *testing.T, db *DB) {
 	ctx := context.Background()
-	db, err := Open(ctx, txTarget(t, "postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Build(ctx, BuildOptions{Warehouses: 1, Threads: 2, Drop: true, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	defer db.Drop(ctx)
 	s, err := db.newSession(ctx)
 	if err != nil {
 		t.Fatal(err)

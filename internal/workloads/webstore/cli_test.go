@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,14 +16,19 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workloads/webstore"
 )
 
-func TestMain(m *testing.M) { clitest.Main(m) }
+// Four parallel tests at once, not two: they wait on servers and timed windows more than they compute.
+func TestMain(m *testing.M) {
+	clitest.AtLeastParallel(4)
+	clitest.Main(m)
+}
 
 // engines are SQLite and, where the servers run (always in CI), PostgreSQL, MariaDB (and SQL Server when
-// testsrv.MSSQLEnv names one), each in a database of its own.
-func engines(t *testing.T) []clitest.Engine {
+// testsrv.MSSQLEnv names one), each in a database of its own: database on each server, one per test, so that
+// the tests run side by side.
+func engines(t *testing.T, database string) []clitest.Engine {
 	out := []clitest.Engine{{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "ws.db"), Modes: []string{"sql"}}}
 	for _, u := range testsrv.Servers(t) {
-		u = testsrv.Beside(t, u, "dbdyno_webstore")
+		u = beside(t, u, database)
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
@@ -30,6 +36,18 @@ func engines(t *testing.T) []clitest.Engine {
 		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: u, Modes: []string{"sql", "procedures"}})
 	}
 	return out
+}
+
+// besideMu makes this package's databases one at a time: the tests run side by side, and Babelfish refuses
+// two CREATE DATABASE at once ("tuple concurrently updated").
+var besideMu sync.Mutex
+
+// beside is testsrv.Beside, one database at a time.
+func beside(t *testing.T, url, name string) string {
+	t.Helper()
+	besideMu.Lock()
+	defer besideMu.Unlock()
+	return testsrv.Beside(t, url, name)
 }
 
 func open(t *testing.T, url string) (*webstore.DB, *sql.DB) {
@@ -83,7 +101,8 @@ func ph(url, q string) string {
 }
 
 func TestWebstoreOnEveryEngine(t *testing.T) {
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_webstore") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server: one waits on its server while another works
 			b := clitest.Must(t, "webstore", "build", "--target", e.URL, "--size", "S", "--reviews-per-product", "2", "--drop", "--seed", "3")
@@ -324,7 +343,7 @@ func TestWebstoreBadInput(t *testing.T) {
 // A run whose server sessions are all terminated midway reconnects its virtual users, goes on selling, and
 // leaves a store that passes the checks (PostgreSQL: the sessions driven through pgfast).
 func TestWebstoreSurvivesLostConnections(t *testing.T) {
-	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
+	url := beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_webstore_gone")
 	// no reviews: the run's start (its check of every table against the build) stays within the second the
 	// sessions are terminated after
 	clitest.Must(t, "webstore", "build", "--target", url, "--size", "S", "--reviews-per-product", "0", "--drop")

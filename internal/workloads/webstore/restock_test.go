@@ -21,7 +21,8 @@ func TestRestockKeepsRollbacksLow(t *testing.T) {
 	const products, stock = 50, 10
 	const meanItems = 5 * 2 // 1..9 lines of 1..3 items
 	const orders = 10 * products * stock / meanItems
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_ws_restock") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10", "--drop")
@@ -120,7 +121,8 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 // (the shares at 100%) add one of each per order, their searches return the loaded reviews, and a reset takes
 // them away again.
 func TestReviewsAndMembership(t *testing.T) {
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_ws_reviews") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "200", "--products", "50", "--orders-per-month", "10",

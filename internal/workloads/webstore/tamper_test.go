@@ -10,7 +10,8 @@ import (
 
 // A reset does not trust a loaded copy of the inventory missing rows, and a run refuses the store.
 func TestResetRefusesATamperedLoadedInventory(t *testing.T) {
-	for _, e := range engines(t) {
+	t.Parallel() // on databases of its own
+	for _, e := range engines(t, "dbdyno_ws_tamper") {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel() // each engine its own file or server
 			clitest.Must(t, "webstore", "build", "--target", e.URL, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2", "--drop")
