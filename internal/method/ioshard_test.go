@@ -19,7 +19,10 @@ import (
 // half's bytes are unchanged), and a shared file that is still to be laid out is refused.
 func TestIOShardProcessesMerge(t *testing.T) {
 	dir := t.TempDir()
-	bin := dbdynoBinary(t, dir)
+	bin, err := dbdynoBinary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	data := filepath.Join(dir, "data")
 	if err := os.Mkdir(data, 0o755); err != nil {
 		t.Fatal(err)
