@@ -653,12 +653,18 @@ func statusOf(b bool) int64 { return boolInt(b) }
 // trades writes the trades of customers lo..hi and all that follows from them, and their accounts (whose
 // balances are the opening balance plus the cash transactions).
 func (g *gen) trades(sink bulk.Sink, lo, hi int64) error {
-	var sim simulation
 	seed, s := g.seed, g.s
+	// each customer simulated once, its trades kept for every table that follows from them (a chunk's
+	// customers hold about 100,000 trades)
+	sims := make([]simulation, hi-lo+1)
+	for c := lo; c <= hi; c++ {
+		simulate(seed, s, c, &sims[c-lo])
+	}
+	var sim *simulation
 	pass := func(name string, do func(r bulk.Row, c int64) error) error {
 		return g.table(sink, name, func(r bulk.Row) error {
 			for c := lo; c <= hi; c++ {
-				simulate(seed, s, c, &sim)
+				sim = &sims[c-lo]
 				if err := do(r, c); err != nil {
 					return err
 				}
