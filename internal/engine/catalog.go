@@ -144,6 +144,21 @@ func (e *Engine) PrepareLoad(ctx context.Context, q Queryer) {
 	}
 }
 
+// PrepareIndex readies a connection for building a load's keys and indexes (sql/NAME/index.sql: settings of
+// that session only, such as the memory an index build sorts in).
+func (e *Engine) PrepareIndex(ctx context.Context, q Queryer) {
+	for _, s := range e.index.SQL() {
+		q.ExecContext(ctx, s) // best effort: an index builds without them, only slower
+	}
+}
+
+// AnalyzesTables says whether the engine gathers statistics table by table (catalog.sql's analyze_table), so
+// that several tables' can be gathered at once; otherwise Analyze does the whole database in one statement.
+func (e *Engine) AnalyzesTables() bool {
+	_, ok := e.catalog.Set()["analyze_table"]
+	return ok
+}
+
 // Settings reads the engine's performance settings; a setting the account may not read is left out. On a
 // server of another product that speaks the engine's dialect (Babelfish behind SQL Server's), what that server
 // lacks (settings, counters, features) is listed instead as "not collected: REASON".
@@ -176,7 +191,7 @@ func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 // Files lists the engine's own SQL files as they run, for `dbdyno sql`.
 func (e *Engine) Files() []*sqlfile.File {
 	var out []*sqlfile.File
-	for _, f := range []*sqlfile.File{e.catalog, e.settings, e.counters, e.load} {
+	for _, f := range []*sqlfile.File{e.catalog, e.settings, e.counters, e.load, e.index} {
 		if len(f.Statements) > 0 {
 			out = append(out, f)
 		}

@@ -88,7 +88,7 @@ type Engine struct {
 	// variant); nil where the engine has none.
 	detect func(ctx context.Context, e *Engine, q Queryer) *variant
 
-	catalog, settings, counters, load *sqlfile.File
+	catalog, settings, counters, load, index *sqlfile.File
 }
 
 var registry []*Engine
@@ -102,7 +102,7 @@ func register(e *Engine) {
 	for _, f := range []struct {
 		name string
 		dst  **sqlfile.File
-	}{{"settings.sql", &e.settings}, {"counters.sql", &e.counters}, {"load.sql", &e.load}} {
+	}{{"settings.sql", &e.settings}, {"counters.sql", &e.counters}, {"load.sql", &e.load}, {"index.sql", &e.index}} {
 		if *f.dst, err = sqlfile.Overlay(sqlFS, e.Name, f.name, e.Placeholder); err != nil {
 			*f.dst = &sqlfile.File{Name: f.name}
 		}

@@ -183,35 +183,51 @@ func (db *DB) exec(ctx context.Context, q engine.Queryer, name string, st *sqlfi
 	return nil
 }
 
-// indexes runs the keys and indexes file: on an engine that runs DDL on several tables at once, over threads
-// connections taking the statements in the file's order (a statement on a table another one is changing waits
-// for its lock); otherwise one after another.
+// indexes runs the keys and indexes file on connections readied for it (the engine's index settings): on an
+// engine that runs DDL on several tables at once, over threads connections taking the statements in the file's
+// order (a statement on a table another one is changing waits for its lock); otherwise one after another.
 func (db *DB) indexes(ctx context.Context, name string, threads int) error {
-	if threads < 2 || !db.T.Engine.ConcurrentDDL {
-		return db.Script(ctx, db.SQL, name)
-	}
 	sts, err := db.statements(name)
 	if err != nil {
 		return err
 	}
+	if threads < 2 || !db.T.Engine.ConcurrentDDL {
+		threads = 1
+	}
+	return db.each(ctx, min(threads, len(sts)), len(sts), db.T.Engine.PrepareIndex, func(conn *sql.Conn, i int) error {
+		return db.exec(ctx, conn, name, sts[i])
+	})
+}
+
+// each does n jobs over threads connections of their own (each readied by prepare), in order: a connection
+// takes the next job when it is free. The first error stops the rest.
+func (db *DB) each(ctx context.Context, threads, n int, prepare func(context.Context, engine.Queryer), do func(conn *sql.Conn, i int) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	queue := make(chan *sqlfile.Statement, len(sts))
-	for _, st := range sts {
-		queue <- st
+	queue := make(chan int, n)
+	for i := range n {
+		queue <- i
 	}
 	close(queue)
 	errs := make(chan error, threads)
 	var wg sync.WaitGroup
-	for range min(threads, len(sts)) {
+	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for st := range queue {
+			conn, err := db.SQL.Conn(ctx)
+			if err != nil {
+				errs <- db.T.ConnectError(err)
+				cancel()
+				return
+			}
+			defer conn.Close()
+			prepare(ctx, conn)
+			for i := range queue {
 				if ctx.Err() != nil {
 					return
 				}
-				if err := db.exec(ctx, db.SQL, name, st); err != nil {
+				if err := do(conn, i); err != nil {
 					errs <- err
 					cancel()
 					return
@@ -221,7 +237,22 @@ func (db *DB) indexes(ctx context.Context, name string, threads int) error {
 	}
 	wg.Wait()
 	close(errs)
-	return <-errs
+	if err := <-errs; err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// analyze gathers the optimizer's statistics for the tables: table by table over threads connections where the
+// engine gathers them so and runs DDL at once, otherwise in one go.
+func (db *DB) analyze(ctx context.Context, tables []string, threads int) error {
+	e := db.T.Engine
+	if threads < 2 || !e.ConcurrentDDL || !e.AnalyzesTables() {
+		return e.Analyze(ctx, db.SQL, tables)
+	}
+	return db.each(ctx, min(threads, len(tables)), len(tables), func(context.Context, engine.Queryer) {}, func(conn *sql.Conn, i int) error {
+		return e.Analyze(ctx, conn, tables[i:i+1])
+	})
 }
 
 // expand gives a statement as it runs on the dataset: {{meta}} is its build record's table (files shared by
@@ -489,7 +520,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	}
 	ta := time.Now()
 	fmt.Fprintln(b.Progress, "gathering statistics")
-	if err := db.T.Engine.Analyze(ctx, db.SQL, append(append([]string{}, db.D.Tables...), db.PartNames()...)); err != nil {
+	if err := db.analyze(ctx, append(append([]string{}, db.D.Tables...), db.PartNames()...), b.Threads); err != nil {
 		return nil, fmt.Errorf("gathering statistics: %w", err)
 	}
 	rep.Analyze = time.Since(ta)

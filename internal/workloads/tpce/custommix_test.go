@@ -17,10 +17,11 @@ import (
 // refuses it beside a standard run unless allowed; the standard weights in proportion are not custom; a bad
 // weight, or a weight on what the market exchange emulator starts, is one line.
 func TestCustomMix(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "tpce.db")
 	st := filepath.Join(dir, "results.db")
-	clitest.Must(t, "tpce", "build", "--target", url, "--customers", "1000", "--trade-days", "1", "--threads", "2")
+	tpce.TinyAt(t, url)
 	run := func(file string, extra ...string) {
 		clitest.Must(t, append([]string{"tpce", "run", "--target", url, "--vus", "1", "--rampup", "0s", "--duration", "3s",
 			"--store", st, "--result", filepath.Join(dir, file), "--seed", "3"}, extra...)...)

@@ -78,8 +78,8 @@ type BuildOptions struct {
 	Progress io.Writer
 }
 
-// Build creates the schema and loads it through the shared build lifecycle (bulk), then sets the brokers'
-// trade counts and commission totals from the loaded trades.
+// Build creates the schema and loads it through the shared build lifecycle (bulk); the brokers' trade counts
+// and commission totals are summed as the trades are generated.
 func (db *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error) {
 	s := opts.Size
 	if err := s.Check(); err != nil {
@@ -92,9 +92,6 @@ func (db *DB) Build(ctx context.Context, opts BuildOptions) (*bulk.Report, error
 		Work: work(opts.Seed, s, &rows.Int64), Rows: &rows.Int64, Total: s.Rows(), Bytes: s.Bytes(), Progress: opts.Progress})
 	if err != nil {
 		return nil, err
-	}
-	if _, err := db.exec(ctx, db.Data.SQL, "broker_totals"); err != nil {
-		return nil, fmt.Errorf("setting the brokers' totals: %w", err)
 	}
 	return rep, nil
 }

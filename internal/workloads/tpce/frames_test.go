@@ -584,9 +584,11 @@ func frameEngines(t *testing.T, db string) []string {
 	return out
 }
 
-// tinyBuild builds the smallest database (1,000 customers, one trade day) and opens a workload on it.
+// tinyBuild makes url's database the smallest one (1,000 customers, one trade day: TinyAt) and opens a
+// workload on it.
 func tinyBuild(t *testing.T, url string) (*DB, *sql.DB) {
 	t.Helper()
+	TinyAt(t, url)
 	ctx := context.Background()
 	tg, err := engine.Parse(url)
 	if err != nil {
@@ -597,9 +599,6 @@ func tinyBuild(t *testing.T, url string) (*DB, *sql.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(db.Close)
-	if _, err := db.Build(ctx, BuildOptions{Size: Size{Customers: 1000, TradeDays: 1}, Threads: 2, Drop: true, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
 	_, raw := testsrv.Open(t, url)
 	return db, raw
 }
@@ -634,9 +633,11 @@ func newTestWorker(t *testing.T, w *Workload, seed uint64, log *[]tapped, cur *i
 }
 
 func TestFramesAgainstIndependentSQL(t *testing.T) {
+	t.Parallel()
 	for _, url := range frameEngines(t, "dbdyno_tpce_frames") {
 		tg, _ := engine.Parse(url)
 		t.Run(tg.Engine.Name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			db, raw := tinyBuild(t, url)
 			w, err := db.NewWorkload(ctx, 11)

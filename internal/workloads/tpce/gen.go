@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -586,6 +587,10 @@ type gen struct {
 	seed uint64
 	s    Size
 	rows *atomic.Int64
+	// brokers' totals, added to as the trades are written: each broker's completed trades and the sum of their
+	// commissions (cents), index b-1; the brokers are written once every trade is (tradesDone).
+	brokerTrades, brokerComm []atomic.Int64
+	tradesDone               sync.WaitGroup
 }
 
 // table writes one table through the sink and counts its rows.
@@ -607,7 +612,7 @@ func each(lo, hi int64, r bulk.Row, do func(i int64)) error {
 
 // work splits a build into independent parts.
 func work(seed uint64, s Size, rows *atomic.Int64) []bulk.Work {
-	g := &gen{seed: seed, s: s, rows: rows}
+	g := &gen{seed: seed, s: s, rows: rows, brokerTrades: make([]atomic.Int64, s.Brokers()), brokerComm: make([]atomic.Int64, s.Brokers())}
 	var out []bulk.Work
 	add := func(name string, do func(bulk.Sink) error) {
 		out = append(out, bulk.Work{Name: name, Do: func(ctx context.Context, sink bulk.Sink) error { return do(sink) }})
@@ -616,7 +621,11 @@ func work(seed uint64, s Size, rows *atomic.Int64) []bulk.Work {
 	chunk := min(1000, max(1, 100_000/perCustomer))
 	for lo := int64(1); lo <= s.Customers; lo += chunk {
 		hi := min(lo+chunk-1, s.Customers)
-		add(fmt.Sprintf("trades of customers %d-%d", lo, hi), func(sink bulk.Sink) error { return g.trades(sink, lo, hi) })
+		g.tradesDone.Add(1)
+		add(fmt.Sprintf("trades of customers %d-%d", lo, hi), func(sink bulk.Sink) error {
+			defer g.tradesDone.Done()
+			return g.trades(sink, lo, hi)
+		})
 	}
 	for lo := int64(1); lo <= s.Customers; lo += 1000 {
 		hi := lo + 999
@@ -631,6 +640,9 @@ func work(seed uint64, s Size, rows *atomic.Int64) []bulk.Work {
 		add(fmt.Sprintf("companies %d-%d", lo, hi), func(sink bulk.Sink) error { return g.companies(sink, lo, hi) })
 	}
 	add("fixed tables", g.fixed)
+	// last: the load hands the work out in this order, so every trade's work has been taken (and is done or
+	// running) when this starts, and the wait ends
+	out = append(out, bulk.Work{Name: "brokers", Do: g.brokers})
 	return out
 }
 
@@ -641,12 +653,18 @@ func statusOf(b bool) int64 { return boolInt(b) }
 // trades writes the trades of customers lo..hi and all that follows from them, and their accounts (whose
 // balances are the opening balance plus the cash transactions).
 func (g *gen) trades(sink bulk.Sink, lo, hi int64) error {
-	var sim simulation
 	seed, s := g.seed, g.s
+	// each customer simulated once, its trades kept for every table that follows from them (a chunk's
+	// customers hold about 100,000 trades)
+	sims := make([]simulation, hi-lo+1)
+	for c := lo; c <= hi; c++ {
+		simulate(seed, s, c, &sims[c-lo])
+	}
+	var sim *simulation
 	pass := func(name string, do func(r bulk.Row, c int64) error) error {
 		return g.table(sink, name, func(r bulk.Row) error {
 			for c := lo; c <= hi; c++ {
-				simulate(seed, s, c, &sim)
+				sim = &sims[c-lo]
 				if err := do(r, c); err != nil {
 					return err
 				}
@@ -669,6 +687,9 @@ func (g *gen) trades(sink bulk.Sink, lo, hi int64) error {
 	}{
 		{"trade", func(r bulk.Row, c int64) error {
 			for _, t := range sim.trades {
+				b := AccountBroker(seed, s, t.ca) - 1 // every initial trade is completed
+				g.brokerTrades[b].Add(1)
+				g.brokerComm[b].Add(t.comm)
 				r.Int(t.id)
 				r.Time(t.dts)
 				r.Str("CMPT")
@@ -1151,8 +1172,7 @@ func (g *gen) companies(sink bulk.Sink, lo, hi int64) error {
 	})
 }
 
-// fixed writes the fixed tables, the brokers and the exchanges' addresses. The brokers' trade counts and
-// commission totals are set from the loaded trades after the load (FinishBuild).
+// fixed writes the fixed tables and the exchanges' addresses.
 func (g *gen) fixed(sink bulk.Sink) error {
 	seed, s := g.seed, g.s
 	steps := []struct {
@@ -1244,15 +1264,6 @@ func (g *gen) fixed(sink bulk.Sink) error {
 				r.Str(divisions[(i/7)%int64(len(divisions))])
 			})
 		}},
-		{"broker", func(r bulk.Row) error {
-			return each(1, s.Brokers(), r, func(b int64) {
-				r.Int(b)
-				r.Str("ACTV")
-				r.Str(BrokerName(seed, b))
-				r.Int(0)
-				cents(r, 0)
-			})
-		}},
 	}
 	for _, st := range steps {
 		if err := g.table(sink, st.table, st.fill); err != nil {
@@ -1260,6 +1271,27 @@ func (g *gen) fixed(sink bulk.Sink) error {
 		}
 	}
 	return nil
+}
+
+// brokers writes the brokers with their completed trades and the sum of their commissions, as the
+// specification loads them, once every trade is written.
+func (g *gen) brokers(ctx context.Context, sink bulk.Sink) error {
+	done := make(chan struct{})
+	go func() { g.tradesDone.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return g.table(sink, "broker", func(r bulk.Row) error {
+		return each(1, g.s.Brokers(), r, func(b int64) {
+			r.Int(b)
+			r.Str("ACTV")
+			r.Str(BrokerName(g.seed, b))
+			r.Int(g.brokerTrades[b-1].Load())
+			cents(r, g.brokerComm[b-1].Load())
+		})
+	})
 }
 
 type atomicRows struct{ atomic.Int64 }

@@ -1,6 +1,14 @@
 package tpce
 
-import "testing"
+import (
+	"context"
+	"io"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+)
 
 // Every load unit has exactly 5,000 accounts, and each tier's counts stay in their ranges.
 func TestAccountsPerLoadUnit(t *testing.T) {
@@ -98,5 +106,43 @@ func TestSizeRefusals(t *testing.T) {
 	}
 	if got := (Size{5000, 300}).Trades(); got != 5000*17280 {
 		t.Fatalf("300 days of 5,000 customers: %d trades, want 86,400,000", got)
+	}
+}
+
+// textSink encodes every table as COPY's text (bulk.TSV) into a discarding writer: the generator and its
+// encoding alone, without a database.
+type textSink struct {
+	row  *bulk.Text
+	rows int64
+}
+
+func (s *textSink) Begin(string, []string) (bulk.Row, error) {
+	s.row = bulk.TSV(io.Discard)
+	return s, nil
+}
+func (s *textSink) Int(v int64)         { s.row.Int(v) }
+func (s *textSink) Dec(u int64, sc int) { s.row.Dec(u, sc) }
+func (s *textSink) Str(v string)        { s.row.Str(v) }
+func (s *textSink) Bytes(b []byte)      { s.row.Bytes(b) }
+func (s *textSink) Date(d int32)        { s.row.Date(d) }
+func (s *textSink) Time(t time.Time)    { s.row.Time(t) }
+func (s *textSink) Null()               { s.row.Null() }
+func (s *textSink) EndRow() error       { s.rows++; return s.row.EndRow() }
+func (s *textSink) End() (int64, error) { n := s.rows; s.rows = 0; return n, s.row.W.Flush() }
+func (s *textSink) Close()              {}
+
+// BenchmarkGenerate: the generator's rows a second with the writer discarded (1,000 customers, 30 trade days,
+// on one goroutine): go test -run - -bench Generate -benchtime 1x -cpuprofile gen.prof ./internal/workloads/tpce/
+func BenchmarkGenerate(b *testing.B) {
+	s := Size{Customers: 1000, TradeDays: 30}
+	for b.Loop() {
+		var rows atomic.Int64
+		t0 := time.Now()
+		for _, w := range work(1, s, &rows) {
+			if err := w.Do(context.Background(), &textSink{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(rows.Load())/time.Since(t0).Seconds(), "rows/s")
 	}
 }

@@ -71,9 +71,11 @@ func key(v ...any) string {
 // Data-Maintenance, triggered by the test (the event a run's minute is), once per table in the specification's
 // turn: each time exactly the rows the frame names change, to the values it sets, and no other table's.
 func TestDataMaintenanceChangesItsRows(t *testing.T) {
+	t.Parallel()
 	for _, url := range frameEngines(t, "dbdyno_tpce_dm") {
 		tg, _ := engine.Parse(url)
 		t.Run(tg.Engine.Name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			db, raw := tinyBuild(t, url)
 			w, err := db.NewWorkload(ctx, 5)
@@ -255,9 +257,11 @@ func checkMaintenance(t *testing.T, raw *sql.DB, table string, writes map[string
 // get their SBMT and CNCL history and are cancelled, their requests deleted, the submitted trades a run left
 // are cancelled with a CNCL row; nothing else changes.
 func TestTradeCleanupCancelsWhatARunLeft(t *testing.T) {
+	t.Parallel()
 	for _, url := range frameEngines(t, "dbdyno_tpce_cleanup") {
 		tg, _ := engine.Parse(url)
 		t.Run(tg.Engine.Name, func(t *testing.T) {
+			t.Parallel()
 			ctx := context.Background()
 			db, raw := tinyBuild(t, url)
 			w, err := db.NewWorkload(ctx, 5)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -22,26 +21,26 @@ import (
 // transaction rolled back after), per engine with procedures (PostgreSQL, MariaDB, and SQL Server when
 // DBDYNO_TEST_MSSQL names one). Trade-Order's intentional rollback leaves nothing behind in either mode.
 func TestFramesSameInBothModes(t *testing.T) {
+	t.Parallel()
 	for _, u := range testsrv.Servers(t) {
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Run(tg.Engine.Name, func(t *testing.T) {
-			u := testsrv.Beside(t, u, "dbdyno_tpce_frames")
+			t.Parallel()
+			u := testsrv.Beside(t, u, "dbdyno_tpce_modes")
 			tg, err := engine.Parse(u)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
+			TinyAt(t, u)
 			db, err := Open(ctx, tg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Build(ctx, BuildOptions{Size: Size{Customers: 1000, TradeDays: 1}, Threads: 2, Drop: true, Seed: 1, Version: "test", Progress: io.Discard}); err != nil {
-				t.Fatal(err)
-			}
 			defer db.Drop(ctx)
 			framesBothModes(t, ctx, db)
 			// a database without the procedures (built before them) is refused in one line saying how to rebuild

@@ -110,3 +110,7 @@ SELECT k, v FROM (VALUES
 -- name: no_sync_commit  -- from sql/postgres/load.sql
 SET synchronous_commit = off;
 
+-- file: index.sql
+-- name: index_sort_memory  -- from sql/postgres/index.sql
+SET maintenance_work_mem = '256MB';
+

@@ -313,10 +313,6 @@ DELETE FROM dbdyno_tpce_meta WHERE k = ?;
 INSERT INTO dbdyno_tpce_meta (k, v) VALUES (?, ?);
 
 -- file: tx.sql
--- name: broker_totals  -- from sql/generic/tx.sql
-UPDATE broker SET
-  b_num_trades = (SELECT count(*) FROM trade JOIN customer_account ON ca_id = t_ca_id WHERE ca_b_id = b_id AND t_st_id = 'CMPT'),
-  b_comm_total = (SELECT coalesce(sum(t_comm), 0) FROM trade JOIN customer_account ON ca_id = t_ca_id WHERE ca_b_id = b_id AND t_st_id = 'CMPT');
 -- name: check_brokers  -- from sql/generic/tx.sql
 SELECT b_id, b_num_trades FROM broker
 LEFT JOIN (SELECT ca_b_id, count(*) AS n, sum(t_comm) AS comm FROM trade JOIN customer_account ON ca_id = t_ca_id

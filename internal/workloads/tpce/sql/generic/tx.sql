@@ -1,9 +1,4 @@
 -- dbdyno TPC-E-derived workload: the statements outside the build's files.
--- After the load: each broker's completed trades and the sum of their commissions, as the specification loads them.
--- name: broker_totals
-UPDATE broker SET
-  b_num_trades = (SELECT count(*) FROM trade JOIN customer_account ON ca_id = t_ca_id WHERE ca_b_id = b_id AND t_st_id = 'CMPT'),
-  b_comm_total = (SELECT coalesce(sum(t_comm), 0) FROM trade JOIN customer_account ON ca_id = t_ca_id WHERE ca_b_id = b_id AND t_st_id = 'CMPT');
 -- Consistency conditions (`tpce check`): each returns the rows that break it, as (key, detail).
 -- Each broker's b_num_trades and b_comm_total are its accounts' completed trades and their commissions.
 -- name: check_brokers
