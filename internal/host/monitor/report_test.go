@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,25 +18,67 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
 
-// storeWeek puts the synthetic fortnight (periods_test.go) into a results store as a recording, with TPS.
+// storeWeek puts the synthetic fortnight (periods_test.go) into a results store as a recording, with TPS: a copy,
+// in the test's directory, of the one store written once per test process (2,016 samples of a commit each, most
+// of a test's time when they waited on the disk).
 func storeWeek(t *testing.T) (*store.Store, []Sample) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	ss := week(t, time.UTC)
 	for i := range ss {
 		tps := float64(ss[i].Devices["sda"].Reads) / 6000
 		ss[i].TPS, ss[i].CPU, ss[i].MemUsed = &tps, tps/5, 4<<30
 		ss[i].Devices["sda"] = Delta{Reads: ss[i].Devices["sda"].Reads, ReadBytes: ss[i].Devices["sda"].ReadBytes, ReadMs: 600, WeightedMs: 1200}
-		doc, _ := json.Marshal(ss[i])
-		if err := st.AddSample(ctx, "erp", ss[i].At, doc); err != nil {
+	}
+	weekStore.Do(func() {
+		// in memory where the machine has it (/dev/shm): each sample's commit waits on no disk
+		if weekStore.dir, weekStore.err = os.MkdirTemp("/dev/shm", "dbdyno-monitor-week"); weekStore.err != nil {
+			if weekStore.dir, weekStore.err = os.MkdirTemp("", "dbdyno-monitor-week"); weekStore.err != nil {
+				return
+			}
+		}
+		st, err := store.Open(ctx, filepath.Join(weekStore.dir, "r.db"))
+		if err != nil {
+			weekStore.err = err
+			return
+		}
+		defer st.Close() // the copies are of the closed file
+		for i := range ss {
+			doc, _ := json.Marshal(ss[i])
+			if err := st.AddSample(ctx, "erp", ss[i].At, doc); err != nil {
+				weekStore.err = err
+				return
+			}
+		}
+	})
+	if weekStore.err != nil {
+		t.Fatalf("the fortnight's store every test copies: %v", weekStore.err)
+	}
+	path := filepath.Join(t.TempDir(), "r.db")
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(filepath.Join(weekStore.dir, "r.db") + suffix)
+		if suffix != "" && os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path+suffix, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	st, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
 	return st, ss
+}
+
+// weekStore is the directory of the fortnight's store (removed by TestMain).
+var weekStore struct {
+	sync.Once
+	dir string
+	err error
 }
 
 // The report of a stored recording: six charts with the found periods shaded (the fortnight's ten weekday

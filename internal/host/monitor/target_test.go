@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -12,7 +13,13 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
-func TestMain(m *testing.M) { testsrv.Main(m) }
+func TestMain(m *testing.M) {
+	code := testsrv.Run(m)
+	if weekStore.dir != "" {
+		os.RemoveAll(weekStore.dir)
+	}
+	os.Exit(code)
+}
 
 // With --target the recording holds the server's transactions a second, counted from its own counters while
 // a client commits; the checklist's TPS row is then measured.

@@ -111,15 +111,21 @@ func TestMixRefusesBadShares(t *testing.T) {
 	}
 }
 
-// engines are SQLite and DuckDB in scratch files and, where the servers run (always in CI), PostgreSQL and
-// MariaDB (and SQL Server when named), each in a database of its own.
+// engines are, where the servers run (always in CI), PostgreSQL and MariaDB (and SQL Server when named), each
+// in a database of its own, the slowest server first (the parallel subtests start in this order), and SQLite
+// and DuckDB in scratch files. A test calls it before t.Parallel(): the databases are made while no other test
+// makes them.
+//
+// Tests and subtests that run DuckDB do not run beside others: a command's check that it left no DuckDB handle
+// behind (clitest) sees every handle open in the process, a concurrent command's too.
 func engines(t *testing.T) []string {
-	dir := t.TempDir()
-	out := []string{"sqlite://" + filepath.Join(dir, "p.db"), "duckdb://" + filepath.Join(dir, "p.duckdb")}
-	for _, u := range testsrv.Servers(t) {
-		out = append(out, testsrv.Beside(t, u, "dbdyno_probe"))
+	var out []string
+	servers := testsrv.Servers(t)
+	for i := range servers {
+		out = append(out, testsrv.Beside(t, servers[len(servers)-1-i], "dbdyno_probe"))
 	}
-	return out
+	dir := t.TempDir()
+	return append(out, "sqlite://"+filepath.Join(dir, "p.db"), "duckdb://"+filepath.Join(dir, "p.duckdb"))
 }
 
 func run(t *testing.T, dir, name string, args ...string) *result.Result {
@@ -185,6 +191,9 @@ func TestProbesOnEveryEngine(t *testing.T) {
 	for _, u := range engines(t) {
 		tg, _ := engine.Parse(u)
 		t.Run(tg.Engine.Name, func(t *testing.T) {
+			if tg.Engine.Name != "duckdb" { // (DuckDB's runs before the others start: see engines)
+				t.Parallel() // each engine its own file or database: one waits on its server while another works
+			}
 			dir := t.TempDir()
 			tableRows := int64(2<<20) / probe.RowBytes
 			// Babelfish has no file statistics (sys.dm_io_virtual_file_stats): the figures that come from them
@@ -343,6 +352,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 // Bad input gets one line and builds nothing: a limit too short to measure a step, sizes the disk cannot hold,
 // a reference run of another probe, a mix that does not add up.
 func TestBadInputBuildsNothing(t *testing.T) {
+	t.Parallel() // its own files
 	dir := t.TempDir()
 	db := filepath.Join(dir, "bad.db")
 	u := "sqlite://" + db
@@ -461,6 +471,7 @@ func TestServerStorageCountersAndCache(t *testing.T) {
 // probe memory's default largest working set fits the machine it runs on: on a 48 MB disk it builds what that
 // disk holds (it refused before: 2x the machine's memory), and no working set passes that maximum.
 func TestMemoryDefaultsFitTheMachine(t *testing.T) {
+	t.Parallel() // its own files
 	dir := testsrv.Tmpfs(t, "48m")
 	u := "sqlite://" + filepath.Join(dir, "m.db")
 	// the stepped probes (read, write, memory) leave an SQLite handle on their file open in this process (a

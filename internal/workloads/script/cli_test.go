@@ -16,19 +16,21 @@ import (
 
 func TestMain(m *testing.M) { clitest.Main(m) }
 
-// engines are SQLite and, where the servers run, PostgreSQL and MariaDB (and SQL Server when testsrv.MSSQLEnv
-// names one), each in a database of its own.
+// engines are, where the servers run, PostgreSQL and MariaDB (and SQL Server when testsrv.MSSQLEnv names one),
+// each in a database of its own, and SQLite; the slowest server first (the parallel subtests start in this
+// order). A test calls it before t.Parallel(): the databases are made while no other test makes them.
 func engines(t *testing.T) []clitest.Engine {
-	out := []clitest.Engine{{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "s.db")}}
-	for _, u := range testsrv.Servers(t) {
-		u = testsrv.Beside(t, u, "dbdyno_script")
+	var out []clitest.Engine
+	servers := testsrv.Servers(t)
+	for i := range servers {
+		u := testsrv.Beside(t, servers[len(servers)-1-i], "dbdyno_script")
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, clitest.Engine{Name: tg.Engine.Name, URL: u})
 	}
-	return out
+	return append(out, clitest.Engine{Name: "sqlite", URL: "sqlite://" + filepath.Join(t.TempDir(), "s.db")})
 }
 
 func open(t *testing.T, url string) *sql.DB {
@@ -79,8 +81,11 @@ func run(t *testing.T, url string, args ...string) (int64, clitest.Result) {
 // sum(abalance) = sum(bbalance) = sum(tbalance) = sum(history.delta), one history row per transaction; in both
 // query modes and on every engine. The simple-update and select-only built-ins run too.
 func TestTPCBLike(t *testing.T) {
-	for _, e := range engines(t) {
+	es := engines(t)
+	t.Parallel() // its own tables (pgbench_*), each engine its own database or file
+	for _, e := range es {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
 			clitest.Must(t, "script", "init", "--target", e.URL, "--pgbench-scale", "2", "--drop")
 			db := open(t, e.URL)
 			if n := one(t, db, "SELECT COUNT(*) FROM pgbench_accounts"); n != 200_000 {
@@ -143,8 +148,11 @@ SELECT 5 AS five, 'x' AS word \gset got_
 INSERT INTO script_log (client, branch, v) VALUES (:client_id, 3, :v3);
 \endif
 `
-	for _, e := range engines(t) {
+	es := engines(t)
+	t.Parallel() // its own table (script_log), each engine its own database or file
+	for _, e := range es {
 		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
 			testsrv.Exec(t, e.URL, "DROP TABLE IF EXISTS script_log", "CREATE TABLE script_log (client INT, branch INT, v INT)")
 			db := open(t, e.URL)
 			f := write(t, "main.sql", main)
@@ -182,6 +190,7 @@ INSERT INTO script_log (client, branch, v) VALUES (:client_id, 3, :v3);
 // A statement that fails at run time is counted at its file and line, the run fails past --max-error-rate and
 // says why, and nothing stops silently.
 func TestRuntimeErrors(t *testing.T) {
+	t.Parallel() // its own file
 	url := "sqlite://" + filepath.Join(t.TempDir(), "e.db")
 	// a duplicate key: an error of a class that does not end a run at once (a missing table would, and could
 	// then come before the measured window counts anything), so the window counts errors and the rate fails it
@@ -215,6 +224,7 @@ func TestRuntimeErrors(t *testing.T) {
 
 // Bad input is refused before the run, one line naming the file and line.
 func TestBadInput(t *testing.T) {
+	t.Parallel() // its own file
 	url := "sqlite://" + filepath.Join(t.TempDir(), "b.db")
 	clitest.Must(t, "script", "init", "--target", url)
 	for _, c := range []struct {
@@ -240,6 +250,8 @@ func TestBadInput(t *testing.T) {
 
 // DuckDB refuses a second writer of a row at once (a conflict, the engine's Retryable class): with --max-tries
 // the TPC-B-like transaction runs again, as pgbench's --max-tries does, and the sums still agree.
+// (Not in parallel with other tests: a command's check that it left no DuckDB handle behind, in clitest, sees
+// every handle open in the process, a concurrent command's too.)
 func TestMaxTriesOnDuckDB(t *testing.T) {
 	url := "duckdb://" + filepath.Join(t.TempDir(), "d.duckdb")
 	clitest.Must(t, "script", "init", "--target", url)

@@ -16,6 +16,7 @@ import (
 // \setshell sets a variable to the integer its command prints, \shell runs a command (its arguments'
 // variables replaced) and a failing one is an error counted at its file and line.
 func TestShellCommands(t *testing.T) {
+	t.Parallel() // its own file
 	url := "sqlite://" + filepath.Join(t.TempDir(), "sh.db")
 	testsrv.Exec(t, url, "CREATE TABLE shellt (c INT, v INT)")
 	marks := t.TempDir()
@@ -50,6 +51,7 @@ func TestShellCommands(t *testing.T) {
 // (PostgreSQL's client tools, DBDYNO_PG_BIN or PATH) and the PostgreSQL test server are.
 func TestAgainstPgbench(t *testing.T) {
 	pg := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_script")
+	t.Parallel() // its own table (hashref)
 	pgbench, err := exec.LookPath(filepath.Join(os.Getenv("DBDYNO_PG_BIN"), "pgbench"))
 	if err != nil {
 		if pgbench, err = exec.LookPath("pgbench"); err != nil {

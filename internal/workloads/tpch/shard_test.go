@@ -11,8 +11,7 @@ import (
 // tpch run --shard I/N runs the I-th of N ranges of the throughput test's streams, each stream keeping its
 // number (and so its seed), and records its share; more shards than streams are refused.
 func TestTPCHShardRunsItsStreams(t *testing.T) {
-	url := "duckdb://" + filepath.Join(t.TempDir(), "s.duckdb")
-	clitest.Must(t, "tpch", "build", "--target", url, "--scale", "0.01")
+	url := builtCopy(t, "duckdb")
 	file := filepath.Join(t.TempDir(), "s.json")
 	clitest.Must(t, "tpch", "run", "--target", url, "--throughput", "--streams", "5", "--shard", "2/2", "--queries", "6", "--seed", "9", "--result", file, "--store", "")
 	res, _ := clitest.ReadResult(t, file)
