@@ -49,11 +49,19 @@ func AtIOSize(iops, mbps, kb float64) (float64, float64) {
 	return n, t
 }
 
-// Candidate is one VM with N identical disks.
+// Part is N disks of one offering.
+type Part struct {
+	Disk Disk
+	N    int
+}
+
+// Candidate is one VM with N identical disks, or with a mix: N of Disk and Mix.N of Mix.Disk (see Size for
+// the rule a mix is sized by).
 type Candidate struct {
 	VM     VM
 	Disk   Disk
 	N      int
+	Mix    *Part   // a second disk size beside Disk: each disk a volume of its own (placed, not striped)
 	IOPS   float64 // what the set delivers at the need's IO size, every cap applied
 	MBps   float64
 	GiB    float64
@@ -66,9 +74,34 @@ type Candidate struct {
 	CacheIOPS, CacheMBps float64
 }
 
-// Total is the monthly cost split as the study writes it.
+// parts are the candidate's disks.
+func (c Candidate) parts() []Part {
+	if c.Mix != nil {
+		return []Part{{c.Disk, c.N}, *c.Mix}
+	}
+	return []Part{{c.Disk, c.N}}
+}
+
+// DiskCost is what its disks cost a month.
+func (c Candidate) DiskCost() Money {
+	var m Money
+	for _, p := range c.parts() {
+		m += Money(p.N) * p.Disk.Price
+	}
+	return m
+}
+
+// Disks names its disks: "4 x P30", or "2 x P30 + 1 x P40 placed" for a mix.
+func (c Candidate) Disks() string {
+	s := fmt.Sprintf("%d x %s", c.N, c.Disk.Name)
+	if c.Mix != nil {
+		s += fmt.Sprintf(" + %d x %s placed", c.Mix.N, c.Mix.Disk.Name)
+	}
+	return s
+}
+
 func (c Candidate) String() string {
-	s := fmt.Sprintf("%s + %d x %s", c.VM.Name, c.N, c.Disk.Name)
+	s := c.VM.Name + " + " + c.Disks()
 	if c.Cached {
 		s += " cached"
 	}
@@ -81,16 +114,22 @@ func caches(v VM, need Need) bool {
 	return need.CacheHit > 0 && need.ReadPct > 0 && strings.Contains(strings.ToLower(v.Caching), "readonly") && (v.CacheIOPS > 0 || v.CacheMBps > 0)
 }
 
-// limits is the set's delivered IOPS and MB/s with the cap that gives each.
-func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps float64, mbpsBy string) {
-	di, dm := AtIOSize(d.IOPS, d.MBps, kb)
-	iops, iopsBy = float64(n)*di, "disk IOPS"
-	if d.MBps > 0 && kb > 0 && d.MBps*1024/kb < d.IOPS {
-		iopsBy = "disk MB/s"
-	}
-	mbps, mbpsBy = float64(n)*dm, "disk MB/s"
-	if d.MBps == 0 {
-		mbps = math.Inf(1)
+// limits is the set's delivered IOPS and MB/s with the cap that gives each: the sum over its disks of each
+// disk's at the request size ("disk MB/s" when a disk's MB/s cap holds its IOPS under its IOPS cap), within the
+// VM's caps.
+func limits(v VM, parts []Part, kb float64) (iops float64, iopsBy string, mbps float64, mbpsBy string) {
+	iopsBy, mbpsBy = "disk IOPS", "disk MB/s"
+	for _, p := range parts {
+		d := p.Disk
+		di, dm := AtIOSize(d.IOPS, d.MBps, kb)
+		iops += float64(p.N) * di
+		if d.MBps > 0 && kb > 0 && d.MBps*1024/kb < d.IOPS {
+			iopsBy = "disk MB/s"
+		}
+		mbps += float64(p.N) * dm
+		if d.MBps == 0 {
+			mbps = math.Inf(1)
+		}
 	}
 	if v.IOPS > 0 && v.IOPS < iops {
 		iops, iopsBy = v.IOPS, "VM IOPS cap"
@@ -106,10 +145,18 @@ func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps 
 
 // evaluate fills a candidate of n disks and says whether it meets the need; cached, the VM's ReadOnly host
 // cache serves the need's cached reads within its own caps and the disks and uncached caps the rest.
-func evaluate(v VM, d Disk, n int, need Need, cached bool) (Candidate, bool) {
-	iops, iopsBy, mbps, mbpsBy := limits(v, d, n, need.IOSizeKB)
-	c := Candidate{VM: v, Disk: d, N: n, IOPS: iops, MBps: mbps, GiB: float64(n) * d.SizeGiB,
-		Cost: v.Price + Money(n)*d.Price, Priced: v.Priced && d.Priced}
+func evaluate(v VM, parts []Part, need Need, cached bool) (Candidate, bool) {
+	iops, iopsBy, mbps, mbpsBy := limits(v, parts, need.IOSizeKB)
+	c := Candidate{VM: v, Disk: parts[0].Disk, N: parts[0].N, IOPS: iops, MBps: mbps, Priced: v.Priced}
+	if len(parts) > 1 {
+		c.Mix = &parts[1]
+	}
+	c.Cost = v.Price
+	for _, p := range parts {
+		c.GiB += float64(p.N) * p.Disk.SizeGiB
+		c.Cost += Money(p.N) * p.Disk.Price
+		c.Priced = c.Priced && p.Disk.Priced
+	}
 	needIOPS, needMBps := need.IOPS, need.MBps
 	var cacheIOPS, cacheMBps float64 // what the cache delivers at the request size
 	if cached {
@@ -168,12 +215,23 @@ func (e *UnmetError) Error() string { return strings.Join(e.Lines, "; ") }
 
 // Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
 // cheapest first. When none does it says which requirement is out of reach and by how much.
+//
+// Mixes of disk sizes: beside N identical disks, each VM is sized with a mix of two priced disk sizes of one
+// tier (a x A + b x B, a + b within its data disk slots), listed when it is cheaper than every set of identical
+// disks on that VM. The rule a mix is sized by is per-volume placement: each disk is a volume of its own (or
+// the disks are concatenated, never striped), and the database's files are placed so that each disk carries
+// IO within its own caps and data within its size (hot files on the disks with IOPS to spare, cold ones on the
+// large ones); the set then delivers the sum of its disks' IOPS and MB/s at the request size and the sum of
+// their sizes, within the VM's caps, as N identical striped disks do. A stripe of unequal disks is bounded by
+// its smallest member x its count (every stripe touches every member), which is never cheaper than that many
+// of the smallest; so a mix is offered only as placed volumes, marked "placed".
 func Size(c *Catalog, need Need) (*Plan, error) {
 	if need.IOPS <= 0 && need.MBps <= 0 && need.GiB <= 0 {
 		return nil, fmt.Errorf("the need states no IOPS, MB/s or capacity: nothing to size")
 	}
 	p := &Plan{Need: need, Catalog: c}
 	for _, v := range c.VMs {
+		var vmBest *Candidate // the cheapest priced identical set on this VM
 		for _, d := range c.Disks {
 			if !v.Attaches(d) {
 				continue
@@ -186,7 +244,7 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 					continue
 				}
 				for n := 1; n <= v.MaxDisks; n++ {
-					if cand, ok := evaluate(v, d, n, need, cached); ok {
+					if cand, ok := evaluate(v, []Part{{d, n}}, need, cached); ok {
 						if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
 							best = &cand
 						}
@@ -196,7 +254,13 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 			}
 			if best != nil {
 				p.Candidates = append(p.Candidates, *best)
+				if best.Priced && (vmBest == nil || best.Cost < vmBest.Cost) {
+					vmBest = best
+				}
 			}
+		}
+		if m := cheapestMix(v, c.Disks, need, vmBest); m != nil {
+			p.Candidates = append(p.Candidates, *m)
 		}
 	}
 	sort.SliceStable(p.Candidates, func(i, j int) bool {
@@ -212,6 +276,76 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 	return p, nil
 }
 
+// cheapestMix is the cheapest mix of two priced disk sizes of one tier on v that meets the need and costs less
+// than than (the VM's cheapest identical set; nil: none meets), or nil.
+func cheapestMix(v VM, disks []Disk, need Need, than *Candidate) *Candidate {
+	if v.MaxDisks < 2 || !v.Priced {
+		return nil
+	}
+	var best *Candidate
+	for i, a := range disks {
+		for _, b := range disks[i+1:] {
+			if !a.Priced || !b.Priced || a.Tier != b.Tier || !v.Attaches(a) || !v.Attaches(b) {
+				continue
+			}
+			for _, cached := range []bool{false, true} {
+				if cached && !caches(v, need) {
+					continue
+				}
+				for na := 1; na < v.MaxDisks; na++ {
+					// the fewest of b beside na of a (meeting is monotone in nb), among the counts that fit
+					// the slots and cost less than the best so far
+					hi := v.MaxDisks - na
+					for hi >= 1 && (than != nil && mixCost(v, a, na, b, hi) >= than.Cost || best != nil && mixCost(v, a, na, b, hi) >= best.Cost) {
+						hi--
+					}
+					if hi < 1 || !meets(v, a, na, b, hi, need, cached) {
+						continue
+					}
+					lo := 1
+					for lo < hi {
+						if mid := (lo + hi) / 2; meets(v, a, na, b, mid, need, cached) {
+							hi = mid
+						} else {
+							lo = mid + 1
+						}
+					}
+					if cand, ok := evaluate(v, []Part{{a, na}, {b, hi}}, need, cached); ok {
+						best = &cand
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+func mixCost(v VM, a Disk, na int, b Disk, nb int) Money {
+	return v.Price + Money(na)*a.Price + Money(nb)*b.Price
+}
+
+// meets is evaluate's verdict for na of a and nb of b, without the candidate (the mixes' search).
+func meets(v VM, a Disk, na int, b Disk, nb int, need Need, cached bool) bool {
+	parts := [2]Part{{a, na}, {b, nb}}
+	iops, _, mbps, _ := limits(v, parts[:], need.IOSizeKB)
+	if float64(na)*a.SizeGiB+float64(nb)*b.SizeGiB < need.GiB {
+		return false
+	}
+	needIOPS, needMBps := need.IOPS, need.MBps
+	if cached {
+		f := need.ReadPct / 100 * need.CacheHit
+		cacheIOPS, cacheMBps := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB)
+		if v.CacheMBps == 0 {
+			cacheMBps = math.Inf(1)
+		}
+		if cacheIOPS < need.IOPS*f || cacheMBps < need.MBps*f {
+			return false
+		}
+		needIOPS, needMBps = need.IOPS-need.IOPS*f, need.MBps-need.MBps*f
+	}
+	return iops >= needIOPS && mbps >= needMBps
+}
+
 // unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers.
 func unmet(c *Catalog, need Need) error {
 	type best struct {
@@ -224,7 +358,7 @@ func unmet(c *Catalog, need Need) error {
 			if !v.Attaches(d) {
 				continue
 			}
-			iops, iopsBy, mbps, mbpsBy := limits(v, d, v.MaxDisks, need.IOSizeKB)
+			iops, iopsBy, mbps, mbpsBy := limits(v, []Part{{d, v.MaxDisks}}, need.IOSizeKB)
 			name := fmt.Sprintf("%s + %d x %s", v.Name, v.MaxDisks, d.Name)
 			if iops > bi.val {
 				bi = best{iops, name + ", " + iopsBy}
@@ -300,7 +434,7 @@ func (p *Plan) Write(w io.Writer, top int) {
 	} else {
 		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted: --cache-hit counts them)\n", p.Catalog.File)
 	}
-	fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
+	fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	list := p.Candidates
 	if top > 0 && len(list) > top {
 		list = list[:top]
@@ -308,15 +442,18 @@ func (p *Plan) Write(w io.Writer, top int) {
 	for _, c := range list {
 		cost, split := "not priced", ""
 		if c.Priced {
-			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+(Money(c.N)*c.Disk.Price).String()
+			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+c.DiskCost().String()
 		}
-		fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
+		fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
 	}
 	if n := len(p.Candidates) - len(list); n > 0 {
 		fmt.Fprintf(w, "(%d more candidates: --top 0 lists them all)\n", n)
 	}
 	if b := p.Candidates[0]; b.Priced {
-		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %d x %s %s)\n", b, b.Cost, b.VM.Price, b.N, b.Disk.Name, Money(b.N)*b.Disk.Price)
+		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %s %s)\n", b, b.Cost, b.VM.Price, b.Disks(), b.DiskCost())
+		if b.Mix != nil {
+			fmt.Fprintf(w, "placed: each disk a volume of its own, the files placed so that each carries IO within its caps and data within its size (a stripe of unequal disks is held to its smallest member x its count)\n")
+		}
 	} else {
 		fmt.Fprintf(w, "no candidate is priced: add price_month to the catalogue's VMs and disks to choose the cheapest\n")
 	}
