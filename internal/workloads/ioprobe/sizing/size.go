@@ -72,6 +72,9 @@ type Candidate struct {
 	// CacheMBps of them) within its own caps; IOPS and MBps are then the uncached caps plus the cache's.
 	Cached               bool
 	CacheIOPS, CacheMBps float64
+	// the binding limit's headroom: what it delivers over what is needed of it (got and want, in unit)
+	headroom, got, want float64
+	unit                string
 }
 
 // parts are the candidate's disks.
@@ -172,28 +175,31 @@ func evaluate(v VM, parts []Part, need Need, cached bool) (Candidate, bool) {
 	ok := iops >= needIOPS && mbps >= needMBps && c.GiB >= need.GiB && cacheIOPS >= c.CacheIOPS && cacheMBps >= c.CacheMBps
 	// the binding limit: the requirement with the least headroom, and the cap that gives it
 	type h struct {
-		ratio float64
-		by    string
+		ratio     float64
+		by        string
+		got, want float64
+		unit      string
 	}
 	var hs []h
 	if needIOPS > 0 {
-		hs = append(hs, h{iops / needIOPS, iopsBy})
+		hs = append(hs, h{iops / needIOPS, iopsBy, iops, needIOPS, "IOPS"})
 	}
 	if needMBps > 0 {
-		hs = append(hs, h{mbps / needMBps, mbpsBy})
+		hs = append(hs, h{mbps / needMBps, mbpsBy, mbps, needMBps, "MB/s"})
 	}
 	if c.CacheIOPS > 0 {
-		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap"})
+		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap", cacheIOPS, c.CacheIOPS, "cached IOPS"})
 	}
 	if c.CacheMBps > 0 {
-		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap"})
+		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap", cacheMBps, c.CacheMBps, "cached MB/s"})
 	}
 	if need.GiB > 0 {
-		hs = append(hs, h{c.GiB / need.GiB, "capacity"})
+		hs = append(hs, h{c.GiB / need.GiB, "capacity", c.GiB, need.GiB, "GiB"})
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].ratio < hs[j].ratio })
 	if len(hs) > 0 {
 		c.Limit = hs[0].by
+		c.headroom, c.got, c.want, c.unit = hs[0].ratio, hs[0].got, hs[0].want, hs[0].unit
 	}
 	if need.MBps > 0 && math.IsInf(mbps, 1) {
 		c.Limit = "MB/s cap not stated"
@@ -209,9 +215,19 @@ type Plan struct {
 }
 
 // UnmetError says which requirement no VM and disks of the catalogue meet, and by how much.
-type UnmetError struct{ Lines []string }
+type UnmetError struct {
+	Lines []string // a line per requirement out of reach (the uncached caps)
+	// Cache says whether a ReadOnly host cache (--cache-hit) would have made a VM meet the need, at which
+	// rate; or, where none would, the limit that still fails.
+	Cache string
+}
 
-func (e *UnmetError) Error() string { return strings.Join(e.Lines, "; ") }
+func (e *UnmetError) Error() string {
+	if e.Cache == "" {
+		return strings.Join(e.Lines, "; ")
+	}
+	return strings.Join(e.Lines, "; ") + "; " + e.Cache
+}
 
 // Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
 // cheapest first. When none does it says which requirement is out of reach and by how much.
@@ -229,6 +245,15 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 	if need.IOPS <= 0 && need.MBps <= 0 && need.GiB <= 0 {
 		return nil, fmt.Errorf("the need states no IOPS, MB/s or capacity: nothing to size")
 	}
+	p := candidates(c, need)
+	if len(p.Candidates) == 0 {
+		return nil, unmet(c, need)
+	}
+	return p, nil
+}
+
+// candidates is Size's list of candidates, cheapest first; empty where none meets the need.
+func candidates(c *Catalog, need Need) *Plan {
 	p := &Plan{Need: need, Catalog: c}
 	for _, v := range c.VMs {
 		var vmBest *Candidate // the cheapest priced identical set on this VM
@@ -243,12 +268,20 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 				if cached && !caches(v, need) {
 					continue
 				}
-				for n := 1; n <= v.MaxDisks; n++ {
-					if cand, ok := evaluate(v, []Part{{d, n}}, need, cached); ok {
-						if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
-							best = &cand
-						}
-						break
+				if !meetsParts(v, []Part{{d, v.MaxDisks}}, need, cached) {
+					continue
+				}
+				lo, hi := 1, v.MaxDisks // the fewest that meet (meeting is monotone in n)
+				for lo < hi {
+					if mid := (lo + hi) / 2; meetsParts(v, []Part{{d, mid}}, need, cached) {
+						hi = mid
+					} else {
+						lo = mid + 1
+					}
+				}
+				if cand, ok := evaluate(v, []Part{{d, hi}}, need, cached); ok {
+					if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
+						best = &cand
 					}
 				}
 			}
@@ -270,10 +303,7 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 		}
 		return a.Cost < b.Cost
 	})
-	if len(p.Candidates) == 0 {
-		return nil, unmet(c, need)
-	}
-	return p, nil
+	return p
 }
 
 // cheapestMix is the cheapest mix of two priced disk sizes of one tier on v that meets the need and costs less
@@ -327,8 +357,17 @@ func mixCost(v VM, a Disk, na int, b Disk, nb int) Money {
 // meets is evaluate's verdict for na of a and nb of b, without the candidate (the mixes' search).
 func meets(v VM, a Disk, na int, b Disk, nb int, need Need, cached bool) bool {
 	parts := [2]Part{{a, na}, {b, nb}}
-	iops, _, mbps, _ := limits(v, parts[:], need.IOSizeKB)
-	if float64(na)*a.SizeGiB+float64(nb)*b.SizeGiB < need.GiB {
+	return meetsParts(v, parts[:], need, cached)
+}
+
+// meetsParts is evaluate's verdict, without the candidate.
+func meetsParts(v VM, parts []Part, need Need, cached bool) bool {
+	iops, _, mbps, _ := limits(v, parts, need.IOSizeKB)
+	gib := 0.0
+	for _, p := range parts {
+		gib += float64(p.N) * p.Disk.SizeGiB
+	}
+	if gib < need.GiB {
 		return false
 	}
 	needIOPS, needMBps := need.IOPS, need.MBps
@@ -388,8 +427,95 @@ func unmet(c *Catalog, need Need) error {
 	if len(e.Lines) == 0 {
 		e.Lines = append(e.Lines, fmt.Sprintf("no VM and disks in %s meet every requirement at once (each alone is met by some): %s", c.File, needString(need)))
 	}
+	e.Cache = hostCache(c, need)
 	return e
 }
+
+// hostCache says, for a need no VM meets, whether a ReadOnly host cache (--cache-hit) would have made one meet
+// it: at the lowest hit rate that does (0.01 steps, and each VM's rate that fills its cache), the cheapest
+// candidate then; or, where none does at any rate, the closest cached candidate (every slot filled, at the
+// rate that brings it closest) and the limit that still fails, with what it delivers of what is needed.
+func hostCache(c *Catalog, need Need) string {
+	offered := false
+	for _, v := range c.VMs {
+		offered = offered || caches(v, Need{CacheHit: 1, ReadPct: 1}) // a VM with ReadOnly caching and a cache cap
+	}
+	switch {
+	case !offered:
+		return fmt.Sprintf("host read caching would not help: no VM in %s offers ReadOnly caching with a stated cache cap (cache_iops, cache_mbps)", c.File)
+	case need.ReadPct <= 0:
+		return "host read caching was not counted: the need states no read share (a checklist's, or read=90 in --need), so --cache-hit cannot apply"
+	}
+	given := ""
+	if need.CacheHit > 0 {
+		given = fmt.Sprintf(" (this need counted --cache-hit %s)", hit(need.CacheHit))
+	}
+	// the rates tried: every 0.01, and each caching VM's rate that fills its cache to its cap (the one that
+	// takes the most off its disks), to 0.001 below
+	var rates []float64
+	for pct := 1; pct <= 100; pct++ {
+		rates = append(rates, float64(pct)/100)
+	}
+	for _, v := range c.VMs {
+		if !caches(v, Need{CacheHit: 1, ReadPct: 1}) {
+			continue
+		}
+		ci, cm := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB)
+		h := 1.0
+		if need.IOPS > 0 {
+			h = min(h, ci/(need.IOPS*need.ReadPct/100))
+		}
+		if need.MBps > 0 && v.CacheMBps > 0 {
+			h = min(h, cm/(need.MBps*need.ReadPct/100))
+		}
+		if h = math.Floor(h*1000) / 1000; h > 0 {
+			rates = append(rates, h)
+		}
+	}
+	sort.Float64s(rates)
+	for _, h := range rates {
+		n := need
+		n.CacheHit = h
+		if p := candidates(c, n); len(p.Candidates) > 0 {
+			b := p.Candidates[0]
+			cost := "not priced"
+			if b.Priced {
+				cost = b.Cost.String() + " a month"
+			}
+			return fmt.Sprintf("a ReadOnly host cache serving %s%% of the %s%% reads (--cache-hit %s) would: %s, %s%s", hit(100*h), num(need.ReadPct), hit(h), b, cost, given)
+		}
+	}
+	var closest *Candidate
+	closestHit := 0.0
+	for _, h := range rates {
+		n := need
+		n.CacheHit = h
+		for _, v := range c.VMs {
+			if !caches(v, n) {
+				continue
+			}
+			for _, d := range c.Disks {
+				if !v.Attaches(d) {
+					continue
+				}
+				cand, _ := evaluate(v, []Part{{d, v.MaxDisks}}, n, true)
+				if ci, cm := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB); ci < cand.CacheIOPS || v.CacheMBps > 0 && cm < cand.CacheMBps {
+					continue // beyond the cache's own cap: not a way to meet the need
+				}
+				if closest == nil || cand.headroom > closest.headroom {
+					closest, closestHit = &cand, h
+				}
+			}
+		}
+	}
+	if closest == nil {
+		return fmt.Sprintf("host read caching would not help: no VM in %s with a host cache attaches one of its disks", c.File)
+	}
+	return fmt.Sprintf("a ReadOnly host cache would not: at any hit rate within the caches' caps the closest, %s at --cache-hit %s (its cache serving %s IOPS), is still held by its %s (%s of the %s %s needed of it)%s",
+		closest, hit(closestHit), num(closest.CacheIOPS), closest.Limit, num(closest.got), num(closest.want), closest.unit, given)
+}
+
+func hit(h float64) string { return strconv.FormatFloat(math.Round(h*1000)/1000, 'f', -1, 64) }
 
 func num(x float64) string {
 	if math.IsInf(x, 1) {
