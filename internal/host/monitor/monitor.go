@@ -64,6 +64,8 @@ type recorder struct {
 	tr   *Tracer
 	why  string            // why there is no trace
 	devs map[string]string // "major,minor" to name
+	// traced: the devices the trace's kernel filter lets through (the recorded ones when it was last set)
+	traced map[string]bool
 	// resumed: the agent answered again after a gap; the next interval is the first of a stretch
 	resumed bool
 }
@@ -143,6 +145,14 @@ func Record(ctx context.Context, st *store.Store, o Options) (int, error) {
 			want[d] = true
 		}
 		r.keep = func(n string) bool { return want[n] }
+	}
+	if r.tr != nil {
+		if o.Interval > time.Second {
+			r.tr.Keep(time.Second)
+		}
+		if err := r.filterTrace(first.disks); err != nil {
+			return 0, err
+		}
 	}
 	tick := time.NewTicker(o.Interval)
 	defer tick.Stop()
@@ -307,6 +317,16 @@ func (r *recorder) take(ctx context.Context) (snapshot, error) {
 	if s.disks, err = ParseDiskstats(strings.NewReader(disk)); err != nil {
 		return s, err
 	}
+	if r.tr != nil && r.traced != nil {
+		for name := range s.disks {
+			if r.keep(name) && !r.traced[name] { // a device that appeared since: traced from now on
+				if err := r.filterTrace(s.disks); err != nil {
+					return s, err
+				}
+				break
+			}
+		}
+	}
 	if r.tr != nil {
 		byNum, lost := r.tr.Take()
 		s.traced, s.lost = map[string]Traced{}, lost
@@ -334,6 +354,20 @@ func (r *recorder) take(ctx context.Context) (snapshot, error) {
 		}
 	}
 	return s, nil
+}
+
+// filterTrace has the kernel trace the requests of the recorded devices alone (of disks, the ones recorded).
+func (r *recorder) filterTrace(disks map[string]Counters) error {
+	r.devs = devNumbers(r.o.Proc + "/diskstats")
+	r.traced = map[string]bool{}
+	var nums []string
+	for num, name := range r.devs {
+		if _, ok := disks[name]; ok && r.keep(name) {
+			nums = append(nums, num)
+			r.traced[name] = true
+		}
+	}
+	return r.tr.FilterDevices(nums)
 }
 
 // cpuTicks reads /proc/stat's cpu line: the busy ticks (all but idle and iowait) and the total.

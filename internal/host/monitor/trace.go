@@ -1,17 +1,19 @@
 package monitor
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The random and sequential shares come from the block layer's block_rq_issue trace event (tracefs, root
@@ -21,6 +23,15 @@ import (
 // and requests without data are not counted. The trace runs in an instance of its own
 // (instances/dbdyno-monitor-PID), so it neither reads nor disturbs the system's trace or another tracer's;
 // events the instance's buffer dropped are counted (Traced.Lost): the shares are then of a sample.
+//
+// What it costs is kept small (docs/storage-planning.md has the figures): block_rq_issue is the only event
+// enabled; the kernel's event filter drops requests without data and, once the recorder has said which devices
+// it records (FilterDevices), requests of other devices, before they reach the buffer; lines are printed
+// without their context (task, CPU, flags, time: the instance's context-info option off); the buffer is not
+// followed as it fills but drained without blocking (O_NONBLOCK) when an interval is taken, and every second in
+// between for longer intervals (Keep), so the monitor wakes once a second, not once an event; lines are parsed
+// as bytes where they were read and counted in a fixed array per device, with no allocation. What is left per
+// request is mostly the kernel's printing of the line (a binary reader of trace_pipe_raw would save it).
 
 // traceRecent is how many recent request ends per device and direction a request may continue.
 const traceRecent = 8
@@ -28,18 +39,28 @@ const traceRecent = 8
 // TraceRoots are where tracefs is looked for, in order.
 var TraceRoots = []string{"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}
 
+// devTrace is one device's counts and its recent request ends, by direction (0 read, 1 write).
+type devTrace struct {
+	num    uint32 // the kernel's dev_t: major<<20 | minor
+	c      Traced
+	recent [2][traceRecent]uint64
+	next   [2]int
+}
+
 // Tracer counts each device's issued requests, random or sequential.
 type Tracer struct {
 	dir    string
-	pipe   *os.File
-	mu     sync.Mutex
-	counts map[string]*Traced // by "major,minor"
-	recent map[string]*[2][traceRecent]uint64
-	next   map[string]*[2]int
-	lost   uint64 // the buffer's overruns when counts were last taken
-	done   chan struct{}
-	stop   bool
-	synced chan struct{} // the reader has read a sync marker
+	fd     int // trace_pipe, non-blocking
+	filter string
+	stats  []string // the per-CPU stats files
+
+	mu    sync.Mutex
+	devs  []devTrace // the devices seen, in the order first seen
+	buf   []byte     // the read buffer; buf[:carry] is a line cut by the previous read
+	carry int
+	lost  uint64 // the buffer's overruns when counts were last taken
+	quit  chan struct{}
+	kept  chan struct{} // Keep's goroutine has ended
 }
 
 // StartTrace starts tracing issued block requests; filter, when set, is added to the event's kernel filter
@@ -64,24 +85,80 @@ func StartTrace(filter string) (*Tracer, error) {
 	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
 		return nil, fmt.Errorf("tracefs: creating a trace instance: %v", err)
 	}
-	t := &Tracer{dir: dir, counts: map[string]*Traced{}, recent: map[string]*[2][traceRecent]uint64{}, next: map[string]*[2]int{}, done: make(chan struct{}), synced: make(chan struct{}, 1)}
-	f := "nr_sector > 0"
-	if filter != "" {
-		f += " && " + filter
-	}
-	for _, w := range [][2]string{{"buffer_size_kb", "4096"}, {"trace_clock", "mono"}, {"events/block/block_rq_issue/filter", f}, {"events/block/block_rq_issue/enable", "1"}, {"tracing_on", "1"}} {
+	t := &Tracer{dir: dir, fd: -1, filter: filter, buf: make([]byte, 1<<16)}
+	for _, w := range [][2]string{{"buffer_size_kb", "4096"}, {"trace_clock", "mono"}, {"options/context-info", "0"}, {"events/block/block_rq_issue/filter", t.filterText(nil)}, {"events/block/block_rq_issue/enable", "1"}, {"tracing_on", "1"}} {
 		if err := os.WriteFile(filepath.Join(dir, w[0]), []byte(w[1]), 0); err != nil {
 			t.remove()
 			return nil, fmt.Errorf("tracefs: %s: %v", w[0], err)
 		}
 	}
-	if t.pipe, err = os.Open(filepath.Join(dir, "trace_pipe")); err != nil {
+	if t.fd, err = unix.Open(filepath.Join(dir, "trace_pipe"), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0); err != nil {
 		t.remove()
-		return nil, fmt.Errorf("tracefs: %v", err)
+		return nil, fmt.Errorf("tracefs: trace_pipe: %v", err)
 	}
+	t.stats, _ = filepath.Glob(filepath.Join(dir, "per_cpu/cpu*/stats"))
 	t.lost = t.overruns()
-	go t.read()
 	return t, nil
+}
+
+// filterText is the event's kernel filter: requests with data, of the devices given (all when none), and the
+// caller's filter.
+func (t *Tracer) filterText(devs []uint32) string {
+	f := "nr_sector > 0"
+	if len(devs) > 0 {
+		var or []string
+		for _, d := range devs {
+			or = append(or, fmt.Sprintf("dev == %d", d))
+		}
+		f += " && (" + strings.Join(or, " || ") + ")"
+	}
+	if t.filter != "" {
+		f += " && " + t.filter
+	}
+	return f
+}
+
+// FilterDevices has the kernel trace only the requests of these devices ("major,minor"); none: every device.
+func (t *Tracer) FilterDevices(devs []string) error {
+	var nums []uint32
+	for _, d := range devs {
+		maj, min, ok := strings.Cut(d, ",")
+		a, err1 := strconv.ParseUint(maj, 10, 12)
+		b, err2 := strconv.ParseUint(min, 10, 20)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("device number %q: want major,minor", d)
+		}
+		nums = append(nums, uint32(a)<<20|uint32(b))
+	}
+	sort.Slice(nums, func(i, j int) bool { return nums[i] < nums[j] })
+	if err := os.WriteFile(filepath.Join(t.dir, "events/block/block_rq_issue/filter"), []byte(t.filterText(nums)), 0); err != nil {
+		return fmt.Errorf("tracefs: the event's filter: %v", err)
+	}
+	return nil
+}
+
+// Keep drains the trace every period between Takes, so that a long interval's requests do not overrun the
+// buffer (4 MiB a CPU: tens of thousands of requests); Stop ends it.
+func (t *Tracer) Keep(every time.Duration) {
+	if t.quit != nil {
+		return
+	}
+	t.quit, t.kept = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(t.kept)
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-t.quit:
+				return
+			case <-tick.C:
+				t.mu.Lock()
+				t.drain()
+				t.mu.Unlock()
+			}
+		}
+	}()
 }
 
 // traceRoot finds tracefs, mounting it at /sys/kernel/tracing when it is not (root may).
@@ -123,16 +200,21 @@ func (t *Tracer) remove() {
 // overruns sums the instance's per-CPU overruns and dropped events.
 func (t *Tracer) overruns() uint64 {
 	var n uint64
-	cpus, _ := filepath.Glob(filepath.Join(t.dir, "per_cpu/cpu*/stats"))
-	for _, c := range cpus {
+	for _, c := range t.stats {
 		b, err := os.ReadFile(c)
 		if err != nil {
 			continue
 		}
-		for _, line := range strings.Split(string(b), "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if ok && (k == "overrun" || k == "dropped events") {
-				x, _ := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+		for len(b) > 0 {
+			line := b
+			if i := bytes.IndexByte(b, '\n'); i >= 0 {
+				line, b = b[:i], b[i+1:]
+			} else {
+				b = nil
+			}
+			k, v, ok := bytes.Cut(line, []byte(":"))
+			if ok && (string(k) == "overrun" || string(k) == "dropped events") {
+				x, _ := digits(bytes.TrimSpace(v))
 				n += x
 			}
 		}
@@ -140,142 +222,150 @@ func (t *Tracer) overruns() uint64 {
 	return n
 }
 
-const (
-	stopMarker = "dbdyno-monitor-stop"
-	syncMarker = "dbdyno-monitor-sync"
-)
-
-// Sync waits until the reader has counted the events traced before it was called: it writes a marker into the
-// trace and waits for the reader to reach it (at most a second: a reader that is gone is not waited for). The
-// per-CPU buffers are merged by a clock common to the CPUs (trace_clock mono), so an event at most, now and
-// then, crosses the marker into the next interval.
-func (t *Tracer) Sync() {
-	select { // a stale signal
-	case <-t.synced:
-	default:
-	}
-	if err := os.WriteFile(filepath.Join(t.dir, "trace_marker"), []byte(syncMarker), 0); err != nil {
+// drain reads what the trace holds now, without waiting, and counts it (t.mu held). trace_pipe hands out at
+// most a page a read, whole lines; a line cut at the buffer's end all the same is kept for the next read.
+func (t *Tracer) drain() {
+	if t.fd < 0 {
 		return
 	}
-	select {
-	case <-t.synced:
-	case <-t.done:
-	case <-time.After(time.Second):
-	}
-}
-
-func (t *Tracer) read() {
-	defer close(t.done)
-	r := bufio.NewReaderSize(t.pipe, 1<<16)
 	for {
-		line, err := r.ReadSlice('\n')
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		if t.carry == len(t.buf) { // no line is that long: drop it
+			t.carry = 0
+		}
+		n, err := unix.Read(t.fd, t.buf[t.carry:])
+		if err == unix.EINTR {
+			continue
+		}
+		if n <= 0 || err != nil { // EAGAIN: nothing more for now
 			return
 		}
-		if bytes.Contains(line, []byte(syncMarker)) {
-			select {
-			case t.synced <- struct{}{}:
-			default:
+		b := t.buf[:t.carry+n]
+		for {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				break
 			}
-			continue
+			t.event(b[:i])
+			b = b[i+1:]
 		}
-		if bytes.Contains(line, []byte(stopMarker)) {
-			t.mu.Lock()
-			stop := t.stop
-			t.mu.Unlock()
-			if stop {
-				return
-			}
-			continue
-		}
-		t.event(line)
+		t.carry = copy(t.buf, b)
 	}
 }
 
 var issueTag = []byte("block_rq_issue: ")
 
-// event counts one line of the trace: "... block_rq_issue: 254,0 WS 4096 () 325322032 + 8 be,0,4 [postgres]".
+// event counts one line of the trace: "block_rq_issue: 254,0 WS 4096 () 325322032 + 8 be,0,4 [postgres]", the
+// task, CPU and time before it where the instance's context-info option is on (t.mu held).
 func (t *Tracer) event(line []byte) {
 	i := bytes.Index(line, issueTag)
 	if i < 0 {
 		return
 	}
-	f := strings.Fields(string(line[i+len(issueTag):]))
-	if len(f) < 5 {
+	b := line[i+len(issueTag):]
+	maj, k := digitsPrefix(b)
+	if k == 0 || k >= len(b) || b[k] != ',' {
 		return
 	}
-	plus := -1
-	for k := 3; k < len(f)-1; k++ {
-		if f[k] == "+" {
-			plus = k
-			break
-		}
-	}
-	if plus < 0 {
+	b = b[k+1:]
+	min, k := digitsPrefix(b)
+	if k == 0 || k >= len(b) || b[k] != ' ' {
 		return
 	}
-	sector, err1 := strconv.ParseUint(f[plus-1], 10, 64)
-	nr, err2 := strconv.ParseUint(f[plus+1], 10, 64)
-	if err1 != nil || err2 != nil || nr == 0 {
+	b = b[k+1:]
+	sp := bytes.IndexByte(b, ' ')
+	if sp <= 0 {
 		return
 	}
-	t.count(f[0], f[1], sector, nr)
-}
-
-// count classifies one request of device dev ("major,minor"), rwbs its direction letters.
-func (t *Tracer) count(dev, rwbs string, sector, nr uint64) {
+	rwbs := b[:sp]
 	dir := -1
 	switch {
-	case strings.ContainsAny(rwbs, "D"): // discard
-	case strings.ContainsRune(rwbs, 'R'):
+	case bytes.IndexByte(rwbs, 'D') >= 0: // discard
+	case bytes.IndexByte(rwbs, 'R') >= 0:
 		dir = 0
-	case strings.ContainsRune(rwbs, 'W'):
+	case bytes.IndexByte(rwbs, 'W') >= 0:
 		dir = 1
 	}
 	if dir < 0 {
 		return
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	c, ok := t.counts[dev]
-	if !ok {
-		c = &Traced{}
-		t.counts[dev] = c
+	b = b[sp:]
+	plus := bytes.Index(b, []byte(" + "))
+	if plus < 0 {
+		return
 	}
-	rec, ok := t.recent[dev]
-	if !ok {
-		rec = &[2][traceRecent]uint64{}
-		t.recent[dev], t.next[dev] = rec, &[2]int{}
+	s := plus
+	for s > 0 && b[s-1] >= '0' && b[s-1] <= '9' {
+		s--
+	}
+	sector, ok1 := digits(b[s:plus])
+	nr, k := digitsPrefix(b[plus+3:])
+	if !ok1 || k == 0 || nr == 0 {
+		return
+	}
+	t.count(uint32(maj)<<20|uint32(min), dir, sector, nr)
+}
+
+// digitsPrefix parses the decimal digits b starts with: their value and how many there are.
+func digitsPrefix(b []byte) (uint64, int) {
+	var v uint64
+	k := 0
+	for k < len(b) && b[k] >= '0' && b[k] <= '9' && k < 19 {
+		v = v*10 + uint64(b[k]-'0')
+		k++
+	}
+	return v, k
+}
+
+// digits parses b, all decimal digits.
+func digits(b []byte) (uint64, bool) {
+	v, k := digitsPrefix(b)
+	return v, k > 0 && k == len(b)
+}
+
+// count classifies one request of device num, direction dir (0 read, 1 write) (t.mu held).
+func (t *Tracer) count(num uint32, dir int, sector, nr uint64) {
+	var d *devTrace
+	for i := range t.devs {
+		if t.devs[i].num == num {
+			d = &t.devs[i]
+			break
+		}
+	}
+	if d == nil { // a device seen for the first time: the only allocation, once per device
+		t.devs = append(t.devs, devTrace{num: num})
+		d = &t.devs[len(t.devs)-1]
 	}
 	slot := -1
-	for k, end := range rec[dir] {
+	for k, end := range d.recent[dir] {
 		if end != 0 && end == sector {
 			slot = k
 			break
 		}
 	}
 	if slot >= 0 {
-		c.Sequential++
+		d.c.Sequential++
 	} else {
-		c.Random++
-		nx := t.next[dev]
-		slot = nx[dir]
-		nx[dir] = (slot + 1) % traceRecent
+		d.c.Random++
+		slot = d.next[dir]
+		d.next[dir] = (slot + 1) % traceRecent
 	}
-	rec[dir][slot] = sector + nr
+	d.recent[dir][slot] = sector + nr
 }
 
 // Take returns the counts since the last Take by "major,minor" (every event traced before the call), and the
 // events dropped since.
 func (t *Tracer) Take() (map[string]Traced, uint64) {
-	t.Sync()
-	lost := t.overruns()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make(map[string]Traced, len(t.counts))
-	for d, c := range t.counts {
-		out[d] = *c
-		*c = Traced{}
+	t.drain()
+	lost := t.overruns()
+	out := make(map[string]Traced, len(t.devs))
+	for i := range t.devs {
+		d := &t.devs[i]
+		if d.c != (Traced{}) {
+			out[fmt.Sprintf("%d,%d", d.num>>20, d.num&(1<<20-1))] = d.c
+		}
+		d.c = Traced{}
 	}
 	dl := lost - min(lost, t.lost)
 	t.lost = lost
@@ -284,15 +374,16 @@ func (t *Tracer) Take() (map[string]Traced, uint64) {
 
 // Stop ends the trace and removes its instance.
 func (t *Tracer) Stop() {
-	t.mu.Lock()
-	t.stop = true
-	t.mu.Unlock()
-	os.WriteFile(filepath.Join(t.dir, "trace_marker"), []byte(stopMarker), 0)
-	select {
-	case <-t.done:
-	case <-time.After(2 * time.Second):
+	if t.quit != nil {
+		close(t.quit)
+		<-t.kept
 	}
-	t.pipe.Close()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+		t.fd = -1
+	}
 	t.remove()
 }
 

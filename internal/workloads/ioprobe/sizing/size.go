@@ -49,11 +49,19 @@ func AtIOSize(iops, mbps, kb float64) (float64, float64) {
 	return n, t
 }
 
-// Candidate is one VM with N identical disks.
+// Part is N disks of one offering.
+type Part struct {
+	Disk Disk
+	N    int
+}
+
+// Candidate is one VM with N identical disks, or with a mix: N of Disk and Mix.N of Mix.Disk (see Size for
+// the rule a mix is sized by).
 type Candidate struct {
 	VM     VM
 	Disk   Disk
 	N      int
+	Mix    *Part   // a second disk size beside Disk: each disk a volume of its own (placed, not striped)
 	IOPS   float64 // what the set delivers at the need's IO size, every cap applied
 	MBps   float64
 	GiB    float64
@@ -64,11 +72,39 @@ type Candidate struct {
 	// CacheMBps of them) within its own caps; IOPS and MBps are then the uncached caps plus the cache's.
 	Cached               bool
 	CacheIOPS, CacheMBps float64
+	// the binding limit's headroom: what it delivers over what is needed of it (got and want, in unit)
+	headroom, got, want float64
+	unit                string
 }
 
-// Total is the monthly cost split as the study writes it.
+// parts are the candidate's disks.
+func (c Candidate) parts() []Part {
+	if c.Mix != nil {
+		return []Part{{c.Disk, c.N}, *c.Mix}
+	}
+	return []Part{{c.Disk, c.N}}
+}
+
+// DiskCost is what its disks cost a month.
+func (c Candidate) DiskCost() Money {
+	var m Money
+	for _, p := range c.parts() {
+		m += Money(p.N) * p.Disk.Price
+	}
+	return m
+}
+
+// Disks names its disks: "4 x P30", or "2 x P30 + 1 x P40 placed" for a mix.
+func (c Candidate) Disks() string {
+	s := fmt.Sprintf("%d x %s", c.N, c.Disk.Name)
+	if c.Mix != nil {
+		s += fmt.Sprintf(" + %d x %s placed", c.Mix.N, c.Mix.Disk.Name)
+	}
+	return s
+}
+
 func (c Candidate) String() string {
-	s := fmt.Sprintf("%s + %d x %s", c.VM.Name, c.N, c.Disk.Name)
+	s := c.VM.Name + " + " + c.Disks()
 	if c.Cached {
 		s += " cached"
 	}
@@ -81,16 +117,22 @@ func caches(v VM, need Need) bool {
 	return need.CacheHit > 0 && need.ReadPct > 0 && strings.Contains(strings.ToLower(v.Caching), "readonly") && (v.CacheIOPS > 0 || v.CacheMBps > 0)
 }
 
-// limits is the set's delivered IOPS and MB/s with the cap that gives each.
-func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps float64, mbpsBy string) {
-	di, dm := AtIOSize(d.IOPS, d.MBps, kb)
-	iops, iopsBy = float64(n)*di, "disk IOPS"
-	if d.MBps > 0 && kb > 0 && d.MBps*1024/kb < d.IOPS {
-		iopsBy = "disk MB/s"
-	}
-	mbps, mbpsBy = float64(n)*dm, "disk MB/s"
-	if d.MBps == 0 {
-		mbps = math.Inf(1)
+// limits is the set's delivered IOPS and MB/s with the cap that gives each: the sum over its disks of each
+// disk's at the request size ("disk MB/s" when a disk's MB/s cap holds its IOPS under its IOPS cap), within the
+// VM's caps.
+func limits(v VM, parts []Part, kb float64) (iops float64, iopsBy string, mbps float64, mbpsBy string) {
+	iopsBy, mbpsBy = "disk IOPS", "disk MB/s"
+	for _, p := range parts {
+		d := p.Disk
+		di, dm := AtIOSize(d.IOPS, d.MBps, kb)
+		iops += float64(p.N) * di
+		if d.MBps > 0 && kb > 0 && d.MBps*1024/kb < d.IOPS {
+			iopsBy = "disk MB/s"
+		}
+		mbps += float64(p.N) * dm
+		if d.MBps == 0 {
+			mbps = math.Inf(1)
+		}
 	}
 	if v.IOPS > 0 && v.IOPS < iops {
 		iops, iopsBy = v.IOPS, "VM IOPS cap"
@@ -106,10 +148,18 @@ func limits(v VM, d Disk, n int, kb float64) (iops float64, iopsBy string, mbps 
 
 // evaluate fills a candidate of n disks and says whether it meets the need; cached, the VM's ReadOnly host
 // cache serves the need's cached reads within its own caps and the disks and uncached caps the rest.
-func evaluate(v VM, d Disk, n int, need Need, cached bool) (Candidate, bool) {
-	iops, iopsBy, mbps, mbpsBy := limits(v, d, n, need.IOSizeKB)
-	c := Candidate{VM: v, Disk: d, N: n, IOPS: iops, MBps: mbps, GiB: float64(n) * d.SizeGiB,
-		Cost: v.Price + Money(n)*d.Price, Priced: v.Priced && d.Priced}
+func evaluate(v VM, parts []Part, need Need, cached bool) (Candidate, bool) {
+	iops, iopsBy, mbps, mbpsBy := limits(v, parts, need.IOSizeKB)
+	c := Candidate{VM: v, Disk: parts[0].Disk, N: parts[0].N, IOPS: iops, MBps: mbps, Priced: v.Priced}
+	if len(parts) > 1 {
+		c.Mix = &parts[1]
+	}
+	c.Cost = v.Price
+	for _, p := range parts {
+		c.GiB += float64(p.N) * p.Disk.SizeGiB
+		c.Cost += Money(p.N) * p.Disk.Price
+		c.Priced = c.Priced && p.Disk.Priced
+	}
 	needIOPS, needMBps := need.IOPS, need.MBps
 	var cacheIOPS, cacheMBps float64 // what the cache delivers at the request size
 	if cached {
@@ -125,28 +175,31 @@ func evaluate(v VM, d Disk, n int, need Need, cached bool) (Candidate, bool) {
 	ok := iops >= needIOPS && mbps >= needMBps && c.GiB >= need.GiB && cacheIOPS >= c.CacheIOPS && cacheMBps >= c.CacheMBps
 	// the binding limit: the requirement with the least headroom, and the cap that gives it
 	type h struct {
-		ratio float64
-		by    string
+		ratio     float64
+		by        string
+		got, want float64
+		unit      string
 	}
 	var hs []h
 	if needIOPS > 0 {
-		hs = append(hs, h{iops / needIOPS, iopsBy})
+		hs = append(hs, h{iops / needIOPS, iopsBy, iops, needIOPS, "IOPS"})
 	}
 	if needMBps > 0 {
-		hs = append(hs, h{mbps / needMBps, mbpsBy})
+		hs = append(hs, h{mbps / needMBps, mbpsBy, mbps, needMBps, "MB/s"})
 	}
 	if c.CacheIOPS > 0 {
-		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap"})
+		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap", cacheIOPS, c.CacheIOPS, "cached IOPS"})
 	}
 	if c.CacheMBps > 0 {
-		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap"})
+		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap", cacheMBps, c.CacheMBps, "cached MB/s"})
 	}
 	if need.GiB > 0 {
-		hs = append(hs, h{c.GiB / need.GiB, "capacity"})
+		hs = append(hs, h{c.GiB / need.GiB, "capacity", c.GiB, need.GiB, "GiB"})
 	}
 	sort.SliceStable(hs, func(i, j int) bool { return hs[i].ratio < hs[j].ratio })
 	if len(hs) > 0 {
 		c.Limit = hs[0].by
+		c.headroom, c.got, c.want, c.unit = hs[0].ratio, hs[0].got, hs[0].want, hs[0].unit
 	}
 	if need.MBps > 0 && math.IsInf(mbps, 1) {
 		c.Limit = "MB/s cap not stated"
@@ -162,18 +215,48 @@ type Plan struct {
 }
 
 // UnmetError says which requirement no VM and disks of the catalogue meet, and by how much.
-type UnmetError struct{ Lines []string }
+type UnmetError struct {
+	Lines []string // a line per requirement out of reach (the uncached caps)
+	// Cache says whether a ReadOnly host cache (--cache-hit) would have made a VM meet the need, at which
+	// rate; or, where none would, the limit that still fails.
+	Cache string
+}
 
-func (e *UnmetError) Error() string { return strings.Join(e.Lines, "; ") }
+func (e *UnmetError) Error() string {
+	if e.Cache == "" {
+		return strings.Join(e.Lines, "; ")
+	}
+	return strings.Join(e.Lines, "; ") + "; " + e.Cache
+}
 
 // Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
 // cheapest first. When none does it says which requirement is out of reach and by how much.
+//
+// Mixes of disk sizes: beside N identical disks, each VM is sized with a mix of two priced disk sizes of one
+// tier (a x A + b x B, a + b within its data disk slots), listed when it is cheaper than every set of identical
+// disks on that VM. The rule a mix is sized by is per-volume placement: each disk is a volume of its own (or
+// the disks are concatenated, never striped), and the database's files are placed so that each disk carries
+// IO within its own caps and data within its size (hot files on the disks with IOPS to spare, cold ones on the
+// large ones); the set then delivers the sum of its disks' IOPS and MB/s at the request size and the sum of
+// their sizes, within the VM's caps, as N identical striped disks do. A stripe of unequal disks is bounded by
+// its smallest member x its count (every stripe touches every member), which is never cheaper than that many
+// of the smallest; so a mix is offered only as placed volumes, marked "placed".
 func Size(c *Catalog, need Need) (*Plan, error) {
 	if need.IOPS <= 0 && need.MBps <= 0 && need.GiB <= 0 {
 		return nil, fmt.Errorf("the need states no IOPS, MB/s or capacity: nothing to size")
 	}
+	p := candidates(c, need)
+	if len(p.Candidates) == 0 {
+		return nil, unmet(c, need)
+	}
+	return p, nil
+}
+
+// candidates is Size's list of candidates, cheapest first; empty where none meets the need.
+func candidates(c *Catalog, need Need) *Plan {
 	p := &Plan{Need: need, Catalog: c}
 	for _, v := range c.VMs {
+		var vmBest *Candidate // the cheapest priced identical set on this VM
 		for _, d := range c.Disks {
 			if !v.Attaches(d) {
 				continue
@@ -185,18 +268,32 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 				if cached && !caches(v, need) {
 					continue
 				}
-				for n := 1; n <= v.MaxDisks; n++ {
-					if cand, ok := evaluate(v, d, n, need, cached); ok {
-						if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
-							best = &cand
-						}
-						break
+				if !meetsParts(v, []Part{{d, v.MaxDisks}}, need, cached) {
+					continue
+				}
+				lo, hi := 1, v.MaxDisks // the fewest that meet (meeting is monotone in n)
+				for lo < hi {
+					if mid := (lo + hi) / 2; meetsParts(v, []Part{{d, mid}}, need, cached) {
+						hi = mid
+					} else {
+						lo = mid + 1
+					}
+				}
+				if cand, ok := evaluate(v, []Part{{d, hi}}, need, cached); ok {
+					if best == nil || cand.Cost < best.Cost || cand.Cost == best.Cost && cand.N < best.N {
+						best = &cand
 					}
 				}
 			}
 			if best != nil {
 				p.Candidates = append(p.Candidates, *best)
+				if best.Priced && (vmBest == nil || best.Cost < vmBest.Cost) {
+					vmBest = best
+				}
 			}
+		}
+		if m := cheapestMix(v, c.Disks, need, vmBest); m != nil {
+			p.Candidates = append(p.Candidates, *m)
 		}
 	}
 	sort.SliceStable(p.Candidates, func(i, j int) bool {
@@ -206,10 +303,86 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 		}
 		return a.Cost < b.Cost
 	})
-	if len(p.Candidates) == 0 {
-		return nil, unmet(c, need)
+	return p
+}
+
+// cheapestMix is the cheapest mix of two priced disk sizes of one tier on v that meets the need and costs less
+// than than (the VM's cheapest identical set; nil: none meets), or nil.
+func cheapestMix(v VM, disks []Disk, need Need, than *Candidate) *Candidate {
+	if v.MaxDisks < 2 || !v.Priced {
+		return nil
 	}
-	return p, nil
+	var best *Candidate
+	for i, a := range disks {
+		for _, b := range disks[i+1:] {
+			if !a.Priced || !b.Priced || a.Tier != b.Tier || !v.Attaches(a) || !v.Attaches(b) {
+				continue
+			}
+			for _, cached := range []bool{false, true} {
+				if cached && !caches(v, need) {
+					continue
+				}
+				for na := 1; na < v.MaxDisks; na++ {
+					// the fewest of b beside na of a (meeting is monotone in nb), among the counts that fit
+					// the slots and cost less than the best so far
+					hi := v.MaxDisks - na
+					for hi >= 1 && (than != nil && mixCost(v, a, na, b, hi) >= than.Cost || best != nil && mixCost(v, a, na, b, hi) >= best.Cost) {
+						hi--
+					}
+					if hi < 1 || !meets(v, a, na, b, hi, need, cached) {
+						continue
+					}
+					lo := 1
+					for lo < hi {
+						if mid := (lo + hi) / 2; meets(v, a, na, b, mid, need, cached) {
+							hi = mid
+						} else {
+							lo = mid + 1
+						}
+					}
+					if cand, ok := evaluate(v, []Part{{a, na}, {b, hi}}, need, cached); ok {
+						best = &cand
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+func mixCost(v VM, a Disk, na int, b Disk, nb int) Money {
+	return v.Price + Money(na)*a.Price + Money(nb)*b.Price
+}
+
+// meets is evaluate's verdict for na of a and nb of b, without the candidate (the mixes' search).
+func meets(v VM, a Disk, na int, b Disk, nb int, need Need, cached bool) bool {
+	parts := [2]Part{{a, na}, {b, nb}}
+	return meetsParts(v, parts[:], need, cached)
+}
+
+// meetsParts is evaluate's verdict, without the candidate.
+func meetsParts(v VM, parts []Part, need Need, cached bool) bool {
+	iops, _, mbps, _ := limits(v, parts, need.IOSizeKB)
+	gib := 0.0
+	for _, p := range parts {
+		gib += float64(p.N) * p.Disk.SizeGiB
+	}
+	if gib < need.GiB {
+		return false
+	}
+	needIOPS, needMBps := need.IOPS, need.MBps
+	if cached {
+		f := need.ReadPct / 100 * need.CacheHit
+		cacheIOPS, cacheMBps := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB)
+		if v.CacheMBps == 0 {
+			cacheMBps = math.Inf(1)
+		}
+		if cacheIOPS < need.IOPS*f || cacheMBps < need.MBps*f {
+			return false
+		}
+		needIOPS, needMBps = need.IOPS-need.IOPS*f, need.MBps-need.MBps*f
+	}
+	return iops >= needIOPS && mbps >= needMBps
 }
 
 // unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers.
@@ -224,7 +397,7 @@ func unmet(c *Catalog, need Need) error {
 			if !v.Attaches(d) {
 				continue
 			}
-			iops, iopsBy, mbps, mbpsBy := limits(v, d, v.MaxDisks, need.IOSizeKB)
+			iops, iopsBy, mbps, mbpsBy := limits(v, []Part{{d, v.MaxDisks}}, need.IOSizeKB)
 			name := fmt.Sprintf("%s + %d x %s", v.Name, v.MaxDisks, d.Name)
 			if iops > bi.val {
 				bi = best{iops, name + ", " + iopsBy}
@@ -254,8 +427,95 @@ func unmet(c *Catalog, need Need) error {
 	if len(e.Lines) == 0 {
 		e.Lines = append(e.Lines, fmt.Sprintf("no VM and disks in %s meet every requirement at once (each alone is met by some): %s", c.File, needString(need)))
 	}
+	e.Cache = hostCache(c, need)
 	return e
 }
+
+// hostCache says, for a need no VM meets, whether a ReadOnly host cache (--cache-hit) would have made one meet
+// it: at the lowest hit rate that does (0.01 steps, and each VM's rate that fills its cache), the cheapest
+// candidate then; or, where none does at any rate, the closest cached candidate (every slot filled, at the
+// rate that brings it closest) and the limit that still fails, with what it delivers of what is needed.
+func hostCache(c *Catalog, need Need) string {
+	offered := false
+	for _, v := range c.VMs {
+		offered = offered || caches(v, Need{CacheHit: 1, ReadPct: 1}) // a VM with ReadOnly caching and a cache cap
+	}
+	switch {
+	case !offered:
+		return fmt.Sprintf("host read caching would not help: no VM in %s offers ReadOnly caching with a stated cache cap (cache_iops, cache_mbps)", c.File)
+	case need.ReadPct <= 0:
+		return "host read caching was not counted: the need states no read share (a checklist's, or read=90 in --need), so --cache-hit cannot apply"
+	}
+	given := ""
+	if need.CacheHit > 0 {
+		given = fmt.Sprintf(" (this need counted --cache-hit %s)", hit(need.CacheHit))
+	}
+	// the rates tried: every 0.01, and each caching VM's rate that fills its cache to its cap (the one that
+	// takes the most off its disks), to 0.001 below
+	var rates []float64
+	for pct := 1; pct <= 100; pct++ {
+		rates = append(rates, float64(pct)/100)
+	}
+	for _, v := range c.VMs {
+		if !caches(v, Need{CacheHit: 1, ReadPct: 1}) {
+			continue
+		}
+		ci, cm := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB)
+		h := 1.0
+		if need.IOPS > 0 {
+			h = min(h, ci/(need.IOPS*need.ReadPct/100))
+		}
+		if need.MBps > 0 && v.CacheMBps > 0 {
+			h = min(h, cm/(need.MBps*need.ReadPct/100))
+		}
+		if h = math.Floor(h*1000) / 1000; h > 0 {
+			rates = append(rates, h)
+		}
+	}
+	sort.Float64s(rates)
+	for _, h := range rates {
+		n := need
+		n.CacheHit = h
+		if p := candidates(c, n); len(p.Candidates) > 0 {
+			b := p.Candidates[0]
+			cost := "not priced"
+			if b.Priced {
+				cost = b.Cost.String() + " a month"
+			}
+			return fmt.Sprintf("a ReadOnly host cache serving %s%% of the %s%% reads (--cache-hit %s) would: %s, %s%s", hit(100*h), num(need.ReadPct), hit(h), b, cost, given)
+		}
+	}
+	var closest *Candidate
+	closestHit := 0.0
+	for _, h := range rates {
+		n := need
+		n.CacheHit = h
+		for _, v := range c.VMs {
+			if !caches(v, n) {
+				continue
+			}
+			for _, d := range c.Disks {
+				if !v.Attaches(d) {
+					continue
+				}
+				cand, _ := evaluate(v, []Part{{d, v.MaxDisks}}, n, true)
+				if ci, cm := AtIOSize(v.CacheIOPS, v.CacheMBps, need.IOSizeKB); ci < cand.CacheIOPS || v.CacheMBps > 0 && cm < cand.CacheMBps {
+					continue // beyond the cache's own cap: not a way to meet the need
+				}
+				if closest == nil || cand.headroom > closest.headroom {
+					closest, closestHit = &cand, h
+				}
+			}
+		}
+	}
+	if closest == nil {
+		return fmt.Sprintf("host read caching would not help: no VM in %s with a host cache attaches one of its disks", c.File)
+	}
+	return fmt.Sprintf("a ReadOnly host cache would not: at any hit rate within the caches' caps the closest, %s at --cache-hit %s (its cache serving %s IOPS), is still held by its %s (%s of the %s %s needed of it)%s",
+		closest, hit(closestHit), num(closest.CacheIOPS), closest.Limit, num(closest.got), num(closest.want), closest.unit, given)
+}
+
+func hit(h float64) string { return strconv.FormatFloat(math.Round(h*1000)/1000, 'f', -1, 64) }
 
 func num(x float64) string {
 	if math.IsInf(x, 1) {
@@ -300,7 +560,7 @@ func (p *Plan) Write(w io.Writer, top int) {
 	} else {
 		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted: --cache-hit counts them)\n", p.Catalog.File)
 	}
-	fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
+	fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	list := p.Candidates
 	if top > 0 && len(list) > top {
 		list = list[:top]
@@ -308,15 +568,18 @@ func (p *Plan) Write(w io.Writer, top int) {
 	for _, c := range list {
 		cost, split := "not priced", ""
 		if c.Priced {
-			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+(Money(c.N)*c.Disk.Price).String()
+			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+c.DiskCost().String()
 		}
-		fmt.Fprintf(w, "%-34s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
+		fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
 	}
 	if n := len(p.Candidates) - len(list); n > 0 {
 		fmt.Fprintf(w, "(%d more candidates: --top 0 lists them all)\n", n)
 	}
 	if b := p.Candidates[0]; b.Priced {
-		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %d x %s %s)\n", b, b.Cost, b.VM.Price, b.N, b.Disk.Name, Money(b.N)*b.Disk.Price)
+		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %s %s)\n", b, b.Cost, b.VM.Price, b.Disks(), b.DiskCost())
+		if b.Mix != nil {
+			fmt.Fprintf(w, "placed: each disk a volume of its own, the files placed so that each carries IO within its caps and data within its size (a stripe of unequal disks is held to its smallest member x its count)\n")
+		}
 	} else {
 		fmt.Fprintf(w, "no candidate is priced: add price_month to the catalogue's VMs and disks to choose the cheapest\n")
 	}

@@ -86,15 +86,15 @@ func TestBindingLimits(t *testing.T) {
 	c := load(t)
 	ds1, _ := vm(c, "Standard_DS1")
 	p30, _ := c.Disk("P30")
-	cand, ok := evaluate(ds1, p30, 1, Need{IOPS: 4000}, false)
+	cand, ok := evaluate(ds1, []Part{{p30, 1}}, Need{IOPS: 4000}, false)
 	if ok || cand.IOPS != 3200 || cand.Limit != "VM IOPS cap" {
 		t.Errorf("DS1 + P30 for 4,000 IOPS: met %v, %v IOPS, limit %q; want not met, 3,200, VM IOPS cap", ok, cand.IOPS, cand.Limit)
 	}
 	ds4, _ := vm(c, "Standard_DS4")
-	if cand, ok := evaluate(ds4, p30, 1, Need{MBps: 250}, false); ok || cand.Limit != "disk MB/s" {
+	if cand, ok := evaluate(ds4, []Part{{p30, 1}}, Need{MBps: 250}, false); ok || cand.Limit != "disk MB/s" {
 		t.Errorf("DS4 + 1 P30 for 250 MB/s: met %v, limit %q; want not met, disk MB/s", ok, cand.Limit)
 	}
-	if cand, ok := evaluate(ds4, p30, 2, Need{MBps: 250}, false); !ok || cand.MBps != 256 || cand.Limit != "VM MB/s cap" {
+	if cand, ok := evaluate(ds4, []Part{{p30, 2}}, Need{MBps: 250}, false); !ok || cand.MBps != 256 || cand.Limit != "VM MB/s cap" {
 		t.Errorf("DS4 + 2 P30 for 250 MB/s: met %v, %v MB/s, limit %q; want met, 256, VM MB/s cap", ok, cand.MBps, cand.Limit)
 	}
 }
