@@ -13,24 +13,14 @@ import (
 // must exist; the destination is made when missing. A run the destination holds already is left as it is, so
 // copying again copies nothing.
 func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, all bool) error {
-	if from == "" || to == "" {
-		return fmt.Errorf(`--store "" is no store: name the stores to copy between`)
-	}
-	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
-		return fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
-	}
 	if all == (len(refs) > 0) {
 		return fmt.Errorf("name the runs to copy (run IDs, group IDs) or give --all, not both")
 	}
-	src, err := OpenStore(ctx, from)
+	src, dst, err := openStorePair(ctx, from, to)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := store.Open(ctx, to)
-	if err != nil {
-		return err
-	}
 	defer dst.Close()
 	c, err := src.Copy(ctx, dst, refs, all)
 	fmt.Fprintf(w, "copied %d run(s) from %s to %s", len(c.Copied), src.Where(), dst.Where())
@@ -46,21 +36,11 @@ func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, 
 // byte. The source must exist; the destination is made when missing. Intervals the destination holds already
 // are left as they are, so copying again copies nothing, and a recording that went on since is completed.
 func CopyRecordings(ctx context.Context, w io.Writer, from, to string, names []string, all bool) error {
-	if from == "" || to == "" {
-		return fmt.Errorf(`--store "" is no store: name the stores to copy between`)
-	}
-	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
-		return fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
-	}
-	src, err := OpenStore(ctx, from)
+	src, dst, err := openStorePair(ctx, from, to)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := store.Open(ctx, to)
-	if err != nil {
-		return err
-	}
 	defer dst.Close()
 	c, err := src.CopyRecordings(ctx, dst, names, all)
 	fmt.Fprintf(w, "copied %d monitor recording(s), %d interval(s), from %s to %s", len(c.Recordings), c.Intervals, src.Where(), dst.Where())
@@ -69,4 +49,23 @@ func CopyRecordings(ctx context.Context, w io.Writer, from, to string, names []s
 	}
 	fmt.Fprintln(w)
 	return err
+}
+
+// openStorePair opens the stores a copy goes from and to: the source must exist, the destination is made when
+// missing, and they must be two stores.
+func openStorePair(ctx context.Context, from, to string) (src, dst *store.Store, err error) {
+	if from == "" || to == "" {
+		return nil, nil, fmt.Errorf(`--store "" is no store: name the stores to copy between`)
+	}
+	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
+		return nil, nil, fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
+	}
+	if src, err = OpenStore(ctx, from); err != nil {
+		return nil, nil, err
+	}
+	if dst, err = store.Open(ctx, to); err != nil {
+		src.Close()
+		return nil, nil, err
+	}
+	return src, dst, nil
 }
