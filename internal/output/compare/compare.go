@@ -472,14 +472,7 @@ func Print(w io.Writer, sums []Summary) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "metric")
-	for _, s := range sums {
-		fmt.Fprintf(tw, "\t%s", s.Alias)
-	}
-	for _, s := range sums[1:] {
-		fmt.Fprintf(tw, "\t%s vs %s", s.Alias, sums[0].Alias)
-	}
-	fmt.Fprintln(tw)
+	columnHeads(tw, "metric", sums)
 	for _, r := range rows {
 		fmt.Fprint(tw, r.Label())
 		for _, v := range r.Values {
@@ -513,4 +506,17 @@ func Format(v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.4g", v)
+}
+
+// columnHeads writes a table's heading: the first column's name, each configuration's alias, then each one's
+// change from the first.
+func columnHeads(tw io.Writer, first string, sums []Summary) {
+	fmt.Fprint(tw, first)
+	for _, s := range sums {
+		fmt.Fprintf(tw, "\t%s", s.Alias)
+	}
+	for _, s := range sums[1:] {
+		fmt.Fprintf(tw, "\t%s vs %s", s.Alias, sums[0].Alias)
+	}
+	fmt.Fprintln(tw)
 }

@@ -102,14 +102,7 @@ func printLoops(w io.Writer, sums []Summary) error {
 	}
 	fmt.Fprintln(w, "\nopen loop")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprint(tw, "figure")
-	for _, s := range sums {
-		fmt.Fprintf(tw, "\t%s", s.Alias)
-	}
-	for _, s := range sums[1:] {
-		fmt.Fprintf(tw, "\t%s vs %s", s.Alias, sums[0].Alias)
-	}
-	fmt.Fprintln(tw)
+	columnHeads(tw, "figure", sums)
 	limit := false
 	for _, s := range sums {
 		limit = limit || s.Open.LatencyLimitMs > 0
