@@ -79,12 +79,12 @@ func distributedOf(e *Engine, version string) *variant {
 }
 
 // detectDistributed asks a PostgreSQL or MySQL server's version() which product it is.
-func detectDistributed(ctx context.Context, e *Engine, q Queryer) *variant {
+func detectDistributed(ctx context.Context, e *Engine, q Queryer) (*variant, error) {
 	var v string
-	if q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&v) != nil {
-		return nil
+	if err := q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&v); err != nil {
+		return nil, err
 	}
-	return distributedOf(e, v)
+	return distributedOf(e, v), nil
 }
 
 // Product is the distributed SQL product and version behind the target ("CockroachDB v23.1.11"), "" for the
@@ -121,12 +121,17 @@ func (t *Target) learn(ctx context.Context, q Queryer) *variant {
 		return nil
 	}
 	if t.server == nil {
-		return detectDistributed(ctx, t.Engine, q)
+		v, _ := detectDistributed(ctx, t.Engine, q)
+		return v
 	}
 	t.server.mu.Lock()
 	defer t.server.mu.Unlock()
 	if !t.server.known {
-		t.server.variant, t.server.known = detectDistributed(ctx, t.Engine, q), true
+		v, err := detectDistributed(ctx, t.Engine, q)
+		if err != nil { // asked again at the next connection
+			return nil
+		}
+		t.server.variant, t.server.known = v, true
 	}
 	return t.server.variant
 }

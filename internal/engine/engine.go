@@ -86,7 +86,7 @@ type Engine struct {
 	raised       func(err error) (string, bool)
 	// detect tells, on a connection, a server that speaks the engine's protocol but is another product (see
 	// variant); nil where the engine has none.
-	detect func(ctx context.Context, e *Engine, q Queryer) *variant
+	detect func(ctx context.Context, e *Engine, q Queryer) (*variant, error)
 
 	catalog, settings, counters, load, index *sqlfile.File
 }

@@ -188,10 +188,13 @@ var babelfishNoOption = []string{"max_server_memory_mb", "maxdop", "cost_thresho
 var pgVersion = regexp.MustCompile(`PostgreSQL ([0-9][0-9.]*)`)
 
 // detectBabelfish tells Babelfish for PostgreSQL from SQL Server: it answers SERVERPROPERTY('BabelfishVersion').
-func detectBabelfish(ctx context.Context, e *Engine, q Queryer) *variant {
+func detectBabelfish(ctx context.Context, e *Engine, q Queryer) (*variant, error) {
 	var bf, full *string
-	if q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&bf, &full) != nil || bf == nil || *bf == "" {
-		return nil
+	if err := q.QueryRowContext(ctx, e.stmt("variant").SQL).Scan(&bf, &full); err != nil {
+		return nil, err
+	}
+	if bf == nil || *bf == "" {
+		return nil, nil
 	}
 	name := "Babelfish " + *bf
 	v := &variant{version: name, missing: map[string]string{}, lacks: map[Feature]string{
@@ -208,5 +211,5 @@ func detectBabelfish(ctx context.Context, e *Engine, q Queryer) *variant {
 	for _, st := range babelfishNoOption {
 		v.missing[st] = name + "'s sys.configurations does not hold this option"
 	}
-	return v
+	return v, nil
 }

@@ -102,6 +102,9 @@ func TestRefusedCountersStatementRunsOnce(t *testing.T) {
 // tpcc reads sum(d_next_o_id) with the transaction counters, in one statement: read one after the other, the
 // New-Orders committed between them counted on one side only (the cross-check saw 62 against the client's 57).
 // ReadTxCountsWith gives the counters and the caller's rows from one statement (one side statement counted).
+// The server's product (a distributed SQL database behind the wire?) is asked once per connection, not at each
+// read: asked at the window's end, after the side statements were noted, its version() was one commit on the
+// server's side that neither side accounted for (2 statements here before).
 func TestTxCountsWithTheCallersRowsInOneStatement(t *testing.T) {
 	ctx := context.Background()
 	for _, url := range testsrv.Servers(t) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Feature is something of an engine's that a server speaking its protocol and dialect may lack (see Lacks).
@@ -32,18 +33,67 @@ type variant struct {
 }
 
 // variantOf asks the server behind q which product it is; nil for the engine's own product (or an engine
-// without variants, or when the server cannot be asked).
+// without variants, or when the server cannot be asked). The answer is kept per connection (q), so the calls
+// made at a measured window's edges (ReadTxCounts, Unavailable) cost no extra round trip after the first.
 func (e *Engine) variantOf(ctx context.Context, q Queryer) *variant {
 	if q == nil {
 		return nil
 	}
-	if e.detect == nil {
-		if hasDistributed(e) { // a distributed SQL database behind the engine's wire (distributed.go)
-			return detectDistributed(ctx, e, q)
+	detect := e.detect
+	if detect == nil {
+		if !hasDistributed(e) { // a distributed SQL database behind the engine's wire (distributed.go)
+			return nil
 		}
-		return nil
+		detect = detectDistributed
 	}
-	return e.detect(ctx, e, q)
+	if v, ok := variants.get(e, q); ok {
+		return v
+	}
+	v, err := detect(ctx, e, q)
+	e.noteSide(err) // a statement beside the workload's, as the counters' are (tx counts subtract them)
+	if err == nil { // a query that failed (a timeout, a lost connection) is asked again next time
+		variants.put(e, q, v)
+	}
+	return v
+}
+
+// variantCache keeps the variant each connection's server was found to be: the last variantCacheSize
+// connections asked (a process opens a few; a long monitor reopens them), oldest forgotten first.
+type variantCache struct {
+	mu    sync.Mutex
+	seen  map[variantKey]*variant
+	order []variantKey
+}
+
+type variantKey struct {
+	e *Engine
+	q Queryer
+}
+
+const variantCacheSize = 64
+
+var variants = &variantCache{seen: map[variantKey]*variant{}}
+
+func (c *variantCache) get(e *Engine, q Queryer) (*variant, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.seen[variantKey{e, q}]
+	return v, ok
+}
+
+func (c *variantCache) put(e *Engine, q Queryer, v *variant) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := variantKey{e, q}
+	if _, ok := c.seen[k]; ok {
+		return
+	}
+	if len(c.order) == variantCacheSize {
+		delete(c.seen, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.seen[k] = v
+	c.order = append(c.order, k)
 }
 
 // Lacks says why the server behind q cannot do f ("" when it can, as far as dbdyno knows).
