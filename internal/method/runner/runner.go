@@ -301,8 +301,13 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	}
 	cancel()
 	stopWorkers(&wg, workers)
-	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 {
+	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 || len(m.Intervals) == 0 || m.Intervals[len(m.Intervals)-1].Measured != wasMeasuring {
 		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now)))
+	} else { // a tail too short for a rate of its own: its work added to the last interval, so they sum to the run's
+		quiet := cfg
+		quiet.Progress = io.Discard
+		tail := st.intervalLine(quiet, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now))
+		foldTail(m.Intervals, tail, now.Sub(lastTick))
 	}
 	var logErr error
 	if log != nil {
@@ -613,6 +618,30 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	}
 	fmt.Fprintf(cfg.Progress, "%7.1fs%s %s %s %8.0f%s  err %d |%s (p50/p95/p99 %s)\n", elapsed.Seconds(), where, phase, rate, perUnit, key, iv.Errors, b.String(), latUnit)
 	return iv
+}
+
+// foldTail adds a run's last stretch, too short for an interval of its own (a tenth of --interval or less), to
+// the last interval ivs holds: counts and errors added, the rate over both spans, percentiles the larger of
+// the two (an upper bound: intervals keep no histograms), the interval's end moved to the run's.
+func foldTail(ivs []result.Interval, tail result.Interval, span time.Duration) {
+	last := &ivs[len(ivs)-1]
+	lastSpan := last.ElapsedSeconds
+	if len(ivs) > 1 {
+		lastSpan -= ivs[len(ivs)-2].ElapsedSeconds
+	}
+	if both := lastSpan + span.Seconds(); both > 0 {
+		last.PerMinute = (last.PerMinute*lastSpan + tail.PerMinute*span.Seconds()) / both
+	}
+	last.ElapsedSeconds = tail.ElapsedSeconds
+	last.Errors += tail.Errors
+	for n, t := range tail.Transactions {
+		l := last.Transactions[n]
+		if t.Count > 0 {
+			l.P50, l.P95, l.P99 = max(l.P50, t.P50), max(l.P95, t.P95), max(l.P99, t.P99)
+		}
+		l.Count += t.Count
+		last.Transactions[n] = l
+	}
 }
 
 func abbrev(name string) string {
