@@ -422,6 +422,10 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		if !sleep(ctx, keying) {
 			return
 		}
+		// the phase before the window's place is decided: a unit refused a place because the window had not
+		// opened, and begun after the start edge's read (open-loop, it waits for its start time in between),
+		// is at that edge (it was counted by neither side before: the database's 5 against the client's 4)
+		p0 := e.phase.Load()
 		ticket := false
 		if e.win != nil && e.measuring.Load() {
 			if e.win.tickets.Add(1) > cfg.Transactions {
@@ -442,7 +446,6 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		}
 		began := time.Now()
 		inFlight.Store(began.UnixNano())
-		p0 := e.phase.Load()
 		out := wk.Do(ctx, tx)
 		elapsed := time.Since(t0)
 		if ctx.Err() != nil {

@@ -220,3 +220,25 @@ func TestFoldTail(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// The database's count over a window of N units of work agrees with the client's within the key transactions
+// at the edges, also open-loop, where a user waits for its start time between taking its place in the window
+// and starting: a unit whose place was decided before the window opened and that began after the start edge's
+// read was counted by neither the client nor the edges (3 database commits beyond the client's, one user).
+func TestWindowOfUnitsAgreesWithTheDatabase(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		c := &committer{committed: make(chan struct{}, 1)}
+		var at0, at1 int64
+		m, err := Run(context.Background(), c, Config{VUs: 2, Rampup: 150 * time.Millisecond, Transactions: 12, Interval: time.Second,
+			Rate: 40, Seed: seed, Progress: &bytes.Buffer{}, KeyTx: 0,
+			AtMeasureStart: func(context.Context) error { at0 = c.db.Load(); return nil },
+			AtMeasureEnd:   func(context.Context) error { at1 = c.db.Load(); return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		client := m.Transactions["order"].Count
+		if ok, tol := CountsAgree(client, at1-at0, m.KeyAtEdges); !ok {
+			t.Fatalf("seed %d: the database counted %d, the client %d, allowed %d", seed, at1-at0, client, tol)
+		}
+	}
+}
