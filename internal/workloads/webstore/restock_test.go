@@ -101,8 +101,8 @@ func TestCrossCheckDisagreementFailsTheRun(t *testing.T) {
 	// the run checked with its edges' count (not stored); here 2, one user's at each
 	db, client := res.Figures["orders_db"].(float64), res.Figures["orders_committed"].(float64)
 	if ok, _ := runner.CountsAgree(int64(client), int64(db), 2); res.Status != result.StatusOK || !ok || client < 1 {
-		t.Fatalf("a clean run: status %s, database %v orders, client %v; at the edges %d; purchases %+v", res.Status, res.Figures["orders_db"],
-			res.Figures["orders_committed"], res.Measurement.KeyAtEdges, res.Measurement.Transactions["purchase"])
+		t.Fatalf("a clean run: status %s (%s), database %v orders, client %v; purchases %+v", res.Status, res.Error, res.Figures["orders_db"],
+			res.Figures["orders_committed"], res.Measurement.Transactions["purchase"])
 	}
 	_, raw := open(t, url)
 	// a trigger, not deleted rows or a dropped index: the run's start check would refuse those as tampering
