@@ -2,14 +2,18 @@ package tpce
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
@@ -69,7 +73,11 @@ func TinyAt(t testing.TB, url string) {
 		} else {
 			tp.url = testsrv.Beside(t, url, "dbdyno_tpce_tiny")
 		}
-		tp.err = tinyBuildErr(tp.url)
+		if tg.Engine.Name == "sqlite" && TinyBuildCommand != nil {
+			tp.err = TinyBuildCommand(tp.url)
+		} else {
+			tp.err = tinyBuildErr(tp.url)
+		}
 	})
 	if tp.err != nil {
 		t.Fatalf("the tiny TPC-E build every copy comes from: %v", tp.err)
@@ -95,6 +103,11 @@ func TinyAt(t testing.TB, url string) {
 	}
 }
 
+// TinyBuildCommand, when set (by the command-line tests), makes the SQLite template with the command line's
+// `tpce build` of TinySize (seed 1) instead of tinyBuildErr: one build of the tiny database serves both the
+// command's own test and every copy.
+var TinyBuildCommand func(url string) error
+
 func tinyBuildAt(t testing.TB, url string) {
 	t.Helper()
 	if err := tinyBuildErr(url); err != nil {
@@ -116,4 +129,39 @@ func tinyBuildErr(url string) error {
 	defer db.Close()
 	_, err = db.Build(ctx, BuildOptions{Size: TinySize, Threads: 2, Drop: true, Seed: 1, Version: "test", Progress: io.Discard})
 	return err
+}
+
+// countSink counts the rows the generator hands each table, encoding nothing.
+type countSink struct {
+	table string
+	n     int64
+	rows  map[string]int64
+}
+
+func (s *countSink) Begin(table string, _ []string) (bulk.Row, error) {
+	s.table, s.n = table, 0
+	return s, nil
+}
+func (s *countSink) Int(int64)           {}
+func (s *countSink) Dec(int64, int)      {}
+func (s *countSink) Str(string)          {}
+func (s *countSink) Bytes([]byte)        {}
+func (s *countSink) Date(int32)          {}
+func (s *countSink) Time(time.Time)      {}
+func (s *countSink) Null()               {}
+func (s *countSink) EndRow() error       { s.n++; return nil }
+func (s *countSink) End() (int64, error) { s.rows[s.table] += s.n; return s.n, nil }
+func (s *countSink) Close()              {}
+
+// GeneratedRows is the rows a build of s with seed would load into each table, counted from the generator
+// without a database (the build's own work, in its order, on one goroutine).
+func GeneratedRows(seed uint64, s Size) (map[string]int64, error) {
+	var rows atomic.Int64
+	sink := &countSink{rows: map[string]int64{}}
+	for _, w := range work(seed, s, &rows) {
+		if err := w.Do(context.Background(), sink); err != nil {
+			return nil, fmt.Errorf("%s: %w", w.Name, err)
+		}
+	}
+	return sink.rows, nil
 }
