@@ -35,8 +35,9 @@ type tinyTemplate struct {
 }
 
 // TinyAt makes url's database the tiny build (TinySize, seed 1), as `tpce build` leaves it: a copy of the test
-// process's one tiny build on SQLite and PostgreSQL (a build takes most of a test's time, a copy a second),
-// a build of its own on the other engines. Tests that change the data each take a database of their own.
+// process's one tiny build on SQLite, PostgreSQL and SQL Server (a build takes most of a test's time, a copy a
+// second, or on Babelfish several: tinyCopySQLServer), a build of its own on MariaDB (copying its tables on
+// the server took longer than building them). Tests that change the data each take a database of their own.
 func TinyAt(t testing.TB, url string) {
 	t.Helper()
 	tg, err := engine.Parse(url)
@@ -49,6 +50,8 @@ func TinyAt(t testing.TB, url string) {
 		key = "sqlite"
 	case "postgres":
 		key = strings.TrimSuffix(url, "/"+tg.Database) // the server
+	case "sqlserver":
+		key = testsrv.Beside(t, url, "dbdyno_tpce_tiny") // the server's template
 	default:
 		tinyBuildAt(t, url)
 		return
@@ -73,7 +76,7 @@ func TinyAt(t testing.TB, url string) {
 		} else {
 			tp.url = testsrv.Beside(t, url, "dbdyno_tpce_tiny")
 		}
-		if tg.Engine.Name == "sqlite" && TinyBuildCommand != nil {
+		if TinyBuildCommand != nil {
 			tp.err = TinyBuildCommand(tp.url)
 		} else {
 			tp.err = tinyBuildErr(tp.url)
@@ -92,6 +95,10 @@ func TinyAt(t testing.TB, url string) {
 		}
 		return
 	}
+	if tg.Engine.Name == "sqlserver" {
+		tinyCopySQLServer(t, tg)
+		return
+	}
 	// a connection to the server's own database (not the copy's, which is replaced, nor the template's)
 	_, admin := testsrv.Open(t, testsrv.Beside(t, url, "postgres"))
 	defer admin.Close()
@@ -103,10 +110,64 @@ func TinyAt(t testing.TB, url string) {
 	}
 }
 
-// TinyBuildCommand, when set (by the command-line tests), makes the SQLite template with the command line's
-// `tpce build` of TinySize (seed 1) instead of tinyBuildErr: one build of the tiny database serves both the
-// command's own test and every copy.
+// TinyBuildCommand, when set (by the command-line tests), makes each template with the command line's
+// `tpce build` of TinySize (seed 1) instead of tinyBuildErr: one build of the tiny database per engine serves
+// both the command's own tests and every copy.
 var TinyBuildCommand func(url string) error
+
+// tinyCopySQLServer makes tg's database a copy of the server's tiny build as the build makes it, with the
+// build's load replaced by a copy on the server: dbdyno's tables there dropped, the schema created, each
+// table filled from the template's (a cross-database INSERT ... SELECT), then the build's keys and indexes,
+// stored procedures and statistics. The build record (its manifest among it) is the template's.
+func tinyCopySQLServer(t testing.TB, tg *engine.Target) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	d := db.Data
+	if _, err := d.Drop(ctx); err != nil {
+		t.Fatalf("dropping the copy's old tables: %v", err)
+	}
+	if err := d.Script(ctx, d.SQL, "schema.sql"); err != nil {
+		t.Fatalf("creating the copy's schema: %v", err)
+	}
+	rows, err := d.SQL.QueryContext(ctx, "SELECT name FROM sys.tables")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, n)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rows.Close()
+	for _, n := range tables {
+		q := fmt.Sprintf("INSERT INTO dbo.%s SELECT * FROM dbdyno_tpce_tiny.dbo.%s", n, n)
+		if _, err := d.SQL.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := d.Script(ctx, d.SQL, "indexes.sql"); err != nil {
+		t.Fatalf("creating the copy's keys and indexes: %v", err)
+	}
+	if d.T.Procedures(ctx) {
+		if err := d.Script(ctx, d.SQL, "procs.sql"); err != nil {
+			t.Fatalf("installing the stored procedures: %v", err)
+		}
+	}
+	if err := d.T.Engine.Analyze(ctx, d.SQL, d.D.Tables); err != nil {
+		t.Fatalf("gathering statistics: %v", err)
+	}
+}
 
 func tinyBuildAt(t testing.TB, url string) {
 	t.Helper()
