@@ -15,7 +15,13 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workloads/tpce"
 )
 
-func TestMain(m *testing.M) { clitest.Main(m) }
+// TestMain runs up to 4 tests at a time unless -parallel says otherwise: the tests spend most of their time
+// waiting on four database engines (SQLite, PostgreSQL, MariaDB, Babelfish), and the default (GOMAXPROCS: 2 on
+// the CI machines) left two of them idle while two Babelfish tests waited on it.
+func TestMain(m *testing.M) {
+	clitest.AtLeastParallel(4)
+	clitest.Main(m)
+}
 
 // engines are SQLite and, where the servers run (always in CI), PostgreSQL and MariaDB (and SQL Server when
 // testsrv.MSSQLEnv names one), each in a database of its own.
