@@ -717,11 +717,13 @@ func TestFramesAgainstIndependentSQL(t *testing.T) {
 			checkMarketFeed(t, raw, wk, symb, toCents(bid)-1)
 			// Trade-Update's three frames, by their effects
 			clear(tuFrames)
+			before := tuSnapshot(t, raw)
 			for i := 0; i < 15; i++ {
 				from := len(log)
-				before := tuSnapshot(t, raw)
 				run(TU)
-				checkTradeUpdate(t, before, tuSnapshot(t, raw), log[from:])
+				after := tuSnapshot(t, raw)
+				checkTradeUpdate(t, before, after, log[from:])
+				before = after // nothing runs between one Trade-Update and the next
 			}
 			if tuFrames["tu_exec"] == 0 || tuFrames["tu_cash_type"] == 0 || tuFrames["tu_ct_name"] == 0 {
 				t.Errorf("Trade-Update's frames ran %v times: each of the three should have", tuFrames)

@@ -69,7 +69,8 @@ func key(v ...any) string {
 }
 
 // Data-Maintenance, triggered by the test (the event a run's minute is), once per table in the specification's
-// turn: each time exactly the rows the frame names change, to the values it sets, and no other table's.
+// turn: each time exactly the rows the frame names change, to the values it sets, and no other table's (each
+// table unchanged from the start to its turn and from its turn to the end).
 func TestDataMaintenanceChangesItsRows(t *testing.T) {
 	t.Parallel()
 	for _, url := range frameEngines(t, "dbdyno_tpce_dm") {
@@ -104,11 +105,21 @@ func TestDataMaintenanceChangesItsRows(t *testing.T) {
 					t.Fatal("Data-Maintenance before its minute")
 				}
 			}
-			before := make([]map[string]string, len(dmTables))
+			// each table is read four times, not after every turn: at the start, right before its turn (no
+			// earlier turn changed it), right after (the rows its turn changed) and at the end (no later turn did)
+			start := make([]map[string]string, len(dmTables))
 			for i, d := range dmTables {
-				before[i] = snapshot(t, raw, d.q, d.keys)
+				start[i] = snapshot(t, raw, d.q, d.keys)
 			}
+			afterTurn := make([]map[string]string, len(dmTables))
 			for turn, dt := range dmTables {
+				before := start[turn]
+				if turn > 0 {
+					before = snapshot(t, raw, dt.q, dt.keys)
+					if got := changed(start[turn], before); len(got) > 0 {
+						t.Fatalf("turns before %s's (%d) changed %s: %v", dt.table, turn, dt.table, got)
+					}
+				}
 				w.MaintainNow()
 				if tx, _, _ := wk.Next(); tx != DM {
 					t.Fatalf("turn %d: the triggered Data-Maintenance is not the next transaction (%s)", turn, TxNames[tx])
@@ -126,17 +137,12 @@ func TestDataMaintenanceChangesItsRows(t *testing.T) {
 						writes[l.name] = l.args
 					}
 				}
-				for i, d := range dmTables {
-					after := snapshot(t, raw, d.q, d.keys)
-					got := changed(before[i], after)
-					before[i] = after
-					if i != turn {
-						if len(got) > 0 {
-							t.Fatalf("turn %d (%s) changed %s too: %v", turn, dt.table, d.table, got)
-						}
-						continue
-					}
-					checkMaintenance(t, raw, d.table, writes, got, dmVol)
+				afterTurn[turn] = snapshot(t, raw, dt.q, dt.keys)
+				checkMaintenance(t, raw, dt.table, writes, changed(before, afterTurn[turn]), dmVol)
+			}
+			for i, d := range dmTables {
+				if got := changed(afterTurn[i], snapshot(t, raw, d.q, d.keys)); len(got) > 0 {
+					t.Fatalf("turns after %s's (%d) changed %s: %v", d.table, i, d.table, got)
 				}
 			}
 		})

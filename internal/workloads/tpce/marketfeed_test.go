@@ -3,7 +3,6 @@ package tpce
 import (
 	"context"
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -16,26 +15,26 @@ import (
 // it to A (the request is taken out of trade_request first, and B finds it gone) instead of submitting it again,
 // which failed on the second SBMT history row's duplicate key. In both modes, on every server engine.
 func TestMarketFeedsSubmitAnOrderOnce(t *testing.T) {
+	t.Parallel()
 	for _, u := range testsrv.Servers(t) {
 		tg, err := engine.Parse(u)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Run(tg.Engine.Name, func(t *testing.T) {
+			t.Parallel()
 			u := testsrv.Beside(t, u, "dbdyno_tpce_mfeed")
 			tg, err := engine.Parse(u)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
+			TinyAt(t, u)
 			db, err := Open(ctx, tg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Build(ctx, BuildOptions{Size: Size{Customers: 1000, TradeDays: 1}, Threads: 2, Drop: true, Seed: 1, Version: "test", Progress: io.Discard}); err != nil {
-				t.Fatal(err)
-			}
 			defer db.Drop(ctx)
 			modes := []bool{false}
 			if tg.Engine.Procedures {

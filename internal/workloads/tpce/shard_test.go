@@ -22,6 +22,7 @@ import (
 // residue (so none collides), both shards trade, and `results merge` makes one result whose tpsE is the sum of
 // theirs and whose Trade-Results are the sum of theirs.
 func TestShardsMerge(t *testing.T) {
+	t.Parallel()
 	pg := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_tpce_shards")
 	clitest.Must(t, "tpce", "build", "--target", pg, "--customers", "2000", "--trade-days", "1", "--drop")
 	db := raw(t, pg)
