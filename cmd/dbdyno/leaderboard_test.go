@@ -41,7 +41,7 @@ func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
 	st := filepath.Join(dir, "results.db")
 	clitest.TPCCBuiltAt(t, url)
 	for _, labels := range [][]string{{"--label", "system=this-box", "--label", "price_per_hour=0.25"}, {"--label", "db_cores=1", "--label", "license_per_core=100", "--repeat", "3"}} {
-		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "2s", "--store", st}, labels...)
+		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--transactions", "200", "--store", st}, labels...)
 		if r := cli(context.Background(), args...); r.code != 0 {
 			t.Fatalf("run: exit %d %s", r.code, r.stderr)
 		}
