@@ -36,6 +36,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // not depend on this machine's speed: score per core is the headline over the database host's physical cores,
 // the license total is the price per core times those cores, the run's label wins over the flag.
 func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
+	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
