@@ -36,12 +36,13 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs
 // not depend on this machine's speed: score per core is the headline over the database host's physical cores,
 // the license total is the price per core times those cores, the run's label wins over the flag.
 func TestLeaderboardRanksMeasuredBesidePublished(t *testing.T) {
+	t.Parallel() // on files of its own
 	dir := t.TempDir()
 	url := "sqlite://" + filepath.Join(dir, "t.db")
 	st := filepath.Join(dir, "results.db")
 	clitest.TPCCBuiltAt(t, url)
 	for _, labels := range [][]string{{"--label", "system=this-box", "--label", "price_per_hour=0.25"}, {"--label", "db_cores=1", "--label", "license_per_core=100", "--repeat", "3"}} {
-		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "2s", "--store", st}, labels...)
+		args := append([]string{"tpcc", "run", "--target", url, "--rampup", "0s", "--transactions", "200", "--store", st}, labels...)
 		if r := cli(context.Background(), args...); r.code != 0 {
 			t.Fatalf("run: exit %d %s", r.code, r.stderr)
 		}

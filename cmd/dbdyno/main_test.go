@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -156,20 +157,44 @@ func TestSQLCommand(t *testing.T) {
 // refuses as build does.
 func TestQuickstartRefusesTablesItDidNotBuild(t *testing.T) {
 	dir := t.TempDir()
-	url := "sqlite://" + filepath.Join(dir, "mine.db")
-	clitest.Must(t, "tpcc", "build", "--target", url, "--seed", "42")
+	path := filepath.Join(dir, "mine.db")
+	url := "sqlite://" + path
+	clitest.TPCCBuiltAt(t, url) // a build of another command's: a copy of the one this test process makes
+	before, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := fileSum(t, path)
 	r := cli(context.Background(), "quickstart", "--target", url, "--result", filepath.Join(dir, "q.json"), "--store", "")
 	if r.code == 0 || !strings.Contains(r.stderr, "already has TPC-C tables") || !strings.Contains(r.stderr, "--drop") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	// the build made with seed 42 is still there
-	if r := clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--duration", "1s", "--store", "", "--result", filepath.Join(dir, "r.json")); !strings.Contains(r.Stdout, "dbdyno tpcc on") {
+	// the build is still there, untouched: not one byte of its file written
+	if after, err := os.Stat(path); err != nil || !after.ModTime().Equal(before.ModTime()) || fileSum(t, path) != sum {
+		t.Fatalf("quickstart wrote to the database it refused (%v)", err)
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		if fi, _ := os.Stat(path + "-wal"); fi.Size() > 0 {
+			t.Fatalf("quickstart wrote %d bytes to the refused database's write-ahead log", fi.Size())
+		}
+	}
+	if r := clitest.Must(t, "tpcc", "run", "--target", url, "--rampup", "0s", "--transactions", "100", "--store", "", "--result", filepath.Join(dir, "r.json")); !strings.Contains(r.Stdout, "dbdyno tpcc on") {
 		t.Fatal(r.Stdout)
 	}
 	res, _ := clitest.ReadResult(t, filepath.Join(dir, "r.json"))
-	if res.Options["build_seed"] != "42" {
-		t.Fatalf("the database was rebuilt: build seed %v", res.Options["build_seed"])
+	if res.Options["build_seed"] != "1" {
+		t.Fatalf("the database's build seed %v, want the copied build's 1", res.Options["build_seed"])
 	}
+}
+
+// fileSum is the SHA-256 of a file's bytes.
+func fileSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
 }
 
 // The README opens with the two set-up commands (the embedded default's main job, the tests) and then says

@@ -19,7 +19,7 @@ import (
 // half's bytes are unchanged), and a shared file that is still to be laid out is refused.
 func TestIOShardProcessesMerge(t *testing.T) {
 	dir := t.TempDir()
-	bin, err := dbdynoBinary(dir)
+	bin, err := dbdynoBinary()
 	if err != nil {
 		t.Fatal(err)
 	}

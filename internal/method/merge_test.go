@@ -53,7 +53,7 @@ func TestMergeShards(t *testing.T) {
 			setup = time.Since(t0) - time.Second
 			cancel()
 		}
-	}, "tpcc", "run", "--target", "sqlite://"+c, "--vus", "1", "--rampup", "1s", "--duration", "10s", "--seed", "5", "--store", stPath)
+	}, "tpcc", "run", "--target", "sqlite://"+c, "--vus", "1", "--rampup", "1s", "--duration", "3s", "--seed", "5", "--store", stPath)
 	st, err := store.Open(ctx, stPath)
 	if err != nil {
 		t.Fatal(err)
@@ -75,9 +75,9 @@ func TestMergeShards(t *testing.T) {
 	// the shards: one command driving both copies at once, their measured windows starting at one instant
 	// (--start-at: without it each target's ramp-up counts from its own start, 208ms apart on a loaded machine),
 	// far enough ahead for both targets' set-up, however slow the machine
-	startAt := "+" + max(4*setup, 8*time.Second).Round(time.Millisecond).String()
+	startAt := "+" + max(4*setup, 3*time.Second).Round(time.Millisecond).String()
 	clitest.Must(t, "tpcc", "run", "--target", "sqlite://"+a, "--target", "sqlite://"+b, "--vus", "1", "--rampup", "1s",
-		"--duration", "10s", "--seed", "5", "--store", stPath, "--start-at", startAt) // 1% of 10s: 100ms for the targets to start apart
+		"--duration", "3s", "--seed", "5", "--store", stPath, "--start-at", startAt)
 	entries, err := st.List(ctx, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +99,33 @@ func TestMergeShards(t *testing.T) {
 		t.Fatalf("%d shard runs stored, want 2", len(shards))
 	}
 	ids := []string{shards[0].RunID, shards[1].RunID}
+	// the merge's 1%, against the spread of the starts the targets recorded: refused beyond 1% of both windows,
+	// kept within 1% of each (between the two, either: the merge reads one shard's length), and when refused,
+	// saying that spread; a loaded machine may start them further apart, and then they are merged once the later
+	// one's recorded start is given to the merge as a clock offset (as --clock-ref records one)
+	if shards[1].Measurement.MeasureStart.Before(shards[0].Measurement.MeasureStart) {
+		shards[0], shards[1], ids[0], ids[1] = shards[1], shards[0], ids[1], ids[0]
+	}
+	spread := shards[1].Measurement.MeasureStart.Sub(shards[0].Measurement.MeasureStart)
+	lo, hi := time.Duration(1<<62), time.Duration(0)
+	for _, r := range shards {
+		w := time.Duration(r.Measurement.MeasuredSecs * float64(time.Second))
+		lo, hi = min(lo, time.Duration(float64(w)*0.01)), max(hi, time.Duration(float64(w)*0.01))
+	}
+	_, err = method.MergeResults(shards, nil)
+	want := "the shards' measured windows start " + spread.Round(time.Millisecond).String() + " apart, more than 1% of their "
+	if refused := err != nil; refused && (spread <= lo || !strings.Contains(err.Error(), want)) || !refused && spread > hi {
+		t.Fatalf("merge of targets started %s apart (1%% of their windows: %s to %s): %v, want it refused (saying %q) only beyond that", spread, lo, hi, err, want)
+	} else if refused {
+		t.Logf("the targets started %s apart (1%% of their windows: %s): merged with the later one's recorded start as a clock offset", spread, hi)
+		late := *shards[1]
+		late.Options = maps.Clone(late.Options)
+		late.Options["clock"], late.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": -float64(spread.Microseconds()) / 1000, "round_trip_ms": 0.1}, shards[1].RunID+"-aligned"
+		if err := st.Add(ctx, &late, ""); err != nil {
+			t.Fatal(err)
+		}
+		shards[1], ids[1] = &late, late.RunID
+	}
 	var out bytes.Buffer
 	merged, err := method.Merge(ctx, &out, stPath, ids, []string{"study=shards"}, "test")
 	if err != nil {
@@ -199,7 +226,11 @@ func TestMergeShards(t *testing.T) {
 	fixed := late
 	fixed.Options = maps.Clone(late.Options)
 	shift := lm.MeasureStart.Sub(shards[1].Measurement.MeasureStart)
-	fixed.Options["clock"], fixed.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": -float64(shift.Microseconds()) / 1000, "round_trip_ms": 0.1}, "r-fixed"
+	offset := -float64(shift.Microseconds()) / 1000
+	if c, ok := late.Options["clock"].(map[string]any); ok { // the offset that aligned it above, and the shift
+		offset += c["offset_ms"].(float64)
+	}
+	fixed.Options["clock"], fixed.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": offset, "round_trip_ms": 0.1}, "r-fixed"
 	if fm, err := method.MergeResults([]*result.Result{shards[0], &fixed}, nil); err != nil || fm.Status != result.StatusOK || fm.Options["clock"] != nil {
 		t.Fatalf("merge with the late shard's clock offset: %v", err)
 	}

@@ -5,9 +5,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,8 +37,8 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	st := filepath.Join(dir, "results.db")
 	clitest.TPCCBuiltAt(t, url)
 	file := filepath.Join(dir, "r.json")
-	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "2s",
-		"--interval", "1s", "--label", "system=box-a", "--label", "price_per_hour=1.5", "--store", st, "--result", file)
+	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "1,2", "--repeat", "3", "--rampup", "0s", "--duration", "1s",
+		"--interval", "500ms", "--label", "system=box-a", "--label", "price_per_hour=1.5", "--store", st, "--result", file)
 	if !strings.Contains(r.Stdout, "vus=1 NOPM median") || !strings.Contains(r.Stdout, "vus=2 NOPM median") || !strings.Contains(r.Stdout, "(6 runs) is stored in") {
 		t.Fatalf("method output:\n%s", r.Stdout)
 	}
@@ -162,16 +164,27 @@ func renderInChromium(t *testing.T, html string) {
 		"--disable-component-update", "--disable-sync", "--user-data-dir=" + profile}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
+	// the DOM and the screenshot side by side: two browsers, each with a profile of its own
+	shot := filepath.Join(t.TempDir(), "report.png")
+	shotArgs := append(slices.Clone(args[:len(args)-1]), "--user-data-dir="+t.TempDir(), "--screenshot="+shot, "--window-size=1200,3000", "file://"+html)
+	shotDone := make(chan error, 1)
+	go func() {
+		out, err := exec.CommandContext(ctx, bin, shotArgs...).CombinedOutput()
+		if err != nil {
+			err = fmt.Errorf("%v\n%s", err, out)
+		}
+		shotDone <- err
+	}()
 	dom, err := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+html)...).Output()
+	shotErr := <-shotDone
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
 	if n := strings.Count(string(dom), "<svg"); n < 5 || !strings.Contains(string(dom), "<polyline") || !strings.Contains(string(dom), "<rect class=\"bar\"") {
 		t.Fatalf("rendered page has %d charts", n)
 	}
-	shot := filepath.Join(t.TempDir(), "report.png")
-	if out, err := exec.CommandContext(ctx, bin, append(args, "--screenshot="+shot, "--window-size=1200,3000", "file://"+html)...).CombinedOutput(); err != nil {
-		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	if shotErr != nil {
+		t.Fatalf("chromium --screenshot: %v", shotErr)
 	}
 	if fi, err := os.Stat(shot); err != nil || fi.Size() < 20000 {
 		t.Fatalf("screenshot missing or blank: %v", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,14 +20,31 @@ import (
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
-// dbdynoBinary builds the command into dir: the shards are processes of their own, as on several hosts. It
-// runs on a goroutine of its own: it returns go build's error and output rather than failing the test.
-func dbdynoBinary(dir string) (string, error) {
-	bin := filepath.Join(dir, "dbdyno")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/dbdyno/dbdyno/cmd/dbdyno").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
+// theBinary is the command built once per test process (into the directory of clitest.Main's default store,
+// removed when the tests end) for the tests that start it as processes of their own.
+var theBinary struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// dbdynoBinary builds the command (once per test process): the shards are processes of their own, as on several
+// hosts. It may run on a goroutine of its own: it returns go build's error and output rather than failing the
+// test.
+func dbdynoBinary() (string, error) {
+	theBinary.Do(func() {
+		bin := filepath.Join(filepath.Dir(store.DefaultPath), "dbdyno")
+		if !filepath.IsAbs(bin) {
+			theBinary.err = fmt.Errorf("no test directory to build the command into (%s): run the tests with clitest.Main", store.DefaultPath)
+			return
+		}
+		if out, err := exec.Command("go", "build", "-o", bin, "github.com/dbdyno/dbdyno/cmd/dbdyno").CombinedOutput(); err != nil {
+			theBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
+			return
+		}
+		theBinary.path = bin
+	})
+	return theBinary.path, theBinary.err
 }
 
 // units is the units of work a measurement holds, whatever their outcome (a --transactions window holds exactly
@@ -82,11 +100,14 @@ func (s *shardRun) output() string {
 	return s.out.String()
 }
 
-// Three dbdyno processes, each given --shard i/3 and one --start-at, drive one PostgreSQL database: their
-// measured windows start together (the merge's 1% holds), they finish the same units of work as one process
-// given all of them (--transactions: exactly), and the merge of their result files is ok, its histograms
-// holding every shard's samples. A shard killed (SIGKILL) while measuring leaves no result, and the merge of
-// the three is stored incomplete, the command exiting non-zero.
+// Three dbdyno processes, each given --shard i/3 and one --start-at, drive one PostgreSQL database: none starts
+// its measured window before that instant, they finish the same units of work as one process given all of them
+// (--transactions: exactly), and the merge of their result files adds them up exactly, its histograms holding
+// every shard's samples. The merge keeps their windows as one run's when their starts, as the shards recorded
+// them, lie within 1% of the window, and refuses them naming that spread otherwise (a loaded machine starts
+// processes late: then the shards' recorded starts, given to the merge as --clock-ref offsets, align them). A
+// shard killed (SIGKILL) while measuring leaves no result, and the merge of the three is stored incomplete,
+// the command exiting non-zero.
 func TestShardProcessesMerge(t *testing.T) {
 	t.Parallel() // on files (or a server) of its own: its timed windows overlap the other parallel tests'
 	pg := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_shards")
@@ -96,16 +117,13 @@ func TestShardProcessesMerge(t *testing.T) {
 	var bin string
 	go func() {
 		var err error
-		bin, err = dbdynoBinary(dir)
+		bin, err = dbdynoBinary()
 		built <- err
 	}()
-	t.Cleanup(func() { <-built }) // should the build of the database fail first: go build ends before dir goes
 	clitest.Must(t, "tpcc", "build", "--target", pg, "--warehouses", "3", "--drop")
 	if err := <-built; err != nil {
-		built <- nil
 		t.Fatal(err)
 	}
-	built <- nil
 	run := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(bin, args...).CombinedOutput()
@@ -119,7 +137,7 @@ func TestShardProcessesMerge(t *testing.T) {
 	common := []string{"tpcc", "run", "--target", pg, "--rampup", "1s", "--store", "", "--seed", "7"}
 
 	// the reference: one process, n virtual users, every unit of work; its set-up time (start to measuring,
-	// less the ramp-up) sets how far ahead the shards' start is (n processes share this machine's cores)
+	// less the ramp-up) sets how far ahead the shards' start is (n+1 processes share this machine's cores)
 	t0 := time.Now()
 	var setup time.Duration
 	ref := startShard(t, bin, func(*shardRun) { setup = time.Since(t0) - time.Second },
@@ -132,30 +150,36 @@ func TestShardProcessesMerge(t *testing.T) {
 		t.Fatalf("the reference run holds %v units of work (%v), want %d", rr, err, total)
 	}
 
-	shards := func(round string, kill int) ([]string, []*shardRun) {
-		at := time.Now().Add(max(time.Duration(2*n)*setup, 3*time.Second) + time.Second).UTC().Format(time.RFC3339Nano)
-		var files []string
-		var runs []*shardRun
-		for i := 1; i <= n; i++ {
-			f := filepath.Join(dir, fmt.Sprintf("%s%d.json", round, i))
-			files = append(files, f)
-			var on func(*shardRun)
-			if i == kill {
-				on = func(s *shardRun) { s.cmd.Process.Signal(syscall.SIGKILL) }
-			}
-			runs = append(runs, startShard(t, bin, on, append(common, "--vus", "1", "--transactions", fmt.Sprint(total/n),
-				"--shard", fmt.Sprintf("%d/%d", i, n), "--start-at", at, "--seed", fmt.Sprint(i), "--result", f)...))
+	// the n shards, and beside them a second shard 2/n killed as soon as it measures (the merge of shards 1
+	// and 3 with its missing file is incomplete): all started for one instant
+	at := time.Now().Add(max(time.Duration(2*(n+1))*setup, 3*time.Second) + time.Second)
+	shard := func(i int, f string, on func(*shardRun)) *shardRun {
+		return startShard(t, bin, on, append(common, "--vus", "1", "--transactions", fmt.Sprint(total/n), "--shard", fmt.Sprintf("%d/%d", i, n),
+			"--start-at", at.UTC().Format(time.RFC3339Nano), "--seed", fmt.Sprint(i), "--result", f)...)
+	}
+	var files []string
+	var runs []*shardRun
+	for i := 1; i <= n; i++ {
+		files = append(files, filepath.Join(dir, fmt.Sprintf("s%d.json", i)))
+		runs = append(runs, shard(i, files[i-1], nil))
+	}
+	killedFile := filepath.Join(dir, "k2.json")
+	killed := shard(2, killedFile, func(s *shardRun) { s.cmd.Process.Signal(syscall.SIGKILL) })
+	for i, r := range runs {
+		if err := <-r.done; err != nil {
+			t.Fatalf("shard %d/%d ended %v\n%s", i+1, n, err, r.output())
 		}
-		for i, r := range runs {
-			if err := <-r.done; (err != nil) != (i+1 == kill) {
-				t.Fatalf("shard %d/%d ended %v\n%s", i+1, n, err, r.output())
-			}
-		}
-		return files, runs
+	}
+	if err := <-killed.done; err == nil {
+		t.Fatalf("the killed shard ended well\n%s", killed.output())
+	}
+	if _, err := os.Stat(killedFile); !os.IsNotExist(err) || !strings.Contains(killed.output(), "measuring") {
+		t.Fatalf("the killed shard left %s (%v)", killedFile, err)
 	}
 
-	files, _ := shards("s", 0)
 	var sum int64
+	var first, last time.Time
+	var shards []*result.Result
 	for i, f := range files {
 		r, err := result.Read(f)
 		if err != nil {
@@ -164,13 +188,56 @@ func TestShardProcessesMerge(t *testing.T) {
 		if r.Options["shard"] != fmt.Sprintf("%d/%d", i+1, n) || r.Options["shard_share"] == nil {
 			t.Fatalf("shard %d records shard %v, share %v", i+1, r.Options["shard"], r.Options["shard_share"])
 		}
+		ms := r.Measurement.MeasureStart
+		if ms.Before(at) {
+			t.Fatalf("shard %d measured from %s, before --start-at %s", i+1, ms.Format(time.RFC3339Nano), at.UTC().Format(time.RFC3339Nano))
+		}
+		if i == 0 || ms.Before(first) {
+			first = ms
+		}
+		if i == 0 || ms.After(last) {
+			last = ms
+		}
 		sum += units(r.Measurement)
+		shards = append(shards, r)
 	}
 	if sum != units(rr.Measurement) {
 		t.Fatalf("the %d shards finished %d units of work, one process %d", n, sum, units(rr.Measurement))
 	}
+
+	// the merge's 1%, against the spread of the starts the shards recorded: refused beyond 1% of every shard's
+	// window, kept within 1% of each (between the two, either: the merge reads one shard's length), and when
+	// refused, saying that spread
 	st := filepath.Join(dir, "merged.db")
-	out := run(append([]string{"results", "merge", "--store", st}, files...)...)
+	spread := last.Sub(first)
+	lo, hi := time.Duration(1<<62), time.Duration(0)
+	for _, r := range shards {
+		w := time.Duration(r.Measurement.MeasuredSecs * float64(time.Second))
+		lo, hi = min(lo, time.Duration(float64(w)*0.01)), max(hi, time.Duration(float64(w)*0.01))
+	}
+	b, err := exec.Command(bin, append([]string{"results", "merge", "--store", st}, files...)...).CombinedOutput()
+	out := string(b)
+	want := fmt.Sprintf("the shards' measured windows start %s apart, more than 1%% of their ", spread.Round(time.Millisecond))
+	if refused := err != nil; refused && (spread <= lo || !strings.Contains(out, want)) || !refused && spread > hi {
+		t.Fatalf("merge of shards started %s apart (1%% of their windows: %s to %s): %v, want it refused (saying %q) only beyond that\n%s", spread, lo, hi, err, want, out)
+	} else if refused {
+		t.Logf("the shards started %s apart (1%% of their windows: %s): merged with their recorded starts as clock offsets", spread, hi)
+		for i, r := range shards {
+			c := *r
+			c.Options = maps.Clone(r.Options)
+			c.Options["clock"] = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": -float64(r.Measurement.MeasureStart.Sub(first).Microseconds()) / 1000,
+				"round_trip_ms": 0.1}
+			b, err := c.Marshal()
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[i] = filepath.Join(dir, fmt.Sprintf("aligned%d.json", i+1))
+			if err := os.WriteFile(files[i], b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out = run(append([]string{"results", "merge", "--store", st}, files...)...)
+	}
 	if !strings.Contains(out, fmt.Sprintf("merged %d shard(s) into ", n)) || !strings.Contains(out, "(ok, NOPM") {
 		t.Fatalf("merge: %s", out)
 	}
@@ -180,24 +247,32 @@ func TestShardProcessesMerge(t *testing.T) {
 	}
 	for name, tx := range m.Measurement.Transactions {
 		h, err := result.DecodeHistogram(tx.Histogram)
-		if err != nil || h.TotalCount() == 0 {
+		if err != nil {
 			t.Fatalf("%s: merged histogram %v", name, err)
+		}
+		var want, count int64
+		for _, s := range shards {
+			count += s.Measurement.Transactions[name].Count
+			sh, err := result.DecodeHistogram(s.Measurement.Transactions[name].Histogram)
+			if err != nil {
+				t.Fatalf("shard %s %s: %v", s.RunID, name, err)
+			}
+			want += sh.TotalCount()
+		}
+		if h.TotalCount() == 0 || h.TotalCount() != want || tx.Count != count {
+			t.Fatalf("%s: the merged histogram holds %d samples, the shards' %d; merged count %d, the shards' %d", name, h.TotalCount(), want, tx.Count, count)
 		}
 	}
 
-	// a shard killed while it measures: no result file, the merge incomplete
-	files, runs := shards("k", 2)
-	if _, err := os.Stat(files[1]); !os.IsNotExist(err) || !strings.Contains(runs[1].output(), "measuring") {
-		t.Fatalf("the killed shard left %s (%v)", files[1], err)
-	}
+	// the killed shard: no result file, the merge incomplete
 	st2 := filepath.Join(dir, "incomplete.db")
-	cmd := exec.Command(bin, append([]string{"results", "merge", "--store", st2}, files...)...)
-	b, err := cmd.CombinedOutput()
+	cmd := exec.Command(bin, "results", "merge", "--store", st2, files[0], killedFile, files[2])
+	b, err = cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(b), "(incomplete") || strings.Count(strings.TrimSpace(string(b)), "\n") != 1 {
 		t.Fatalf("merge with a killed shard: %v\n%s", err, b)
 	}
 	m = storedMerge(t, st2)
-	if m.Status != result.StatusIncomplete || !strings.Contains(m.Error, files[1]+" is missing") || !strings.Contains(m.Error, "shard 2/3 was not named") ||
+	if m.Status != result.StatusIncomplete || !strings.Contains(m.Error, killedFile+" is missing") || !strings.Contains(m.Error, "shard 2/3 was not named") ||
 		units(m.Measurement) != 2*total/n {
 		t.Fatalf("merged with a killed shard: status %s, error %q, %d units of work", m.Status, m.Error, units(m.Measurement))
 	}

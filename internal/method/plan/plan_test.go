@@ -75,16 +75,23 @@ func examplePlan(t *testing.T, name, dir string) string {
 
 func runPlan(t *testing.T, path string) string {
 	t.Helper()
+	out, err := runPlanErr(path)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return out
+}
+
+// runPlanErr runs a plan, returning its output and error (it may run on a goroutine of its own).
+func runPlanErr(path string) (string, error) {
 	p, err := plan.Load(path)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	var out bytes.Buffer
 	ctx := context.Background()
-	if err := p.Run(ctx, &out, func(args []string) error { return method.Invoke(ctx, args, &out, "test") }); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	return out.String()
+	err = p.Run(ctx, &out, func(args []string) error { return method.Invoke(ctx, args, &out, "test") })
+	return out.String(), err
 }
 
 func TestExamplePlans(t *testing.T) {
@@ -103,13 +110,20 @@ func TestExamplePlans(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	before := countStored(t)
+	// the two-target plan's 5 s windows made 1 s
+	two := examplePlan(t, "two-target-aggregate.yaml", dir)
+	if b, err := os.ReadFile(two); err != nil || !strings.Contains(string(b), "duration: 5s, interval: 5s") {
+		t.Fatalf("%s: %v, want duration: 5s, interval: 5s to shorten", two, err)
+	} else if err := os.WriteFile(two, []byte(strings.Replace(string(b), "duration: 5s, interval: 5s", "duration: 1s, interval: 1s", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := countStored(t, "plan=tpch-streams")
 	out := runPlan(t, examplePlan(t, "tpch-streams.yaml", dir))
 	if !strings.Contains(out, "== step 2") || !strings.Contains(out, "configuration medians") {
 		t.Fatalf("plan output:\n%s", out)
 	}
 	// 4 points of the stream sweep, 3 repeats each, after one warm-up run
-	if n := countStored(t) - before; n != 4*3+1 {
+	if n := countStored(t, "plan=tpch-streams") - before; n != 4*3+1 {
 		t.Fatalf("tpch-streams stored %d runs, want 13", n)
 	}
 	html := filepath.Join(dir, "r.html")
@@ -120,19 +134,20 @@ func TestExamplePlans(t *testing.T) {
 	if !strings.Contains(string(page), "Time to complete N concurrent streams") || !strings.Contains(string(page), "local-duckdb") {
 		t.Fatal("the plan's report lacks its stream scaling")
 	}
-	out = runPlan(t, examplePlan(t, "two-target-aggregate.yaml", dir))
+	out = runPlan(t, two)
 	if strings.Count(out, "aggregate of 2 targets") != 2 {
 		t.Fatalf("two-target plan:\n%s", out)
 	}
 }
 
-func countStored(t *testing.T) int {
+// countStored is how many runs the default store holds with the label (all of them with "").
+func countStored(t *testing.T, label string) int {
 	st, err := store.Open(context.Background(), store.DefaultPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	e, err := st.List(context.Background(), store.Filter{})
+	e, err := st.List(context.Background(), store.Filter{Label: label})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,9 +175,9 @@ func TestStoragePlanNeedsNoTargets(t *testing.T) {
 	path := filepath.Join(dir, "io.yaml")
 	os.WriteFile(path, []byte("name: io-small\nlabels: {system: scratch}\nsteps:\n  - run: {workload: io, directory: "+dir+
 		", size: 4m, iodepth: [1, 4], runtime: 0.3}\n"), 0o644)
-	before := countStored(t)
+	before := countStored(t, "")
 	out := runPlan(t, path)
-	if n := countStored(t) - before; n != 2 || !strings.Contains(out, "--label plan=io-small --label system=scratch") {
+	if n := countStored(t, "") - before; n != 2 || !strings.Contains(out, "--label plan=io-small --label system=scratch") {
 		t.Fatalf("stored %d runs; output:\n%s", n, out)
 	}
 	os.WriteFile(path, []byte("name: x\nsteps:\n  - build: {workload: tpcc}\n"), 0o644)
