@@ -26,18 +26,40 @@ func (e *Engine) side() *sideTally {
 	return t.(*sideTally)
 }
 
-// noteSide counts one side statement, refused when err is not nil.
-func (e *Engine) noteSide(err error) {
-	t := e.side()
-	t.statements.Add(1)
-	if err != nil {
-		t.refused.Add(1)
+type sideKey struct{}
+
+// WithSideTally gives ctx a tally of its own of the side statements run under it: one run's on its target, apart
+// from those of other runs in the same process (several targets at once, a test process's parallel runs), whose
+// statements the run's server does not count. SideCounts(ctx) reads it.
+func WithSideTally(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sideKey{}, &sideTally{})
+}
+
+// noteSide counts one side statement, refused when err is not nil: the engine's, and ctx's tally where it has one.
+func (e *Engine) noteSide(ctx context.Context, err error) {
+	for _, t := range []*sideTally{e.side(), tallyOf(ctx)} {
+		if t == nil {
+			continue
+		}
+		t.statements.Add(1)
+		if err != nil {
+			t.refused.Add(1)
+		}
 	}
 }
 
-// SideCounts are the side statements run so far on this engine's servers.
-func (e *Engine) SideCounts() SideCounts {
-	t := e.side()
+func tallyOf(ctx context.Context) *sideTally {
+	t, _ := ctx.Value(sideKey{}).(*sideTally)
+	return t
+}
+
+// SideCounts are the side statements run so far under ctx's tally (WithSideTally: one run's), or where ctx has
+// none, on this engine's servers by the whole process.
+func (e *Engine) SideCounts(ctx context.Context) SideCounts {
+	t := tallyOf(ctx)
+	if t == nil {
+		t = e.side()
+	}
 	return SideCounts{Statements: t.statements.Load(), Refused: t.refused.Load()}
 }
 
@@ -81,7 +103,7 @@ func (e *Engine) CacheBytes(ctx context.Context, q Queryer) (int64, bool) {
 	}
 	var v any
 	err := q.QueryRowContext(ctx, st.SQL).Scan(&v)
-	e.noteSide(err)
+	e.noteSide(ctx, err)
 	if err != nil {
 		return 0, false
 	}
@@ -103,7 +125,7 @@ func (e *Engine) readCounters(ctx context.Context, q Queryer, prefix string) map
 			continue
 		}
 		rows, err := q.QueryContext(ctx, st.SQL)
-		e.noteSide(err)
+		e.noteSide(ctx, err)
 		if err != nil {
 			if ctx.Err() == nil && e.Classify(err) != ConnLost {
 				refused.Store(key, struct{}{})
@@ -174,7 +196,7 @@ func (e *Engine) WaitsReady(ctx context.Context, q Queryer) error {
 	}
 	var v any
 	err := q.QueryRowContext(ctx, st.SQL).Scan(&v)
-	e.noteSide(err)
+	e.noteSide(ctx, err)
 	if err != nil {
 		return err
 	}
@@ -192,7 +214,7 @@ func (e *Engine) Waits(ctx context.Context, q Queryer) ([]Wait, error) {
 		return nil, nil
 	}
 	rows, err := q.QueryContext(ctx, st.SQL)
-	e.noteSide(err)
+	e.noteSide(ctx, err)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +301,7 @@ func (e *Engine) ReadTxCountsWith(ctx context.Context, q Queryer, with string) (
 		query = strings.TrimRight(strings.TrimSpace(query), ";") + "\nUNION ALL\n" + strings.TrimRight(strings.TrimSpace(with), ";")
 	}
 	rows, err := q.QueryContext(ctx, query)
-	e.noteSide(err)
+	e.noteSide(ctx, err)
 	if err != nil {
 		return c, nil, err
 	}

@@ -50,8 +50,10 @@ func (e *Engine) variantOf(ctx context.Context, q Queryer) *variant {
 		return v
 	}
 	v, err := detect(ctx, e, q)
-	e.noteSide(err) // a statement beside the workload's, as the counters' are (tx counts subtract them)
-	if err == nil { // a query that failed (a timeout, a lost connection) is asked again next time
+	// a statement beside the workload's, as the counters' are (tx counts subtract them); one that failed (a
+	// timeout, a lost connection) is asked again next time
+	e.noteSide(ctx, err)
+	if err == nil {
 		variants.put(e, q, v)
 	}
 	return v

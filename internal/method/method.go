@@ -461,6 +461,8 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 // cr, when set, is the run's cold start: run here before Start, or by the command itself in Start (coldIn).
 func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, coldIn bool) (*result.Result, error) {
 	started := time.Now().UTC()
+	// the run's own side statements, apart from other runs' in the process (the HammerDB figure takes them out)
+	ctx = engine.WithSideTally(ctx)
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
 	if s.start != nil && !warm {

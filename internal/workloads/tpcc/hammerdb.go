@@ -63,7 +63,7 @@ func (h *hammerTx) start(ctx context.Context, withNewOrders string) (newOrders i
 	if h.err != nil || h.conn == nil {
 		return 0, false
 	}
-	h.s0 = h.e.SideCounts()
+	h.s0 = h.e.SideCounts(ctx)
 	var extra map[string]float64
 	h.c0, extra, h.err = h.e.ReadTxCountsWith(ctx, h.conn, withNewOrders)
 	v, ok := extra["new_orders"]
@@ -78,7 +78,7 @@ func (h *hammerTx) end(ctx context.Context, withNewOrders string) (newOrders int
 	if h.err != nil || h.conn == nil {
 		return 0, false
 	}
-	h.s1 = h.e.SideCounts()
+	h.s1 = h.e.SideCounts(ctx)
 	var extra map[string]float64
 	h.c1, extra, h.err = h.e.ReadTxCountsWith(ctx, h.conn, withNewOrders)
 	v, ok := extra["new_orders"]
