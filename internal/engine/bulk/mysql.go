@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -26,19 +27,49 @@ func init() {
 
 var readerSeq atomic.Int64
 
-// loadData loads text rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory.
+// loadData loads text rows into a MySQL/MariaDB table with LOAD DATA LOCAL INFILE from memory. Where the server
+// refuses it although it took it when the load began (its global local_infile switched off since: another
+// session's SET GLOBAL), the rows go as INSERTs instead: the refusal comes before the server asks for a byte.
 func loadData(ctx context.Context, conn *sql.Conn, table string, cols []string, r io.Reader) error {
 	name := fmt.Sprintf("dbdyno-%s-%d", table, readerSeq.Add(1))
-	mysql.RegisterReaderHandler(name, func() io.Reader { return r })
+	read := &countingReader{r: r}
+	mysql.RegisterReaderHandler(name, func() io.Reader { return read })
 	defer mysql.DeregisterReaderHandler(name)
 	q := fmt.Sprintf("LOAD DATA LOCAL INFILE 'Reader::%s' INTO TABLE %s CHARACTER SET utf8mb4 (%s)", name, table, strings.Join(cols, ", "))
 	if _, err := conn.ExecContext(ctx, q); err != nil {
-		if strings.Contains(err.Error(), "local_infile") || strings.Contains(err.Error(), "1148") || strings.Contains(err.Error(), "3948") {
+		if localInfileRefused(err) {
+			if read.n == 0 {
+				return insertTSV(ctx, conn, table, cols, r)
+			}
 			return fmt.Errorf("LOAD DATA LOCAL INFILE into %s was refused: enable it on the server with SET GLOBAL local_infile=1: %w", table, err)
 		}
 		return fmt.Errorf("LOAD DATA into %s: %w", table, err)
 	}
 	return nil
+}
+
+// localInfileRefused: the server refused LOAD DATA LOCAL INFILE (MySQL 1148 and 3948, MariaDB 4166: "the
+// MariaDB server or client has disabled the local infile capability").
+func localInfileRefused(err error) bool {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case 1148, 3948, 4166:
+			return true
+		}
+	}
+	return strings.Contains(err.Error(), "local_infile")
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 const insertRows = 500
