@@ -121,13 +121,14 @@ func (t *Target) learn(ctx context.Context, q Queryer) *variant {
 		return nil
 	}
 	if t.server == nil {
-		v, _ := detectDistributed(ctx, t.Engine, q)
+		v, _ := t.Engine.askVariant(ctx, q, detectDistributed)
 		return v
 	}
 	t.server.mu.Lock()
 	defer t.server.mu.Unlock()
 	if !t.server.known {
-		v, err := detectDistributed(ctx, t.Engine, q)
+		// the connection's answer kept for the engine's own questions on it too (variantOf)
+		v, err := t.Engine.askVariant(ctx, q, detectDistributed)
 		if err != nil { // asked again at the next connection
 			return nil
 		}

@@ -46,17 +46,23 @@ func (e *Engine) variantOf(ctx context.Context, q Queryer) *variant {
 		}
 		detect = detectDistributed
 	}
+	v, _ := e.askVariant(ctx, q, detect)
+	return v
+}
+
+// askVariant is the variant of q's server, from the cache or asked (counted as a side statement) and kept; the
+// error says the question failed (nothing kept: asked again next time).
+func (e *Engine) askVariant(ctx context.Context, q Queryer, detect func(context.Context, *Engine, Queryer) (*variant, error)) (*variant, error) {
 	if v, ok := variants.get(e, q); ok {
-		return v
+		return v, nil
 	}
 	v, err := detect(ctx, e, q)
-	// a statement beside the workload's, as the counters' are (tx counts subtract them); one that failed (a
-	// timeout, a lost connection) is asked again next time
+	// a statement beside the workload's, as the counters' are (tx counts subtract them)
 	e.noteSide(ctx, err)
 	if err == nil {
 		variants.put(e, q, v)
 	}
-	return v
+	return v, err
 }
 
 // variantCache keeps the variant each connection's server was found to be: the last variantCacheSize
