@@ -86,17 +86,27 @@ func (s *Sampler) loop(ctx context.Context) {
 	t := time.NewTicker(s.interval)
 	defer t.Stop()
 	for {
+		last := false
 		select {
 		case <-ctx.Done():
-			return
+			// The stretch since the last sample is the run's too: kept when it is a tenth of an interval or
+			// more, or when it is the only one (a run shorter than the interval, or a tick the scheduler
+			// delivered after the stop).
+			last = true
 		case <-t.C:
 		}
 		cur := Take()
+		if last && len(s.samples) > 0 && cur.at.Sub(prev.at) < s.interval/10 {
+			return
+		}
 		smp := Between(prev, cur)
 		smp.T = math.Round(cur.at.Sub(s.start).Seconds()*10) / 10
 		s.mu.Lock()
 		s.samples = append(s.samples, smp)
 		s.mu.Unlock()
+		if last {
+			return
+		}
 		prev = cur
 	}
 }
