@@ -227,6 +227,48 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	}
 	open := &openStats{}
 	users := make([]*userStat, len(workers))
+
+	var ru0, ru1 syscall.Rusage
+	var measureStart, measureEnd time.Time
+	var boundaryErr error
+	var endTimer <-chan time.Time
+	var allDone <-chan struct{}
+	pg := progress{cfg: cfg, start: start, win: win}
+	startCut := false
+	// openWindow opens the measured window: the start edge's read, then the client's CPU and the clock.
+	openWindow := func() {
+		phase.Store(phaseStartEdge)
+		if cfg.AtMeasureStart != nil {
+			if err := cfg.AtMeasureStart(ctx); err != nil {
+				if ctx.Err() == nil {
+					boundaryErr = err
+				}
+				startCut = ctx.Err() != nil // cut short by the end of the run: the window's end has no start to pair with
+			}
+		}
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		measureStart = time.Now()
+		pg.measureStart = measureStart
+		measuring.Store(true)
+		phase.Store(phaseMeasuring)
+		if cfg.Rampup > 0 {
+			fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
+		}
+		if win != nil {
+			allDone = win.done
+		} else {
+			endTimer = time.After(cfg.Duration)
+		}
+	}
+	var rampTimer <-chan time.Time
+	if cfg.Rampup > 0 {
+		rampTimer = time.After(cfg.Rampup)
+	} else {
+		// No ramp-up: the window opens before the first user starts, so every unit of work is inside it (opened
+		// by the run's goroutine after the users started, work finished before it was the intervals' alone).
+		openWindow()
+	}
+
 	var wg sync.WaitGroup
 	for i, wk := range workers {
 		users[i] = newUserStat()
@@ -238,48 +280,15 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}(i, wk)
 	}
 
-	var ru0, ru1 syscall.Rusage
-	var measureStart, measureEnd time.Time
-	var boundaryErr error
 	tick := time.NewTicker(cfg.Interval)
 	defer tick.Stop()
-	var rampTimer <-chan time.Time
-	if cfg.Rampup > 0 {
-		rampTimer = time.After(cfg.Rampup)
-	} else {
-		rampTimer = time.After(0)
-	}
-	var endTimer <-chan time.Time
-	var allDone <-chan struct{}
 	lastTick := start
-	pg := progress{cfg: cfg, start: start, win: win}
-	done, startCut := false, false
+	done := false
 	for !done {
 		select {
 		case <-rampTimer:
 			rampTimer = nil
-			phase.Store(phaseStartEdge)
-			if cfg.AtMeasureStart != nil {
-				if err := cfg.AtMeasureStart(ctx); err != nil {
-					if ctx.Err() == nil {
-						boundaryErr = err
-					}
-					startCut = ctx.Err() != nil // cut short by the end of the run: the window's end has no start to pair with
-				}
-			}
-			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
-			measureStart = time.Now()
-			pg.measureStart = measureStart
-			measuring.Store(true)
-			phase.Store(phaseMeasuring)
-			if cfg.Rampup > 0 {
-				fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
-			}
-			if win != nil {
-				allDone = win.done
-			} else {
-				endTimer = time.After(cfg.Duration)
-			}
+			openWindow()
 		case now := <-tick.C:
 			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load(), pg.at(now)))
 			cfg.guard.stall.tick(lastTick, now, measuring.Load())
