@@ -21,6 +21,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/method/peak"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -463,6 +464,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	started := time.Now().UTC()
 	// the run's own side statements, apart from other runs' in the process (the HammerDB figure takes them out)
 	ctx = engine.WithSideTally(ctx)
+	ctx = runner.WithEndClock(ctx)            // one deadline for the queries at the run's end (started by the runner, or below)
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
 	if s.start != nil && !warm {
@@ -532,6 +534,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		}
 	}
 	res.EndedAt = time.Now().UTC()
+	runner.StartEnd(ctx)
 	ms.finish(ctx, res)
 	if rec != nil {
 		serverMetrics(ctx, rec, res)

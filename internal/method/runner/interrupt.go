@@ -27,13 +27,56 @@ var (
 	AbortedEndTimeout = 500 * time.Millisecond
 )
 
-// EndContext is the context of a query at a run's end, bounded by EndTimeout (AbortedEndTimeout once ctx is
-// cancelled, whenever that happens). Call the cancel function when the query is done.
+// endClock is one run's deadline for the queries at its end, once its window has ended.
+type endClock struct {
+	mu       sync.Mutex
+	deadline time.Time
+}
+
+type endClockKey struct{}
+
+// WithEndClock gives the run of ctx one deadline for all the queries at its end: once StartEnd is called,
+// each EndContext has what is left of EndTimeout (at least AbortedEndTimeout), not a whole EndTimeout of its
+// own. A server that stopped answering then holds the run's end for about EndTimeout, not EndTimeout for
+// each query (the window's last count, the counters, a cross-check: 28 s on a frozen server).
+func WithEndClock(ctx context.Context) context.Context {
+	return context.WithValue(ctx, endClockKey{}, &endClock{})
+}
+
+// StartEnd starts the end clock of ctx's run (see WithEndClock), once: later calls keep the first deadline. A
+// context without a clock is left as it is.
+func StartEnd(ctx context.Context) {
+	if c, ok := ctx.Value(endClockKey{}).(*endClock); ok {
+		c.mu.Lock()
+		if c.deadline.IsZero() {
+			c.deadline = time.Now().Add(EndTimeout)
+		}
+		c.mu.Unlock()
+	}
+}
+
+// endTimeout is what an end query of ctx's run may take: EndTimeout, or what is left of its run's end clock.
+func endTimeout(ctx context.Context) time.Duration {
+	c, ok := ctx.Value(endClockKey{}).(*endClock)
+	if !ok {
+		return EndTimeout
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.deadline.IsZero() {
+		return EndTimeout
+	}
+	return max(time.Until(c.deadline), AbortedEndTimeout)
+}
+
+// EndContext is the context of a query at a run's end, bounded by EndTimeout or what is left of the run's end
+// clock (AbortedEndTimeout once ctx is cancelled, whenever that happens). Call the cancel function when the
+// query is done.
 func EndContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	if ctx.Err() != nil {
 		return context.WithTimeout(context.WithoutCancel(ctx), AbortedEndTimeout)
 	}
-	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), EndTimeout)
+	end, cancel := context.WithTimeout(context.WithoutCancel(ctx), endTimeout(ctx))
 	var mu sync.Mutex
 	var timer *time.Timer
 	stop := context.AfterFunc(ctx, func() {

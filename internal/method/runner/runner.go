@@ -302,6 +302,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}
 	}
 	phase.Store(phaseEnded)
+	StartEnd(parent) // the queries at the run's end from here on share one deadline
 	wasMeasuring := measuring.Swap(false)
 	if wasMeasuring {
 		measureEnd = time.Now()
