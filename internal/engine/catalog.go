@@ -161,7 +161,8 @@ func (e *Engine) AnalyzesTables() bool {
 
 // Settings reads the engine's performance settings; a setting the account may not read is left out. On a
 // server of another product that speaks the engine's dialect (Babelfish behind SQL Server's), what that server
-// lacks (settings, counters, features) is listed instead as "not collected: REASON".
+// lacks (settings, counters, catalog facts, features) is listed instead as "not collected: REASON", and so is
+// every catalog fact ctx's run could not collect on a distributed SQL product (catalogRead).
 func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 	out := map[string]string{}
 	vr := e.variantOf(ctx, q)
@@ -185,6 +186,7 @@ func (e *Engine) Settings(ctx context.Context, q Queryer) map[string]string {
 	if vr != nil && vr.distributed {
 		e.probeCounters(ctx, q, vr, out)
 	}
+	notCollectedIn(ctx, out) // what the run's catalog reads did not collect there
 	return out
 }
 
@@ -200,27 +202,34 @@ func (e *Engine) Files() []*sqlfile.File {
 }
 
 // IndexNames lists a table's indexes, its primary key's among them (catalog.sql's index_names); ok is false
-// where the engine cannot list them.
+// where the engine cannot list them, or the distributed SQL product behind its wire did not (catalogRead).
 func (e *Engine) IndexNames(ctx context.Context, q Queryer, table string) (names []string, ok bool, err error) {
 	st, ok := e.catalog.Set()["index_names"]
 	if !ok {
 		return nil, false, nil
 	}
-	rows, err := q.QueryContext(ctx, st.SQL, st.Args([]any{table})...)
-	if err != nil {
-		return nil, true, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var n sql.NullString
-		if err := rows.Scan(&n); err != nil {
-			return nil, true, err
+	asked, err := e.catalogRead(ctx, q, "index_names", func() error {
+		names = nil
+		rows, err := q.QueryContext(ctx, st.SQL, st.Args([]any{table})...)
+		if err != nil {
+			return err
 		}
-		if n.Valid {
-			names = append(names, strings.ToLower(n.String))
+		defer rows.Close()
+		for rows.Next() {
+			var n sql.NullString
+			if err := rows.Scan(&n); err != nil {
+				return err
+			}
+			if n.Valid {
+				names = append(names, strings.ToLower(n.String))
+			}
 		}
+		return rows.Err()
+	})
+	if err != nil || !asked {
+		return nil, asked, err
 	}
-	return names, true, rows.Err()
+	return names, true, nil
 }
 
 // CountRows counts a table's rows exactly.
@@ -231,14 +240,18 @@ func (e *Engine) CountRows(ctx context.Context, q Queryer, table string) (int64,
 }
 
 // EstimateRows is the catalog's estimate of a table's rows (catalog.sql's row_estimate); ok is false where the
-// engine keeps none, or none yet for the table.
+// engine keeps none, or none yet for the table, or the distributed SQL product behind its wire gave none
+// (catalogRead).
 func (e *Engine) EstimateRows(ctx context.Context, q Queryer, table string) (n int64, ok bool, err error) {
 	st, has := e.catalog.Set()["row_estimate"]
 	if !has {
 		return 0, false, nil
 	}
 	var v sql.NullInt64
-	if err := q.QueryRowContext(ctx, st.SQL, st.Args([]any{table})...).Scan(&v); err != nil {
+	asked, err := e.catalogRead(ctx, q, "row_estimate", func() error {
+		return q.QueryRowContext(ctx, st.SQL, st.Args([]any{table})...).Scan(&v)
+	})
+	if err != nil || !asked {
 		return 0, false, err
 	}
 	return v.Int64, v.Valid && v.Int64 >= 0, nil
@@ -248,20 +261,31 @@ func (e *Engine) EstimateRows(ctx context.Context, q Queryer, table string) (n i
 // (catalog.sql's table_checksum): "ROWS:SUM", its rows and a sum of a hash of each whole row, so that one value
 // changed in one row changes it. ok is false where the engine has no such statement. The statement's {columns}
 // stands for the table's columns in order (catalog.sql's column_names), for engines that hash a list of values
-// rather than a row.
+// rather than a row. On a distributed SQL product that could not answer it, ok is false (catalogRead).
 func (e *Engine) TableChecksum(ctx context.Context, q Queryer, table string) (sum string, ok bool, err error) {
 	st, has := e.catalog.Set()["table_checksum"]
 	if !has {
 		return "", false, nil
 	}
-	query := strings.ReplaceAll(st.SQL, "{table}", ident(table))
+	asked, err := e.catalogRead(ctx, q, "table_checksum", func() (err error) {
+		sum, err = e.tableChecksum(ctx, q, st.SQL, table)
+		return err
+	})
+	if err != nil || !asked {
+		return "", asked, err
+	}
+	return sum, true, nil
+}
+
+func (e *Engine) tableChecksum(ctx context.Context, q Queryer, stmt, table string) (string, error) {
+	query := strings.ReplaceAll(stmt, "{table}", ident(table))
 	if strings.Contains(query, "{columns}") {
 		cols, err := e.columnNames(ctx, q, table)
 		if err != nil {
-			return "", true, err
+			return "", err
 		}
 		if len(cols) == 0 {
-			return "", true, fmt.Errorf("table %s has no columns (is it missing?)", table)
+			return "", fmt.Errorf("table %s has no columns (is it missing?)", table)
 		}
 		for i, c := range cols {
 			cols[i] = e.Ident(c)
@@ -271,12 +295,12 @@ func (e *Engine) TableChecksum(ctx context.Context, q Queryer, table string) (su
 	var n int64
 	var s sql.NullString
 	if err := q.QueryRowContext(ctx, query).Scan(&n, &s); err != nil {
-		return "", true, err
+		return "", err
 	}
 	if !s.Valid {
 		s.String = "0"
 	}
-	return fmt.Sprintf("%d:%s", n, s.String), true, nil
+	return fmt.Sprintf("%d:%s", n, s.String), nil
 }
 
 // columnNames lists a table's columns in their order (catalog.sql's column_names).

@@ -17,7 +17,13 @@ import (
 // transaction counters with the client's takes their change out.
 type SideCounts struct{ Statements, Refused int64 }
 
-type sideTally struct{ statements, refused atomic.Int64 }
+type sideTally struct {
+	statements, refused atomic.Int64
+	// what the run's catalog reads did not collect on a distributed SQL product, by statement (catalogRead):
+	// its result's settings record it
+	mu           sync.Mutex
+	notCollected map[string]string
+}
 
 var sides sync.Map // *Engine -> *sideTally
 
@@ -30,7 +36,8 @@ type sideKey struct{}
 
 // WithSideTally gives ctx a tally of its own of the side statements run under it: one run's on its target, apart
 // from those of other runs in the same process (several targets at once, a test process's parallel runs), whose
-// statements the run's server does not count. SideCounts(ctx) reads it.
+// statements the run's server does not count. SideCounts(ctx) reads it. It also keeps the catalog facts the run
+// could not collect (catalogRead), which Settings(ctx, ...) records.
 func WithSideTally(ctx context.Context) context.Context {
 	return context.WithValue(ctx, sideKey{}, &sideTally{})
 }
@@ -44,6 +51,38 @@ func (e *Engine) noteSide(ctx context.Context, err error) {
 		t.statements.Add(1)
 		if err != nil {
 			t.refused.Add(1)
+		}
+	}
+}
+
+// noteNotCollected keeps, in ctx's run, that a catalog statement's fact was not collected and why (the first
+// note of a statement is kept).
+func noteNotCollected(ctx context.Context, statement, why string) {
+	t := tallyOf(ctx)
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.notCollected == nil {
+		t.notCollected = map[string]string{}
+	}
+	if _, ok := t.notCollected[statement]; !ok {
+		t.notCollected[statement] = why
+	}
+}
+
+// notCollectedIn adds to out what ctx's run noted as not collected, where out has nothing of that name.
+func notCollectedIn(ctx context.Context, out map[string]string) {
+	t := tallyOf(ctx)
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for k, v := range t.notCollected {
+		if _, ok := out[k]; !ok {
+			out[k] = v
 		}
 	}
 }

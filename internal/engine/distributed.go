@@ -23,9 +23,10 @@ type distributed struct {
 	// they are: the OLTP workloads' mode default falls back to sql.
 	noProcedures string
 	bulk         BulkPath // the path generated rows load through there, "" for the engine's own
-	// missing are the engine's settings and counters statements the product is documented not to answer, by
-	// name, and why: the result records each as not collected without asking. Any other that fails there is
-	// recorded as not collected with the server's error (Settings).
+	// missing are the engine's settings, counters and catalog statements the product is documented not to
+	// answer, by name, and why: the result records each as not collected without asking (a catalog read then
+	// reports nothing, as where the engine keeps no such fact). Any other that fails there is recorded as not
+	// collected with the server's error (Settings, catalogRead).
 	missing map[string]string
 }
 
@@ -44,6 +45,8 @@ var distributedProducts = []distributed{
 			"wal_level":             "has no PostgreSQL write-ahead log (its replication is Raft's)",
 			"max_wal_size":          "has no PostgreSQL write-ahead log (its replication is Raft's)",
 			"checkpoint_timeout":    "has no checkpoints (its storage engine is an LSM, Pebble)",
+			// catalog.sql's: pg_catalog.pg_class is there, its reltuples NULL (cockroach issue 91115)
+			"row_estimate": "keeps no row estimate in pg_catalog.pg_class (reltuples is NULL; its estimates are its table statistics')",
 		},
 	},
 	{
@@ -202,6 +205,29 @@ var tidbRetryable = map[uint16]bool{8002: true, 8005: true, 8022: true, 8028: tr
 func (v *variant) cannot(err error) string {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return NotCollected + v.version + " could not answer it: " + msg
+}
+
+// catalogRead runs one of the engine's catalog statements (catalog.sql's, by name) through read, on a server
+// that may be a distributed SQL product: there, a statement the product is documented not to answer is not
+// asked, and one that fails (its server still up, the command not cancelled) does not fail the command. Either
+// is noted as not collected in ctx's run (WithSideTally), which its result's settings record (Settings), and
+// asked is false: the caller takes the fact as one the engine does not keep. On the engine's own product read
+// runs and its error is returned as it is.
+func (e *Engine) catalogRead(ctx context.Context, q Queryer, name string, read func() error) (asked bool, err error) {
+	vr := e.variantOf(ctx, q)
+	if vr == nil || !vr.distributed {
+		return true, read()
+	}
+	if why, ok := vr.missing[name]; ok {
+		noteNotCollected(ctx, name, NotCollected+why)
+		return false, nil
+	}
+	err = read()
+	if err == nil || ctx.Err() != nil || e.Classify(err) == ConnLost {
+		return true, err
+	}
+	noteNotCollected(ctx, name, Redact(vr.cannot(err)))
+	return false, nil
 }
 
 // probeCounters asks a distributed SQL product each of the engine's counters statements once, when its

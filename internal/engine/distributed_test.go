@@ -114,3 +114,67 @@ func TestDistributedServerVersionSQL(t *testing.T) {
 		}
 	}
 }
+
+// What each distributed SQL product is documented not to answer of its engine's statements (settings, counters,
+// and the catalog's: CockroachDB's pg_class keeps no row estimate) is marked from its documented version
+// strings, naming the product, its version and the source; every name marked is a statement the engine runs
+// (a misspelt one would mark nothing); and the engine's own products carry no variant, so nothing is marked.
+func TestDistributedCatalogNotCollectedMarkers(t *testing.T) {
+	pg, _ := Lookup("postgres")
+	my, _ := Lookup("mysql")
+	for _, c := range []struct {
+		e       *Engine
+		version string
+		want    map[string]string // statement: what its marker says after the product and version
+	}{
+		{pg, "CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu, built 2023/09/27 01:53:43, go1.19.10)", map[string]string{
+			"row_estimate":      "CockroachDB 23.1.11 keeps no row estimate in pg_catalog.pg_class",
+			"counters_bgwriter": "CockroachDB 23.1.11 has no background writer",
+		}},
+		{pg, "CockroachDB CCL v24.3.0-beta.1 (aarch64-unknown-linux-gnu, built 2024/10/21 00:00:00, go1.22.5 X:nocoverageredesign)", map[string]string{
+			"row_estimate": "CockroachDB 24.3.0-beta.1 keeps no row estimate in pg_catalog.pg_class",
+		}},
+		// YugabyteDB's pg_class and TiDB's information_schema.tables answer them (documented, untested)
+		{pg, "PostgreSQL 11.2-YB-2.18.2.1-b0 on x86_64-pc-linux-gnu, compiled by clang version 15.0.3, 64-bit", nil},
+		{my, "8.0.11-TiDB-v7.5.0", nil},
+	} {
+		v := distributedOf(c.e, c.version)
+		if v == nil {
+			t.Fatalf("%s: no variant", c.version)
+		}
+		for st, want := range c.want {
+			why := v.missing[st]
+			if !strings.HasPrefix(why, want) || !strings.HasSuffix(why, "(CockroachDB's documentation; untested here)") {
+				t.Errorf("%s: %s marked %q, want %q ... (CockroachDB's documentation; untested here)", c.version, st, why, want)
+			}
+		}
+		if c.want == nil {
+			for _, st := range []string{"row_estimate", "index_names", "table_checksum", "column_names"} {
+				if why, ok := v.missing[st]; ok {
+					t.Errorf("%s: %s marked %q", c.version, st, why)
+				}
+			}
+		}
+		out := map[string]string{}
+		v.notCollected(out)
+		if got := out["row_estimate"]; (c.want["row_estimate"] != "") != strings.HasPrefix(got, NotCollected+c.want["row_estimate"]) || (got != "") != (c.want["row_estimate"] != "") {
+			t.Errorf("%s: the result's settings record row_estimate as %q", c.version, got)
+		}
+	}
+	for _, d := range distributedProducts {
+		e, _ := Lookup(d.engine)
+		for st := range d.missing {
+			if e.settings.Set()[st] == nil && e.counters.Set()[st] == nil && e.catalog.Set()[st] == nil {
+				t.Errorf("%s marks %s, which %s does not run", d.product, st, e.Title)
+			}
+		}
+	}
+	for _, own := range []struct {
+		e       *Engine
+		version string
+	}{{pg, "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu"}, {my, "10.11.6-MariaDB-0+deb12u1"}, {my, "8.0.36"}} {
+		if v := distributedOf(own.e, own.version); v != nil {
+			t.Errorf("%s taken for %s", own.version, v.version)
+		}
+	}
+}
