@@ -74,3 +74,38 @@ func TestDistributedSQLNotCollected(t *testing.T) {
 		}
 	}
 }
+
+// A build on a distributed SQL database that fails one of the manifest's catalog reads (CockroachDB has no
+// hashtext(), which the tables' checksums use) is not failed by it: the build says which fact its manifest lacks
+// and why, naming the product; a run on it then records in its result's settings the catalog facts the product
+// is documented not to give (CockroachDB's row estimate), and the check verb compares what it can. A real
+// PostgreSQL database poses as CockroachDB, its hashtext() refusing a row's text (the checksums'; the dataset
+// lock's names it hashes as PostgreSQL does) as CockroachDB refuses the functions it lacks.
+func TestDistributedSQLBuildCatalogNotCollected(t *testing.T) {
+	pg := testsrv.URL(t, testsrv.PostgresEnv)
+	url := testsrv.Beside(t, pg, "dbdyno_as_cockroach_build")
+	testsrv.Exec(t, url,
+		"DROP SCHEMA IF EXISTS public CASCADE", "CREATE SCHEMA public",
+		`CREATE FUNCTION public.version() RETURNS text LANGUAGE sql AS $$ SELECT 'CockroachDB CCL v23.1.11 (x86_64-pc-linux-gnu, built 2023/09/27 01:53:43, go1.19.10)'::text $$`,
+		`CREATE FUNCTION public.hashtext(v text) RETURNS int LANGUAGE plpgsql AS $$ BEGIN
+			IF v LIKE '(%' THEN RAISE EXCEPTION 'unknown function: hashtext()'; END IF;
+			RETURN pg_catalog.hashtext(v); END $$`,
+		"ALTER DATABASE dbdyno_as_cockroach_build SET search_path = public, pg_catalog")
+	b := clitest.Run(context.Background(), "tpch", "build", "--target", url, "--scale", "0.01", "--drop")
+	if b.Code != 0 {
+		t.Fatalf("tpch build on CockroachDB: exit %d\n%s%s", b.Code, b.Stdout, b.Stderr)
+	}
+	if want := "the build's manifest has no table_checksum (not collected: CockroachDB 23.1.11 could not answer it: ERROR: unknown function: hashtext()"; !strings.Contains(b.Stdout+b.Stderr, want) {
+		t.Fatalf("the build does not say %q:\n%s%s", want, b.Stdout, b.Stderr)
+	}
+	file := filepath.Join(t.TempDir(), "r.json")
+	clitest.Must(t, "tpch", "run", "--target", url, "--power", "--queries", "6", "--store", "", "--result", file)
+	r, _ := clitest.ReadResult(t, file)
+	if r.Status != "ok" || r.Environment == nil {
+		t.Fatalf("the run on CockroachDB: %s %s", r.Status, r.Error)
+	}
+	if got, want := r.Environment.Settings["row_estimate"], "not collected: CockroachDB 23.1.11 keeps no row estimate in pg_catalog.pg_class"; !strings.HasPrefix(got, want) ||
+		!strings.HasSuffix(got, "(CockroachDB's documentation; untested here)") {
+		t.Errorf("row_estimate %q, want %q ... (CockroachDB's documentation; untested here)", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,6 +71,31 @@ func noteNotCollected(ctx context.Context, statement, why string) {
 	if _, ok := t.notCollected[statement]; !ok {
 		t.notCollected[statement] = why
 	}
+}
+
+// WithCatalogNotes is ctx with a run's tally of its own (WithSideTally) where it has none, so that what the
+// catalog reads under it could not collect on a distributed SQL product can be read back (CatalogNotCollected):
+// for commands that write no result (a build's manifest).
+func WithCatalogNotes(ctx context.Context) context.Context {
+	if tallyOf(ctx) != nil {
+		return ctx
+	}
+	return WithSideTally(ctx)
+}
+
+// CatalogNotCollected is what the catalog reads under ctx's run could not collect on a distributed SQL product,
+// by statement ("not collected: ..."), nil where there is nothing or ctx keeps no run.
+func CatalogNotCollected(ctx context.Context) map[string]string {
+	t := tallyOf(ctx)
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.notCollected) == 0 {
+		return nil
+	}
+	return maps.Clone(t.notCollected)
 }
 
 // notCollectedIn adds to out what ctx's run noted as not collected, where out has nothing of that name.

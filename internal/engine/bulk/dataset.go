@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -524,8 +525,14 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 		return nil, fmt.Errorf("gathering statistics: %w", err)
 	}
 	rep.Analyze = time.Since(ta)
-	if err := db.recordManifest(ctx); err != nil {
+	mctx := engine.WithCatalogNotes(ctx)
+	if err := db.recordManifest(mctx); err != nil {
 		return nil, fmt.Errorf("recording the build's manifest: %w", err)
+	}
+	// what a distributed SQL product did not answer of the manifest's catalog reads: said, not left out silently
+	notes := engine.CatalogNotCollected(mctx)
+	for _, st := range slices.Sorted(maps.Keys(notes)) {
+		fmt.Fprintf(b.Progress, "the build's manifest has no %s (%s): runs and checks do not compare it\n", st, notes[st])
 	}
 	if err := db.PutMeta(ctx, "status", "ready"); err != nil {
 		return nil, err
