@@ -20,14 +20,14 @@ import (
 // given, each step a run of the shared runner on the same database (users are not added to a running loop:
 // each step connects its own), its ramp-up left out of its figures.
 type StepFlags struct {
-	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (users, or rates with --by rate), each step a part of one result with its own throughput and percentiles; the result's headline is its best step's"`
+	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
 	StepRampup   time.Duration `flag:"step-rampup" plan:"-" help:"with --steps: the start of each step left out of its figures (default: a sixth of --step-duration)"`
 }
 
 // stepping is a stepped load, checked.
 type stepping struct {
-	loads    []int
+	loads    []float64     // each step's load: whole users, or a rate per second (a decimal too)
 	flag     workload.Flag // the setting each step sets: vus or rate
 	duration time.Duration // each step's measured time
 	rampup   time.Duration
@@ -92,9 +92,9 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 		return nil, fmt.Errorf("--by %q is not known: use users or rate", by)
 	}
 	for _, term := range strings.Split(o.Steps, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(term))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--steps %q: each step is a whole number of %s of at least 1, e.g. --steps 2,4,8,16 (got %q)", o.Steps, stepUnit(st.flag), strings.TrimSpace(term))
+		n, err := st.parseLoad(strings.TrimSpace(term))
+		if err != nil {
+			return nil, fmt.Errorf("--steps %q: %w", o.Steps, err)
 		}
 		st.loads = append(st.loads, n)
 	}
@@ -112,16 +112,39 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 	return st, nil
 }
 
-func stepUnit(f workload.Flag) string {
-	if f.Name == "rate" {
-		return "units of work per second"
+// parseLoad reads one step's load: a rate (--by rate) is any positive number of units of work per second, a
+// decimal too (pgbench -R 2.5); users are whole, at least 1.
+func (st *stepping) parseLoad(term string) (float64, error) {
+	if st.flag.Kind == workload.Float {
+		f, err := strconv.ParseFloat(term, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("each step is a rate above 0 in units of work per second, e.g. --steps 0.5,1,2.5 (got %q)", term)
+		}
+		return f, nil
 	}
-	return "users"
+	n, err := strconv.Atoi(term)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(term, 64); ferr == nil && f > 0 && !math.IsInf(f, 0) {
+			return 0, fmt.Errorf("users are whole: %q is not a number of users; give whole numbers, e.g. --steps 1,2,4, or step the open-loop rate with --by rate", term)
+		}
+	}
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("each step is a whole number of users of at least 1, e.g. --steps 2,4,8,16 (got %q)", term)
+	}
+	return float64(n), nil
 }
 
+// loadText is a step's load as given: the shortest decimal that reads back as it (2.5, never 2.5000000001).
+func loadText(load float64) string { return strconv.FormatFloat(load, 'f', -1, 64) }
+
 // values are a step's: its load, ramp-up and measured time.
-func (st *stepping) values(v *workload.Values, load int) *workload.Values {
-	return setLoad(v, st.flag, load).Set("rampup", st.rampup).Set("duration", st.duration)
+func (st *stepping) values(v *workload.Values, load float64) *workload.Values {
+	if st.flag.Kind == workload.Float { // --rate, as given
+		v = v.Set(st.flag.Name, load)
+	} else { // users, whole (parseLoad)
+		v = setLoad(v, st.flag, int(load))
+	}
+	return v.Set("rampup", st.rampup).Set("duration", st.duration)
 }
 
 // run runs the steps in turn, each on every target (runTargets), and makes each target's stepped result; a
@@ -135,7 +158,7 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 		if ctx.Err() != nil {
 			break
 		}
-		fmt.Fprintf(out, "\n== step %d of %d: %s=%d (%s ramp-up, %s measured)\n", i+1, len(st.loads), st.flag.Name, load, st.rampup, st.duration)
+		fmt.Fprintf(out, "\n== step %d of %d: %s=%s (%s ramp-up, %s measured)\n", i+1, len(st.loads), st.flag.Name, loadText(load), st.rampup, st.duration)
 		if i > 0 {
 			cr = nil
 		}
@@ -147,7 +170,7 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 				fmt.Fprintln(out, st.line(i, res[t]))
 			}
 			if es[t] != nil {
-				errs[t] = fmt.Errorf("step %d of %d (%s=%d): %w", i+1, len(st.loads), st.flag.Name, load, es[t])
+				errs[t] = fmt.Errorf("step %d of %d (%s=%s): %w", i+1, len(st.loads), st.flag.Name, loadText(load), es[t])
 				stop = true
 			}
 		}
@@ -167,7 +190,7 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 
 // line is a step's progress line: its throughput, p95 and headline.
 func (st *stepping) line(i int, r *result.Result) string {
-	s := fmt.Sprintf("step %d of %d: %s=%d: %s, %s/s", i+1, len(st.loads), st.flag.Name, st.loads[i], r.Status, compare.Format(peak.Throughput(r)))
+	s := fmt.Sprintf("step %d of %d: %s=%s: %s, %s/s", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]), r.Status, compare.Format(peak.Throughput(r)))
 	if p := peak.P95(r); !math.IsNaN(p) {
 		s += ", p95 " + compare.Format(p) + " ms"
 	}
@@ -211,7 +234,7 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	}
 	loads := make([]string, len(st.loads))
 	for i, l := range st.loads {
-		loads[i] = strconv.Itoa(l)
+		loads[i] = loadText(l)
 	}
 	r.Options["steps"], r.Options["steps_by"] = strings.Join(loads, ","), st.flag.Name
 	r.Options["step_duration_s"], r.Options["step_rampup_s"] = (st.duration + st.rampup).Seconds(), st.rampup.Seconds()
@@ -219,7 +242,7 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	r.Status, r.Error = result.StatusOK, ""
 	r.Steps = nil
 	for i, p := range parts {
-		s := result.Step{By: st.flag.Name, Load: float64(st.loads[i]), Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
+		s := result.Step{By: st.flag.Name, Load: st.loads[i], Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
 			RampupS: st.rampup.Seconds(), ThroughputPerS: peak.Throughput(p), Metrics: p.Metrics, Headline: i == hi}
 		if m := p.Measurement; m != nil {
 			s.MeasuredS, s.Committed, s.Errors = m.MeasuredSecs, m.Committed, m.Errors
@@ -234,9 +257,9 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 		r.Steps = append(r.Steps, s)
 		switch {
 		case p.Status == result.StatusAborted:
-			r.Status, r.Error = result.StatusAborted, fmt.Sprintf("step %d of %d (%s=%d) was aborted", i+1, len(st.loads), st.flag.Name, st.loads[i])
+			r.Status, r.Error = result.StatusAborted, fmt.Sprintf("step %d of %d (%s=%s) was aborted", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]))
 		case p.Status != result.StatusOK && r.Status == result.StatusOK:
-			r.Status, r.Error = result.StatusFailed, fmt.Sprintf("step %d of %d (%s=%d): %s", i+1, len(st.loads), st.flag.Name, st.loads[i], p.Error)
+			r.Status, r.Error = result.StatusFailed, fmt.Sprintf("step %d of %d (%s=%s): %s", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]), p.Error)
 		}
 	}
 	if err != nil && r.Status == result.StatusOK {
@@ -263,6 +286,6 @@ func (st *stepping) table(out io.Writer, r *result.Result) {
 		if s.Headline {
 			mark = "  <- headline (the best step)"
 		}
-		fmt.Fprintf(out, "  %d. %s=%g: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, s.Load, compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
+		fmt.Fprintf(out, "  %d. %s=%s: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, loadText(s.Load), compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
 	}
 }
