@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method/peak"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
@@ -17,8 +19,9 @@ import (
 )
 
 // StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
-// given, each step a run of the shared runner on the same database (users are not added to a running loop:
-// each step connects its own), its ramp-up left out of its figures.
+// given, its ramp-up left out of its figures. By users, the steps are one loop of virtual users that each step
+// grows (the shared runner's RunSteps: a step connects only the users it adds); by rate, each step is a run of
+// its own on the same database.
 type StepFlags struct {
 	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
@@ -147,11 +150,64 @@ func (st *stepping) values(v *workload.Values, load float64) *workload.Values {
 	return v.Set("rampup", st.rampup).Set("duration", st.duration)
 }
 
-// run runs the steps in turn, each on every target (runTargets), and makes each target's stepped result; a
-// step that fails or does not start ends the stepping (a heavier load would not do better). cr is the
-// repeat's cold start, before the first step only.
+// errNoSteps is once's when its run does not take a stepped load in one loop (workload.StepsRun).
+var errNoSteps = errors.New("the run does not take steps in one loop")
+
+// stepPlan is one target's stepped load by users run as one loop of virtual users: each step's part of the
+// result, as its window ended.
+type stepPlan struct {
+	st    *stepping
+	parts []*result.Result
+}
+
+// spec makes a run's spec take the steps: each step's part gets its status and metrics (m's), and its line.
+func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target, out io.Writer) {
+	for _, load := range p.st.loads {
+		spec.Steps = append(spec.Steps, workload.LoadStep{VUs: int(load), Rampup: p.st.rampup, Duration: p.st.duration})
+	}
+	spec.StepDone = func(i int, part *result.Result, err error) {
+		part.Status = result.StatusOK
+		if err == nil && m.Derive != nil {
+			err = zeroHeadline(m.Derive(part))
+		}
+		if err != nil {
+			part.Status, part.Error = result.StatusFailed, t.Scrub(err.Error())
+			if errors.Is(err, workload.ErrAborted) {
+				part.Status = result.StatusAborted
+			}
+		}
+		if m.Derive != nil {
+			part.Metrics = m.Derive(part)
+		}
+		p.parts = append(p.parts, part)
+		fmt.Fprintln(out, p.st.line(i, part))
+		if n := len(p.st.loads); err == nil && i+1 < n {
+			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, the %d users running kept (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
+				part.Measurement.VUs, p.st.rampup, p.st.duration)
+		}
+	}
+}
+
+// finish gives the steps' parts what only the whole run has: the system's and the database's figures over the
+// run, the environment, the checks after it.
+func (p *stepPlan) finish(res *result.Result) {
+	for _, part := range p.parts {
+		part.System, part.ServerSystem, part.Environment = res.System, res.ServerSystem, res.Environment
+		part.DBCounters, part.Waits, part.Checks = res.DBCounters, res.Waits, res.Checks
+	}
+}
+
+// run runs the steps in turn on every target (runTargets) and makes each target's stepped result; a step that
+// fails or does not start ends the stepping (a heavier load would not do better). cr is the repeat's cold
+// start, before the first step only. By users the steps are one run whose loop of virtual users each step
+// grows; by rate (or for a run that does not take steps in one loop), each step is a run of its own.
 func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
-	runTargets func(v *workload.Values, cr *coldRound) ([]*result.Result, []error)) ([]*result.Result, []error) {
+	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error) {
+	if st.flag.Name == "vus" {
+		if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
+			return res, errs
+		}
+	}
 	parts := make([][]*result.Result, targets)
 	errs := make([]error, targets)
 	for i, load := range st.loads {
@@ -162,7 +218,7 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 		if i > 0 {
 			cr = nil
 		}
-		res, es := runTargets(st.values(v, load), cr)
+		res, es := runTargets(st.values(v, load), cr, nil)
 		stop := false
 		for t := range res {
 			if res[t] != nil {
@@ -186,6 +242,48 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 		}
 	}
 	return out2, errs
+}
+
+// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown at each step's
+// start; ok is false when the command's run does not take steps so (each step then runs on its own).
+func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *coldRound,
+	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error, bool) {
+	plans := make([]*stepPlan, targets)
+	for t := range plans {
+		plans[t] = &stepPlan{st: st}
+	}
+	most := 0.0
+	for _, l := range st.loads {
+		most = max(most, l)
+	}
+	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to those running\n",
+		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration)
+	// the run holds the most users any step has (the driver's CPU share, a workload's sizing)
+	_, es := runTargets(st.values(v, most), cr, plans)
+	none := true // no target's run took the steps
+	for _, err := range es {
+		none = none && errors.Is(err, errNoSteps)
+	}
+	if none {
+		return nil, nil, false
+	}
+	res := make([]*result.Result, targets)
+	errs := make([]error, targets)
+	for t, p := range plans {
+		if es[t] != nil {
+			n := len(p.parts)
+			if n < len(st.loads) && (n == 0 || p.parts[n-1].Status == result.StatusOK) {
+				n++ // the error ended the step after the last part (or came before the first)
+			}
+			n = max(n, 1)
+			errs[t] = fmt.Errorf("step %d of %d (%s=%s): %w", n, len(st.loads), st.flag.Name, loadText(st.loads[n-1]), es[t])
+		}
+		if len(p.parts) > 0 {
+			res[t] = st.combine(p.parts, errs[t])
+			st.table(out, res[t])
+		}
+	}
+	return res, errs, true
 }
 
 // line is a step's progress line: its throughput, p95 and headline.

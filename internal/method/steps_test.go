@@ -86,6 +86,17 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 	if !strings.Contains(out.Stdout, "steps (vus): throughput/s, p95 ms") || !strings.Contains(out.Stdout, "<- headline (the best step)") {
 		t.Fatalf("no steps table in the progress:\n%s", out.Stdout)
 	}
+	// one loop of users: the run opened once (one banner), step 2 kept step 1's user and added one, and the steps
+	// follow each other without a gap; each step's users are its own load
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 1 || !strings.Contains(out.Stdout, "adding 1 virtual users to the 1 running") {
+		t.Fatalf("the steps are not one loop: %d runs opened, no user added to the running one:\n%s", n, out.Stdout)
+	}
+	if !r.Steps[1].StartedAt.Equal(r.Steps[0].EndedAt) || r.Measurement.VUs != int(r.Steps[0].Load) && r.Measurement.VUs != int(r.Steps[1].Load) {
+		t.Fatalf("step 2 started at %s, step 1 ended at %s; the result's measurement has %d users", r.Steps[1].StartedAt, r.Steps[0].EndedAt, r.Measurement.VUs)
+	}
+	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs || len(r.Measurement.Users.Transactions) != r.Measurement.VUs {
+		t.Fatalf("the headline step's options say %v users, its measurement %d, its per-user figures %d", r.Options["vus"], r.Measurement.VUs, len(r.Measurement.Users.Transactions))
+	}
 	var html strings.Builder
 	if err := report.Write(&html, "steps", []*result.Result{r}); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Step is one step of a stepped run (RunSteps): its users (all of them, the earlier steps' included), its
@@ -352,4 +353,44 @@ func resetUser(u *userStat) *userStat {
 	u.count, u.errors = 0, 0
 	u.hist.Reset()
 	return u
+}
+
+// MeasureSteps is a Run's Measure of spec.Steps (a stepped load by users, workload.StepsRun): one loop of w's
+// virtual users (RunSteps) timed by the steps. Each step's part of the result goes to spec.StepDone as its
+// window ends: res so far, with the step's measurement and its users, ramp-up and measured time in its
+// options, after the Run's own additions (each: figures, a cross-check, whose error ends the stepping). res
+// ends with the last step's measurement and figures; measured is false when no step measured.
+func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spec, res *result.Result, each func(part *result.Result) error) (bool, error) {
+	steps := make([]Step, len(spec.Steps))
+	for i, s := range spec.Steps {
+		steps[i] = Step{VUs: s.VUs, Rampup: s.Rampup, Duration: s.Duration}
+	}
+	from := time.Now()
+	var stepErr error // a step's own (each's), which ends the stepping too
+	err := RunSteps(ctx, w, cfg, steps, func(i int, m *result.Measurement, err error) bool {
+		part := *res
+		part.Options = map[string]any{}
+		for k, o := range res.Options {
+			part.Options[k] = o
+		}
+		part.Options["vus"], part.Options["rampup_s"], part.Options["duration_s"] = steps[i].VUs, steps[i].Rampup.Seconds(), steps[i].Duration.Seconds()
+		part.Measurement = m
+		if each != nil {
+			if e := each(&part); err == nil {
+				err = e
+			}
+		}
+		now := time.Now()
+		part.StartedAt, part.EndedAt, from = from.UTC(), now.UTC(), now
+		res.Measurement, res.Figures = m, part.Figures
+		if spec.StepDone != nil {
+			spec.StepDone(i, &part, err)
+		}
+		stepErr = err
+		return err == nil
+	})
+	if err == nil {
+		err = stepErr
+	}
+	return res.Measurement != nil, err
 }
