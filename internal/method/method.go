@@ -352,8 +352,8 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if search != nil {
 		swept = by
 	}
-	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil) {
-		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep or --find-peak): run one at a time", s.startFlags.StartAt)
+	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil || steps != nil) {
+		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep, --find-peak or --steps): run one at a time", s.startFlags.StartAt)
 	}
 	if s.start, err = settleStartAt(ctx, &s.startFlags, s); err != nil {
 		return err

@@ -127,6 +127,7 @@ func TestSteppedLoadRefusals(t *testing.T) {
 		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,0", "--by", "rate"}, `--steps "2.5,0": each step is a rate above 0 in units of work per second, e.g. --steps 0.5,1,2.5 (got "0")`},
 		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,-1", "--by", "rate"}, `--steps "2.5,-1": each step is a rate above 0`},
 		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,inf", "--by", "rate"}, `--steps "2.5,inf": each step is a rate above 0`},
+		{[]string{"ping", "--steps", "1,2", "--start-at", "+1h"}, "--start-at +1h starts one measured run, and this command makes several (--repeat, a sweep, --find-peak or --steps)"},
 		{[]string{"ping", "--steps", "1,2", "--by", "rate"}, "--by rate steps the open-loop --rate, and this command has none"},
 		{[]string{"ping", "--steps", "1,2", "--step-duration", "2s", "--step-rampup", "2s"}, "--step-rampup 2s must be at least 0 and shorter than --step-duration 2s"},
 	} {
