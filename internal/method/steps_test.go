@@ -109,6 +109,23 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 	}
 }
 
+// Steps by users that go down (2 then 1) are each a run of their own, the second with its 1 user, not the 2 of
+// a loop that only grows.
+func TestSteppedLoadDownRunsEachStep(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1", "--step-duration", "1s", "--step-rampup", "200ms",
+		"--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "vus", []float64{2, 1}, time.Second, 200*time.Millisecond)
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 2 || strings.Contains(out.Stdout, "adding") {
+		t.Fatalf("%d runs opened for steps 2,1, want one per step:\n%s", n, out.Stdout)
+	}
+	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs {
+		t.Fatalf("the headline step's options say %v users, its measurement %d", r.Options["vus"], r.Measurement.VUs)
+	}
+}
+
 // Combinations that make no sense are refused in one line before anything runs.
 func TestSteppedLoadRefusals(t *testing.T) {
 	url := "sqlite://" + filepath.Join(t.TempDir(), "p.db")
