@@ -352,8 +352,8 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if search != nil {
 		swept = by
 	}
-	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil) {
-		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep or --find-peak): run one at a time", s.startFlags.StartAt)
+	if s.startFlags.StartAt != "" && (s.repeat > 1 || len(points) > 1 || search != nil || steps != nil) {
+		return fmt.Errorf("--start-at %s starts one measured run, and this command makes several (--repeat, a sweep, --find-peak or --steps): run one at a time", s.startFlags.StartAt)
 	}
 	if s.start, err = settleStartAt(ctx, &s.startFlags, s); err != nil {
 		return err
@@ -373,9 +373,15 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 		if cold != nil && !warm {
 			cr = cold.round(env.Out)
 		}
-		runTargets := func(pv *workload.Values, cr *coldRound) ([]*result.Result, []error) {
+		runTargets := func(pv *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error) {
 			return onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
-				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn)
+				var plan *stepPlan
+				for i := range plans {
+					if targets[i] == t {
+						plan = plans[i]
+					}
+				}
+				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn, plan)
 			})
 		}
 		var res []*result.Result
@@ -383,7 +389,7 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 		if steps != nil && !warm {
 			res, errs = steps.run(ctx, env.Out, pv, len(targets), cr, runTargets)
 		} else {
-			res, errs = runTargets(pv, cr)
+			res, errs = runTargets(pv, cr, nil)
 		}
 		var parts []*result.Result
 		for i, r := range res {
@@ -460,7 +466,7 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 
 // once runs one measured run against one target and assembles its result (nil when it could not start).
 // cr, when set, is the run's cold start: run here before Start, or by the command itself in Start (coldIn).
-func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, coldIn bool) (*result.Result, error) {
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, coldIn bool, plan *stepPlan) (*result.Result, error) {
 	started := time.Now().UTC()
 	// the run's own side statements, apart from other runs' in the process (the HammerDB figure takes them out)
 	ctx = engine.WithSideTally(ctx)
@@ -477,7 +483,14 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 			return nil, err
 		}
 	}
+	if plan != nil { // a stepped load by users in one loop: each step's part as its window ends
+		plan.spec(&spec, m, t, out)
+	}
 	run, err := w.Start(sctx, spec)
+	if _, ok := run.(workload.StepsRun); err == nil && plan != nil && !ok {
+		run.Close()
+		return nil, errNoSteps
+	}
 	if err == nil && cr != nil && cr.record(t) == nil {
 		run.Close()
 		err = fmt.Errorf("the command did not run --cold-cmd before measuring: leave --cold-cmd out (a dbdyno fault: please report it)")
@@ -558,6 +571,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	}
 	if m.Derive != nil {
 		res.Metrics = m.Derive(res)
+	}
+	if plan != nil {
+		plan.finish(res)
 	}
 	return res, runErr
 }

@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method/peak"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
@@ -17,17 +19,18 @@ import (
 )
 
 // StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
-// given, each step a run of the shared runner on the same database (users are not added to a running loop:
-// each step connects its own), its ramp-up left out of its figures.
+// given, its ramp-up left out of its figures. By users, the steps are one loop of virtual users that each step
+// grows (the shared runner's RunSteps: a step connects only the users it adds); by rate, or with a step of
+// fewer users than the one before, each step is a run of its own on the same database.
 type StepFlags struct {
-	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (users, or rates with --by rate), each step a part of one result with its own throughput and percentiles; the result's headline is its best step's"`
+	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; growing users are one loop, each step keeping the users running and adding its own with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
 	StepRampup   time.Duration `flag:"step-rampup" plan:"-" help:"with --steps: the start of each step left out of its figures (default: a sixth of --step-duration)"`
 }
 
 // stepping is a stepped load, checked.
 type stepping struct {
-	loads    []int
+	loads    []float64     // each step's load: whole users, or a rate per second (a decimal too)
 	flag     workload.Flag // the setting each step sets: vus or rate
 	duration time.Duration // each step's measured time
 	rampup   time.Duration
@@ -92,9 +95,9 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 		return nil, fmt.Errorf("--by %q is not known: use users or rate", by)
 	}
 	for _, term := range strings.Split(o.Steps, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(term))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--steps %q: each step is a whole number of %s of at least 1, e.g. --steps 2,4,8,16 (got %q)", o.Steps, stepUnit(st.flag), strings.TrimSpace(term))
+		n, err := st.parseLoad(strings.TrimSpace(term))
+		if err != nil {
+			return nil, fmt.Errorf("--steps %q: %w", o.Steps, err)
 		}
 		st.loads = append(st.loads, n)
 	}
@@ -112,34 +115,110 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 	return st, nil
 }
 
-func stepUnit(f workload.Flag) string {
-	if f.Name == "rate" {
-		return "units of work per second"
+// parseLoad reads one step's load: a rate (--by rate) is any positive number of units of work per second, a
+// decimal too (pgbench -R 2.5); users are whole, at least 1.
+func (st *stepping) parseLoad(term string) (float64, error) {
+	if st.flag.Kind == workload.Float {
+		f, err := strconv.ParseFloat(term, 64)
+		if err != nil || !(f > 0) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("each step is a rate above 0 in units of work per second, e.g. --steps 0.5,1,2.5 (got %q)", term)
+		}
+		return f, nil
 	}
-	return "users"
+	n, err := strconv.Atoi(term)
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(term, 64); ferr == nil && f > 0 && !math.IsInf(f, 0) {
+			return 0, fmt.Errorf("users are whole: %q is not a number of users; give whole numbers, e.g. --steps 1,2,4, or step the open-loop rate with --by rate", term)
+		}
+	}
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("each step is a whole number of users of at least 1, e.g. --steps 2,4,8,16 (got %q)", term)
+	}
+	return float64(n), nil
 }
+
+// loadText is a step's load as given: the shortest decimal that reads back as it (2.5, never 2.5000000001).
+func loadText(load float64) string { return strconv.FormatFloat(load, 'f', -1, 64) }
 
 // values are a step's: its load, ramp-up and measured time.
-func (st *stepping) values(v *workload.Values, load int) *workload.Values {
-	return setLoad(v, st.flag, load).Set("rampup", st.rampup).Set("duration", st.duration)
+func (st *stepping) values(v *workload.Values, load float64) *workload.Values {
+	if st.flag.Kind == workload.Float { // --rate, as given
+		v = v.Set(st.flag.Name, load)
+	} else { // users, whole (parseLoad)
+		v = setLoad(v, st.flag, int(load))
+	}
+	return v.Set("rampup", st.rampup).Set("duration", st.duration)
 }
 
-// run runs the steps in turn, each on every target (runTargets), and makes each target's stepped result; a
-// step that fails or does not start ends the stepping (a heavier load would not do better). cr is the
-// repeat's cold start, before the first step only.
+// errNoSteps is once's when its run does not take a stepped load in one loop (workload.StepsRun).
+var errNoSteps = errors.New("the run does not take steps in one loop")
+
+// stepPlan is one target's stepped load by users run as one loop of virtual users: each step's part of the
+// result, as its window ended.
+type stepPlan struct {
+	st    *stepping
+	parts []*result.Result
+}
+
+// spec makes a run's spec take the steps: each step's part gets its status and metrics (m's), and its line.
+func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target, out io.Writer) {
+	for _, load := range p.st.loads {
+		spec.Steps = append(spec.Steps, workload.LoadStep{VUs: int(load), Rampup: p.st.rampup, Duration: p.st.duration})
+	}
+	spec.StepDone = func(i int, part *result.Result, err error) {
+		part.Status = result.StatusOK
+		if err == nil && m.Derive != nil {
+			err = zeroHeadline(m.Derive(part))
+		}
+		if err != nil {
+			part.Status, part.Error = result.StatusFailed, t.Scrub(err.Error())
+			if errors.Is(err, workload.ErrAborted) {
+				part.Status = result.StatusAborted
+			}
+		}
+		if m.Derive != nil {
+			part.Metrics = m.Derive(part)
+		}
+		p.parts = append(p.parts, part)
+		fmt.Fprintln(out, p.st.line(i, part))
+		if n := len(p.st.loads); err == nil && i+1 < n {
+			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, the %d users running kept (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
+				part.Measurement.VUs, p.st.rampup, p.st.duration)
+		}
+	}
+}
+
+// finish gives the steps' parts what only the whole run has: the system's and the database's figures over the
+// run, the environment, the checks after it.
+func (p *stepPlan) finish(res *result.Result) {
+	for _, part := range p.parts {
+		part.System, part.ServerSystem, part.Environment = res.System, res.ServerSystem, res.Environment
+		part.DBCounters, part.Waits, part.Checks = res.DBCounters, res.Waits, res.Checks
+	}
+}
+
+// run runs the steps in turn on every target (runTargets) and makes each target's stepped result; a step that
+// fails or does not start ends the stepping (a heavier load would not do better). cr is the repeat's cold
+// start, before the first step only. By users the steps are one run whose loop of virtual users each step
+// grows; by rate (or for a run that does not take steps in one loop), each step is a run of its own.
 func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
-	runTargets func(v *workload.Values, cr *coldRound) ([]*result.Result, []error)) ([]*result.Result, []error) {
+	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error) {
+	if st.flag.Name == "vus" && st.growing() {
+		if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
+			return res, errs
+		}
+	}
 	parts := make([][]*result.Result, targets)
 	errs := make([]error, targets)
 	for i, load := range st.loads {
 		if ctx.Err() != nil {
 			break
 		}
-		fmt.Fprintf(out, "\n== step %d of %d: %s=%d (%s ramp-up, %s measured)\n", i+1, len(st.loads), st.flag.Name, load, st.rampup, st.duration)
+		fmt.Fprintf(out, "\n== step %d of %d: %s=%s (%s ramp-up, %s measured)\n", i+1, len(st.loads), st.flag.Name, loadText(load), st.rampup, st.duration)
 		if i > 0 {
 			cr = nil
 		}
-		res, es := runTargets(st.values(v, load), cr)
+		res, es := runTargets(st.values(v, load), cr, nil)
 		stop := false
 		for t := range res {
 			if res[t] != nil {
@@ -147,7 +226,7 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 				fmt.Fprintln(out, st.line(i, res[t]))
 			}
 			if es[t] != nil {
-				errs[t] = fmt.Errorf("step %d of %d (%s=%d): %w", i+1, len(st.loads), st.flag.Name, load, es[t])
+				errs[t] = fmt.Errorf("step %d of %d (%s=%s): %w", i+1, len(st.loads), st.flag.Name, loadText(load), es[t])
 				stop = true
 			}
 		}
@@ -165,9 +244,63 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 	return out2, errs
 }
 
+// growing says whether no step has fewer users than the one before: the running loop only gains users (steps
+// that go down, e.g. 8,4, are each a run of its own).
+func (st *stepping) growing() bool {
+	for i := 1; i < len(st.loads); i++ {
+		if st.loads[i] < st.loads[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown at each step's
+// start; ok is false when the command's run does not take steps so (each step then runs on its own: a
+// workload not on the shared runner, none today; a --cold-cmd then runs again before its first step).
+func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *coldRound,
+	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error, bool) {
+	plans := make([]*stepPlan, targets)
+	for t := range plans {
+		plans[t] = &stepPlan{st: st}
+	}
+	most := 0.0
+	for _, l := range st.loads {
+		most = max(most, l)
+	}
+	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to those running\n",
+		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration)
+	// the run holds the most users any step has (the driver's CPU share, a workload's sizing)
+	_, es := runTargets(st.values(v, most), cr, plans)
+	none := true // no target's run took the steps
+	for _, err := range es {
+		none = none && errors.Is(err, errNoSteps)
+	}
+	if none {
+		return nil, nil, false
+	}
+	res := make([]*result.Result, targets)
+	errs := make([]error, targets)
+	for t, p := range plans {
+		if es[t] != nil {
+			n := len(p.parts)
+			if n < len(st.loads) && (n == 0 || p.parts[n-1].Status == result.StatusOK) {
+				n++ // the error ended the step after the last part (or came before the first)
+			}
+			n = max(n, 1)
+			errs[t] = fmt.Errorf("step %d of %d (%s=%s): %w", n, len(st.loads), st.flag.Name, loadText(st.loads[n-1]), es[t])
+		}
+		if len(p.parts) > 0 {
+			res[t] = st.combine(p.parts, errs[t])
+			st.table(out, res[t])
+		}
+	}
+	return res, errs, true
+}
+
 // line is a step's progress line: its throughput, p95 and headline.
 func (st *stepping) line(i int, r *result.Result) string {
-	s := fmt.Sprintf("step %d of %d: %s=%d: %s, %s/s", i+1, len(st.loads), st.flag.Name, st.loads[i], r.Status, compare.Format(peak.Throughput(r)))
+	s := fmt.Sprintf("step %d of %d: %s=%s: %s, %s/s", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]), r.Status, compare.Format(peak.Throughput(r)))
 	if p := peak.P95(r); !math.IsNaN(p) {
 		s += ", p95 " + compare.Format(p) + " ms"
 	}
@@ -211,7 +344,7 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	}
 	loads := make([]string, len(st.loads))
 	for i, l := range st.loads {
-		loads[i] = strconv.Itoa(l)
+		loads[i] = loadText(l)
 	}
 	r.Options["steps"], r.Options["steps_by"] = strings.Join(loads, ","), st.flag.Name
 	r.Options["step_duration_s"], r.Options["step_rampup_s"] = (st.duration + st.rampup).Seconds(), st.rampup.Seconds()
@@ -219,7 +352,7 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	r.Status, r.Error = result.StatusOK, ""
 	r.Steps = nil
 	for i, p := range parts {
-		s := result.Step{By: st.flag.Name, Load: float64(st.loads[i]), Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
+		s := result.Step{By: st.flag.Name, Load: st.loads[i], Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
 			RampupS: st.rampup.Seconds(), ThroughputPerS: peak.Throughput(p), Metrics: p.Metrics, Headline: i == hi}
 		if m := p.Measurement; m != nil {
 			s.MeasuredS, s.Committed, s.Errors = m.MeasuredSecs, m.Committed, m.Errors
@@ -234,9 +367,9 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 		r.Steps = append(r.Steps, s)
 		switch {
 		case p.Status == result.StatusAborted:
-			r.Status, r.Error = result.StatusAborted, fmt.Sprintf("step %d of %d (%s=%d) was aborted", i+1, len(st.loads), st.flag.Name, st.loads[i])
+			r.Status, r.Error = result.StatusAborted, fmt.Sprintf("step %d of %d (%s=%s) was aborted", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]))
 		case p.Status != result.StatusOK && r.Status == result.StatusOK:
-			r.Status, r.Error = result.StatusFailed, fmt.Sprintf("step %d of %d (%s=%d): %s", i+1, len(st.loads), st.flag.Name, st.loads[i], p.Error)
+			r.Status, r.Error = result.StatusFailed, fmt.Sprintf("step %d of %d (%s=%s): %s", i+1, len(st.loads), st.flag.Name, loadText(st.loads[i]), p.Error)
 		}
 	}
 	if err != nil && r.Status == result.StatusOK {
@@ -263,6 +396,6 @@ func (st *stepping) table(out io.Writer, r *result.Result) {
 		if s.Headline {
 			mark = "  <- headline (the best step)"
 		}
-		fmt.Fprintf(out, "  %d. %s=%g: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, s.Load, compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
+		fmt.Fprintf(out, "  %d. %s=%s: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, loadText(s.Load), compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
 	}
 }

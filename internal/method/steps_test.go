@@ -2,6 +2,8 @@ package method_test
 
 import (
 	"context"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,6 +86,17 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 	if !strings.Contains(out.Stdout, "steps (vus): throughput/s, p95 ms") || !strings.Contains(out.Stdout, "<- headline (the best step)") {
 		t.Fatalf("no steps table in the progress:\n%s", out.Stdout)
 	}
+	// one loop of users: the run opened once (one banner), step 2 kept step 1's user and added one, and the steps
+	// follow each other without a gap; each step's users are its own load
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 1 || !strings.Contains(out.Stdout, "adding 1 virtual users to the 1 running") {
+		t.Fatalf("the steps are not one loop: %d runs opened, no user added to the running one:\n%s", n, out.Stdout)
+	}
+	if !r.Steps[1].StartedAt.Equal(r.Steps[0].EndedAt) || r.Measurement.VUs != int(r.Steps[0].Load) && r.Measurement.VUs != int(r.Steps[1].Load) {
+		t.Fatalf("step 2 started at %s, step 1 ended at %s; the result's measurement has %d users", r.Steps[1].StartedAt, r.Steps[0].EndedAt, r.Measurement.VUs)
+	}
+	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs || len(r.Measurement.Users.Transactions) != r.Measurement.VUs {
+		t.Fatalf("the headline step's options say %v users, its measurement %d, its per-user figures %d", r.Options["vus"], r.Measurement.VUs, len(r.Measurement.Users.Transactions))
+	}
 	var html strings.Builder
 	if err := report.Write(&html, "steps", []*result.Result{r}); err != nil {
 		t.Fatal(err)
@@ -93,6 +106,23 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 		if !strings.Contains(b, want) {
 			t.Fatalf("the report has no %q", want)
 		}
+	}
+}
+
+// Steps by users that go down (2 then 1) are each a run of their own, the second with its 1 user, not the 2 of
+// a loop that only grows.
+func TestSteppedLoadDownRunsEachStep(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1", "--step-duration", "1s", "--step-rampup", "200ms",
+		"--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "vus", []float64{2, 1}, time.Second, 200*time.Millisecond)
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 2 || strings.Contains(out.Stdout, "adding") {
+		t.Fatalf("%d runs opened for steps 2,1, want one per step:\n%s", n, out.Stdout)
+	}
+	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs {
+		t.Fatalf("the headline step's options say %v users, its measurement %d", r.Options["vus"], r.Measurement.VUs)
 	}
 }
 
@@ -110,6 +140,11 @@ func TestSteppedLoadRefusals(t *testing.T) {
 		{[]string{"ping", "--step-duration", "5s"}, "--step-duration is an option of a stepped load: add --steps"},
 		{[]string{"ping", "--steps", "1,0"}, `--steps "1,0": each step is a whole number of users of at least 1`},
 		{[]string{"ping", "--steps", "1,x"}, `--steps "1,x": each step is a whole number of users of at least 1`},
+		{[]string{"ping", "--steps", "1,1.5"}, `--steps "1,1.5": users are whole: "1.5" is not a number of users; give whole numbers, e.g. --steps 1,2,4, or step the open-loop rate with --by rate`},
+		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,0", "--by", "rate"}, `--steps "2.5,0": each step is a rate above 0 in units of work per second, e.g. --steps 0.5,1,2.5 (got "0")`},
+		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,-1", "--by", "rate"}, `--steps "2.5,-1": each step is a rate above 0`},
+		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,inf", "--by", "rate"}, `--steps "2.5,inf": each step is a rate above 0`},
+		{[]string{"ping", "--steps", "1,2", "--start-at", "+1h"}, "--start-at +1h starts one measured run, and this command makes several (--repeat, a sweep, --find-peak or --steps)"},
 		{[]string{"ping", "--steps", "1,2", "--by", "rate"}, "--by rate steps the open-loop --rate, and this command has none"},
 		{[]string{"ping", "--steps", "1,2", "--step-duration", "2s", "--step-rampup", "2s"}, "--step-rampup 2s must be at least 0 and shorter than --step-duration 2s"},
 	} {
@@ -137,5 +172,44 @@ func TestSteppedRatesOnPostgreSQL(t *testing.T) {
 	}
 	if rate, _ := r.Options["rate"].(float64); rate != r.Steps[hi].Load {
 		t.Fatalf("the headline step ran at rate %v, its step says %g", r.Options["rate"], r.Steps[hi].Load)
+	}
+}
+
+// --steps with --by rate takes rates with decimals (pgbench -R 2.5): each step runs at its rate exactly, recorded
+// as given (2.5, not 2 or 3), and the transactions each step's window counts are a Poisson count of that rate over
+// the window: within 5 standard deviations (the square root of the expected count) of it, whatever the
+// machine's speed (a SELECT 1 on SQLite takes microseconds beside the 200 ms mean gap; one transaction more at
+// each end of the window for the ones in flight).
+func TestSteppedFractionalRatesOnSQLite(t *testing.T) {
+	dir := t.TempDir()
+	url := "sqlite://" + filepath.Join(dir, "p.db")
+	f, res := filepath.Join(dir, "one.sql"), filepath.Join(dir, "r.json")
+	for p, text := range map[string]string{f: "SELECT 1;\n", filepath.Join(dir, "p.db"): ""} { // an empty file is an empty SQLite database
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := clitest.Must(t, "script", "run", f, "--target", url, "--vus", "2", "--steps", "2.5,5", "--by", "rate",
+		"--step-duration", "7s", "--step-rampup", "1s", "--interval", "1s", "--seed", "7", "--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "rate", []float64{2.5, 5}, 7*time.Second, time.Second)
+	if r.Options["steps"] != "2.5,5" || r.Options["steps_by"] != "rate" {
+		t.Fatalf("options: steps %v by %v, want 2.5,5 by rate", r.Options["steps"], r.Options["steps_by"])
+	}
+	for i, s := range r.Steps {
+		want := s.Load * s.MeasuredS
+		if n := float64(s.Committed + s.Errors); math.Abs(n-want) > 5*math.Sqrt(want)+2 {
+			t.Errorf("step %d (rate %g): %g transactions in %.3fs, want %.1f ± %.1f (a Poisson count)", i+1, s.Load, n, s.MeasuredS, want, 5*math.Sqrt(want)+2)
+		}
+		if s.Headline {
+			if rate, _ := r.Options["rate"].(float64); rate != s.Load {
+				t.Fatalf("the headline step ran at rate %v, its step says %g", r.Options["rate"], s.Load)
+			}
+		}
+	}
+	for _, want := range []string{"== step 1 of 2: rate=2.5 (1s ramp-up, 6s measured)", "step 1 of 2: rate=2.5: ok", "  1. rate=2.5: ", "  2. rate=5: "} {
+		if !strings.Contains(out.Stdout, want) {
+			t.Fatalf("the progress has no %q:\n%s", want, out.Stdout)
+		}
 	}
 }

@@ -133,6 +133,24 @@ type Spec struct {
 	// StartAt, when set, is the instant (on this host's clock) the measured window starts (--start-at): a Run
 	// that is a StartsAt starts it itself after its ramp-up; before any other Run measures, the method waits.
 	StartAt time.Time
+	// Steps, when set, is a stepped load by users (--steps) run as one loop of virtual users, for a Run that is a
+	// StepsRun: each step adds users to those running, ramps up and measures a window of its own; StepDone gets
+	// each step's part of the result as its window ends (the result so far with the step's measurement, figures
+	// and options), with the step's error.
+	Steps    []LoadStep
+	StepDone func(i int, part *result.Result, err error)
+}
+
+// LoadStep is one step of Spec.Steps: its users (the earlier steps' included), ramp-up and measured time.
+type LoadStep struct {
+	VUs              int
+	Rampup, Duration time.Duration
+}
+
+// StepsRun is a Run that takes Spec.Steps (the shared virtual-user runner's); the method runs each step of
+// another Run as a run of its own.
+type StepsRun interface {
+	TakesSteps() bool
 }
 
 // StartsAt is a Run that starts its measured window at its Spec's StartAt itself (its ramp-up lasting until

@@ -398,6 +398,9 @@ const (
 	phaseStartEdge
 	phaseMeasuring
 	phaseEnded
+	// phaseBetween is a stepped run's (RunSteps) from a step's window's end to the next step's start edge: the
+	// users go on, and the work in flight at the end edge counts as at it, as after phaseEnded.
+	phaseBetween
 )
 
 func tvSeconds(tv syscall.Timeval) float64 { return float64(tv.Sec) + float64(tv.Usec)/1e6 }
@@ -418,6 +421,10 @@ type vuEnv struct {
 	log                      *latencyLog // nil: no latency log
 	open                     *openStats
 	user                     *userStat
+	// gate, in a stepped run (RunSteps), is held (read) from a unit of work's reading of measuring to the end of
+	// its counting, so that the run's goroutine, taking it to end a step's window, reads a window whose counts
+	// are all in; nil in Run.
+	gate *sync.RWMutex
 }
 
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
@@ -427,7 +434,7 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 	// no unit of work starts once the window has ended: between the window's end and the workers' cancel the
 	// run's goroutine can wait its turn for tens of milliseconds on a loaded machine, and work begun then
 	// committed uncounted (script's tpcb-like on SQLite: 17 history rows beyond the window's count, 4 users)
-	for ctx.Err() == nil && e.phase.Load() < phaseEnded {
+	for ctx.Err() == nil && e.phase.Load() != phaseEnded {
 		tx, keying, think := wk.Next()
 		if !sleep(ctx, keying) {
 			return
@@ -465,8 +472,11 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			return // the run ended while this transaction was in flight: it is not counted
 		}
 		inFlight.Store(0)
+		if e.gate != nil {
+			e.gate.RLock()
+		}
 		measured := e.measuring.Load()
-		if p1 := e.phase.Load(); tx == cfg.KeyTx && (p0 <= phaseStartEdge && p1 >= phaseStartEdge || p1 >= phaseEnded) {
+		if p1 := e.phase.Load(); tx == cfg.KeyTx && ((p0 <= phaseStartEdge || p0 == phaseBetween) && p1 >= phaseStartEdge || p1 >= phaseEnded) {
 			e.atEdges.Add(1)
 		}
 		if e.win != nil {
@@ -492,7 +502,11 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			e.log.line(e.vu, logged, elapsed, e.names[tx], out, t0)
 			logged++
 		}
-		if err := cfg.guard.done(out, measured); err != nil {
+		err := cfg.guard.done(out, measured)
+		if e.gate != nil {
+			e.gate.RUnlock()
+		}
+		if err != nil {
 			e.fail(err)
 			return
 		}

@@ -323,6 +323,9 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		return false, err
 	}
 	defer stop()
+	if len(v.r.Steps) > 0 && !v.r.Warmup {
+		return v.measureSteps(ctx, res, cfg)
+	}
 	m, err := Run(ctx, v.sess, cfg)
 	if m == nil {
 		return false, err
@@ -337,6 +340,32 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 		err = c.CrossCheck(m, res.Figures)
 	}
 	return true, err
+}
+
+// TakesSteps: a virtual-user run takes a stepped load by users as one loop (measureSteps).
+func (v *vuRun) TakesSteps() bool { return true }
+
+// measureSteps runs Spec.Steps as one loop of virtual users (MeasureSteps), each step's part with its figures
+// (cross-checked) and the driver's CPU share.
+func (v *vuRun) measureSteps(ctx context.Context, res *result.Result, cfg Config) (bool, error) {
+	ok, err := MeasureSteps(ctx, v.sess, cfg, v.r.Spec, res, func(part *result.Result) error {
+		v.measured(cfg, part.Measurement)
+		part.Options["driver_gomaxprocs"] = v.procs
+		part.Figures = v.sess.Figures(part.Measurement)
+		if c, ok := v.sess.(CrossChecker); ok {
+			return c.CrossCheck(part.Measurement, part.Figures)
+		}
+		return nil
+	})
+	res.Options["driver_gomaxprocs"] = v.procs
+	return ok, err
+}
+
+// measured names a measurement's key transaction.
+func (v *vuRun) measured(cfg Config, m *result.Measurement) {
+	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(v.sess.Transactions()) {
+		m.KeyTx, m.KeyLabel = v.sess.Transactions()[cfg.KeyTx], cfg.KeyLabel
+	}
 }
 
 func (v *vuRun) Finish(ctx context.Context, res *result.Result) error {

@@ -593,7 +593,7 @@ func parts(b *strings.Builder, r *result.Result) {
 // figures are the run's marked, and both against the load.
 func steps(b *strings.Builder, r *result.Result, of string) {
 	by := r.Steps[0].By
-	fmt.Fprintf(b, "<h3>Steps</h3><p class=\"note\">A stepped load: each step a run on the same database, its ramp-up left out; the run's figures are its best step's (in bold).</p>\n")
+	fmt.Fprintf(b, "<h3>Steps</h3><p class=\"note\">A stepped load on one database: each step its own measured window, its ramp-up left out (growing users: one loop of users, each step adding to those running); the run's figures are its best step's (in bold).</p>\n")
 	fmt.Fprintf(b, "<table class=\"steps\"><tr><th>%s</th><th class=\"l\">status</th><th>measured (s)</th><th>throughput (/s)</th><th>p95 (ms)</th><th>errors</th><th class=\"l\">headline</th></tr>", esc(by))
 	tp, p95 := Series{Name: "throughput"}, Series{Name: "p95 latency"}
 	for _, s := range r.Steps {

@@ -105,14 +105,21 @@ func (r *run) Options() map[string]any {
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	o := r.o
-	m, err := runner.Run(ctx, r, runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
-		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt})
+	cfg := runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
+		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt}
+	if len(r.spec.Steps) > 0 && !r.spec.Warmup {
+		return runner.MeasureSteps(ctx, r, cfg, r.spec, res, nil)
+	}
+	m, err := runner.Run(ctx, r, cfg)
 	if m == nil {
 		return false, err
 	}
 	res.Measurement = m
 	return true, err
 }
+
+// TakesSteps: a stepped load by users (--steps) is one loop of connections, each step adding to them.
+func (r *run) TakesSteps() bool { return true }
 
 // StartsAt: the runner starts the measured window at --start-at (its ramp-up ending then).
 func (r *run) StartsAt() bool { return true }

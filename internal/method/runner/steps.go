@@ -1,0 +1,396 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
+)
+
+// Step is one step of a stepped run (RunSteps): its users (all of them, the earlier steps' included), its
+// ramp-up (left out of its figures) and its measured time.
+type Step struct {
+	VUs              int
+	Rampup, Duration time.Duration
+}
+
+// RunSteps drives the workload through steps in one loop of virtual users, as HammerDB's stepped load does: the
+// users of a step go on into the next, which connects only the users it adds (a step of fewer users than the
+// last stops none), ramps up with them all and measures a window of its own. Each step's measurement is its
+// window's alone (its intervals, counts, histograms, per-user figures, open-loop figures, error classes and
+// stall), shaped as Run's; each gets it as its window ends, with the step's error (the reason the stepping ends
+// there: a failure, a stall, too many errors, Ctrl-C), and may end the stepping by returning false. cfg is as
+// Run's, but for VUs, Rampup and Duration (the steps') and a count-based window, a latency log and --start-at,
+// which a stepped run has not. The error is the one that ended the stepping early, nil when every step ran.
+func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each func(i int, m *result.Measurement, err error) bool) error {
+	switch {
+	case len(steps) == 0:
+		return errors.New("a stepped run needs at least one step")
+	case cfg.Transactions > 0 || cfg.LatencyLog != "" || !cfg.MeasureAt.IsZero():
+		return errors.New("a stepped run times its steps: no count-based window, latency log or start time")
+	}
+	for _, s := range steps {
+		if s.VUs < 1 || s.Duration <= 0 || s.Rampup < 0 {
+			return fmt.Errorf("a step of %d users, %s ramp-up and %s measured cannot run", s.VUs, s.Rampup, s.Duration)
+		}
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 10 * time.Second
+	}
+	if cfg.ReconnectTimeout <= 0 {
+		cfg.ReconnectTimeout = 30 * time.Second
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+	cfg.VUs, cfg.Rampup, cfg.Duration = steps[0].VUs, steps[0].Rampup, steps[0].Duration
+	names := w.Transactions()
+	cfg.guard = newGuard(cfg)
+	st := &stats{}
+	for range names {
+		st.interval = append(st.interval, newTxStat())
+		st.total = append(st.total, newTxStat())
+	}
+
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var workers []Worker
+	var users []*userStat
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		stopWorkers(&wg, workers)
+		for _, wk := range workers {
+			wk.Close()
+		}
+	}()
+
+	var measuring atomic.Bool
+	var phase atomic.Int32
+	var atEdges, reconnects, disconnected atomic.Int64
+	var gate sync.RWMutex
+	var failMu sync.Mutex
+	var failErr error
+	fail := func(err error) {
+		failMu.Lock()
+		if failErr == nil {
+			failErr = err
+			cancel()
+		}
+		failMu.Unlock()
+	}
+	failed := func() error {
+		failMu.Lock()
+		defer failMu.Unlock()
+		return failErr
+	}
+	var sched *schedule
+	open := &openStats{}
+
+	// grow connects the users a step adds and starts their loops, which run until the stepping ends
+	grow := func(to int) error {
+		from := len(workers)
+		for vu := from; vu < to; vu++ {
+			wk, err := w.NewWorker(parent, vu)
+			if err != nil {
+				return err
+			}
+			workers, users = append(workers, wk), append(users, newUserStat())
+		}
+		if sched == nil && cfg.Rate > 0 { // the schedule starts with the first users connected, as Run's
+			sched = newSchedule(time.Now(), cfg.Rate, cfg.Seed, cfg.LatencyLimit)
+		}
+		for vu := from; vu < to; vu++ {
+			wk := workers[vu]
+			wg.Add(1)
+			go func(vu int, wk Worker, user *userStat) {
+				defer wg.Done()
+				vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, phase: &phase, atEdges: &atEdges, reconnects: &reconnects,
+					disconnected: &disconnected, cfg: cfg, sched: sched, fail: fail, open: open, user: user, gate: &gate}, wk)
+			}(vu, wk, users[vu])
+		}
+		return nil
+	}
+
+	tick := time.NewTicker(cfg.Interval)
+	defer tick.Stop()
+	for i, step := range steps {
+		scfg := cfg
+		scfg.VUs, scfg.Rampup, scfg.Duration = max(step.VUs, len(workers)), step.Rampup, step.Duration
+		if i > 0 {
+			fmt.Fprintf(cfg.Progress, "adding %d virtual users to the %d running\n", max(0, step.VUs-len(workers)), len(workers))
+		}
+		if err := grow(step.VUs); err != nil {
+			if ctx.Err() != nil || parent.Err() != nil {
+				err = fmt.Errorf("%w while connecting step %d's users (%v)", ErrAborted, i+1, err)
+			}
+			return err
+		}
+		m, err := runStep(parent, ctx, scfg, names, st, users[:scfg.VUs], open, &stepShared{measuring: &measuring, phase: &phase, atEdges: &atEdges,
+			reconnects: &reconnects, disconnected: &disconnected, gate: &gate, tick: tick, slots: func() int { return inFlightSlots(cfg.guard) }},
+			failed, i == len(steps)-1)
+		if !each(i, m, err) || err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stepShared is what the steps of a stepped run share with its users' loops.
+type stepShared struct {
+	measuring                         *atomic.Bool
+	phase                             *atomic.Int32
+	atEdges, reconnects, disconnected *atomic.Int64
+	gate                              *sync.RWMutex
+	tick                              *time.Ticker
+	slots                             func() int // the users with a unit of work in flight
+}
+
+// inFlightSlots counts the users with a unit of work in flight.
+func inFlightSlots(g *guard) int {
+	g.stall.mu.Lock()
+	defer g.stall.mu.Unlock()
+	n := 0
+	for _, v := range g.stall.slots {
+		if v.Load() != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// runStep is one step of a stepped run, its users running: its ramp-up, then its window, measured as Run
+// measures its own. The last step ends the users' loops (phaseEnded); the others leave them running.
+func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats, users []*userStat, open *openStats, sh *stepShared,
+	failed func() error, last bool) (*result.Measurement, error) {
+	start := time.Now()
+	st.mu.Lock()
+	st.samples = nil // the intervals go on: work done between the steps is in this step's first (ramp-up) interval
+	st.mu.Unlock()
+	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(),
+		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+	fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
+
+	var ru0, ru1 syscall.Rusage
+	var measureStart, measureEnd time.Time
+	var boundaryErr error
+	var endTimer <-chan time.Time
+	pg := progress{cfg: cfg, start: start}
+	startCut := false
+	openWindow := func() {
+		// nothing of this window is counted yet (the last window's end took the gate): its counts start at 0
+		st.mu.Lock()
+		for _, s := range st.total {
+			s.reset()
+		}
+		st.mu.Unlock()
+		for i := range users {
+			users[i] = resetUser(users[i])
+		}
+		open.started.Store(0)
+		open.lagSum.Store(0)
+		open.lagMax.Store(0)
+		open.skipped.Store(0)
+		open.late.Store(0)
+		open.done.Store(0)
+		cfg.guard.mu.Lock()
+		clear(cfg.guard.counts)
+		cfg.guard.mu.Unlock()
+		cfg.guard.stall.mu.Lock()
+		cfg.guard.stall.idle, cfg.guard.stall.inFlight, cfg.guard.stall.longest = 0, 0, 0
+		cfg.guard.stall.mu.Unlock()
+		sh.reconnects.Store(0)
+		sh.disconnected.Store(0)
+		sh.atEdges.Store(0)
+		sh.phase.Store(phaseStartEdge)
+		if cfg.AtMeasureStart != nil {
+			if err := cfg.AtMeasureStart(ctx); err != nil {
+				if ctx.Err() == nil {
+					boundaryErr = err
+				}
+				startCut = ctx.Err() != nil
+			}
+		}
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		measureStart = time.Now()
+		pg.measureStart = measureStart
+		sh.measuring.Store(true)
+		sh.phase.Store(phaseMeasuring)
+		if cfg.Rampup > 0 {
+			fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
+		}
+		endTimer = time.After(cfg.Duration)
+	}
+	var rampTimer <-chan time.Time
+	if cfg.Rampup > 0 {
+		rampTimer = time.After(cfg.Rampup)
+	} else {
+		openWindow()
+	}
+	sh.tick.Reset(cfg.Interval)
+	lastTick := start
+	for done := false; !done; {
+		select {
+		case <-rampTimer:
+			rampTimer = nil
+			openWindow()
+		case now := <-sh.tick.C:
+			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), sh.measuring.Load(), pg.at(now)))
+			cfg.guard.stall.tick(lastTick, now, sh.measuring.Load())
+			lastTick = now
+		case <-endTimer:
+			done = true
+		case <-ctx.Done():
+			done = true
+		}
+	}
+	ended := last || ctx.Err() != nil
+	if ended {
+		sh.phase.Store(phaseEnded)
+		StartEnd(parent)
+	} else {
+		sh.phase.Store(phaseBetween)
+	}
+	sh.gate.Lock() // every unit of work counted in the window is in
+	wasMeasuring := sh.measuring.Swap(false)
+	sh.gate.Unlock()
+	if wasMeasuring {
+		measureEnd = time.Now()
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		cfg.guard.stall.windowEnd(measureEnd)
+	}
+	inFlight := 0
+	if !ended {
+		inFlight = sh.slots() // the work in flight at the end edge goes on into the next step, uncounted
+	}
+	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 || len(m.Intervals) == 0 || m.Intervals[len(m.Intervals)-1].Measured != wasMeasuring {
+		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now)))
+	} else {
+		quiet := cfg
+		quiet.Progress = io.Discard
+		tail := st.intervalLine(quiet, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now))
+		foldTail(m.Intervals, tail, now.Sub(lastTick))
+	}
+	if wasMeasuring && !startCut && cfg.AtMeasureEnd != nil {
+		var end context.Context
+		var cancelEnd context.CancelFunc
+		if ended {
+			end, cancelEnd = EndContext(parent)
+		} else {
+			end, cancelEnd = context.WithTimeout(ctx, EndTimeout)
+		}
+		if err := cfg.AtMeasureEnd(end); err != nil && boundaryErr == nil {
+			boundaryErr = err
+		}
+		cancelEnd()
+	}
+
+	if wasMeasuring {
+		m.MeasureStart, m.MeasureEnd = measureStart.UTC(), measureEnd.UTC()
+		m.MeasuredSecs = measureEnd.Sub(measureStart).Seconds()
+		m.ClientCPU.UserSeconds = tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime)
+		m.ClientCPU.SystemSeconds = tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)
+	} else {
+		m.MeasureStart, m.MeasureEnd = time.Now().UTC(), time.Now().UTC()
+	}
+	minutes := m.MeasuredSecs / 60
+	st.mu.Lock()
+	for i, n := range names {
+		t := st.total[i]
+		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist),
+			Histogram: result.EncodeHistogram(t.hist)}
+		if minutes > 0 {
+			ts.PerMinute = float64(t.count) / minutes
+		}
+		m.Transactions[n] = ts
+		m.Committed += t.count
+		m.Rollbacks += t.rollbacks
+		m.Errors += t.errors
+		m.Retries += t.retries
+	}
+	m.ErrorSamples = append([]string(nil), st.samples...)
+	st.mu.Unlock()
+	m.Reconnects = sh.reconnects.Load()
+	m.KeyAtEdges = sh.atEdges.Load() + int64(inFlight)
+	m.OpenLoop = open.result(cfg)
+	sh.gate.Lock() // the users' own figures: written by their loops under the gate
+	m.Users = perUser(users, m.MeasuredSecs)
+	sh.gate.Unlock()
+	m.DisconnectedSecs = round1(time.Duration(sh.disconnected.Load()).Seconds())
+	if minutes > 0 {
+		m.PerMinute = float64(m.Committed) / minutes
+	}
+	if m.Committed > 0 {
+		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
+	}
+	keyTx := ""
+	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
+		keyTx = names[cfg.KeyTx]
+	}
+	guardErr := cfg.guard.finish(m, keyTx, cfg.KeyLabel, wasMeasuring)
+	switch {
+	case failed() != nil:
+		return m, failed()
+	case parent.Err() != nil:
+		return m, fmt.Errorf("%w after %.1fs of the step", ErrAborted, time.Since(start).Seconds())
+	case boundaryErr != nil:
+		return m, boundaryErr
+	case guardErr != nil:
+		return m, guardErr
+	}
+	return m, nil
+}
+
+// resetUser empties a user's figures for a new window (its loop writes them only while measuring, which is off).
+func resetUser(u *userStat) *userStat {
+	u.count, u.errors = 0, 0
+	u.hist.Reset()
+	return u
+}
+
+// MeasureSteps is a Run's Measure of spec.Steps (a stepped load by users, workload.StepsRun): one loop of w's
+// virtual users (RunSteps) timed by the steps. Each step's part of the result goes to spec.StepDone as its
+// window ends: res so far, with the step's measurement and its users, ramp-up and measured time in its
+// options, after the Run's own additions (each: figures, a cross-check, whose error ends the stepping). res
+// ends with the last step's measurement and figures; measured is false when no step measured.
+func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spec, res *result.Result, each func(part *result.Result) error) (bool, error) {
+	steps := make([]Step, len(spec.Steps))
+	for i, s := range spec.Steps {
+		steps[i] = Step{VUs: s.VUs, Rampup: s.Rampup, Duration: s.Duration}
+	}
+	from := time.Now()
+	var stepErr error // a step's own (each's), which ends the stepping too
+	err := RunSteps(ctx, w, cfg, steps, func(i int, m *result.Measurement, err error) bool {
+		part := *res
+		part.Options = map[string]any{}
+		for k, o := range res.Options {
+			part.Options[k] = o
+		}
+		part.Options["vus"], part.Options["rampup_s"], part.Options["duration_s"] = steps[i].VUs, steps[i].Rampup.Seconds(), steps[i].Duration.Seconds()
+		part.Measurement = m
+		if each != nil {
+			if e := each(&part); err == nil {
+				err = e
+			}
+		}
+		now := time.Now()
+		part.StartedAt, part.EndedAt, from = from.UTC(), now.UTC(), now
+		res.Measurement, res.Figures = m, part.Figures
+		if spec.StepDone != nil {
+			spec.StepDone(i, &part, err)
+		}
+		stepErr = err
+		return err == nil
+	})
+	if err == nil {
+		err = stepErr
+	}
+	return res.Measurement != nil, err
+}
