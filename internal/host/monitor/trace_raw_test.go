@@ -76,14 +76,14 @@ func TestTraceRawPage(t *testing.T) {
 	put32(rbTypePadding | 3<<5) // a discarded event of 68 bytes of data: what follows its header, in its first word
 	put32(68)
 	off += 64
-	small(event(7, 254<<20, 1016, 8, "R"))      // another event type
+	small(event(7, 254<<20, 1016, 8, "R"))        // another event type
 	small(event(2104, 254<<20, 9000, 2048, "DS")) // a discard
 	small(event(2104, 254<<20, 1016, 0, "FF"))    // a flush without data
 	small(event(2104, 254<<20, 5000, 8, "WS"))
 	small(event(2104, 8<<20|16, 1000, 8, "R"))
 	put32(rbTypePadding) // the page's empty rest
 	late := off
-	small(event(2104, 254<<20, 7777, 8, "R")) // past the end: never counted
+	small(event(2104, 254<<20, 7777, 8, "R"))    // past the end: never counted
 	ne.PutUint64(page[8:], uint64(off-16)|1<<31) // the commit word, with the missed-events flag
 	tr := &Tracer{rf: f}
 	tr.rawPage(page)
