@@ -256,7 +256,8 @@ func TestSolveMixMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// pricedCatalog is the example catalogue's premium disks (P4-P80) every one priced (about the provider's list
+// pricedCatalog is the example catalogue's premium disks (P4-P80) and the provider's standard HDDs (S4-S80:
+// 500 IOPS up to 4 TiB, prices nearly proportional to size), every one priced (about the provider's list
 // prices, for this test), on its DS13 (16 slots), DS14 (32) and GS5 (64), priced too.
 const pricedCatalog = `disks:
   - {name: P4,  tier: premium, size_gib: 32,    iops: 120,   mbps: 25,  price_month: 5.28}
@@ -270,16 +271,28 @@ const pricedCatalog = `disks:
   - {name: P60, tier: premium, size_gib: 8192,  iops: 12500, mbps: 480, price_month: 946.08}
   - {name: P70, tier: premium, size_gib: 16384, iops: 15000, mbps: 750, price_month: 1802.06}
   - {name: P80, tier: premium, size_gib: 32767, iops: 20000, mbps: 750, price_month: 3604.11}
+  - {name: S4,  tier: standard, size_gib: 32,    iops: 500,  mbps: 60,  price_month: 1.54}
+  - {name: S6,  tier: standard, size_gib: 64,    iops: 500,  mbps: 60,  price_month: 3.01}
+  - {name: S10, tier: standard, size_gib: 128,   iops: 500,  mbps: 60,  price_month: 5.89}
+  - {name: S15, tier: standard, size_gib: 256,   iops: 500,  mbps: 60,  price_month: 11.33}
+  - {name: S20, tier: standard, size_gib: 512,   iops: 500,  mbps: 60,  price_month: 21.76}
+  - {name: S30, tier: standard, size_gib: 1024,  iops: 500,  mbps: 60,  price_month: 40.96}
+  - {name: S40, tier: standard, size_gib: 2048,  iops: 500,  mbps: 60,  price_month: 77.83}
+  - {name: S50, tier: standard, size_gib: 4096,  iops: 500,  mbps: 60,  price_month: 143.36}
+  - {name: S60, tier: standard, size_gib: 8192,  iops: 1300, mbps: 300, price_month: 262.14}
+  - {name: S70, tier: standard, size_gib: 16384, iops: 2000, mbps: 500, price_month: 524.29}
+  - {name: S80, tier: standard, size_gib: 32767, iops: 2000, mbps: 500, price_month: 1048.58}
 vms:
-  - {name: Standard_DS13, uncached_iops: 25600, uncached_mbps: 256, max_data_disks: 16, disk_tiers: [premium], price_month: 1003.66}
-  - {name: Standard_DS14, uncached_iops: 50000, uncached_mbps: 512, max_data_disks: 32, disk_tiers: [premium], price_month: 2007.32}
-  - {name: Standard_GS5, uncached_iops: 80000, uncached_mbps: 2000, max_data_disks: 64, disk_tiers: [premium], price_month: 7000}
+  - {name: Standard_DS13, uncached_iops: 25600, uncached_mbps: 256, max_data_disks: 16, disk_tiers: [premium, standard], price_month: 1003.66}
+  - {name: Standard_DS14, uncached_iops: 50000, uncached_mbps: 512, max_data_disks: 32, disk_tiers: [premium, standard], price_month: 2007.32}
+  - {name: Standard_GS5, uncached_iops: 80000, uncached_mbps: 2000, max_data_disks: 64, disk_tiers: [premium, standard], price_month: 7000}
 `
 
 // The search stays small on a real catalogue (eleven priced sizes, up to 64 slots): over a sweep of needs
 // (IOPS to 80,000, MB/s to 2,000, capacity to 1,000,000 GiB, beyond what 64 disks hold, at 8 and 64 KB requests)
-// no Size call explores more than 10,000 branches, counted, not timed (1,566 when written; a brute force over
-// 11 sizes and 64 slots would judge C(75, 11), some 4.9 x 10^12 sets, per VM).
+// no Size call explores more than 100,000 branches, counted, not timed (38,167 at most when written, for 40,000
+// IOPS and 50,000 GiB, the standard disks' 64 slots binding; a brute force over 11 sizes and 64 slots would
+// judge C(75, 11), some 4.9 x 10^12 sets, per VM and tier).
 func TestMixSearchStaysSmall(t *testing.T) {
 	c, err := Parse("priced.yaml", []byte(pricedCatalog))
 	if err != nil {
@@ -309,8 +322,8 @@ func TestMixSearchStaysSmall(t *testing.T) {
 		}
 	}
 	t.Logf("%d needs, %d of them cheapest as a mix: %d branches in all, the most %d (%+v)", calls, mixes, total, worst, worstNeed)
-	if worst > 10000 {
-		t.Errorf("a need took %d branches of the search (%+v), more than 10,000", worst, worstNeed)
+	if worst > 100000 {
+		t.Errorf("a need took %d branches of the search (%+v), more than 100,000", worst, worstNeed)
 	}
 	if mixes == 0 {
 		t.Error("no need is cheapest as a mix: the sweep does not exercise the search")
