@@ -16,7 +16,7 @@ type SizeFlags struct {
 	Period     string  `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
 	Top        int     `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
 	CacheHit   float64 `flag:"cache-hit" default:"0" min:"0" max:"1" help:"the share of reads a VM's ReadOnly host cache is expected to serve (0.6 is 60%); they count against the VM's cache caps, not the disks' (default 0: none)"`
-	Format     string  `flag:"output-format" default:"normal" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
+	Format     string  `flag:"output-format" default:"normal" plan:"-" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
 }
 
 // sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
