@@ -32,6 +32,9 @@ type Row struct {
 	NotMeasured string `json:"not_measured,omitempty"`
 	// Scaled: the figures are multiplied by the checklist's growth.
 	Scaled bool `json:"scaled,omitempty"`
+	// Lossy marks a share from a trace that lost events (its buffer overran) in some of the period's
+	// intervals: the figures are those of the requests traced, a sample, and the text says how many were lost.
+	Lossy string `json:"lossy,omitempty"`
 }
 
 // Period is the checklist of one period.
@@ -231,8 +234,12 @@ func (b *Builder) Checklist(name string) *Checklist {
 
 func dur(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-// series holds one period's per-interval values, row by row.
-type series struct{ v map[string][]float64 }
+// series holds one period's per-interval values, row by row, and the trace's losses.
+type series struct {
+	v     map[string][]float64
+	lost  uint64 // trace events lost in the period's intervals
+	lossy int    // the intervals that lost some
+}
 
 func (a *series) put(k string, x float64) {
 	if a.v == nil {
@@ -272,6 +279,10 @@ func (a *series) add(s Sample, devices []string) {
 	if rnd+seq > 0 { // the share of the requests traced in the interval
 		a.put(KeyRandomPct, 100*float64(rnd)/float64(rnd+seq))
 		a.put(KeySeqPct, 100*float64(seq)/float64(rnd+seq))
+	}
+	if s.TraceLost > 0 {
+		a.lost += s.TraceLost
+		a.lossy++
 	}
 	a.put(KeyCPU, s.CPU)
 	a.put(KeyMemory, float64(s.MemUsed)/(1<<30))
@@ -317,6 +328,9 @@ func (a *series) rows(growth float64, intervals int, noTrace string) []Row {
 			st := summarise(v)
 			st.P50, st.P90, st.P99, st.Min, st.Avg, st.Max = st.P50*f, st.P90*f, st.P99*f, st.Min*f, st.Avg*f, st.Max*f
 			r.Stat = &st
+			if (d.key == KeyRandomPct || d.key == KeySeqPct) && a.lost > 0 {
+				r.Lossy = fmt.Sprintf("lossy trace: %d events lost in %d of %d intervals (the trace's buffer overran): the share is of the requests traced, a sample", a.lost, a.lossy, intervals)
+			}
 		}
 		out = append(out, r)
 	}
@@ -494,7 +508,13 @@ func (c *Checklist) WriteTable(w io.Writer) {
 				fmt.Fprintf(w, "  %-26s %5s %s\n", title, r.Unit, r.NotMeasured)
 				continue
 			}
+			if r.Lossy != "" {
+				title += " !"
+			}
 			fmt.Fprintf(w, "  %-26s %5s %10s %10s %10s %10s %10s %10s\n", title, r.Unit, fig(r.P50), fig(r.P90), fig(r.P99), fig(r.Min), fig(r.Avg), fig(r.Max))
+			if r.Lossy != "" {
+				fmt.Fprintf(w, "    ! %s\n", r.Lossy)
+			}
 		}
 	}
 	if c.Growth != 1 {

@@ -245,6 +245,9 @@ func WriteReport(ctx context.Context, st *store.Store, w io.Writer, name string,
 				fmt.Fprintf(&b, "<td>%s</td>", fig(v))
 			}
 			b.WriteString("</tr>\n")
+			if r.Lossy != "" {
+				fmt.Fprintf(&b, "<tr><td class=\"l\" colspan=\"8\">%s</td></tr>\n", report.Esc("! "+r.Lossy))
+			}
 		}
 		b.WriteString("</table></div>\n")
 	}

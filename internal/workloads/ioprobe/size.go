@@ -16,6 +16,7 @@ type SizeFlags struct {
 	Period     string  `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
 	Top        int     `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
 	CacheHit   float64 `flag:"cache-hit" default:"0" min:"0" max:"1" help:"the share of reads a VM's ReadOnly host cache is expected to serve (0.6 is 60%); they count against the VM's cache caps, not the disks' (default 0: none)"`
+	Format     string  `flag:"output-format" default:"normal" plan:"-" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
 }
 
 // sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
@@ -25,10 +26,15 @@ func sizeCommand() *workload.Command {
 		Short: "choose the cheapest VM size and striped disks of a catalogue that meet a requirements checklist",
 		Long: "For every VM size of the catalogue and every disk it attaches, the fewest identical striped disks whose caps (the\n" +
 			"disks' IOPS and MB/s, the VM's uncached IOPS and MB/s and data disk slots) meet every requirement; the candidates\n" +
-			"cheapest first with what each delivers, the cap that binds it and its monthly cost.",
+			"cheapest first with what each delivers, the cap that binds it and its monthly cost; beside them, per VM, the cheapest\n" +
+			"mix of any of a tier's priced disk sizes (3 x P30 + 1 x P20 + 2 x P10, each disk a volume of its own: \"placed\")\n" +
+			"where it is cheaper than every set of identical disks.",
 	}, &SizeFlags{}, func(ctx context.Context, env *workload.Env, o *SizeFlags) error {
 		if o.Need == "" || o.Catalog == "" {
 			return fmt.Errorf("io size needs --need (a checklist file or iops=N,mbps=N) and --catalog FILE")
+		}
+		if o.Format != "normal" && o.Format != "json" {
+			return fmt.Errorf("--output-format %q is not known: use normal or json", o.Format)
 		}
 		c, err := sizing.Load(o.Catalog)
 		if err != nil {
@@ -44,6 +50,9 @@ func sizeCommand() *workload.Command {
 		p, err := sizing.Size(c, need)
 		if err != nil {
 			return err
+		}
+		if o.Format == "json" {
+			return p.WriteJSON(env.Out, o.Top)
 		}
 		p.Write(env.Out, o.Top)
 		return nil

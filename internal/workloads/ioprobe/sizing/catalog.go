@@ -1,5 +1,5 @@
 // Package sizing picks storage for a measured load: the cheapest VM size plus N identical striped disks (or a
-// mix of two sizes, placed: see Size) whose advertised caps (per-disk IOPS and MB/s, the VM's uncached IOPS and
+// mix of any of its sizes, placed: see Size) whose advertised caps (per-disk IOPS and MB/s, the VM's uncached IOPS and
 // MB/s, its data-disk slots) meet every requirement of a checklist, from a catalogue of offerings the user edits (YAML). It is the third step of the
 // premium-storage planning workflow: measure (dbdyno monitor), fill the checklist, size, then prototype.
 package sizing

@@ -50,14 +50,14 @@ func TestMixOfDiskSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := p.Candidates[0]
-	if b.String() != "Standard_DS13 + 2 x P30 + 1 x P40 placed" || b.Cost.String() != "$1,534.88" || b.DiskCost().String() != "$531.22" ||
+	if b.String() != "Standard_DS13 + 1 x P40 + 2 x P30 placed" || b.Cost.String() != "$1,534.88" || b.DiskCost().String() != "$531.22" ||
 		b.IOPS != 17500 || b.GiB != 4096 || b.MBps != 256 {
-		t.Errorf("cheapest: %s at %s (disks %s), %v IOPS %v GiB %v MB/s; want Standard_DS13 + 2 x P30 + 1 x P40 placed at $1,534.88 (disks $531.22), 17,500 IOPS, 4,096 GiB, 256 MB/s (the VM's cap)",
+		t.Errorf("cheapest: %s at %s (disks %s), %v IOPS %v GiB %v MB/s; want Standard_DS13 + 1 x P40 + 2 x P30 placed at $1,534.88 (disks $531.22), 17,500 IOPS, 4,096 GiB, 256 MB/s (the VM's cap)",
 			b, b.Cost, b.DiskCost(), b.IOPS, b.GiB, b.MBps)
 	}
 	var out bytes.Buffer
 	p.Write(&out, 0)
-	for _, want := range []string{"Standard_DS13 + 4 x P30", "$1,548.00", "$1,003.66 + $531.22", "cheapest: Standard_DS13 + 2 x P30 + 1 x P40 placed, $1,534.88", "placed: each disk a volume of its own"} {
+	for _, want := range []string{"Standard_DS13 + 4 x P30", "$1,548.00", "$1,003.66 + $531.22", "cheapest: Standard_DS13 + 1 x P40 + 2 x P30 placed, $1,534.88", "placed: each disk a volume of its own"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the plan lacks %q:\n%s", want, out.String())
 		}
@@ -65,7 +65,7 @@ func TestMixOfDiskSizes(t *testing.T) {
 	// the worked example's 16,000 IOPS with P20 priced: 3 x P30 + 1 x P20 (17,300 IOPS) for $481.48 beats
 	// 4 x P30's $544.34; never the standard disks beside the premium ones
 	got := sizeMix(t, Need{IOPS: 16000})
-	m, ok := got["Standard_DS13 + 1 x P20 + 3 x P30 placed"]
+	m, ok := got["Standard_DS13 + 3 x P30 + 1 x P20 placed"]
 	if !ok || m.Cost.String() != "$1,485.14" || m.IOPS != 17300 {
 		t.Errorf("16,000 IOPS: %v", got)
 	}
@@ -81,8 +81,8 @@ func TestMixOfDiskSizes(t *testing.T) {
 // disks carries it for less than 2 x P40, so no mix is listed for Two.
 func TestMixWithinTheVMsSlots(t *testing.T) {
 	got := sizeMix(t, Need{IOPS: 12500, GiB: 3072})
-	m, ok := got["Two + 1 x P30 + 1 x P40 placed"]
-	if !ok || m.Cost.String() != "$895.14" || m.N+m.Mix.N != 2 {
+	m, ok := got["Two + 1 x P40 + 1 x P30 placed"]
+	if !ok || m.Cost.String() != "$895.14" || m.N+m.Mix[0].N != 2 {
 		t.Errorf("12,500 IOPS and 3,072 GiB on Two: %v", got)
 	}
 	if x, ok := got["Two + 2 x P40"]; !ok || x.Cost.String() != "$1,018.10" {
@@ -92,5 +92,65 @@ func TestMixWithinTheVMsSlots(t *testing.T) {
 		if strings.HasPrefix(name, "Two ") && strings.Contains(name, "placed") {
 			t.Errorf("13,000 IOPS on two slots: %s", name)
 		}
+	}
+}
+
+// A mix of three sizes, by hand, with P10 priced too ($19.71): 18,000 IOPS on the DS13. A P30 is the cheapest
+// IOPS ($136.085 / 5,000 = $0.0272 each; P40 $0.0345, P20 $0.0318, P10 $0.0394), so three of them (15,000); the
+// other 3,000 cost $136.09 as a fourth P30 (4 x P30, $1,548.00), $146.44 as two P20, $118.26 as six P10, and
+// $112.64 as one P20 and two P10 (2,300 + 1,000 = 3,300): 3 x P30 + 1 x P20 + 2 x P10, 18,300 IOPS for $408.255
+// + $73.22 + $39.42 = $520.895, $1,524.56 with the VM (the brute force agrees that nothing is cheaper).
+func TestMixOfThreeSizes(t *testing.T) {
+	doc := strings.Replace(mixCatalog, "disks:\n", "disks:\n  - {name: P10, tier: premium, size_gib: 128, iops: 500, mbps: 100, price_month: 19.71}\n", 1)
+	c, err := Parse("mix.yaml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := Need{IOPS: 18000}
+	p, err := Size(c, need)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.Candidates[0]
+	if b.String() != "Standard_DS13 + 3 x P30 + 1 x P20 + 2 x P10 placed" || b.Cost.String() != "$1,524.56" || b.DiskCost().String() != "$520.90" ||
+		b.IOPS != 18300 || b.GiB != 3*1024+512+2*128 || len(b.Parts()) != 3 {
+		t.Errorf("cheapest: %s at %s (disks %s), %v IOPS %v GiB; want Standard_DS13 + 3 x P30 + 1 x P20 + 2 x P10 placed at $1,524.56 (disks $520.90), 18,300 IOPS, 3,840 GiB",
+			b, b.Cost, b.DiskCost(), b.IOPS, b.GiB)
+	}
+	if want, ok := bruteCheapest(c, need); !ok || want != b.Cost {
+		t.Errorf("the brute force's cheapest costs %s, Size's %s", want, b.Cost)
+	}
+	var out bytes.Buffer
+	p.Write(&out, 3)
+	for _, want := range []string{"Standard_DS13 + 3 x P30 + 1 x P20 + 2 x P10 placed", "$1,003.66 + $520.90",
+		"cheapest: Standard_DS13 + 3 x P30 + 1 x P20 + 2 x P10 placed, $1,524.56 a month (VM $1,003.66 + 3 x P30 + 1 x P20 + 2 x P10 placed $520.90)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out.String())
+		}
+	}
+	// the columns stay aligned past the usual width: every row's IOPS column ends where the header's does
+	lines := strings.Split(out.String(), "\n")
+	var head string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "candidate ") {
+			head = l
+		}
+	}
+	end := strings.Index(head, "IOPS") + len("IOPS")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "Standard_DS13 + ") && (len(l) < end || l[end-1] < '0' || l[end-1] > '9' || l[end] != ' ') {
+			t.Errorf("misaligned row:\n%s\n%s", head, l)
+		}
+	}
+	// as JSON: the same name, and the disks counted a size at a time
+	j := p.JSON(3)
+	c0 := j.Candidates[0]
+	if j.Cheapest != b.String() || c0.Disks != "3 x P30 + 1 x P20 + 2 x P10 placed" || !c0.Placed || len(c0.Parts) != 3 ||
+		c0.Parts[0] != (PartJSON{"P30", 3}) || c0.Parts[1] != (PartJSON{"P20", 1}) || c0.Parts[2] != (PartJSON{"P10", 2}) ||
+		*c0.CostMonth != 1524.56 || *c0.DisksMonth != 520.90 || j.More != 1 || c0.MBps == nil || *c0.MBps != 256 {
+		t.Errorf("JSON: %+v", j)
+	}
+	if c1 := j.Candidates[1]; c1.Disks != "4 x P30" || c1.Placed || len(c1.Parts) != 1 || c1.Parts[0] != (PartJSON{"P30", 4}) {
+		t.Errorf("JSON, 4 x P30: %+v", c1)
 	}
 }

@@ -55,13 +55,13 @@ type Part struct {
 	N    int
 }
 
-// Candidate is one VM with N identical disks, or with a mix: N of Disk and Mix.N of Mix.Disk (see Size for
-// the rule a mix is sized by).
+// Candidate is one VM with N identical disks, or with a mix: N of Disk and each of Mix beside them, the largest
+// size first (see Size for the rule a mix is sized by).
 type Candidate struct {
 	VM     VM
 	Disk   Disk
 	N      int
-	Mix    *Part   // a second disk size beside Disk: each disk a volume of its own (placed, not striped)
+	Mix    []Part  // the other disk sizes beside Disk: each disk a volume of its own (placed, not striped)
 	IOPS   float64 // what the set delivers at the need's IO size, every cap applied
 	MBps   float64
 	GiB    float64
@@ -79,11 +79,11 @@ type Candidate struct {
 
 // parts are the candidate's disks.
 func (c Candidate) parts() []Part {
-	if c.Mix != nil {
-		return []Part{{c.Disk, c.N}, *c.Mix}
-	}
-	return []Part{{c.Disk, c.N}}
+	return append([]Part{{c.Disk, c.N}}, c.Mix...)
 }
+
+// Parts are its disks, a size at a time (the largest first in a mix).
+func (c Candidate) Parts() []Part { return c.parts() }
 
 // DiskCost is what its disks cost a month.
 func (c Candidate) DiskCost() Money {
@@ -94,13 +94,31 @@ func (c Candidate) DiskCost() Money {
 	return m
 }
 
-// Disks names its disks: "4 x P30", or "2 x P30 + 1 x P40 placed" for a mix.
+// Disks names its disks: "4 x P30", or "1 x P40 + 2 x P30 + 3 x P10 placed" for a mix (the largest size
+// first).
 func (c Candidate) Disks() string {
-	s := fmt.Sprintf("%d x %s", c.N, c.Disk.Name)
-	if c.Mix != nil {
-		s += fmt.Sprintf(" + %d x %s placed", c.Mix.N, c.Mix.Disk.Name)
+	var s []string
+	for _, p := range c.parts() {
+		s = append(s, fmt.Sprintf("%d x %s", p.N, p.Disk.Name))
 	}
-	return s
+	if len(c.Mix) > 0 {
+		return strings.Join(s, " + ") + " placed"
+	}
+	return s[0]
+}
+
+// byLargest orders a mix's parts: the largest disk first (then the most IOPS, then the name).
+func byLargest(parts []Part) {
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, b := parts[i].Disk, parts[j].Disk
+		if a.SizeGiB != b.SizeGiB {
+			return a.SizeGiB > b.SizeGiB
+		}
+		if a.IOPS != b.IOPS {
+			return a.IOPS > b.IOPS
+		}
+		return a.Name < b.Name
+	})
 }
 
 func (c Candidate) String() string {
@@ -152,7 +170,7 @@ func evaluate(v VM, parts []Part, need Need, cached bool) (Candidate, bool) {
 	iops, iopsBy, mbps, mbpsBy := limits(v, parts, need.IOSizeKB)
 	c := Candidate{VM: v, Disk: parts[0].Disk, N: parts[0].N, IOPS: iops, MBps: mbps, Priced: v.Priced}
 	if len(parts) > 1 {
-		c.Mix = &parts[1]
+		c.Mix = append([]Part(nil), parts[1:]...)
 	}
 	c.Cost = v.Price
 	for _, p := range parts {
@@ -212,6 +230,7 @@ type Plan struct {
 	Need       Need
 	Catalog    *Catalog
 	Candidates []Candidate
+	states     int // the branches the mixes' searches explored (their work, for the tests)
 }
 
 // UnmetError says which requirement no VM and disks of the catalogue meet, and by how much.
@@ -232,9 +251,9 @@ func (e *UnmetError) Error() string {
 // Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
 // cheapest first. When none does it says which requirement is out of reach and by how much.
 //
-// Mixes of disk sizes: beside N identical disks, each VM is sized with a mix of two priced disk sizes of one
-// tier (a x A + b x B, a + b within its data disk slots), listed when it is cheaper than every set of identical
-// disks on that VM. The rule a mix is sized by is per-volume placement: each disk is a volume of its own (or
+// Mixes of disk sizes: beside N identical disks, each VM is sized with the cheapest mix of any number of its
+// tier's priced disk sizes (3 x P30 + 1 x P20 + 2 x P10, within its data disk slots), found exactly
+// (cheapestMix, solveMix), listed when it is cheaper than every set of identical disks on that VM. The rule a mix is sized by is per-volume placement: each disk is a volume of its own (or
 // the disks are concatenated, never striped), and the database's files are placed so that each disk carries
 // IO within its own caps and data within its size (hot files on the disks with IOPS to spare, cold ones on the
 // large ones); the set then delivers the sum of its disks' IOPS and MB/s at the request size and the sum of
@@ -292,7 +311,9 @@ func candidates(c *Catalog, need Need) *Plan {
 				}
 			}
 		}
-		if m := cheapestMix(v, c.Disks, need, vmBest); m != nil {
+		m, n := cheapestMix(v, c.Disks, need, vmBest)
+		p.states += n
+		if m != nil {
 			p.Candidates = append(p.Candidates, *m)
 		}
 	}
@@ -304,60 +325,6 @@ func candidates(c *Catalog, need Need) *Plan {
 		return a.Cost < b.Cost
 	})
 	return p
-}
-
-// cheapestMix is the cheapest mix of two priced disk sizes of one tier on v that meets the need and costs less
-// than than (the VM's cheapest identical set; nil: none meets), or nil.
-func cheapestMix(v VM, disks []Disk, need Need, than *Candidate) *Candidate {
-	if v.MaxDisks < 2 || !v.Priced {
-		return nil
-	}
-	var best *Candidate
-	for i, a := range disks {
-		for _, b := range disks[i+1:] {
-			if !a.Priced || !b.Priced || a.Tier != b.Tier || !v.Attaches(a) || !v.Attaches(b) {
-				continue
-			}
-			for _, cached := range []bool{false, true} {
-				if cached && !caches(v, need) {
-					continue
-				}
-				for na := 1; na < v.MaxDisks; na++ {
-					// the fewest of b beside na of a (meeting is monotone in nb), among the counts that fit
-					// the slots and cost less than the best so far
-					hi := v.MaxDisks - na
-					for hi >= 1 && (than != nil && mixCost(v, a, na, b, hi) >= than.Cost || best != nil && mixCost(v, a, na, b, hi) >= best.Cost) {
-						hi--
-					}
-					if hi < 1 || !meets(v, a, na, b, hi, need, cached) {
-						continue
-					}
-					lo := 1
-					for lo < hi {
-						if mid := (lo + hi) / 2; meets(v, a, na, b, mid, need, cached) {
-							hi = mid
-						} else {
-							lo = mid + 1
-						}
-					}
-					if cand, ok := evaluate(v, []Part{{a, na}, {b, hi}}, need, cached); ok {
-						best = &cand
-					}
-				}
-			}
-		}
-	}
-	return best
-}
-
-func mixCost(v VM, a Disk, na int, b Disk, nb int) Money {
-	return v.Price + Money(na)*a.Price + Money(nb)*b.Price
-}
-
-// meets is evaluate's verdict for na of a and nb of b, without the candidate (the mixes' search).
-func meets(v VM, a Disk, na int, b Disk, nb int, need Need, cached bool) bool {
-	parts := [2]Part{{a, na}, {b, nb}}
-	return meetsParts(v, parts[:], need, cached)
 }
 
 // meetsParts is evaluate's verdict, without the candidate.
@@ -560,24 +527,28 @@ func (p *Plan) Write(w io.Writer, top int) {
 	} else {
 		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted: --cache-hit counts them)\n", p.Catalog.File)
 	}
-	fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	list := p.Candidates
 	if top > 0 && len(list) > top {
 		list = list[:top]
 	}
+	width := 44 // the candidate column: wider where a mix of several sizes names more disks
+	for _, c := range list {
+		width = max(width, len(c.String()))
+	}
+	fmt.Fprintf(w, "%-*s %12s %10s %9s  %-20s %12s  %s\n", width, "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	for _, c := range list {
 		cost, split := "not priced", ""
 		if c.Priced {
 			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+c.DiskCost().String()
 		}
-		fmt.Fprintf(w, "%-44s %12s %10s %9s  %-20s %12s  %s\n", c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
+		fmt.Fprintf(w, "%-*s %12s %10s %9s  %-20s %12s  %s\n", width, c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
 	}
 	if n := len(p.Candidates) - len(list); n > 0 {
 		fmt.Fprintf(w, "(%d more candidates: --top 0 lists them all)\n", n)
 	}
 	if b := p.Candidates[0]; b.Priced {
 		fmt.Fprintf(w, "cheapest: %s, %s a month (VM %s + %s %s)\n", b, b.Cost, b.VM.Price, b.Disks(), b.DiskCost())
-		if b.Mix != nil {
+		if len(b.Mix) > 0 {
 			fmt.Fprintf(w, "placed: each disk a volume of its own, the files placed so that each carries IO within its caps and data within its size (a stripe of unequal disks is held to its smallest member x its count)\n")
 		}
 	} else {
