@@ -55,6 +55,7 @@ type Tracer struct {
 	fd     int        // trace_pipe, non-blocking, where the binary reader is not used (-1 otherwise)
 	raw    []int      // each CPU's trace_pipe_raw, non-blocking (the binary reader)
 	rf     *rawFormat // the layouts the binary reader reads
+	issued []rawIssue // the requests its last drain read, to count in time order
 	page   []byte     // its read buffer, a page
 	filter string
 	stats  []string // the per-CPU stats files
