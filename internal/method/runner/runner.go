@@ -331,45 +331,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		cancelEnd()
 	}
 
-	if wasMeasuring {
-		m.MeasureStart, m.MeasureEnd = measureStart.UTC(), measureEnd.UTC()
-		m.MeasuredSecs = measureEnd.Sub(measureStart).Seconds()
-		m.ClientCPU.UserSeconds = tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime)
-		m.ClientCPU.SystemSeconds = tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)
-	} else {
-		m.MeasureStart, m.MeasureEnd = time.Now().UTC(), time.Now().UTC()
-	}
-	minutes := m.MeasuredSecs / 60
-	for i, n := range names {
-		t := st.total[i]
-		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist),
-			Histogram: result.EncodeHistogram(t.hist)}
-		if minutes > 0 {
-			ts.PerMinute = float64(t.count) / minutes
-		}
-		m.Transactions[n] = ts
-		m.Committed += t.count
-		m.Rollbacks += t.rollbacks
-		m.Errors += t.errors
-		m.Retries += t.retries
-	}
+	st.window(m, names, wasMeasuring, measureStart, measureEnd, &ru0, &ru1)
 	m.Reconnects = reconnects.Load()
 	m.KeyAtEdges = atEdges.Load()
 	m.OpenLoop = open.result(cfg)
 	m.Users = perUser(users, m.MeasuredSecs)
 	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
-	if minutes > 0 {
-		m.PerMinute = float64(m.Committed) / minutes
-	}
-	if m.Committed > 0 {
-		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
-	}
-	m.ErrorSamples = st.samples
-	keyTx := ""
-	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
-		keyTx = names[cfg.KeyTx]
-	}
-	guardErr := cfg.guard.finish(m, keyTx, cfg.KeyLabel, wasMeasuring)
+	rates(m)
+	guardErr := cfg.guard.finish(m, keyTxName(cfg, names), cfg.KeyLabel, wasMeasuring)
 
 	switch {
 	case failErr != nil:
@@ -384,6 +353,54 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		return m, logErr
 	}
 	return m, nil
+}
+
+// window sets m's measured window (its edges, seconds and the client's CPU over it; an empty window at now
+// where none opened) and its totals by transaction, with the error samples so far.
+func (st *stats) window(m *result.Measurement, names []string, opened bool, from, to time.Time, ru0, ru1 *syscall.Rusage) {
+	if opened {
+		m.MeasureStart, m.MeasureEnd = from.UTC(), to.UTC()
+		m.MeasuredSecs = to.Sub(from).Seconds()
+		m.ClientCPU.UserSeconds = tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime)
+		m.ClientCPU.SystemSeconds = tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)
+	} else {
+		m.MeasureStart, m.MeasureEnd = time.Now().UTC(), time.Now().UTC()
+	}
+	minutes := m.MeasuredSecs / 60
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for i, n := range names {
+		t := st.total[i]
+		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist),
+			Histogram: result.EncodeHistogram(t.hist)}
+		if minutes > 0 {
+			ts.PerMinute = float64(t.count) / minutes
+		}
+		m.Transactions[n] = ts
+		m.Committed += t.count
+		m.Rollbacks += t.rollbacks
+		m.Errors += t.errors
+		m.Retries += t.retries
+	}
+	m.ErrorSamples = append([]string(nil), st.samples...)
+}
+
+// rates sets m's committed rate and the client's CPU per committed unit of work.
+func rates(m *result.Measurement) {
+	if m.MeasuredSecs > 0 {
+		m.PerMinute = float64(m.Committed) / (m.MeasuredSecs / 60)
+	}
+	if m.Committed > 0 {
+		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
+	}
+}
+
+// keyTxName is the key transaction's name, "" where the run has none.
+func keyTxName(cfg Config, names []string) string {
+	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
+		return names[cfg.KeyTx]
+	}
+	return ""
 }
 
 // The run's phases against the measured window's edges. A key transaction is in flight at an edge when it

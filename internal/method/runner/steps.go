@@ -292,31 +292,7 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 		cancelEnd()
 	}
 
-	if wasMeasuring {
-		m.MeasureStart, m.MeasureEnd = measureStart.UTC(), measureEnd.UTC()
-		m.MeasuredSecs = measureEnd.Sub(measureStart).Seconds()
-		m.ClientCPU.UserSeconds = tvSeconds(ru1.Utime) - tvSeconds(ru0.Utime)
-		m.ClientCPU.SystemSeconds = tvSeconds(ru1.Stime) - tvSeconds(ru0.Stime)
-	} else {
-		m.MeasureStart, m.MeasureEnd = time.Now().UTC(), time.Now().UTC()
-	}
-	minutes := m.MeasuredSecs / 60
-	st.mu.Lock()
-	for i, n := range names {
-		t := st.total[i]
-		ts := result.TxStats{Count: t.count, Rollbacks: t.rollbacks, Errors: t.errors, Retries: t.retries, Latency: latency(t.hist),
-			Histogram: result.EncodeHistogram(t.hist)}
-		if minutes > 0 {
-			ts.PerMinute = float64(t.count) / minutes
-		}
-		m.Transactions[n] = ts
-		m.Committed += t.count
-		m.Rollbacks += t.rollbacks
-		m.Errors += t.errors
-		m.Retries += t.retries
-	}
-	m.ErrorSamples = append([]string(nil), st.samples...)
-	st.mu.Unlock()
+	st.window(m, names, wasMeasuring, measureStart, measureEnd, &ru0, &ru1)
 	m.Reconnects = sh.reconnects.Load()
 	m.KeyAtEdges = sh.atEdges.Load() + int64(inFlight)
 	m.OpenLoop = open.result(cfg)
@@ -324,17 +300,8 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 	m.Users = perUser(users, m.MeasuredSecs)
 	sh.gate.Unlock()
 	m.DisconnectedSecs = round1(time.Duration(sh.disconnected.Load()).Seconds())
-	if minutes > 0 {
-		m.PerMinute = float64(m.Committed) / minutes
-	}
-	if m.Committed > 0 {
-		m.ClientCPU.MicrosPerTx = (m.ClientCPU.UserSeconds + m.ClientCPU.SystemSeconds) * 1e6 / float64(m.Committed)
-	}
-	keyTx := ""
-	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
-		keyTx = names[cfg.KeyTx]
-	}
-	guardErr := cfg.guard.finish(m, keyTx, cfg.KeyLabel, wasMeasuring)
+	rates(m)
+	guardErr := cfg.guard.finish(m, keyTxName(cfg, names), cfg.KeyLabel, wasMeasuring)
 	switch {
 	case failed() != nil:
 		return m, failed()

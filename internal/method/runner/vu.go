@@ -330,9 +330,7 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	if m == nil {
 		return false, err
 	}
-	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(v.sess.Transactions()) {
-		m.KeyTx, m.KeyLabel = v.sess.Transactions()[cfg.KeyTx], cfg.KeyLabel
-	}
+	v.measured(cfg, m)
 	res.Options["driver_gomaxprocs"] = v.procs
 	res.Measurement = m
 	res.Figures = v.sess.Figures(m)
@@ -363,8 +361,8 @@ func (v *vuRun) measureSteps(ctx context.Context, res *result.Result, cfg Config
 
 // measured names a measurement's key transaction.
 func (v *vuRun) measured(cfg Config, m *result.Measurement) {
-	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(v.sess.Transactions()) {
-		m.KeyTx, m.KeyLabel = v.sess.Transactions()[cfg.KeyTx], cfg.KeyLabel
+	if name := keyTxName(cfg, v.sess.Transactions()); name != "" {
+		m.KeyTx, m.KeyLabel = name, cfg.KeyLabel
 	}
 }
 
