@@ -235,6 +235,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	var allDone <-chan struct{}
 	pg := progress{cfg: cfg, start: start, win: win}
 	startCut := false
+	// cut, once the intervals are ticking, closes the ramp-up's last stretch as an interval of its own at the
+	// window's start (nil before)
+	var cut func(at time.Time)
 	// openWindow opens the measured window: the start edge's read, then the client's CPU and the clock.
 	openWindow := func() {
 		phase.Store(phaseStartEdge)
@@ -248,6 +251,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		measureStart = time.Now()
+		if cut != nil {
+			cut(measureStart)
+		}
 		pg.measureStart = measureStart
 		measuring.Store(true)
 		phase.Store(phaseMeasuring)
@@ -284,6 +290,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	defer tick.Stop()
 	lastTick := start
 	done := false
+	// No interval straddles the window's start: the ramp-up's last stretch is one of its own, unmeasured (or,
+	// shorter than a tenth of --interval, added to the one before), and the intervals tick from the window's
+	// start. One that straddled it was marked measured with the ramp-up's work in it (the first progress line
+	// "measure" counted work the run's totals did not hold).
+	cut = func(at time.Time) {
+		lastTick = st.cutAt(cfg, names, &m.Intervals, start, lastTick, at, pg.at(at))
+		tick.Reset(cfg.Interval)
+	}
 	for !done {
 		select {
 		case <-rampTimer:
@@ -353,6 +367,20 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		return m, logErr
 	}
 	return m, nil
+}
+
+// cutAt ends the interval begun at last at the window's start (at), unmeasured: an interval of its own, or,
+// shorter than a tenth of the interval, added to the one before. It returns the next interval's start.
+func (st *stats) cutAt(cfg Config, names []string, ivs *[]result.Interval, start, last, at time.Time, where string) time.Time {
+	span := at.Sub(last)
+	if span <= cfg.Interval/10 && len(*ivs) > 0 {
+		quiet := cfg
+		quiet.Progress = io.Discard
+		foldTail(*ivs, st.intervalLine(quiet, names, at.Sub(start), span, false, where), span)
+	} else {
+		*ivs = append(*ivs, st.intervalLine(cfg, names, at.Sub(start), span, false, where))
+	}
+	return at
 }
 
 // window sets m's measured window (its edges, seconds and the client's CPU over it; an empty window at now

@@ -237,6 +237,35 @@ func TestNoRampupOpensTheWindowFirst(t *testing.T) {
 	}
 }
 
+// No interval straddles the window's start: with a ramp-up as long as --interval, the ramp-up's end and the
+// first tick come together, and an interval marked measured once held the ramp-up's work (tpcc's tests that act
+// at the first "measure" progress line with work in it acted before the window had counted any). The measured
+// intervals hold the window's work: at least the run's count, and no more than the units in flight at its end.
+func TestNoIntervalStraddlesTheWindowStart(t *testing.T) {
+	for i := 0; i < 8; i++ {
+		wl := &sleeper{}
+		m, err := Run(context.Background(), wl, Config{VUs: 2, Rampup: 200 * time.Millisecond, Duration: 300 * time.Millisecond,
+			Interval: 200 * time.Millisecond, Progress: &bytes.Buffer{}, KeyTx: 0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var measured, ramp int64
+		for _, iv := range m.Intervals {
+			for _, tx := range iv.Transactions {
+				if iv.Measured {
+					measured += tx.Count
+				} else {
+					ramp += tx.Count
+				}
+			}
+		}
+		if ramp == 0 || measured < m.Committed || measured > m.Committed+int64(m.VUs) {
+			t.Fatalf("run %d: the measured intervals hold %d units, the window %d (+ up to %d in flight at its end), the ramp-up's %d",
+				i, measured, m.Committed, m.VUs, ramp)
+		}
+	}
+}
+
 // foldTail: counts and errors added, the rate over both spans, the larger percentiles, the end moved.
 func TestFoldTail(t *testing.T) {
 	ivs := []result.Interval{

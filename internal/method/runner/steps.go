@@ -184,6 +184,7 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 	var endTimer <-chan time.Time
 	pg := progress{cfg: cfg, start: start}
 	startCut := false
+	var cut func(at time.Time) // as Run's: the ramp-up's last stretch an interval of its own
 	openWindow := func() {
 		// nothing of this window is counted yet (the last window's end took the gate): its counts start at 0
 		st.mu.Lock()
@@ -220,6 +221,9 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 		}
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 		measureStart = time.Now()
+		if cut != nil {
+			cut(measureStart)
+		}
 		pg.measureStart = measureStart
 		sh.measuring.Store(true)
 		sh.phase.Store(phaseMeasuring)
@@ -236,6 +240,10 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 	}
 	sh.tick.Reset(cfg.Interval)
 	lastTick := start
+	cut = func(at time.Time) {
+		lastTick = st.cutAt(cfg, names, &m.Intervals, start, lastTick, at, pg.at(at))
+		sh.tick.Reset(cfg.Interval)
+	}
 	for done := false; !done; {
 		select {
 		case <-rampTimer:
