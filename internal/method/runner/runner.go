@@ -576,6 +576,12 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 }
 
 func reconnect(ctx context.Context, wk Worker, limit time.Duration, reconnects *atomic.Int64, fail func(error)) bool {
+	// the connection that reported itself lost is closed under the worker first: were it alive after all (an
+	// error taken for a lost connection), a transaction left open on it would go back to the pool with it, and
+	// the next BEGIN there would commit it half done (MySQL and MariaDB commit an open transaction at BEGIN)
+	if i, ok := wk.(Interrupter); ok {
+		i.Interrupt()
+	}
 	deadline := time.Now().Add(limit)
 	backoff := 100 * time.Millisecond
 	var last error
