@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 // Two `io run --shard i/2` processes on one machine, started together by --start-at in a temp directory: each
@@ -74,7 +75,7 @@ func TestIOShardProcessesMerge(t *testing.T) {
 	}
 	st := filepath.Join(dir, "s.db")
 	must("results", "merge", files[0], files[1], "--store", st)
-	m := storedMerge(t, st)
+	m := clitest.StoredOne(t, st)
 	mt := m.IO.Tests[0]
 	a, b := shards[0].IO.Tests[0], shards[1].IO.Tests[0]
 	union, err := result.DecodeHistogram(a.Read.Histogram)

@@ -2,7 +2,6 @@ package method_test
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -241,7 +240,7 @@ func TestShardProcessesMerge(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("merged %d shard(s) into ", n)) || !strings.Contains(out, "(ok, NOPM") {
 		t.Fatalf("merge: %s", out)
 	}
-	m := storedMerge(t, st)
+	m := clitest.StoredOne(t, st)
 	if m.Status != result.StatusOK || units(m.Measurement) != total || len(m.Parts) != n || m.Options["shards"] != float64(n) {
 		t.Fatalf("merged: status %s (%s), %d units of work (want %d), %d parts", m.Status, m.Error, units(m.Measurement), total, len(m.Parts))
 	}
@@ -271,29 +270,9 @@ func TestShardProcessesMerge(t *testing.T) {
 	if err == nil || !strings.Contains(string(b), "(incomplete") || strings.Count(strings.TrimSpace(string(b)), "\n") != 1 {
 		t.Fatalf("merge with a killed shard: %v\n%s", err, b)
 	}
-	m = storedMerge(t, st2)
+	m = clitest.StoredOne(t, st2)
 	if m.Status != result.StatusIncomplete || !strings.Contains(m.Error, killedFile+" is missing") || !strings.Contains(m.Error, "shard 2/3 was not named") ||
 		units(m.Measurement) != 2*total/n {
 		t.Fatalf("merged with a killed shard: status %s, error %q, %d units of work", m.Status, m.Error, units(m.Measurement))
 	}
-}
-
-// storedMerge is the one result of a store a merge made.
-func storedMerge(t *testing.T, path string) *result.Result {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	es, err := s.List(ctx, store.Filter{})
-	if err != nil || len(es) != 1 {
-		t.Fatalf("%d runs stored (%v), want the merged one", len(es), err)
-	}
-	rs, err := s.Get(ctx, es[0].RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rs[0]
 }

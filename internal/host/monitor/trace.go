@@ -306,15 +306,7 @@ func (t *Tracer) event(line []byte) {
 	if sp <= 0 {
 		return
 	}
-	rwbs := b[:sp]
-	dir := -1
-	switch {
-	case bytes.IndexByte(rwbs, 'D') >= 0: // discard
-	case bytes.IndexByte(rwbs, 'R') >= 0:
-		dir = 0
-	case bytes.IndexByte(rwbs, 'W') >= 0:
-		dir = 1
-	}
+	dir := rwbsDir(b[:sp])
 	if dir < 0 {
 		return
 	}
@@ -350,6 +342,19 @@ func digitsPrefix(b []byte) (uint64, int) {
 func digits(b []byte) (uint64, bool) {
 	v, k := digitsPrefix(b)
 	return v, k > 0 && k == len(b)
+}
+
+// rwbsDir is the direction of a request by its rwbs flags: 0 a read, 1 a write, -1 neither (a discard, a flush
+// without data).
+func rwbsDir(rwbs []byte) int {
+	switch {
+	case bytes.IndexByte(rwbs, 'D') >= 0: // discard
+	case bytes.IndexByte(rwbs, 'R') >= 0:
+		return 0
+	case bytes.IndexByte(rwbs, 'W') >= 0:
+		return 1
+	}
+	return -1
 }
 
 // count classifies one request of device num, direction dir (0 read, 1 write) (t.mu held).

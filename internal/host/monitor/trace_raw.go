@@ -289,14 +289,7 @@ func (t *Tracer) rawEvent(ts uint64, e []byte) {
 	if i := bytes.IndexByte(rwbs, 0); i >= 0 {
 		rwbs = rwbs[:i]
 	}
-	dir := -1
-	switch {
-	case bytes.IndexByte(rwbs, 'D') >= 0: // discard
-	case bytes.IndexByte(rwbs, 'R') >= 0:
-		dir = 0
-	case bytes.IndexByte(rwbs, 'W') >= 0:
-		dir = 1
-	}
+	dir := rwbsDir(rwbs)
 	if dir < 0 {
 		return
 	}

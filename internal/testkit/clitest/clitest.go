@@ -251,3 +251,23 @@ func ResultFile(path string, n int) string {
 	ext := filepath.Ext(path)
 	return strings.TrimSuffix(path, ext) + fmt.Sprintf(".%d", n) + ext
 }
+
+// StoredOne is the one result of the store at path (a merge's): the test fails unless it holds exactly one.
+func StoredOne(t *testing.T, path string) *result.Result {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	es, err := s.List(ctx, store.Filter{})
+	if err != nil || len(es) != 1 {
+		t.Fatalf("%d runs stored (%v), want the merged one", len(es), err)
+	}
+	rs, err := s.Get(ctx, es[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs[0]
+}

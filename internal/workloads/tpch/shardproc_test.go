@@ -1,7 +1,6 @@
 package tpch_test
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
 // A throughput test driven by two dbdyno processes, each given --shard i/2 and one --start-at, on one SQLite
@@ -146,7 +146,7 @@ func TestTPCHShardProcessesMerge(t *testing.T) {
 	if !strings.Contains(out, "merged 2 shard(s) into ") {
 		t.Fatalf("merge: %s", out)
 	}
-	m := storedOne(t, stPath)
+	m := clitest.StoredOne(t, stPath)
 	mt := throughputTest(t, m)
 	if m.Status != result.StatusOK || mt.Status != result.StatusOK || len(m.Parts) != 2 || m.Options["shards"] != 2.0 || mt.Streams != streams {
 		t.Fatalf("merged: status %s (%s), test %s, %d parts, shards %v, %d streams", m.Status, m.Error, mt.Status, len(m.Parts), m.Options["shards"], mt.Streams)
@@ -236,24 +236,4 @@ func clockMS(r *result.Result) float64 {
 	c, _ := r.Options["clock"].(map[string]any)
 	ms, _ := c["offset_ms"].(float64)
 	return ms
-}
-
-// storedOne is the one result of a store (a merge's).
-func storedOne(t *testing.T, path string) *result.Result {
-	t.Helper()
-	ctx := context.Background()
-	s, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	es, err := s.List(ctx, store.Filter{})
-	if err != nil || len(es) != 1 {
-		t.Fatalf("%d runs stored (%v), want the merged one", len(es), err)
-	}
-	rs, err := s.Get(ctx, es[0].RunID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rs[0]
 }
