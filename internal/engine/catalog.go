@@ -54,8 +54,14 @@ func (e *Engine) BulkAllowed(ctx context.Context, q Queryer) bool {
 	if !ok {
 		return true
 	}
-	var on int
-	return q.QueryRowContext(ctx, st.SQL).Scan(&on) == nil && on == 1
+	var on sql.NullString
+	return q.QueryRowContext(ctx, st.SQL).Scan(&on) == nil && switchOn(on.String)
+}
+
+// switchOn reads a server's boolean setting as its SELECT gives it: 1 (MySQL, MariaDB) or ON (TiDB's boolean
+// system variables, local_infile among them, answer ON or OFF).
+func switchOn(v string) bool {
+	return v == "1" || strings.EqualFold(v, "ON")
 }
 
 // Ident writes a name as an identifier of the engine's SQL, for statements shown to people (hints): as it is
@@ -112,17 +118,22 @@ func (e *Engine) Analyze(ctx context.Context, q Queryer, tables []string) error 
 
 // Parallelism says how to hold each query to n parallel workers (--maxdop): statements to run on each
 // connection first and a hint to add to each query (catalog.sql's max_parallel_session and max_parallel_hint,
-// {n} and {workers} = n-1 filled in); an error names the engines that can when this one cannot.
+// {n} and {workers} = n-1 filled in); an error names the engines that can when this one cannot. On a server
+// that is another product behind the engine's wire, ask the target (Target.Parallelism).
 func (e *Engine) Parallelism(n int) (session []string, hint string, err error) {
+	return e.parallelism(n, "max_parallel_session", "max_parallel_hint")
+}
+
+func (e *Engine) parallelism(n int, sessionStmt, hintStmt string) (session []string, hint string, err error) {
 	if n < 1 {
 		return nil, "", fmt.Errorf("--maxdop must be at least 1 (got %d)", n)
 	}
 	fill := strings.NewReplacer("{n}", strconv.Itoa(n), "{workers}", strconv.Itoa(n-1))
 	set := e.catalog.Set()
-	if st, ok := set["max_parallel_session"]; ok {
+	if st, ok := set[sessionStmt]; ok {
 		session = append(session, fill.Replace(st.SQL))
 	}
-	if st, ok := set["max_parallel_hint"]; ok {
+	if st, ok := set[hintStmt]; ok {
 		hint = fill.Replace(st.SQL)
 	}
 	if session == nil && hint == "" {
@@ -135,6 +146,23 @@ func (e *Engine) Parallelism(n int) (session []string, hint string, err error) {
 		return nil, "", fmt.Errorf("--maxdop: %s runs each query on one thread here; it applies to %s targets", e.Title, strings.Join(can, ", "))
 	}
 	return session, hint, nil
+}
+
+// Parallelism is Engine.Parallelism for the server behind the target, asked on q: another product behind the
+// engine's wire may hold a query to n workers its own way (Babelfish: its PostgreSQL's setting, as it ignores
+// T-SQL's query hints), or have no such limit at all (CockroachDB: --maxdop is refused, never ignored).
+func (t *Target) Parallelism(ctx context.Context, q Queryer, n int) (session []string, hint string, err error) {
+	if n >= 1 {
+		if vr := t.Engine.variantOf(ctx, q); vr != nil {
+			if why := vr.lacks[ParallelLimit]; why != "" {
+				return nil, "", fmt.Errorf("--maxdop: %s: leave --maxdop out on this target", why)
+			}
+			if vr.parallel != "" {
+				return t.Engine.parallelism(n, vr.parallel, "")
+			}
+		}
+	}
+	return t.Engine.Parallelism(n)
 }
 
 // PrepareLoad readies a connection for a bulk load (sql/NAME/load.sql: settings of that session only).

@@ -28,6 +28,11 @@ type distributed struct {
 	// reports nothing, as where the engine keeps no such fact). Any other that fails there is recorded as not
 	// collected with the server's error (Settings, catalogRead).
 	missing map[string]string
+	// lacks are the engine's features the product is documented not to have, and why (Target.Parallelism
+	// refuses --maxdop where it lacks ParallelLimit)
+	lacks map[Feature]string
+	// noLock says why the dataset lock holds nothing there: lock functions that exist but keep nobody out
+	noLock string
 }
 
 var distributedProducts = []distributed{
@@ -48,6 +53,12 @@ var distributedProducts = []distributed{
 			// catalog.sql's: pg_catalog.pg_class is there, its reltuples NULL (cockroach issue 91115)
 			"row_estimate": "keeps no row estimate in pg_catalog.pg_class (reltuples is NULL; its estimates are its table statistics')",
 		},
+		lacks: map[Feature]string{
+			ParallelLimit: "spreads each query over the cluster's nodes (DistSQL) and has no per-query limit of parallel workers",
+		},
+		// pg_try_advisory_lock and its kin answer true and lock nothing (cockroach issues 13546 and 169981; only
+		// transaction-scoped advisory locks were built, in 2026): a second build, drop or run is not kept out
+		noLock: "has session advisory locks that succeed without locking anything",
 	},
 	{
 		// "PostgreSQL 11.2-YB-2.18.2.1-b0 on x86_64-pc-linux-gnu, compiled by clang version 15.0.3 ..., 64-bit"
@@ -72,8 +83,15 @@ func distributedOf(e *Engine, version string) *variant {
 		if m := d.version.FindStringSubmatch(version); m != nil {
 			v := &variant{version: d.product + " " + m[len(m)-1], missing: map[string]string{}, lacks: map[Feature]string{},
 				noProcedures: d.noProcedures, bulk: d.bulk, distributed: true}
+			src := " (" + d.product + "'s documentation; untested here)"
 			for st, why := range d.missing {
-				v.missing[st] = v.version + " " + why + " (" + d.product + "'s documentation; untested here)"
+				v.missing[st] = v.version + " " + why + src
+			}
+			for f, why := range d.lacks {
+				v.lacks[f] = v.version + " " + why + src
+			}
+			if d.noLock != "" {
+				v.noLock = v.version + " " + d.noLock + src
 			}
 			return v
 		}

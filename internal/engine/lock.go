@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
@@ -26,6 +27,16 @@ type Lock struct {
 	unlock *sqlfile.Statement
 	name   string
 	file   *fileLock // an embedded database's
+	// Unheld says why the lock holds nothing on this server: another product behind the engine's wire whose
+	// lock functions keep nobody out, or refused them ("" when it is held, or where the engine has no lock).
+	// It is noted in the run's settings as dataset_lock, not collected.
+	Unheld string
+}
+
+// unheld is a Lock that holds nothing on a server that cannot lock, noted in ctx's run (WithSideTally).
+func unheld(ctx context.Context, why string) *Lock {
+	noteNotCollected(ctx, "dataset_lock", NotCollected+why+": a concurrent build, drop or run of these tables is not kept out")
+	return &Lock{Unheld: why}
 }
 
 // Release gives the lock up (catalog.sql's unlock_all), and closes the session that held it rather than
@@ -75,6 +86,10 @@ func (t *Target) Lock(ctx context.Context, db *sql.DB, name string, exclusive bo
 		}
 		return &Lock{file: f}, nil
 	}
+	vr := t.Engine.variantOf(ctx, db)
+	if vr != nil && vr.noLock != "" {
+		return unheld(ctx, vr.noLock), nil
+	}
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, t.ConnectError(err)
@@ -107,6 +122,14 @@ func (t *Target) Lock(ctx context.Context, db *sql.DB, name string, exclusive bo
 		l.Release()
 		if err == nil {
 			err = ErrLocked
+		}
+		// a distributed SQL product without the lock functions (YugabyteDB before 2.25): the command goes on
+		if vr != nil && vr.distributed && !errors.Is(err, ErrLocked) && ctx.Err() == nil && t.Engine.Classify(err) != ConnLost {
+			cause := err
+			if u := errors.Unwrap(err); u != nil {
+				cause = u // the server's own, not "taking dbdyno's lock: ..."
+			}
+			return unheld(ctx, Redact(strings.TrimPrefix(vr.cannot(cause), NotCollected))), nil
 		}
 		return nil, err
 	}

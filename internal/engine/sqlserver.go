@@ -199,7 +199,7 @@ func detectBabelfish(ctx context.Context, e *Engine, q Queryer) (*variant, error
 	name := "Babelfish " + *bf
 	v := &variant{version: name, missing: map[string]string{}, lacks: map[Feature]string{
 		Columnstore: name + " has no columnstore indexes (tpch build --columnstore is refused)",
-	}}
+	}, parallel: "max_parallel_session_babelfish"}
 	if full != nil {
 		if m := pgVersion.FindStringSubmatch(*full); m != nil {
 			v.version = name + " on PostgreSQL " + m[1]

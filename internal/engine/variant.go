@@ -14,6 +14,9 @@ type Feature string
 // Columnstore is SQL Server's columnstore indexes (tpch build --columnstore).
 const Columnstore Feature = "columnstore indexes"
 
+// ParallelLimit is a limit on each query's parallel workers (tpch run --maxdop).
+const ParallelLimit Feature = "parallel worker limit"
+
 // variant is a server that speaks an engine's wire protocol and dialect but is another product (Babelfish for
 // PostgreSQL behind SQL Server's TDS and T-SQL), told from the server's own answer when dbdyno connects: its
 // product and version, and what of the engine's catalog, settings and counters it does not have.
@@ -27,6 +30,12 @@ type variant struct {
 	// rows load through there ("" for the engine's): see distributed.go.
 	noProcedures string
 	bulk         BulkPath
+	// parallel names the catalog statement that holds a session's queries to {workers} helpers there, in place
+	// of the engine's max_parallel_session and max_parallel_hint ("" for the engine's own way)
+	parallel string
+	// noLock says why the dataset lock (catalog.sql's lock_shared, lock_exclusive) holds nothing there: its
+	// lock functions exist but keep nobody out ("" where they work, as far as dbdyno knows)
+	noLock string
 	// distributed: a distributed SQL product (distributed.go), whose settings and counters statements that
 	// fail are recorded as not collected rather than left out
 	distributed bool

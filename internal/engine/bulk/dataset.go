@@ -465,6 +465,9 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	if err := db.hold(ctx, true); err != nil {
 		return nil, err
 	}
+	if why := db.lock.Unheld; why != "" {
+		fmt.Fprintf(b.Progress, "warning: the %s tables' lock holds nothing here (%s): no other dbdyno may build, drop or run them until this build ends\n", db.D.Title, why)
+	}
 	tables, meta, err := db.existing(ctx)
 	if err != nil {
 		return nil, err

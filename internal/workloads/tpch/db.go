@@ -35,9 +35,9 @@ type DB struct {
 	hint    string
 }
 
-// LimitParallelism holds every query to n parallel workers, the engine's way (--maxdop).
-func (d *DB) LimitParallelism(n int) error {
-	session, hint, err := d.T.Engine.Parallelism(n)
+// LimitParallelism holds every query to n parallel workers, the server's way (--maxdop).
+func (d *DB) LimitParallelism(ctx context.Context, n int) error {
+	session, hint, err := d.T.Parallelism(ctx, d.data.SQL, n)
 	if err != nil {
 		return err
 	}

@@ -387,7 +387,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	}
 	sf, err := d.Scale(ctx)
 	if err == nil && opts.MaxDOP > 0 {
-		err = d.LimitParallelism(opts.MaxDOP)
+		err = d.LimitParallelism(ctx, opts.MaxDOP)
 	}
 	if err != nil {
 		d.Close()

@@ -129,7 +129,7 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 	defer r.stop()
 	started := time.Now()
 	if opts.MaxDOP > 0 {
-		if err := d.LimitParallelism(opts.MaxDOP); err != nil {
+		if err := d.LimitParallelism(ctx, opts.MaxDOP); err != nil {
 			return nil, err
 		}
 	}

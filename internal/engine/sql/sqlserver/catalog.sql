@@ -19,6 +19,11 @@ SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info
 -- How a query is held to {n} parallel workers (--maxdop): the hint added to each query.
 -- name: max_parallel_hint
 OPTION (MAXDOP {n})
+-- Babelfish ignores T-SQL's query hints, OPTION (MAXDOP) among them, unless pg_hint_plan is installed and
+-- enable_pg_hint on: a query connection is held to the leader and {workers} helpers by its PostgreSQL's
+-- setting instead, for the session.
+-- name: max_parallel_session_babelfish
+SELECT set_config('max_parallel_workers_per_gather', '{workers}', false)
 -- A table's indexes, its primary key's among them (the build's manifest, compared when a run starts).
 -- name: index_names(name)
 SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(:name)) AND i.name IS NOT NULL

@@ -19,6 +19,8 @@ CREATE DATABASE {name};
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
 -- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
 OPTION (MAXDOP {n});
+-- name: max_parallel_session_babelfish  -- from sql/sqlserver/catalog.sql
+SELECT set_config('max_parallel_workers_per_gather', '{workers}', false);
 -- name: index_names(name)  -- from sql/sqlserver/catalog.sql
 SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(@p1)) AND i.name IS NOT NULL;
 -- name: row_estimate(name)  -- from sql/sqlserver/catalog.sql
