@@ -91,7 +91,10 @@ func (n Need) asked() []asked {
 			}
 			return "not in the checklist"
 		}
-		return n.From
+		if n.From != "" {
+			return n.From
+		}
+		return "-"
 	}
 	figure := func(x float64, none string) string {
 		if x <= 0 {
@@ -145,7 +148,9 @@ func (p *Plan) WriteHTML(w io.Writer, top int) error {
 	var b strings.Builder
 	esc := report.Esc
 	// what was asked
-	b.WriteString("<h2 id=\"asked\">What was asked</h2>\n<div class=\"wide\"><table><tr><th class=\"l\">requirement</th><th>figure</th><th class=\"l\">from</th></tr>\n")
+	// names and figures do not break inside a word (a table scrolls in its box instead, on a narrow page)
+	b.WriteString("<style>table.plan td{overflow-wrap:normal}#plan td,#plan th{padding:3px 5px}table.plan .n{white-space:nowrap}</style>\n")
+	b.WriteString("<h2 id=\"asked\">What was asked</h2>\n<div class=\"wide\"><table class=\"plan\" id=\"need\"><tr><th class=\"l\">requirement</th><th>figure</th><th class=\"l\">from</th></tr>\n")
 	for _, a := range p.Need.asked() {
 		fmt.Fprintf(&b, "<tr><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td></tr>\n", esc(report.Capital(a.what)), esc(a.figure), esc(a.source))
 	}
@@ -204,9 +209,7 @@ func (p *Plan) candidatesHTML(b *strings.Builder, list []Candidate) {
 	}
 	cheapest := p.Candidates[0].Priced
 	fmt.Fprintf(b, "<p class=\"note\">Each candidate meets every requirement: the figures are what it delivers at the request size with every cap applied; the binding limit is the cap with the least headroom over its requirement.</p>\n")
-	// names and figures do not break inside a word (the table scrolls in its box instead, on a narrow page)
-	b.WriteString("<style>#plan td{overflow-wrap:normal}#plan td,#plan th{padding:3px 5px}#plan .n{white-space:nowrap}</style>\n")
-	b.WriteString("<div class=\"wide\"><table id=\"plan\"><tr><th>#</th><th class=\"l\">VM size and disks</th><th>IOPS</th><th>throughput (MB/s)</th><th>capacity (GiB)</th><th class=\"l\">binding limit</th><th>total ($ a month)</th><th>VM + disks ($ a month)</th></tr>\n")
+	b.WriteString("<div class=\"wide\"><table class=\"plan\" id=\"plan\"><tr><th>#</th><th class=\"l\">VM size and disks</th><th>IOPS</th><th>throughput (MB/s)</th><th>capacity (GiB)</th><th class=\"l\">binding limit</th><th>total ($ a month)</th><th>VM + disks ($ a month)</th></tr>\n")
 	fmt.Fprintf(b, "<tr><th></th><th class=\"l\">needed</th><th>%s</th><th>%s</th><th>%s</th><th></th><th></th><th></th></tr>\n",
 		esc(needs(p.Need.IOPS)), esc(needs(p.Need.MBps)), esc(needs(p.Need.GiB)))
 	for i, c := range list {

@@ -32,7 +32,7 @@ var (
 // planRows are the cells of the page's candidates table, as text (a <br> a space).
 func planRows(t *testing.T, page string) [][]string {
 	t.Helper()
-	i := strings.Index(page, `<table id="plan">`)
+	i := strings.Index(page, `<table class="plan" id="plan">`)
 	if i < 0 {
 		t.Fatal("the page has no candidates table")
 	}
@@ -241,7 +241,7 @@ func TestHTMLSaysWhatNoCandidateMeets(t *testing.T) {
 		t.Fatalf("got %v and plan %v, want an unmet need in the plan", err, p)
 	}
 	h := html.UnescapeString(page(t, p, 10))
-	if strings.Contains(h, `<table id="plan">`) || !strings.Contains(h, "No VM and disks of the catalogue meet every requirement") {
+	if strings.Contains(h, `<table class="plan" id="plan">`) || !strings.Contains(h, "No VM and disks of the catalogue meet every requirement") {
 		t.Errorf("the page lists candidates for an unmet need")
 	}
 	for _, l := range u.Lines {
