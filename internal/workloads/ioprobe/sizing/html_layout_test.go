@@ -58,6 +58,25 @@ func TestHTMLLayoutInChromium(t *testing.T) {
 		pages[p.name] = path
 	}
 	ctx := browser.Open(t, dir, 5*time.Minute) // the guard is against a hung browser, not a speed limit
+	// the checks see what they look for: a page with each fault
+	broken := filepath.Join(dir, "broken.html")
+	os.WriteFile(broken, []byte(`<!DOCTYPE html><html><body style="max-width:600px"><table><tr><td style="white-space:nowrap;max-width:50px;overflow:hidden">`+strings.Repeat("x", 200)+
+		`</td></tr></table><div class="wide" style="overflow-x:auto"><table><tr><td style="white-space:nowrap">`+strings.Repeat("y ", 400)+`</td></tr></table></div>`+
+		`<svg class="chart" viewBox="0 0 200 100" style="width:700px" aria-label="c"><text x="10" y="20">overlapping</text>`+
+		`<text x="20" y="22">text</text><text x="150" y="50">leaves the chart</text></svg></body></html>`), 0o644)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(800, 900), chromedp.Navigate("file://"+broken)); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](planPageProblems))
+	found := map[string]bool{}
+	for _, p := range problems {
+		found[strings.SplitN(p, ":", 2)[0]] = true
+	}
+	for _, want := range []string{"text overflows its <td>", "a table is wider than its box", "the chart does not fit the page", "leaves its chart", "texts overlap"} {
+		if err != nil || !found[want] {
+			t.Fatalf("the layout checks miss %q: %v (%v)", want, problems, err)
+		}
+	}
 	for name, path := range pages {
 		for _, width := range []int64{1280, 760} {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path)); err != nil {
