@@ -62,7 +62,7 @@ func HBarChart(h HBars) string {
 		if i == h.Mark && h.MarkNote != "" {
 			t = strings.TrimSpace(t + " (" + h.MarkNote + ")")
 		}
-		return t, i == h.Mark
+		return shorten(t, 0.3*chartW, hbarLabel, i == h.Mark), i == h.Mark // a long text is cut, the bars keep their room
 	}
 	// the columns: labels (at most 40% of the width, less where the texts after the bars need it), bars, texts
 	endW := 0.0
