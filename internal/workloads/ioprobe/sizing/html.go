@@ -147,8 +147,8 @@ func (p *Plan) Title() string { return "Storage plan: " + needString(p.Need) }
 func (p *Plan) WriteHTML(w io.Writer, top int) error {
 	var b strings.Builder
 	esc := report.Esc
-	// what was asked
-	// names and figures do not break inside a word (a table scrolls in its box instead, on a narrow page)
+	// the page's tables: names and figures do not break inside a word (a table scrolls in its box instead, on a
+	// narrow page); what was asked
 	b.WriteString("<style>table.plan td{overflow-wrap:normal}#plan td,#plan th{padding:3px 5px}table.plan .n{white-space:nowrap}</style>\n")
 	b.WriteString("<h2 id=\"asked\">What was asked</h2>\n<div class=\"wide\"><table class=\"plan\" id=\"need\"><tr><th class=\"l\">requirement</th><th>figure</th><th class=\"l\">from</th></tr>\n")
 	for _, a := range p.Need.asked() {
@@ -182,7 +182,7 @@ func (p *Plan) WriteHTML(w io.Writer, top int) error {
 	}
 	// the catalogue
 	b.WriteString("<h2 id=\"catalogue\">Catalogue</h2>\n")
-	fmt.Fprintf(&b, "<p>%s: %d VM sizes, %d disks. Caps are as the catalogue advertises them; prices are a month.", esc(p.Catalog.File), len(p.Catalog.VMs), len(p.Catalog.Disks))
+	fmt.Fprintf(&b, "<p>%s: %d VM sizes, %d disks. Caps are as the catalogue advertises them; prices are per month.", esc(p.Catalog.File), len(p.Catalog.VMs), len(p.Catalog.Disks))
 	if p.Need.CacheHit > 0 {
 		fmt.Fprintf(&b, " &quot;cached&quot;: a ReadOnly host cache serves %.0f%% of the %.0f%% reads, within the VM's cache caps.</p>\n", 100*p.Need.CacheHit, p.Need.ReadPct)
 	} else {
