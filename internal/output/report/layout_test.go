@@ -144,6 +144,14 @@ func TestReportLayoutInChromium(t *testing.T) {
 			lines = append(lines, l)
 		}
 		b.WriteString(LineChart("Average latency of every NVMe device of the database host over the whole of the measured window, sampled every second"+of, "elapsed (s)", "ms", lines))
+		// a ranked list: 40 rows of long names, long texts after the bars, the last (longest) row marked
+		h := HBars{Title: "Monthly cost of forty candidates" + of, XLabel: "$ a month", Series: []Series{{Name: "VM"}, {Name: "disks"}}, Mark: 39, MarkNote: "the longest, marked"}
+		for i, n := range long {
+			h.Categories = append(h.Categories, n+" + 3 x P30 + 1 x P20 + 2 x P10 placed")
+			h.Series[0].Y, h.Series[1].Y = append(h.Series[0].Y, float64(1000+37*i)), append(h.Series[1].Y, float64(300*(i%7)+40*i))
+			h.Ends = append(h.Ends, fmt.Sprintf("$%d,%03d.00 a month, every cap applied", 1+i/10, i*37%1000))
+		}
+		b.WriteString(HBarChart(h))
 		b.WriteString(LineChart("Sweep"+of, "vus", "NOPM", []Series{{Name: "NOPM", X: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256}, Y: []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}}}))
 	})
 	ctx := browser.Open(t, dir, 10*time.Minute) // the guard is against a hung browser, not a speed limit
@@ -183,7 +191,7 @@ func TestReportLayoutInChromium(t *testing.T) {
 	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !stressed || !strings.Contains(page, `aria-label="Latency of forty transactions with long names`) || !strings.Contains(page, `aria-label="NOPM per physical core of layouttest`) {
+	if !stressed || !strings.Contains(page, `aria-label="Latency of forty transactions with long names`) || !strings.Contains(page, `aria-label="Monthly cost of forty candidates`) || !strings.Contains(page, `aria-label="NOPM per physical core of layouttest`) {
 		t.Fatal("the hardest charts are not in the page")
 	}
 	for _, width := range []int64{1280, 760} {

@@ -170,6 +170,23 @@ func (c *chart) bottom() float64 { return c.padT + plotH }
 // frame draws the chart's box, title, legend, axes, the y axis' grid and ticks and the axis labels.
 func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
 	b := c.b
+	c.head(title)
+	for i := 0; i <= 4; i++ {
+		y := c.bottom() - float64(i)*plotH/4
+		fmt.Fprintf(b, `<path class="g" d="M%d %.0fh%d"/>`, padL, y, plotW)
+		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
+	}
+	fmt.Fprintf(b, `<path class="a" d="M%d %.0fV%.0fh%d"/>`, padL, c.padT, c.bottom(), plotW)
+	if xLabel != "" {
+		fmt.Fprintf(b, `<text class="xl" x="%d" y="%.0f">%s</text>`, padL+plotW/2, c.h-6, html.EscapeString(shorten(xLabel, plotW, 12, false)))
+	}
+	mid := c.padT + plotH/2
+	fmt.Fprintf(b, `<text class="xl" x="14" y="%.0f" transform="rotate(-90 14 %.0f)">%s</text>`, mid, mid, html.EscapeString(shorten(yLabel, plotH, 12, false)))
+}
+
+// head opens the chart's svg and draws its title and legend.
+func (c *chart) head(title string) {
+	b := c.b
 	fmt.Fprintf(b, `<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %.0f" role="img" aria-label="%s">`, chartW, c.h, html.EscapeString(title))
 	if c.cut {
 		fmt.Fprintf(b, `<title>%s</title>`, html.EscapeString(title))
@@ -185,17 +202,6 @@ func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
 				it.x, y+2, it.color, it.x+14, y+11, html.EscapeString(it.name))
 		}
 	}
-	for i := 0; i <= 4; i++ {
-		y := c.bottom() - float64(i)*plotH/4
-		fmt.Fprintf(b, `<path class="g" d="M%d %.0fh%d"/>`, padL, y, plotW)
-		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
-	}
-	fmt.Fprintf(b, `<path class="a" d="M%d %.0fV%.0fh%d"/>`, padL, c.padT, c.bottom(), plotW)
-	if xLabel != "" {
-		fmt.Fprintf(b, `<text class="xl" x="%d" y="%.0f">%s</text>`, padL+plotW/2, c.h-6, html.EscapeString(shorten(xLabel, plotW, 12, false)))
-	}
-	mid := c.padT + plotH/2
-	fmt.Fprintf(b, `<text class="xl" x="14" y="%.0f" transform="rotate(-90 14 %.0f)">%s</text>`, mid, mid, html.EscapeString(shorten(yLabel, plotH, 12, false)))
 }
 
 // xTicks draws the x axis' tick labels at their places, leaving out those that would touch the one before.

@@ -1,8 +1,14 @@
 package ioprobe
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe/sizing"
@@ -17,6 +23,7 @@ type SizeFlags struct {
 	Top        int     `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
 	CacheHit   float64 `flag:"cache-hit" default:"0" min:"0" max:"1" help:"the share of reads a VM's ReadOnly host cache is expected to serve (0.6 is 60%); they count against the VM's cache caps, not the disks' (default 0: none)"`
 	Format     string  `flag:"output-format" default:"normal" plan:"-" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
+	HTML       string  `flag:"html" plan:"-" help:"also write the plan as one self-contained HTML page to this file, for a design document: what was asked, the candidates cheapest first with a chart of their monthly cost, what no candidate meets, the catalogue"`
 }
 
 // sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
@@ -36,6 +43,9 @@ func sizeCommand() *workload.Command {
 		if o.Format != "normal" && o.Format != "json" {
 			return fmt.Errorf("--output-format %q is not known: use normal or json", o.Format)
 		}
+		if err := checkPage("--html", o.HTML, sizeInputs(o)...); err != nil {
+			return err
+		}
 		c, err := sizing.Load(o.Catalog)
 		if err != nil {
 			return err
@@ -48,6 +58,22 @@ func sizeCommand() *workload.Command {
 			return fmt.Errorf("--cache-hit needs the read share: a checklist as --need, or read=PERCENT in it (iops=16000,read=90)")
 		}
 		p, err := sizing.Size(c, need)
+		if o.HTML != "" && p != nil { // the page of a need no candidate meets says which requirement and by how much
+			var b bytes.Buffer
+			if werr := p.WriteHTML(&b, o.Top); werr != nil {
+				return werr
+			}
+			if werr := writeAtomic(o.HTML, b.Bytes()); werr != nil {
+				return werr
+			}
+			note := env.Out
+			if o.Format == "json" && env.Err != nil { // standard output holds the JSON alone
+				note = env.Err
+			}
+			if o.Format != "json" || env.Err != nil {
+				defer fmt.Fprintf(note, "plan page: %s\n", o.HTML)
+			}
+		}
 		if err != nil {
 			return err
 		}
@@ -57,4 +83,87 @@ func sizeCommand() *workload.Command {
 		p.Write(env.Out, o.Top)
 		return nil
 	})
+}
+
+// sizeInputs are the files io size reads: an output path must be none of them.
+func sizeInputs(o *SizeFlags) []string {
+	in := []string{o.Catalog}
+	if _, err := os.Stat(o.Need); err == nil || !strings.Contains(o.Need, "=") {
+		in = append(in, o.Need) // a checklist file (inline figures name none)
+	}
+	return in
+}
+
+// checkPage refuses an HTML output path before any work when writing it would lose data or fail: one of the
+// command's inputs, a directory, an existing file that is not a dbdyno page, or a directory where no file can be
+// created.
+func checkPage(flag, path string, inputs ...string) error {
+	if path == "" {
+		return nil
+	}
+	for _, in := range inputs {
+		if in != "" && sameFile(path, in) {
+			return fmt.Errorf("%s %s is also an input of this command (%s): choose another file", flag, path, in)
+		}
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%s %s is a directory: give a file name, e.g. %s", flag, path, filepath.Join(path, "plan.html"))
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", flag, path, err)
+		}
+		head := make([]byte, 512)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if h := string(bytes.TrimSpace(head[:n])); n > 0 && !(strings.HasPrefix(h, "<!DOCTYPE html>") && strings.Contains(h, "dbdyno report")) {
+			return fmt.Errorf("%s %s exists and is not a dbdyno HTML page: refusing to replace it; choose another file", flag, path)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".dbdyno-probe*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s %s: %v: choose a writable directory", flag, path, errors.Unwrap(err))
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// sameFile reports whether two paths name one file (or would: the same absolute path).
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(fa, fb)
+	}
+	pa, err1 := filepath.Abs(a)
+	pb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && pa == pb
+}
+
+// writeAtomic writes a file whole or not at all: a temporary file in its directory, synced, renamed over it.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
 }

@@ -36,6 +36,8 @@ func ReadNeed(arg, pct, period string) (Need, error) {
 // every period's (the storage must meet each).
 func FromChecklist(c *monitor.Checklist, pct, period, file string) (Need, error) {
 	n := Need{From: fmt.Sprintf("%s %s", file, pct)}
+	n.Asked = Asked{File: file, Name: c.Name, Percentile: pct, Period: period, Periods: len(c.Periods), Growth: c.Growth,
+		Of: map[string]string{}, Scaled: map[string]bool{}}
 	found := false
 	for _, p := range c.Periods {
 		if period != "" && p.Name != period {
@@ -54,6 +56,9 @@ func FromChecklist(c *monitor.Checklist, pct, period, file string) (Need, error)
 			if err != nil {
 				return Need{}, fmt.Errorf("--percentile: %v", err)
 			}
+			if v > *k.to || n.Asked.Of[k.key] == "" {
+				n.Asked.Of[k.key], n.Asked.Scaled[k.key] = p.Name+" ("+p.Spec+")", r.Scaled
+			}
 			*k.to = max(*k.to, v)
 		}
 	}
@@ -62,6 +67,9 @@ func FromChecklist(c *monitor.Checklist, pct, period, file string) (Need, error)
 			continue
 		}
 		if r, ok := p.Row(monitor.KeyReadPct); ok && r.Stat != nil {
+			if r.Avg > n.ReadPct || n.Asked.Of[monitor.KeyReadPct] == "" {
+				n.Asked.Of[monitor.KeyReadPct] = p.Name + " (" + p.Spec + ")"
+			}
 			n.ReadPct = max(n.ReadPct, r.Avg)
 		}
 	}
@@ -84,7 +92,7 @@ func FromChecklist(c *monitor.Checklist, pct, period, file string) (Need, error)
 }
 
 func inlineNeed(s string) (Need, error) {
-	n := Need{From: "--need " + s}
+	n := Need{From: "--need " + s, Asked: Asked{Inline: s}}
 	for _, part := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
 		if !ok {

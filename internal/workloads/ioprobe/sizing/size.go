@@ -22,6 +22,23 @@ type Need struct {
 	// carry IOPS x ReadPct x CacheHit against its own caps instead of the disks' and the VM's uncached ones.
 	ReadPct  float64
 	CacheHit float64
+	// Asked is where each figure came from, for the HTML page's "what was asked".
+	Asked Asked
+}
+
+// Asked is where a need's figures came from: inline figures (--need iops=16000,...) or a checklist file.
+type Asked struct {
+	Inline     string // --need as given; "" for a checklist
+	File       string // the checklist's file
+	Name       string // the recording the checklist is of
+	Percentile string // the checklist's percentile sized for (p99)
+	Period     string // --period; "" where each figure is the largest of every period's
+	Periods    int    // the checklist's periods
+	Growth     float64
+	// Of is, by the checklist's row key (iops, mbps, io_size_kb, read_pct), the period whose figure the need
+	// took ("peak (Mon-Fri 11:00-14:00)"); Scaled says which of them the checklist multiplied by its growth.
+	Of     map[string]string
+	Scaled map[string]bool
 }
 
 // AtIOSize is what a device with these caps delivers at one request size (KiB), as the premium-storage guide
@@ -119,6 +136,21 @@ func byLargest(parts []Part) {
 		}
 		return a.Name < b.Name
 	})
+}
+
+// row is a candidate's figures as the text table and the HTML page print them (one source for both).
+type row struct {
+	Name, IOPS, MBps, GiB, Limit string
+	Cost, VMCost, DiskCost       string // "not priced" where the candidate is not
+}
+
+func (c Candidate) row() row {
+	r := row{Name: c.String(), IOPS: num(c.IOPS), MBps: num(c.MBps), GiB: num(c.GiB), Limit: c.Limit,
+		Cost: "not priced", VMCost: "not priced", DiskCost: "not priced"}
+	if c.Priced {
+		r.Cost, r.VMCost, r.DiskCost = c.Cost.String(), c.VM.Price.String(), c.DiskCost().String()
+	}
+	return r
 }
 
 func (c Candidate) String() string {
@@ -230,7 +262,10 @@ type Plan struct {
 	Need       Need
 	Catalog    *Catalog
 	Candidates []Candidate
-	states     int // the branches the mixes' searches explored (their work, for the tests)
+	// Unmet says, where no candidate meets the need (Candidates empty), which requirement is out of reach and by
+	// how much: the error Size returns with the plan.
+	Unmet  *UnmetError
+	states int // the branches the mixes' searches explored (their work, for the tests)
 }
 
 // UnmetError says which requirement no VM and disks of the catalogue meet, and by how much.
@@ -249,7 +284,8 @@ func (e *UnmetError) Error() string {
 }
 
 // Size finds, for every VM and every disk it attaches, the fewest disks that meet the need, and returns them
-// cheapest first. When none does it says which requirement is out of reach and by how much.
+// cheapest first. When none does it says which requirement is out of reach and by how much: the error, an
+// *UnmetError, also in the plan it returns beside it (its Unmet; the HTML page shows it).
 //
 // Mixes of disk sizes: beside N identical disks, each VM is sized with the cheapest mix of any number of its
 // tier's priced disk sizes (3 x P30 + 1 x P20 + 2 x P10, within its data disk slots), found exactly
@@ -266,7 +302,8 @@ func Size(c *Catalog, need Need) (*Plan, error) {
 	}
 	p := candidates(c, need)
 	if len(p.Candidates) == 0 {
-		return nil, unmet(c, need)
+		p.Unmet = unmet(c, need)
+		return p, p.Unmet
 	}
 	return p, nil
 }
@@ -353,7 +390,7 @@ func meetsParts(v VM, parts []Part, need Need, cached bool) bool {
 }
 
 // unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers.
-func unmet(c *Catalog, need Need) error {
+func unmet(c *Catalog, need Need) *UnmetError {
 	type best struct {
 		val  float64
 		what string
@@ -537,11 +574,12 @@ func (p *Plan) Write(w io.Writer, top int) {
 	}
 	fmt.Fprintf(w, "%-*s %12s %10s %9s  %-20s %12s  %s\n", width, "candidate", "IOPS", "MB/s", "GiB", "binding limit", "$/month", "VM + disks")
 	for _, c := range list {
-		cost, split := "not priced", ""
+		r := c.row()
+		split := ""
 		if c.Priced {
-			cost, split = c.Cost.String(), c.VM.Price.String()+" + "+c.DiskCost().String()
+			split = r.VMCost + " + " + r.DiskCost
 		}
-		fmt.Fprintf(w, "%-*s %12s %10s %9s  %-20s %12s  %s\n", width, c.String(), num(c.IOPS), num(c.MBps), num(c.GiB), c.Limit, cost, split)
+		fmt.Fprintf(w, "%-*s %12s %10s %9s  %-20s %12s  %s\n", width, r.Name, r.IOPS, r.MBps, r.GiB, r.Limit, r.Cost, split)
 	}
 	if n := len(p.Candidates) - len(list); n > 0 {
 		fmt.Fprintf(w, "(%d more candidates: --top 0 lists them all)\n", n)
