@@ -20,10 +20,11 @@ import (
 
 // StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
 // given, its ramp-up left out of its figures. By users, the steps are one loop of virtual users that each step
-// grows (the shared runner's RunSteps: a step connects only the users it adds); by rate, or with a step of
-// fewer users than the one before, each step is a run of its own on the same database.
+// grows or shrinks (the shared runner's RunSteps: a step connects only the users it adds, and stops its surplus
+// users after their unit of work in flight before it ramps up); by rate, each step is a run of its own on the
+// same database.
 type StepFlags struct {
-	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; growing users are one loop, each step keeping the users running and adding its own with its own throughput and percentiles; the result's headline is its best step's"`
+	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; users are one loop, each step keeping the users running and adding its own (or stopping its surplus after their work in flight), with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
 	StepRampup   time.Duration `flag:"step-rampup" plan:"-" help:"with --steps: the start of each step left out of its figures (default: a sixth of --step-duration)"`
 }
@@ -182,8 +183,12 @@ func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target,
 		p.parts = append(p.parts, part)
 		fmt.Fprintln(out, p.st.line(i, part))
 		if n := len(p.st.loads); err == nil && i+1 < n {
-			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, the %d users running kept (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
-				part.Measurement.VUs, p.st.rampup, p.st.duration)
+			kept := fmt.Sprintf("the %d users running kept", part.Measurement.VUs)
+			if next := int(p.st.loads[i+1]); next < part.Measurement.VUs {
+				kept = fmt.Sprintf("%d of the %d users running kept", next, part.Measurement.VUs)
+			}
+			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, %s (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
+				kept, p.st.rampup, p.st.duration)
 		}
 	}
 }
@@ -203,7 +208,7 @@ func (p *stepPlan) finish(res *result.Result) {
 // grows; by rate (or for a run that does not take steps in one loop), each step is a run of its own.
 func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
 	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error) {
-	if st.flag.Name == "vus" && st.growing() {
+	if st.flag.Name == "vus" {
 		if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
 			return res, errs
 		}
@@ -244,19 +249,8 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 	return out2, errs
 }
 
-// growing says whether no step has fewer users than the one before: the running loop only gains users (steps
-// that go down, e.g. 8,4, are each a run of its own).
-func (st *stepping) growing() bool {
-	for i := 1; i < len(st.loads); i++ {
-		if st.loads[i] < st.loads[i-1] {
-			return false
-		}
-	}
-	return true
-}
-
-// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown at each step's
-// start; ok is false when the command's run does not take steps so (each step then runs on its own: a
+// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown or shrunk at each
+// step's start (runner.RunSteps: surplus users stop after their unit in flight, before the step ramps up); ok is false when the command's run does not take steps so (each step then runs on its own: a
 // workload not on the shared runner, none today; a --cold-cmd then runs again before its first step).
 func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *coldRound,
 	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error, bool) {
@@ -268,7 +262,7 @@ func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *
 	for _, l := range st.loads {
 		most = max(most, l)
 	}
-	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to those running\n",
+	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to or stopping some of those running\n",
 		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration)
 	// the run holds the most users any step has (the driver's CPU share, a workload's sizing)
 	_, es := runTargets(st.values(v, most), cr, plans)

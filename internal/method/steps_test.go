@@ -109,17 +109,29 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 	}
 }
 
-// Steps by users that go down (2 then 1) are each a run of their own, the second with its 1 user, not the 2 of
-// a loop that only grows.
-func TestSteppedLoadDownRunsEachStep(t *testing.T) {
+// Steps by users that go down and up again (3, 1, 2) are one loop too: the run opens once, the step to 1
+// stops 2 of the 3 users (after their work in flight) and the step to 2 connects one again; each step has its
+// own figures, and the headline step's measurement holds its own users' figures, as many as its load.
+func TestSteppedLoadDownAndUpIsOneLoop(t *testing.T) {
 	dir := t.TempDir()
 	res := filepath.Join(dir, "r.json")
-	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1", "--step-duration", "1s", "--step-rampup", "200ms",
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "3,1,2", "--step-duration", "1s", "--step-rampup", "200ms",
 		"--store", "", "--result", res)
 	r, _ := clitest.ReadResult(t, res)
-	checkSteps(t, r, "vus", []float64{2, 1}, time.Second, 200*time.Millisecond)
-	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 2 || strings.Contains(out.Stdout, "adding") {
-		t.Fatalf("%d runs opened for steps 2,1, want one per step:\n%s", n, out.Stdout)
+	checkSteps(t, r, "vus", []float64{3, 1, 2}, time.Second, 200*time.Millisecond)
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 1 || !strings.Contains(out.Stdout, "stopping 2 of the 3 running virtual users") ||
+		!strings.Contains(out.Stdout, "adding 1 virtual users to the 1 running") || !strings.Contains(out.Stdout, "vus=1, 1 of the 3 users running kept") {
+		t.Fatalf("steps 3,1,2 are not one loop: %d runs opened, or no line saying users were stopped and added:\n%s", n, out.Stdout)
+	}
+	for i := 1; i < len(r.Steps); i++ {
+		if !r.Steps[i].StartedAt.Equal(r.Steps[i-1].EndedAt) {
+			t.Fatalf("step %d started at %s, step %d ended at %s: one loop's steps follow each other", i+1, r.Steps[i].StartedAt, i, r.Steps[i-1].EndedAt)
+		}
+	}
+	for _, s := range r.Steps {
+		if s.Headline && (r.Measurement.VUs != int(s.Load) || len(r.Measurement.Users.Transactions) != int(s.Load)) {
+			t.Fatalf("the headline step has %g users, its measurement %d with %d users' figures", s.Load, r.Measurement.VUs, len(r.Measurement.Users.Transactions))
+		}
 	}
 	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs {
 		t.Fatalf("the headline step's options say %v users, its measurement %d", r.Options["vus"], r.Measurement.VUs)
