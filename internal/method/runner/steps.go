@@ -387,6 +387,25 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 	}
 	from := time.Now()
 	var stepErr error // a step's own (each's), which ends the stepping too
+	at := 0           // the step under way, for spec.StepEdge
+	if spec.StepEdge != nil {
+		start, end := cfg.AtMeasureStart, cfg.AtMeasureEnd
+		cfg.AtMeasureStart = func(ctx context.Context) error {
+			spec.StepEdge(ctx, at, false) // before the workload's own read: the step's edges enclose the workload's
+			if start != nil {
+				return start(ctx)
+			}
+			return nil
+		}
+		cfg.AtMeasureEnd = func(ctx context.Context) error {
+			var err error
+			if end != nil {
+				err = end(ctx)
+			}
+			spec.StepEdge(ctx, at, true)
+			return err
+		}
+	}
 	err := RunSteps(ctx, w, cfg, steps, func(i int, m *result.Measurement, err error) bool {
 		part := *res
 		part.Options = map[string]any{}
@@ -407,6 +426,7 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 			spec.StepDone(i, &part, err)
 		}
 		stepErr = err
+		at = i + 1
 		return err == nil
 	})
 	if err == nil {
