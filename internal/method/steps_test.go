@@ -228,8 +228,8 @@ func TestSteppedFractionalRatesOnSQLite(t *testing.T) {
 	}
 }
 
-// Each step of a stepped run by users has its own system metrics: the samples whose span lies in its window
-// (their times between its window's edges, in the run's series' seconds; the windows apart), summarised over
+// Each step of a stepped run by users has its own system metrics: the samples whose time falls in its window
+// (between its window's edges, in the run's series' seconds; the windows apart), summarised over
 // them, their mean CPU busy % in the step's row of the progress table and of the report; the embedded engine's
 // process IO is read at each step's window edges. The result's own system metrics are the whole run's.
 func TestSteppedLoadSystemMetricsPerStepOnSQLite(t *testing.T) {

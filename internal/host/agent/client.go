@@ -207,8 +207,8 @@ func (r *Recorder) Stop(ctx context.Context, start, end, measureFrom, measureTo 
 	return m
 }
 
-// Window is the samples (after Stop) whose whole interval lies in [from, to], a measured window inside the
-// run that began at start (a stepped run's step), with their summary: T and the window's edges in seconds
+// Window is the samples (after Stop) whose time falls in [from, to], a measured window inside the run that
+// began at start (a stepped run's step), and whose interval lies at least half in it, with their summary: T and the window's edges in seconds
 // from start. nil when the agent gave no host (it was never reached).
 func (r *Recorder) Window(start, from, to time.Time) *result.SystemMetrics {
 	r.mu.Lock()
@@ -220,7 +220,7 @@ func (r *Recorder) Window(start, from, to time.Time) *result.SystemMetrics {
 	secs := func(t time.Time) float64 { return float64(t.Sub(start).Round(time.Millisecond)) / 1e9 }
 	var in []result.SystemSample
 	for _, x := range r.samples {
-		if !x.At.Add(-iv).Before(from) && !x.At.After(to) {
+		if !x.At.Add(-iv/2).Before(from) && !x.At.After(to) {
 			s := x.SystemSample
 			s.T = secs(x.At)
 			in = append(in, s)

@@ -182,8 +182,9 @@ func (s *Sampler) Stop() *result.SystemMetrics {
 	return Metrics(s.scope, s.interval, s.samples)
 }
 
-// Window is the samples whose whole span lies in [from, to] (a measured window inside the sampled run: a
-// stepped run's step), with their summary; their T and the window's edges (MeasureFromS, MeasureToS) are in
+// Window is the samples whose time (the end of their span) falls in [from, to], a measured window inside the
+// sampled run (a stepped run's step), and whose span lies at least half in it (the first one after the
+// window's start is not mostly ramp-up), with their summary; their T and the window's edges (MeasureFromS, MeasureToS) are in
 // seconds from the sampling's start, rounded alike, so every sample's T lies between the edges. nil for a nil
 // Sampler.
 func (s *Sampler) Window(from, to time.Time) *result.SystemMetrics {
@@ -193,7 +194,7 @@ func (s *Sampler) Window(from, to time.Time) *result.SystemMetrics {
 	s.mu.Lock()
 	var in []result.SystemSample
 	for i, sp := range s.spans {
-		if !sp[0].Before(from) && !sp[1].After(to) {
+		if mid := sp[0].Add(sp[1].Sub(sp[0]) / 2); !mid.Before(from) && !sp[1].After(to) {
 			in = append(in, s.samples[i])
 		}
 	}
