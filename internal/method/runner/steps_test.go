@@ -235,3 +235,35 @@ func TestRunStepsDownAndUpInOneLoop(t *testing.T) {
 		}
 	}
 }
+
+// thinker is the sleeper workload whose users but the first think an hour after each unit of work.
+type thinker struct{ counting }
+
+type thinkingWorker struct {
+	Worker
+	vu int
+}
+
+func (c *thinker) NewWorker(ctx context.Context, vu int) (Worker, error) {
+	wk, err := c.counting.NewWorker(ctx, vu)
+	return &thinkingWorker{wk, vu}, err
+}
+func (w *thinkingWorker) Next() (int, time.Duration, time.Duration) {
+	if w.vu == 0 {
+		return 0, 0, 0
+	}
+	return 0, 0, time.Hour
+}
+
+// A surplus user stops at once when it is thinking (or keying, or waiting for its scheduled start): the step
+// of fewer users does not wait out its think time (an hour here, beyond the 5 s the surplus users are given).
+func TestRunStepsStopsAThinkingUserAtOnce(t *testing.T) {
+	wl := &thinker{}
+	steps := []Step{{VUs: 2, Duration: 300 * time.Millisecond}, {VUs: 1, Duration: 300 * time.Millisecond}}
+	var vus []int
+	err := RunSteps(context.Background(), wl, Config{Interval: 100 * time.Millisecond, ReconnectTimeout: 5 * time.Second}, steps,
+		func(i int, m *result.Measurement, err error) bool { vus = append(vus, m.VUs); return err == nil })
+	if err != nil || len(vus) != 2 || vus[1] != 1 || wl.closed.Load() != 2 {
+		t.Fatalf("error %v, steps' users %v, %d workers closed: want both steps run, the second with 1 user, 2 closed", err, vus, wl.closed.Load())
+	}
+}
