@@ -379,7 +379,9 @@ func resetUser(u *userStat) *userStat {
 // virtual users (RunSteps) timed by the steps. Each step's part of the result goes to spec.StepDone as its
 // window ends: res so far, with the step's measurement and its users, ramp-up and measured time in its
 // options, after the Run's own additions (each: figures, a cross-check, whose error ends the stepping). res
-// ends with the last step's measurement and figures; measured is false when no step measured.
+// ends with the last step's measurement and figures; measured is false when no step measured. spec.StepEdge,
+// when set, is called at each step's window edges, around the workload's own edge reads (cfg's AtMeasureStart
+// and AtMeasureEnd).
 func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spec, res *result.Result, each func(part *result.Result) error) (bool, error) {
 	steps := make([]Step, len(spec.Steps))
 	for i, s := range spec.Steps {
