@@ -101,6 +101,7 @@ type tally struct {
 }
 
 type waitTally struct {
+	mu        sync.Mutex // the sampler's writes against a step edge's mark
 	samples   int
 	obs       int64
 	counts    map[key]*tally
@@ -140,6 +141,7 @@ func (s *dbSampler) sampleWaits(ctx context.Context, t *engine.Target, db *sql.D
 			return
 		}
 		sec := int(time.Since(s.start).Seconds())
+		w.mu.Lock()
 		w.samples++
 		w.ticks[sec]++
 		if w.perSecond[sec] == nil {
@@ -159,7 +161,55 @@ func (s *dbSampler) sampleWaits(ctx context.Context, t *engine.Target, db *sql.D
 			w.obs++
 			w.perSecond[sec][k]++
 		}
+		w.mu.Unlock()
 	}
+}
+
+// waitMark is the wait tally at one moment (a stepped run's window edge): a window's waits are the difference
+// of its edges' marks.
+type waitMark struct {
+	at      time.Time
+	samples int
+	obs     int64
+	counts  map[key]tally
+}
+
+// mark is the wait tally now; the zero mark when waits are not sampled.
+func (s *dbSampler) mark() waitMark {
+	if s == nil || s.waits == nil {
+		return waitMark{}
+	}
+	w := s.waits
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := waitMark{at: time.Now(), samples: w.samples, obs: w.obs, counts: map[key]tally{}}
+	for k, c := range w.counts {
+		m.counts[k] = *c
+	}
+	return m
+}
+
+// between is the waits sampled from mark a to mark b (after stop): the samples and observations between them,
+// each event's share of those, and the seconds of the run whose whole second lies between them. nil when
+// waits were not sampled.
+func (s *dbSampler) between(a, b waitMark) *result.Waits {
+	if s == nil || s.waits == nil || a.counts == nil || b.counts == nil {
+		return nil
+	}
+	w := s.waits
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	counts := map[key]*tally{}
+	for k, c := range b.counts {
+		d := tally{n: c.n - a.counts[k].n, own: c.own - a.counts[k].own}
+		if d.n > 0 {
+			counts[k] = &d
+		}
+	}
+	from, to := a.at.Sub(s.start).Seconds(), b.at.Sub(s.start).Seconds()
+	return waitsOf(s.waitEvery, b.samples-a.samples, b.obs-a.obs, counts, w, w.note, func(sec int) bool {
+		return float64(sec) >= from && float64(sec+1) <= to
+	})
 }
 
 // stop ends sampling; the counters' series and the waits (nil when not sampled).
@@ -170,13 +220,19 @@ func (s *dbSampler) stop() ([]result.CounterSample, *result.Waits) {
 		return s.series, nil
 	}
 	w := s.waits
-	out := &result.Waits{IntervalMs: float64(s.waitEvery.Milliseconds()), Samples: w.samples, Observations: w.obs, Note: w.note}
-	keys := make([]key, 0, len(w.counts))
-	for k := range w.counts {
+	return s.series, waitsOf(s.waitEvery, w.samples, w.obs, w.counts, w, w.note, func(int) bool { return true })
+}
+
+// waitsOf makes the waits of samples and observations with counts by event, the series from w's seconds that
+// in says.
+func waitsOf(every time.Duration, samples int, obs int64, counts map[key]*tally, w *waitTally, note string, in func(sec int) bool) *result.Waits {
+	out := &result.Waits{IntervalMs: float64(every.Milliseconds()), Samples: samples, Observations: obs, Note: note}
+	keys := make([]key, 0, len(counts))
+	for k := range counts {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
-		a, b := w.counts[keys[i]].n, w.counts[keys[j]].n
+		a, b := counts[keys[i]].n, counts[keys[j]].n
 		if a != b {
 			return a > b
 		}
@@ -186,22 +242,24 @@ func (s *dbSampler) stop() ([]result.CounterSample, *result.Waits) {
 		keys = keys[:10]
 	}
 	for _, k := range keys {
-		c := w.counts[k]
+		c := counts[k]
 		ws := result.WaitShare{Class: k.class, Event: k.event}
-		if w.obs > 0 {
-			ws.Share = round3(float64(c.n) / float64(w.obs))
+		if obs > 0 {
+			ws.Share = round3(float64(c.n) / float64(obs))
 		}
 		if c.n > 0 {
 			ws.OwnShare = round3(float64(c.own) / float64(c.n))
 		}
-		if w.samples > 0 {
-			ws.AvgActive = round3(float64(c.n) / float64(w.samples))
+		if samples > 0 {
+			ws.AvgActive = round3(float64(c.n) / float64(samples))
 		}
 		out.Top = append(out.Top, ws)
 	}
 	var secs []int
 	for sec := range w.ticks {
-		secs = append(secs, sec)
+		if in(sec) {
+			secs = append(secs, sec)
+		}
 	}
 	sort.Ints(secs)
 	for _, sec := range secs {
@@ -217,7 +275,7 @@ func (s *dbSampler) stop() ([]result.CounterSample, *result.Waits) {
 	if out.Series == nil {
 		out.Series = []result.WaitSecond{}
 	}
-	return s.series, out
+	return out
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }

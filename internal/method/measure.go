@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"database/sql"
+	"math"
 	"runtime"
 	"time"
 
@@ -19,6 +20,7 @@ func goVersion() string { return runtime.Version() }
 // measured is what surrounds one run: the environment's fingerprint, database counters at its start, and the
 // system metrics sampled during it.
 type measured struct {
+	start   time.Time // the counters' series and the waits count from it
 	t       *engine.Target
 	db      *sql.DB
 	env     *result.Environment
@@ -28,8 +30,8 @@ type measured struct {
 }
 
 func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, s *settings) *measured {
-	m := &measured{t: t}
 	start := time.Now()
+	m := &measured{t: t, start: start}
 	if t == nil {
 		m.env = envinfo.Machine(ctx)
 		m.sampler = sysmetrics.Start(ctx, s.interval, "this machine")
@@ -80,6 +82,23 @@ func (m *measured) finish(ctx context.Context, r *result.Result) {
 		r.DBCounters.IntervalS, r.DBCounters.Series, r.DBCounters.Source = m.dbs.interval.Seconds(), series, m.dbs.source
 	}
 }
+
+// counters reads the database's counters now (an embedded engine's: the process's IO), as at the run's edges:
+// a stepped run's step edge; nil where the run reads none.
+func (m *measured) counters(ctx context.Context) map[string]float64 {
+	switch {
+	case m == nil:
+		return nil
+	case m.db != nil:
+		return m.t.Engine.ReadCounters(ctx, m.db)
+	case m.c0 != nil:
+		return sysmetrics.ProcessIO()
+	}
+	return nil
+}
+
+// secs is t in seconds from the run's surroundings' start (the counters' series' T), rounded as a sample's.
+func (m *measured) secs(t time.Time) float64 { return math.Round(t.Sub(m.start).Seconds()*10) / 10 }
 
 // serverMetrics records the agent's samples of the run as the result's server metrics: the whole run, the
 // measured window marked (the measurement's, else the run's); the database host's physical cores then come

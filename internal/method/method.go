@@ -532,6 +532,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		}
 	}
 	ms := startMeasured(ctx, t, res.Target.ServerVersion, s)
+	if plan != nil {
+		plan.ms = ms // the step edges read the counters from here on
+	}
 	var rec *agent.Recorder
 	if agentURL != "" {
 		rec = agent.Record(ctx, agentURL, s.token, s.agentTLS, out)
@@ -573,7 +576,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		res.Metrics = m.Derive(res)
 	}
 	if plan != nil {
-		plan.finish(res)
+		plan.finish(res, ms, rec)
 	}
 	return res, runErr
 }

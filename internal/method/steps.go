@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/host/agent"
+	"github.com/dbdyno/dbdyno/internal/host/envinfo"
 	"github.com/dbdyno/dbdyno/internal/method/peak"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
@@ -20,10 +22,11 @@ import (
 
 // StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
 // given, its ramp-up left out of its figures. By users, the steps are one loop of virtual users that each step
-// grows (the shared runner's RunSteps: a step connects only the users it adds); by rate, or with a step of
-// fewer users than the one before, each step is a run of its own on the same database.
+// grows or shrinks (the shared runner's RunSteps: a step connects only the users it adds, and stops its surplus
+// users after their unit of work in flight before it ramps up); by rate, each step is a run of its own on the
+// same database.
 type StepFlags struct {
-	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; growing users are one loop, each step keeping the users running and adding its own with its own throughput and percentiles; the result's headline is its best step's"`
+	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; users are one loop, each step keeping the users running and adding its own (or stopping its surplus after their work in flight), with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
 	StepRampup   time.Duration `flag:"step-rampup" plan:"-" help:"with --steps: the start of each step left out of its figures (default: a sixth of --step-duration)"`
 }
@@ -158,12 +161,35 @@ var errNoSteps = errors.New("the run does not take steps in one loop")
 type stepPlan struct {
 	st    *stepping
 	parts []*result.Result
+	ms    *measured      // the run's surroundings (set once they started): the counters read at the step edges
+	edges []stepEdges    // each step's reads at its window's edges
+	whole *result.Result // the whole run's system metrics, counters and waits (finish), the stepped result's own
+}
+
+// stepEdges are one step's reads at its window's edges: the database's counters and the wait tally.
+type stepEdges struct {
+	c0, c1 map[string]float64
+	w0, w1 waitMark
 }
 
 // spec makes a run's spec take the steps: each step's part gets its status and metrics (m's), and its line.
 func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target, out io.Writer) {
 	for _, load := range p.st.loads {
 		spec.Steps = append(spec.Steps, workload.LoadStep{VUs: int(load), Rampup: p.st.rampup, Duration: p.st.duration})
+	}
+	spec.StepEdge = func(ctx context.Context, i int, end bool) {
+		for len(p.edges) <= i {
+			p.edges = append(p.edges, stepEdges{})
+		}
+		e := &p.edges[i]
+		if p.ms == nil {
+			return
+		}
+		if end {
+			e.c1, e.w1 = p.ms.counters(ctx), p.ms.dbs.mark()
+		} else {
+			e.c0, e.w0 = p.ms.counters(ctx), p.ms.dbs.mark()
+		}
 	}
 	spec.StepDone = func(i int, part *result.Result, err error) {
 		part.Status = result.StatusOK
@@ -182,18 +208,62 @@ func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target,
 		p.parts = append(p.parts, part)
 		fmt.Fprintln(out, p.st.line(i, part))
 		if n := len(p.st.loads); err == nil && i+1 < n {
-			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, the %d users running kept (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
-				part.Measurement.VUs, p.st.rampup, p.st.duration)
+			kept := fmt.Sprintf("the %d users running kept", part.Measurement.VUs)
+			if next := int(p.st.loads[i+1]); next < part.Measurement.VUs {
+				kept = fmt.Sprintf("%d of the %d users running kept", next, part.Measurement.VUs)
+			}
+			fmt.Fprintf(out, "\n== step %d of %d: %s=%s, %s (%s ramp-up, %s measured)\n", i+2, n, p.st.flag.Name, loadText(p.st.loads[i+1]),
+				kept, p.st.rampup, p.st.duration)
 		}
 	}
 }
 
-// finish gives the steps' parts what only the whole run has: the system's and the database's figures over the
-// run, the environment, the checks after it.
-func (p *stepPlan) finish(res *result.Result) {
-	for _, part := range p.parts {
-		part.System, part.ServerSystem, part.Environment = res.System, res.ServerSystem, res.Environment
-		part.DBCounters, part.Waits, part.Checks = res.DBCounters, res.Waits, res.Checks
+// finish gives each step's part its own system metrics (the samples within its window, the database host's
+// too with an agent), counters (read at its window's edges) and waits (sampled between them), and what only
+// the whole run has: the environment, the checks after it. The whole run's system metrics, counters and waits
+// are kept for the stepped result (whole).
+func (p *stepPlan) finish(res *result.Result, ms *measured, rec *agent.Recorder) {
+	p.whole = &result.Result{System: res.System, ServerSystem: res.ServerSystem, DBCounters: res.DBCounters, Waits: res.Waits}
+	for i, part := range p.parts {
+		part.Environment, part.Checks = res.Environment, res.Checks
+		part.System, part.ServerSystem, part.DBCounters, part.Waits = nil, nil, nil, nil
+		m := part.Measurement
+		if m == nil || m.MeasuredSecs <= 0 {
+			continue // no window opened: nothing of its own
+		}
+		if ms != nil {
+			part.System = ms.sampler.Window(m.MeasureStart, m.MeasureEnd)
+		}
+		if rec != nil && res.ServerSystem != nil {
+			part.ServerSystem = rec.Window(res.StartedAt, m.MeasureStart, m.MeasureEnd)
+		}
+		if i >= len(p.edges) {
+			continue
+		}
+		e := p.edges[i]
+		if d := envinfo.Delta(e.c0, e.c1); d != nil {
+			if w := res.DBCounters; w != nil {
+				d.IntervalS, d.Source = w.IntervalS, w.Source
+				from, to := ms.secs(m.MeasureStart), ms.secs(m.MeasureEnd)
+				for _, x := range w.Series {
+					if x.T-w.IntervalS >= from && x.T <= to {
+						d.Series = append(d.Series, x)
+					}
+				}
+			}
+			part.DBCounters = d
+		}
+		if ms != nil {
+			part.Waits = ms.dbs.between(e.w0, e.w1)
+		}
+	}
+}
+
+// wholeRun sets the stepped result's system metrics, counters and waits to the whole run's (each step has its
+// own in Steps).
+func (p *stepPlan) wholeRun(r *result.Result) {
+	if p.whole != nil {
+		r.System, r.ServerSystem, r.DBCounters, r.Waits = p.whole.System, p.whole.ServerSystem, p.whole.DBCounters, p.whole.Waits
 	}
 }
 
@@ -203,7 +273,7 @@ func (p *stepPlan) finish(res *result.Result) {
 // grows; by rate (or for a run that does not take steps in one loop), each step is a run of its own.
 func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
 	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error) {
-	if st.flag.Name == "vus" && st.growing() {
+	if st.flag.Name == "vus" {
 		if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
 			return res, errs
 		}
@@ -244,19 +314,8 @@ func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, 
 	return out2, errs
 }
 
-// growing says whether no step has fewer users than the one before: the running loop only gains users (steps
-// that go down, e.g. 8,4, are each a run of its own).
-func (st *stepping) growing() bool {
-	for i := 1; i < len(st.loads); i++ {
-		if st.loads[i] < st.loads[i-1] {
-			return false
-		}
-	}
-	return true
-}
-
-// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown at each step's
-// start; ok is false when the command's run does not take steps so (each step then runs on its own: a
+// oneLoop runs the steps by users as one run on each target, its loop of virtual users grown or shrunk at each
+// step's start (runner.RunSteps: surplus users stop after their unit in flight, before the step ramps up); ok is false when the command's run does not take steps so (each step then runs on its own: a
 // workload not on the shared runner, none today; a --cold-cmd then runs again before its first step).
 func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *coldRound,
 	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error, bool) {
@@ -268,7 +327,7 @@ func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *
 	for _, l := range st.loads {
 		most = max(most, l)
 	}
-	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to those running\n",
+	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to or stopping some of those running\n",
 		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration)
 	// the run holds the most users any step has (the driver's CPU share, a workload's sizing)
 	_, es := runTargets(st.values(v, most), cr, plans)
@@ -292,6 +351,7 @@ func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *
 		}
 		if len(p.parts) > 0 {
 			res[t] = st.combine(p.parts, errs[t])
+			p.wholeRun(res[t])
 			st.table(out, res[t])
 		}
 	}
@@ -353,7 +413,9 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	r.Steps = nil
 	for i, p := range parts {
 		s := result.Step{By: st.flag.Name, Load: st.loads[i], Status: p.Status, Error: p.Error, StartedAt: p.StartedAt, EndedAt: p.EndedAt,
-			RampupS: st.rampup.Seconds(), ThroughputPerS: peak.Throughput(p), Metrics: p.Metrics, Headline: i == hi}
+			RampupS: st.rampup.Seconds(), ThroughputPerS: peak.Throughput(p), Metrics: p.Metrics, Headline: i == hi,
+			System: p.System, ServerSystem: p.ServerSystem, DBCounters: p.DBCounters, Waits: p.Waits}
+		s.CPUBusyPct, s.ServerCPUBusyPct = cpuBusy(p.System), cpuBusy(p.ServerSystem)
 		if m := p.Measurement; m != nil {
 			s.MeasuredS, s.Committed, s.Errors = m.MeasuredSecs, m.Committed, m.Errors
 			if v, ok := m.P95Millis(); ok {
@@ -381,10 +443,27 @@ func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	return &r
 }
 
-// table prints a stepped result's steps: load, throughput, p95 and headline, the headline step marked.
+// cpuBusy is a system's mean CPU busy % over its samples (0 without any).
+func cpuBusy(m *result.SystemMetrics) float64 {
+	if m == nil || len(m.Samples) == 0 {
+		return 0
+	}
+	return m.Summary["cpu_busy_pct"].Mean
+}
+
+// table prints a stepped result's steps: load, throughput, p95, the CPU busy % over the step's window (this
+// machine's, and the database host's with an agent) and headline, the headline step marked.
 func (st *stepping) table(out io.Writer, r *result.Result) {
 	h, _ := r.Headline()
-	fmt.Fprintf(out, "\nsteps (%s): throughput/s, p95 ms, %s\n", st.flag.Name, h.Name)
+	server := false
+	for _, s := range r.Steps {
+		server = server || s.ServerSystem != nil
+	}
+	cpu := "CPU busy % (" + scopeOf(r.System) + ")"
+	if server {
+		cpu += ", database host CPU busy %"
+	}
+	fmt.Fprintf(out, "\nsteps (%s): throughput/s, p95 ms, %s, %s\n", st.flag.Name, cpu, h.Name)
 	for i, s := range r.Steps {
 		hv := "-"
 		for _, m := range s.Metrics {
@@ -396,6 +475,26 @@ func (st *stepping) table(out io.Writer, r *result.Result) {
 		if s.Headline {
 			mark = "  <- headline (the best step)"
 		}
-		fmt.Fprintf(out, "  %d. %s=%s: %s/s, p95 %s ms, %s, %s%s\n", i+1, s.By, loadText(s.Load), compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), hv, s.Status, mark)
+		busy := "CPU " + busyText(s.System, s.CPUBusyPct)
+		if server {
+			busy += ", database host CPU " + busyText(s.ServerSystem, s.ServerCPUBusyPct)
+		}
+		fmt.Fprintf(out, "  %d. %s=%s: %s/s, p95 %s ms, %s, %s, %s%s\n", i+1, s.By, loadText(s.Load), compare.Format(s.ThroughputPerS), compare.Format(s.P95Ms), busy, hv, s.Status, mark)
 	}
+}
+
+// busyText is a step's CPU busy %, "-" without samples in its window.
+func busyText(m *result.SystemMetrics, pct float64) string {
+	if m == nil || len(m.Samples) == 0 {
+		return "-"
+	}
+	return compare.Format(pct) + "%"
+}
+
+// scopeOf is whose load a machine's figures show ("this machine" when not said).
+func scopeOf(m *result.SystemMetrics) string {
+	if m == nil || m.Scope == "" {
+		return "this machine"
+	}
+	return m.Scope
 }

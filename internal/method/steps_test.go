@@ -2,6 +2,7 @@ package method_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
@@ -109,17 +111,29 @@ func TestSteppedLoadOnSQLite(t *testing.T) {
 	}
 }
 
-// Steps by users that go down (2 then 1) are each a run of their own, the second with its 1 user, not the 2 of
-// a loop that only grows.
-func TestSteppedLoadDownRunsEachStep(t *testing.T) {
+// Steps by users that go down and up again (3, 1, 2) are one loop too: the run opens once, the step to 1
+// stops 2 of the 3 users (after their work in flight) and the step to 2 connects one again; each step has its
+// own figures, and the headline step's measurement holds its own users' figures, as many as its load.
+func TestSteppedLoadDownAndUpIsOneLoop(t *testing.T) {
 	dir := t.TempDir()
 	res := filepath.Join(dir, "r.json")
-	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1", "--step-duration", "1s", "--step-rampup", "200ms",
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "3,1,2", "--step-duration", "1s", "--step-rampup", "200ms",
 		"--store", "", "--result", res)
 	r, _ := clitest.ReadResult(t, res)
-	checkSteps(t, r, "vus", []float64{2, 1}, time.Second, 200*time.Millisecond)
-	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 2 || strings.Contains(out.Stdout, "adding") {
-		t.Fatalf("%d runs opened for steps 2,1, want one per step:\n%s", n, out.Stdout)
+	checkSteps(t, r, "vus", []float64{3, 1, 2}, time.Second, 200*time.Millisecond)
+	if n := strings.Count(out.Stdout, "dbdyno ping on "); n != 1 || !strings.Contains(out.Stdout, "stopping 2 of the 3 running virtual users") ||
+		!strings.Contains(out.Stdout, "adding 1 virtual users to the 1 running") || !strings.Contains(out.Stdout, "vus=1, 1 of the 3 users running kept") {
+		t.Fatalf("steps 3,1,2 are not one loop: %d runs opened, or no line saying users were stopped and added:\n%s", n, out.Stdout)
+	}
+	for i := 1; i < len(r.Steps); i++ {
+		if !r.Steps[i].StartedAt.Equal(r.Steps[i-1].EndedAt) {
+			t.Fatalf("step %d started at %s, step %d ended at %s: one loop's steps follow each other", i+1, r.Steps[i].StartedAt, i, r.Steps[i-1].EndedAt)
+		}
+	}
+	for _, s := range r.Steps {
+		if s.Headline && (r.Measurement.VUs != int(s.Load) || len(r.Measurement.Users.Transactions) != int(s.Load)) {
+			t.Fatalf("the headline step has %g users, its measurement %d with %d users' figures", s.Load, r.Measurement.VUs, len(r.Measurement.Users.Transactions))
+		}
 	}
 	if vus, _ := r.Options["vus"].(float64); int(vus) != r.Measurement.VUs {
 		t.Fatalf("the headline step's options say %v users, its measurement %d", r.Options["vus"], r.Measurement.VUs)
@@ -211,5 +225,86 @@ func TestSteppedFractionalRatesOnSQLite(t *testing.T) {
 		if !strings.Contains(out.Stdout, want) {
 			t.Fatalf("the progress has no %q:\n%s", want, out.Stdout)
 		}
+	}
+}
+
+// Each step of a stepped run by users has its own system metrics: the samples whose time falls in its window
+// (between its window's edges, in the run's series' seconds; the windows apart), summarised over
+// them, their mean CPU busy % in the step's row of the progress table and of the report; the embedded engine's
+// process IO is read at each step's window edges. The result's own system metrics are the whole run's.
+func TestSteppedLoadSystemMetricsPerStepOnSQLite(t *testing.T) {
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1,2", "--step-duration", "1500ms", "--step-rampup", "300ms",
+		"--metrics-interval", "100ms", "--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "vus", []float64{2, 1, 2}, 1500*time.Millisecond, 300*time.Millisecond)
+	seen := 0 // the steps' samples, each in one step's window (the windows apart)
+	for i, s := range r.Steps {
+		sys := s.System
+		if sys == nil || len(sys.Samples) == 0 {
+			t.Fatalf("step %d has no system metrics of its own: %+v", i+1, sys)
+		}
+		seen += len(sys.Samples)
+		if w := sys.MeasureToS - sys.MeasureFromS; math.Abs(w-s.MeasuredS) > 0.11 {
+			t.Fatalf("step %d: its system metrics' window is %.1fs..%.1fs, its measured window %.3fs long", i+1, sys.MeasureFromS, sys.MeasureToS, s.MeasuredS)
+		}
+		if i > 0 && sys.MeasureFromS < r.Steps[i-1].System.MeasureToS {
+			t.Fatalf("step %d's window starts at %.1fs, before step %d's ends (%.1fs)", i+1, sys.MeasureFromS, i, r.Steps[i-1].System.MeasureToS)
+		}
+		for _, x := range sys.Samples {
+			if x.T < sys.MeasureFromS || x.T > sys.MeasureToS {
+				t.Fatalf("step %d: a sample at %.1fs, outside its window %.1fs..%.1fs", i+1, x.T, sys.MeasureFromS, sys.MeasureToS)
+			}
+		}
+		if c := sys.Summary["cpu_busy_pct"]; s.CPUBusyPct != c.Mean || len(sys.Samples) == len(r.System.Samples) {
+			t.Fatalf("step %d: CPU busy %g%%, its samples' mean %g%%; %d samples of the run's %d", i+1, s.CPUBusyPct, c.Mean, len(sys.Samples), len(r.System.Samples))
+		}
+		if d := s.DBCounters; d == nil || d.Source != "process" || len(d.Delta) == 0 {
+			t.Fatalf("step %d: no process IO read at its window's edges: %+v", i+1, d)
+		}
+		if !strings.Contains(out.Stdout, fmt.Sprintf("  %d. vus=%g: ", i+1, s.Load)) || !strings.Contains(out.Stdout, ", CPU "+compare.Format(s.CPUBusyPct)+"%, ") {
+			t.Fatalf("the progress table has no CPU busy %g%% for step %d:\n%s", s.CPUBusyPct, i+1, out.Stdout)
+		}
+	}
+	if r.System == nil || len(r.System.Samples) <= seen {
+		t.Fatalf("the result's system metrics are not the whole run's: %d samples, the steps' %d", len(r.System.Samples), seen)
+	}
+	var html strings.Builder
+	if err := report.Write(&html, "steps", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	if b := html.String(); !strings.Contains(b, "<th>CPU busy (%)</th>") || strings.Contains(b, "database host CPU busy") {
+		t.Fatal("the report's steps table has no CPU busy column (or a database host's without an agent)")
+	}
+}
+
+// On PostgreSQL each step of a stepped run by users has the database's counters read at its window's edges:
+// transactions committed in each step (> 0), the steps' together no more than the whole run's (the windows are
+// apart, inside the run), and the waits sampled in each window, fewer samples than the whole run's.
+func TestSteppedLoadCountersPerStepOnPostgreSQL(t *testing.T) {
+	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_steps")
+	res := filepath.Join(t.TempDir(), "r.json")
+	clitest.Must(t, "ping", "--target", url, "--steps", "2,1", "--step-duration", "3s", "--step-rampup", "500ms", "--interval", "500ms",
+		"--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	checkSteps(t, r, "vus", []float64{2, 1}, 3*time.Second, 500*time.Millisecond)
+	if r.DBCounters == nil || r.Waits == nil {
+		t.Fatalf("the run has no counters or waits: %+v %+v", r.DBCounters, r.Waits)
+	}
+	whole := r.DBCounters.Delta["xact_commit"]
+	sum, samples := 0.0, 0
+	for i, s := range r.Steps {
+		if s.DBCounters == nil || s.DBCounters.Delta["xact_commit"] <= 0 || s.DBCounters.Source != "database" {
+			t.Fatalf("step %d: no transactions committed read at its window's edges: %+v", i+1, s.DBCounters)
+		}
+		sum += s.DBCounters.Delta["xact_commit"]
+		if s.Waits == nil || s.Waits.Samples <= 0 || s.Waits.Samples >= r.Waits.Samples {
+			t.Fatalf("step %d: waits %+v, the run's %d samples", i+1, s.Waits, r.Waits.Samples)
+		}
+		samples += s.Waits.Samples
+	}
+	if sum > whole || samples > r.Waits.Samples {
+		t.Fatalf("the steps committed %g transactions and took %d wait samples, the whole run %g and %d", sum, samples, whole, r.Waits.Samples)
 	}
 }

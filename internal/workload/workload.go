@@ -139,6 +139,10 @@ type Spec struct {
 	// and options), with the step's error.
 	Steps    []LoadStep
 	StepDone func(i int, part *result.Result, err error)
+	// StepEdge, when set with Steps, is called at each step's window edges, on the runner's goroutine: at its
+	// start edge before the window opens (end false), at its end edge after it closed (end true), as the
+	// workload's own edge reads are (the method reads the database's counters and marks the wait samples there).
+	StepEdge func(ctx context.Context, i int, end bool)
 }
 
 // LoadStep is one step of Spec.Steps: its users (the earlier steps' included), ramp-up and measured time.

@@ -277,3 +277,42 @@ func TestAgentOverTLS(t *testing.T) {
 		t.Fatalf("an unknown certificate was trusted:\n%s", out.Stdout)
 	}
 }
+
+// A stepped run with --agent gives each step the database host's samples within its own window (their times
+// between its window's edges, in seconds from the run's start), their mean CPU busy % in the step's row of
+// the progress table, beside this machine's.
+func TestSteppedRunHasTheAgentsSamplesPerStep(t *testing.T) {
+	tf := tokenFile(t, token)
+	url, _ := start(t, tf, 100*time.Millisecond)
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	out := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--steps", "2,1", "--step-duration", "1500ms", "--step-rampup", "300ms",
+		"--agent", url, "--agent-token-file", tf, "--store", "", "--result", res)
+	r, _ := clitest.ReadResult(t, res)
+	if len(r.Steps) != 2 || r.ServerSystem == nil {
+		t.Fatalf("%d steps, server metrics %+v", len(r.Steps), r.ServerSystem)
+	}
+	if !strings.Contains(out.Stdout, ", database host CPU busy %") {
+		t.Fatalf("the steps table has no database host CPU column:\n%s", out.Stdout)
+	}
+	for i, s := range r.Steps {
+		m := s.ServerSystem
+		if m == nil || len(m.Samples) == 0 || m.Source != url {
+			t.Fatalf("step %d has no database host samples of its own: %+v", i+1, m)
+		}
+		if w := m.MeasureToS - m.MeasureFromS; w < s.MeasuredS-0.01 || w > s.MeasuredS+0.01 || len(m.Samples) >= len(r.ServerSystem.Samples) {
+			t.Fatalf("step %d: window %g..%g s for %g s measured; %d samples of the run's %d", i+1, m.MeasureFromS, m.MeasureToS, s.MeasuredS, len(m.Samples), len(r.ServerSystem.Samples))
+		}
+		for _, x := range m.Samples {
+			if x.T < m.MeasureFromS || x.T > m.MeasureToS {
+				t.Fatalf("step %d: a sample at %g s, outside its window %g..%g s", i+1, x.T, m.MeasureFromS, m.MeasureToS)
+			}
+		}
+		if s.ServerCPUBusyPct != m.Summary["cpu_busy_pct"].Mean || !strings.Contains(out.Stdout, fmt.Sprintf("  %d. vus=%g: ", i+1, s.Load)) {
+			t.Fatalf("step %d: database host CPU busy %g%%, its samples' mean %g%%", i+1, s.ServerCPUBusyPct, m.Summary["cpu_busy_pct"].Mean)
+		}
+	}
+	if r.Steps[1].ServerSystem.MeasureFromS < r.Steps[0].ServerSystem.MeasureToS {
+		t.Fatalf("step 2's window (from %g s) begins before step 1's ends (%g s)", r.Steps[1].ServerSystem.MeasureFromS, r.Steps[0].ServerSystem.MeasureToS)
+	}
+}

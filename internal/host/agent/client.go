@@ -206,3 +206,28 @@ func (r *Recorder) Stop(ctx context.Context, start, end, measureFrom, measureTo 
 	m.MeasureFromS, m.MeasureToS = secs(measureFrom), secs(measureTo)
 	return m
 }
+
+// Window is the samples (after Stop) whose time falls in [from, to], a measured window inside the run that
+// began at start (a stepped run's step), and whose interval lies at least half in it, with their summary: T and the window's edges in seconds
+// from start. nil when the agent gave no host (it was never reached).
+func (r *Recorder) Window(start, from, to time.Time) *result.SystemMetrics {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.Host.IntervalS <= 0 {
+		return nil
+	}
+	iv := time.Duration(r.Host.IntervalS * float64(time.Second))
+	secs := func(t time.Time) float64 { return float64(t.Sub(start).Round(time.Millisecond)) / 1e9 }
+	var in []result.SystemSample
+	for _, x := range r.samples {
+		if !x.At.Add(-iv/2).Before(from) && !x.At.After(to) {
+			s := x.SystemSample
+			s.T = secs(x.At)
+			in = append(in, s)
+		}
+	}
+	m := sysmetrics.Metrics("database host (dbdyno agent)", iv, in)
+	m.Source = r.base
+	m.MeasureFromS, m.MeasureToS = secs(from), secs(to)
+	return m
+}

@@ -28,6 +28,7 @@ type Sampler struct {
 	done     chan struct{}
 	mu       sync.Mutex
 	samples  []result.SystemSample
+	spans    [][2]time.Time // each sample's span: from the snapshot before it to its own
 }
 
 // Start begins sampling. scope says whose load the figures show ("database and client" or "client").
@@ -100,9 +101,10 @@ func (s *Sampler) loop(ctx context.Context) {
 			return
 		}
 		smp := Between(prev, cur)
-		smp.T = math.Round(cur.at.Sub(s.start).Seconds()*10) / 10
+		smp.T = s.secs(cur.at)
 		s.mu.Lock()
 		s.samples = append(s.samples, smp)
+		s.spans = append(s.spans, [2]time.Time{prev.at, cur.at})
 		s.mu.Unlock()
 		if last {
 			return
@@ -179,6 +181,31 @@ func (s *Sampler) Stop() *result.SystemMetrics {
 	defer s.mu.Unlock()
 	return Metrics(s.scope, s.interval, s.samples)
 }
+
+// Window is the samples whose time (the end of their span) falls in [from, to], a measured window inside the
+// sampled run (a stepped run's step), and whose span lies at least half in it (the first one after the
+// window's start is not mostly ramp-up), with their summary; their T and the window's edges (MeasureFromS, MeasureToS) are in
+// seconds from the sampling's start, rounded alike, so every sample's T lies between the edges. nil for a nil
+// Sampler.
+func (s *Sampler) Window(from, to time.Time) *result.SystemMetrics {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	var in []result.SystemSample
+	for i, sp := range s.spans {
+		if mid := sp[0].Add(sp[1].Sub(sp[0]) / 2); !mid.Before(from) && !sp[1].After(to) {
+			in = append(in, s.samples[i])
+		}
+	}
+	s.mu.Unlock()
+	m := Metrics(s.scope, s.interval, in)
+	m.MeasureFromS, m.MeasureToS = s.secs(from), s.secs(to)
+	return m
+}
+
+// secs is t in seconds from the sampling's start, rounded as a sample's T.
+func (s *Sampler) secs(t time.Time) float64 { return math.Round(t.Sub(s.start).Seconds()*10) / 10 }
 
 // Metrics are samples with each series' summary.
 func Metrics(scope string, interval time.Duration, samples []result.SystemSample) *result.SystemMetrics {

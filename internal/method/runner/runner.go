@@ -470,6 +470,37 @@ type vuEnv struct {
 	// its counting, so that the run's goroutine, taking it to end a step's window, reads a window whose counts
 	// are all in; nil in Run.
 	gate *sync.RWMutex
+	// quit, in a stepped run, is closed to stop this user at its next unit boundary (a step of fewer users): a
+	// unit of work in flight finishes and is counted as any other (in the window it ends in, if any), and no
+	// other starts; its keying, think or schedule wait ends at once. nil in Run.
+	quit <-chan struct{}
+}
+
+// stopped says whether the user was told to quit (quit closed).
+func (e *vuEnv) stopped() bool {
+	select {
+	case <-e.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// sleep waits d, false when the run ended or the user was told to quit meanwhile.
+func (e *vuEnv) sleep(ctx context.Context, d time.Duration) bool {
+	if e.quit == nil || d <= 0 {
+		return sleep(ctx, d) && !e.stopped()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-e.quit:
+		return false
+	}
 }
 
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
@@ -479,9 +510,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 	// no unit of work starts once the window has ended: between the window's end and the workers' cancel the
 	// run's goroutine can wait its turn for tens of milliseconds on a loaded machine, and work begun then
 	// committed uncounted (script's tpcb-like on SQLite: 17 history rows beyond the window's count, 4 users)
-	for ctx.Err() == nil && e.phase.Load() != phaseEnded {
+	for ctx.Err() == nil && e.phase.Load() != phaseEnded && !e.stopped() {
 		tx, keying, think := wk.Next()
-		if !sleep(ctx, keying) {
+		if !e.sleep(ctx, keying) {
 			return
 		}
 		// the phase before the window's place is decided: a unit refused a place because the window had not
@@ -502,8 +533,8 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			if skipped > 0 && e.measuring.Load() {
 				e.open.skipped.Add(skipped)
 			}
-			if !sleep(ctx, time.Until(t0)) {
-				return
+			if !e.sleep(ctx, time.Until(t0)) {
+				return // the run ended, or the user quits between two steps' windows: its intended start is no window's
 			}
 		}
 		began := time.Now()
@@ -569,7 +600,7 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 				return
 			}
 		}
-		if !sleep(ctx, think) {
+		if !e.sleep(ctx, think) {
 			return
 		}
 	}

@@ -22,13 +22,20 @@ type Step struct {
 }
 
 // RunSteps drives the workload through steps in one loop of virtual users, as HammerDB's stepped load does: the
-// users of a step go on into the next, which connects only the users it adds (a step of fewer users than the
-// last stops none), ramps up with them all and measures a window of its own. Each step's measurement is its
-// window's alone (its intervals, counts, histograms, per-user figures, open-loop figures, error classes and
-// stall), shaped as Run's; each gets it as its window ends, with the step's error (the reason the stepping ends
-// there: a failure, a stall, too many errors, Ctrl-C), and may end the stepping by returning false. cfg is as
-// Run's, but for VUs, Rampup and Duration (the steps') and a count-based window, a latency log and --start-at,
-// which a stepped run has not. The error is the one that ended the stepping early, nil when every step ran.
+// users of a step go on into the next. A step of more users connects only the users it adds; a step of fewer
+// stops the surplus (the last added) at their next unit boundary and closes their connections before it
+// starts: each finishes the unit of work it has in flight, starts no other, and the step's ramp-up (and so its
+// window) begins only once they all stopped. The counting rule, growing or shrinking: a unit of work is counted
+// in the window it ends in and in no other (the windows never overlap); one that ends outside every window (in
+// a ramp-up, or in flight at a window's end) is counted in none, so a surplus user's last unit, in flight at
+// the boundary, is counted in no step. Each step ramps up with all its users and measures a window of its own.
+// Each step's measurement is its window's alone (its intervals, counts, histograms, per-user figures of the
+// step's own users, open-loop figures, error classes and stall), shaped as Run's; each gets it as its window
+// ends, with the step's error (the reason the stepping ends there: a failure, a stall, too many errors, Ctrl-C,
+// surplus users that did not stop within ReconnectTimeout), and may end the stepping by returning false. cfg is
+// as Run's, but for VUs, Rampup and Duration (the steps') and a count-based window, a latency log and
+// --start-at, which a stepped run has not. The error is the one that ended the stepping early, nil when every
+// step ran.
 func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each func(i int, m *result.Measurement, err error) bool) error {
 	switch {
 	case len(steps) == 0:
@@ -63,6 +70,7 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 	defer cancel()
 	var workers []Worker
 	var users []*userStat
+	var quits, dones []chan struct{} // each running user's: closed to stop it; closed when its loop returned
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
@@ -103,6 +111,7 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 				return err
 			}
 			workers, users = append(workers, wk), append(users, newUserStat())
+			quits, dones = append(quits, make(chan struct{})), append(dones, make(chan struct{}))
 		}
 		if sched == nil && cfg.Rate > 0 { // the schedule starts with the first users connected, as Run's
 			sched = newSchedule(time.Now(), cfg.Rate, cfg.Seed, cfg.LatencyLimit)
@@ -110,12 +119,36 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 		for vu := from; vu < to; vu++ {
 			wk := workers[vu]
 			wg.Add(1)
-			go func(vu int, wk Worker, user *userStat) {
+			go func(vu int, wk Worker, user *userStat, quit, done chan struct{}) {
 				defer wg.Done()
+				defer close(done)
 				vuLoop(ctx, &vuEnv{vu: vu, names: names, st: st, measuring: &measuring, phase: &phase, atEdges: &atEdges, reconnects: &reconnects,
-					disconnected: &disconnected, cfg: cfg, sched: sched, fail: fail, open: open, user: user, gate: &gate}, wk)
-			}(vu, wk, users[vu])
+					disconnected: &disconnected, cfg: cfg, sched: sched, fail: fail, open: open, user: user, gate: &gate, quit: quit}, wk)
+			}(vu, wk, users[vu], quits[vu], dones[vu])
 		}
+		return nil
+	}
+	// shrink stops the users beyond the first to at their next unit boundary, waits for them (the next step's
+	// ramp-up and window begin after) and closes their workers; their figures were their last window's
+	shrink := func(to int) error {
+		for vu := to; vu < len(workers); vu++ {
+			close(quits[vu])
+		}
+		limit := time.NewTimer(cfg.ReconnectTimeout)
+		defer limit.Stop()
+		for vu := to; vu < len(workers); vu++ {
+			select {
+			case <-dones[vu]:
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-limit.C:
+				return fmt.Errorf("%d virtual users told to stop did not finish their work in flight within %s (--reconnect-timeout): the server answers none of it", len(workers)-to, cfg.ReconnectTimeout)
+			}
+		}
+		for vu := to; vu < len(workers); vu++ {
+			workers[vu].Close()
+		}
+		workers, users, quits, dones = workers[:to], users[:to], quits[:to], dones[:to]
 		return nil
 	}
 
@@ -123,17 +156,29 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 	defer tick.Stop()
 	for i, step := range steps {
 		scfg := cfg
-		scfg.VUs, scfg.Rampup, scfg.Duration = max(step.VUs, len(workers)), step.Rampup, step.Duration
-		if i > 0 {
-			fmt.Fprintf(cfg.Progress, "adding %d virtual users to the %d running\n", max(0, step.VUs-len(workers)), len(workers))
-		}
-		if err := grow(step.VUs); err != nil {
-			if ctx.Err() != nil || parent.Err() != nil {
+		scfg.VUs, scfg.Rampup, scfg.Duration = step.VUs, step.Rampup, step.Duration
+		var err error
+		switch running := len(workers); {
+		case step.VUs < running:
+			fmt.Fprintf(cfg.Progress, "stopping %d of the %d running virtual users (each after its unit of work in flight)\n", running-step.VUs, running)
+			if err = shrink(step.VUs); err != nil && (ctx.Err() != nil || parent.Err() != nil) {
+				err = fmt.Errorf("%w while stopping step %d's surplus users", ErrAborted, i+1)
+			}
+			if f := failed(); f != nil && err != nil {
+				err = f // a user's failure ended the run meanwhile
+			}
+		default:
+			if i > 0 {
+				fmt.Fprintf(cfg.Progress, "adding %d virtual users to the %d running\n", step.VUs-running, running)
+			}
+			if err = grow(step.VUs); err != nil && (ctx.Err() != nil || parent.Err() != nil) {
 				err = fmt.Errorf("%w while connecting step %d's users (%v)", ErrAborted, i+1, err)
 			}
+		}
+		if err != nil {
 			return err
 		}
-		m, err := runStep(parent, ctx, scfg, names, st, users[:scfg.VUs], open, &stepShared{measuring: &measuring, phase: &phase, atEdges: &atEdges,
+		m, err := runStep(parent, ctx, scfg, names, st, users, open, &stepShared{measuring: &measuring, phase: &phase, atEdges: &atEdges,
 			reconnects: &reconnects, disconnected: &disconnected, gate: &gate, tick: tick, slots: func() int { return inFlightSlots(cfg.guard) }},
 			failed, i == len(steps)-1)
 		if !each(i, m, err) || err != nil {
@@ -334,7 +379,9 @@ func resetUser(u *userStat) *userStat {
 // virtual users (RunSteps) timed by the steps. Each step's part of the result goes to spec.StepDone as its
 // window ends: res so far, with the step's measurement and its users, ramp-up and measured time in its
 // options, after the Run's own additions (each: figures, a cross-check, whose error ends the stepping). res
-// ends with the last step's measurement and figures; measured is false when no step measured.
+// ends with the last step's measurement and figures; measured is false when no step measured. spec.StepEdge,
+// when set, is called at each step's window edges, around the workload's own edge reads (cfg's AtMeasureStart
+// and AtMeasureEnd).
 func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spec, res *result.Result, each func(part *result.Result) error) (bool, error) {
 	steps := make([]Step, len(spec.Steps))
 	for i, s := range spec.Steps {
@@ -342,6 +389,25 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 	}
 	from := time.Now()
 	var stepErr error // a step's own (each's), which ends the stepping too
+	at := 0           // the step under way, for spec.StepEdge
+	if spec.StepEdge != nil {
+		start, end := cfg.AtMeasureStart, cfg.AtMeasureEnd
+		cfg.AtMeasureStart = func(ctx context.Context) error {
+			spec.StepEdge(ctx, at, false) // before the workload's own read: the step's edges enclose the workload's
+			if start != nil {
+				return start(ctx)
+			}
+			return nil
+		}
+		cfg.AtMeasureEnd = func(ctx context.Context) error {
+			var err error
+			if end != nil {
+				err = end(ctx)
+			}
+			spec.StepEdge(ctx, at, true)
+			return err
+		}
+	}
 	err := RunSteps(ctx, w, cfg, steps, func(i int, m *result.Measurement, err error) bool {
 		part := *res
 		part.Options = map[string]any{}
@@ -362,6 +428,7 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 			spec.StepDone(i, &part, err)
 		}
 		stepErr = err
+		at = i + 1
 		return err == nil
 	})
 	if err == nil {

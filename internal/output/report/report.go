@@ -593,8 +593,16 @@ func parts(b *strings.Builder, r *result.Result) {
 // figures are the run's marked, and both against the load.
 func steps(b *strings.Builder, r *result.Result, of string) {
 	by := r.Steps[0].By
-	fmt.Fprintf(b, "<h3>Steps</h3><p class=\"note\">A stepped load on one database: each step its own measured window, its ramp-up left out (growing users: one loop of users, each step adding to those running); the run's figures are its best step's (in bold).</p>\n")
-	fmt.Fprintf(b, "<table class=\"steps\"><tr><th>%s</th><th class=\"l\">status</th><th>measured (s)</th><th>throughput (/s)</th><th>p95 (ms)</th><th>errors</th><th class=\"l\">headline</th></tr>", esc(by))
+	fmt.Fprintf(b, "<h3>Steps</h3><p class=\"note\">A stepped load on one database: each step its own measured window, its ramp-up left out (by users: one loop of users, each step adding to those running or stopping its surplus; the CPU busy %% is the mean over the step's window); the run's figures are its best step's (in bold).</p>\n")
+	server := false
+	for _, s := range r.Steps {
+		server = server || s.ServerSystem != nil
+	}
+	dbHost := ""
+	if server {
+		dbHost = "<th>database host CPU busy (%)</th>"
+	}
+	fmt.Fprintf(b, "<table class=\"steps\"><tr><th>%s</th><th class=\"l\">status</th><th>measured (s)</th><th>throughput (/s)</th><th>p95 (ms)</th><th>CPU busy (%%)</th>%s<th>errors</th><th class=\"l\">headline</th></tr>", esc(by), dbHost)
 	tp, p95 := Series{Name: "throughput"}, Series{Name: "p95 latency"}
 	for _, s := range r.Steps {
 		head := "-"
@@ -603,8 +611,12 @@ func steps(b *strings.Builder, r *result.Result, of string) {
 				head = m.Name + " " + fmtVal(m.Value) + " " + m.Unit
 			}
 		}
-		row := fmt.Sprintf("<td>%g</td><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td class=\"l\">%s</td>",
-			s.Load, esc(s.Status), fmtVal(s.MeasuredS), fmtVal(s.ThroughputPerS), fmtVal(s.P95Ms), s.Errors, esc(strings.TrimSpace(head)))
+		cpu := "<td>" + stepBusy(s.System, s.CPUBusyPct) + "</td>"
+		if server {
+			cpu += "<td>" + stepBusy(s.ServerSystem, s.ServerCPUBusyPct) + "</td>"
+		}
+		row := fmt.Sprintf("<td>%g</td><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%s</td>%s<td>%d</td><td class=\"l\">%s</td>",
+			s.Load, esc(s.Status), fmtVal(s.MeasuredS), fmtVal(s.ThroughputPerS), fmtVal(s.P95Ms), cpu, s.Errors, esc(strings.TrimSpace(head)))
 		tr := "<tr>"
 		if s.Headline {
 			tr = "<tr style=\"font-weight:bold\">"
@@ -622,6 +634,14 @@ func steps(b *strings.Builder, r *result.Result, of string) {
 			b.WriteString(LineChart("p95 latency by step"+of, by, "ms", []Series{p95}))
 		}
 	}
+}
+
+// stepBusy is a step's CPU busy % over its window, "-" without samples in it.
+func stepBusy(m *result.SystemMetrics, pct float64) string {
+	if m == nil || len(m.Samples) == 0 {
+		return "-"
+	}
+	return fmtVal(pct)
 }
 
 func ms(us int64) float64 { return float64(us) / 1000 }

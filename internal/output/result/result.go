@@ -185,6 +185,17 @@ type Step struct {
 	Transactions   map[string]StepTx `json:"transactions,omitempty"`
 	Metrics        []Metric          `json:"metrics,omitempty"`
 	Headline       bool              `json:"headline,omitempty"` // the result's figures are this step's
+	// CPUBusyPct and ServerCPUBusyPct are the mean CPU busy % over the step's window of this machine (System's)
+	// and of the database host (ServerSystem's, with an agent); 0 without samples.
+	CPUBusyPct       float64 `json:"cpu_busy_pct,omitempty"`
+	ServerCPUBusyPct float64 `json:"server_cpu_busy_pct,omitempty"`
+	// The step's own system metrics (the samples within its window), the database host's (with an agent), the
+	// database's counters read at its window's edges and the waits sampled between them; a stepped run by
+	// rate, whose steps are runs of their own, has each run's.
+	System       *SystemMetrics `json:"system_metrics,omitempty"`
+	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
+	DBCounters   *DBCounters    `json:"db_counters,omitempty"`
+	Waits        *Waits         `json:"waits,omitempty"`
 }
 
 // StepTx is one transaction type over a step's measured window (latencies in microseconds).
