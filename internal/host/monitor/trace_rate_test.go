@@ -109,11 +109,11 @@ func threadCPU() time.Duration {
 	return time.Duration(ts.Nano())
 }
 
-// The binary reader keeps up well past the text trace's 2,500 IOPS: 4 KiB O_DIRECT reads of a loop device on
+// The binary reader counts every request of a burst: 4 KiB O_DIRECT reads of a loop device on
 // tmpfs (memory speed, thousands to tens of thousands a second), in order then at random, up to 20,000 each
 // and at most about a second, the trace filtered to the device. Every read is traced (none lost, none counted twice), the in-order
 // job is all sequential and the random one all random (a random read continues one of the last 8 ends by
-// chance, 8 in 16,384: within 1%), the faster of the two at more than 2,500 IOPS. The same jobs read with the text trace_pipe are
+// chance, 8 in 16,384: within 1%). The same jobs read with the text trace_pipe are
 // counted alike where nothing was lost; reading a request costs the binary reader less CPU than the text one
 // (both measured here, on the draining thread).
 func TestTraceRawKeepsUp(t *testing.T) {
@@ -169,9 +169,10 @@ func TestTraceRawKeepsUp(t *testing.T) {
 		}
 		runtime.UnlockOSThread()
 		tr.Stop()
-		if fastest <= 2500 {
-			t.Errorf("%s: the faster job ran at %.0f IOPS: the test wants more than 2,500", tr.Reader(), fastest)
-		}
+		// the rate is the machine's, not the reader's (the trace is drained after each job, from the kernel's
+		// buffer): logged, not judged. It was judged (> 2,500 IOPS) and failed under stress-ng at 889 IOPS, the
+		// reader having lost nothing; bench/monitor-cpu measures the reader at the rate of a real disk.
+		t.Logf("%s: the faster job ran at %.0f IOPS", tr.Reader(), fastest)
 		cost[text] = float64(drained) / float64(max(1, traced))
 		t.Logf("%s: %.2f µs of CPU a request to read", map[bool]string{false: "binary", true: "text"}[text], cost[text]/1e3)
 	}

@@ -232,6 +232,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	var measureStart, measureEnd time.Time
 	var boundaryErr error
 	var endTimer <-chan time.Time
+	// windowDue is when a window of --duration is due to end; dueTick the tick that came at or after it, which
+	// ends the window before its interval is told (zero: none)
+	var windowDue, dueTick time.Time
 	var allDone <-chan struct{}
 	pg := progress{cfg: cfg, start: start, win: win}
 	startCut := false
@@ -264,6 +267,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			allDone = win.done
 		} else {
 			endTimer = time.After(cfg.Duration)
+			windowDue = measureStart.Add(cfg.Duration)
 		}
 	}
 	var rampTimer <-chan time.Time
@@ -304,6 +308,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			rampTimer = nil
 			openWindow()
 		case now := <-tick.C:
+			if endTimer != nil && !now.Before(windowDue) {
+				// the window's last interval: the window ends first and the line is told after, so that whoever
+				// acts on it (a test thawing a frozen server) acts on a closed window. Told first, the units its
+				// action finished counted as completions at the window's end, and the stall's work in flight
+				// at the end read 0 (TestFrozenServerStallFailsTheRun under stress-ng)
+				dueTick, done = now, true
+				continue
+			}
 			m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), measuring.Load(), pg.at(now)))
 			cfg.guard.stall.tick(lastTick, now, measuring.Load())
 			lastTick = now
@@ -322,6 +334,13 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		measureEnd = time.Now()
 		syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 		cfg.guard.stall.windowEnd(measureEnd)
+	}
+	if !dueTick.IsZero() {
+		// judged before it is told: what its reader does (a thaw) is not the interval's
+		stalled := cfg.guard.stall.judge(lastTick, dueTick, wasMeasuring)
+		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, dueTick.Sub(start), dueTick.Sub(lastTick), wasMeasuring, pg.at(dueTick)))
+		fmt.Fprint(cfg.Progress, stalled)
+		lastTick = dueTick
 	}
 	cancel()
 	stopWorkers(&wg, workers)

@@ -302,3 +302,85 @@ func TestWindowOfUnitsAgreesWithTheDatabase(t *testing.T) {
 		}
 	}
 }
+
+// freezer is a synthetic server that can freeze: its units of work wait until thawed, then fail as a lost
+// connection (what a frozen network's connections do once it passes traffic again).
+type freezer struct {
+	frozen atomic.Bool
+	thaw   chan struct{}
+}
+
+type freezerWorker struct{ f *freezer }
+
+func (f *freezer) Transactions() []string { return []string{"unit"} }
+func (f *freezer) NewWorker(ctx context.Context, vu int) (Worker, error) {
+	return &freezerWorker{f}, nil
+}
+func (w *freezerWorker) Next() (int, time.Duration, time.Duration) { return 0, 0, 0 }
+func (w *freezerWorker) Do(ctx context.Context, tx int) Outcome {
+	if !w.f.frozen.Load() {
+		time.Sleep(time.Millisecond)
+		return Outcome{}
+	}
+	select {
+	case <-w.f.thaw:
+		return Outcome{Err: errors.New("unexpected EOF"), ConnLost: true}
+	case <-ctx.Done():
+		return Outcome{Err: ctx.Err()}
+	}
+}
+func (w *freezerWorker) Reconnect(ctx context.Context) error { return nil }
+func (w *freezerWorker) Close()                              {}
+
+// lineWriter calls at with each whole line written, on the writing goroutine.
+type lineWriter struct {
+	buf []byte
+	at  func(line string)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		w.at(string(w.buf[:i]))
+		w.buf = w.buf[i+1:]
+	}
+}
+
+// The window ends before its last interval is told: a server frozen from the first measured interval and
+// thawed at the line of the interval that ends the window (as tpcc's frozen-network test does) leaves its work
+// in flight at the window's end, recorded as such. The line was told first, when the tick and the window's end
+// came together: the thawed units failed at once, counted as completions at the end, and the stall's work in
+// flight read 0 (TestFrozenServerStallFailsTheRun, under stress-ng). The thaw here waits a moment for them.
+func TestTheWindowEndsBeforeItsLastIntervalIsTold(t *testing.T) {
+	f := &freezer{thaw: make(chan struct{})}
+	measured := 0
+	var thawedAt []string
+	progress := &lineWriter{at: func(line string) {
+		if !strings.Contains(line, " measure ") {
+			return
+		}
+		switch measured++; measured {
+		case 1:
+			f.frozen.Store(true)
+		case 3: // the line at the window's end (1.5, 2.5, 3.5 s: ramp-up 0.5 s, 3 s measured)
+			thawedAt = append(thawedAt, line)
+			close(f.thaw)
+			time.Sleep(200 * time.Millisecond) // the thawed units fail meanwhile
+		}
+	}}
+	m, err := Run(context.Background(), f, Config{VUs: 2, Rampup: 500 * time.Millisecond, Duration: 3 * time.Second,
+		Interval: time.Second, Progress: progress, KeyTx: 0})
+	if len(thawedAt) != 1 {
+		t.Fatalf("%d measured interval lines; the thaw's %q", measured, thawedAt)
+	}
+	if err == nil || !strings.Contains(err.Error(), "stalled") {
+		t.Errorf("a run frozen for two thirds of its window: %v", err)
+	}
+	if s := m.Stall; s == nil || s.InFlight != 2 || s.IdleIntervals < 1 {
+		t.Errorf("stall %+v: the two users' units frozen at the window's end are not in flight", s)
+	}
+}

@@ -65,22 +65,29 @@ func (s *stallWatch) oldest() int64 {
 	return o
 }
 
-// tick closes the progress interval that began at from and ends at now.
+// tick closes the progress interval that began at from and ends at now, and tells a stalled one.
 func (s *stallWatch) tick(from, now time.Time, measured bool) {
+	if msg := s.judge(from, now, measured); msg != "" && s.progress != nil {
+		fmt.Fprint(s.progress, msg)
+	}
+}
+
+// judge closes the progress interval that began at from and ends at now: the line telling it stalled, "" when
+// it is not.
+func (s *stallWatch) judge(from, now time.Time, measured bool) string {
 	n := s.completions.Swap(0)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !measured || n > 0 {
-		return
+		return ""
 	}
 	if o := s.oldest(); o != 0 && o <= from.UnixNano() {
 		s.idle++
 		d := now.Sub(time.Unix(0, o))
 		s.longest = max(s.longest, d)
-		if s.progress != nil {
-			fmt.Fprintf(s.progress, "STALLED: nothing completed in the last %.1fs; work in flight for %.1fs\n", now.Sub(from).Seconds(), d.Seconds())
-		}
+		return fmt.Sprintf("STALLED: nothing completed in the last %.1fs; work in flight for %.1fs\n", now.Sub(from).Seconds(), d.Seconds())
 	}
+	return ""
 }
 
 // windowEnd counts the work in flight for longer than the limit when the measured window ended at end.
