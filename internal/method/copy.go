@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 
 	"github.com/dbdyno/dbdyno/internal/output/store"
@@ -57,7 +58,7 @@ func openStorePair(ctx context.Context, from, to string) (src, dst *store.Store,
 	if from == "" || to == "" {
 		return nil, nil, fmt.Errorf(`--store "" is no store: name the stores to copy between`)
 	}
-	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && samePath(from, to) {
+	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && outfile.SamePath(from, to) {
 		return nil, nil, fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
 	}
 	if src, err = OpenStore(ctx, from); err != nil {

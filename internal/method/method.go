@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"os"
 	"strconv"
@@ -121,7 +122,7 @@ func sameTarget(a, b *engine.Target) bool {
 		return false
 	}
 	if a.Engine.Embedded {
-		return samePath(a.Path, b.Path)
+		return outfile.SamePath(a.Path, b.Path)
 	}
 	return strings.EqualFold(a.Host, b.Host) && a.Port == b.Port && a.Database == b.Database
 }
@@ -300,7 +301,7 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 			return err
 		}
 		for _, f := range own {
-			if s.store != "" && samePath(s.store, f) {
+			if s.store != "" && outfile.SamePath(s.store, f) {
 				return fmt.Errorf("--store %s is one of the files this command works on (%s): the results store is a file of its own; choose another", s.store, f)
 			}
 		}

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
-	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
 
@@ -88,5 +88,5 @@ func MonitorReport(ctx context.Context, storePath, name string, v MonitorView, o
 	if err := monitor.WriteReport(ctx, st, &b, name, ps, v.Devices, v.Growth, loc); err != nil {
 		return err
 	}
-	return result.WriteAtomic(out, b.Bytes())
+	return outfile.WriteAtomic(out, b.Bytes())
 }

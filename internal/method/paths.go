@@ -2,11 +2,8 @@ package method
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -38,7 +35,7 @@ func (k Kind) looksLike(head []byte) bool {
 	case ResultJSON:
 		return strings.HasPrefix(h, "{") && strings.Contains(h, `"schema_version"`)
 	case ReportHTML:
-		return strings.HasPrefix(h, "<!DOCTYPE html>") && strings.Contains(h, "dbdyno report")
+		return outfile.LooksLikeReport(head)
 	case ExportCSV:
 		return strings.HasPrefix(h, "run_id,workload,")
 	case ExportJSON:
@@ -62,62 +59,11 @@ func (k Kind) looksLike(head []byte) bool {
 // command's inputs (the results store, a target's database file), a directory, an existing file that is not
 // of the kind being written, or in a directory where no file can be created.
 func CheckOutput(flag, path string, kind Kind, inputs ...string) error {
-	if path == "" {
-		return nil
-	}
-	for _, in := range inputs {
-		if in != "" && samePath(path, in) {
-			return fmt.Errorf("%s %s is also an input of this command (%s): choose another file", flag, path, in)
-		}
-	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("%s %s is a directory: give a file name, e.g. %s", flag, path, filepath.Join(path, "out"+ext(kind)))
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("%s %s: %v", flag, path, err)
-		}
-		head := make([]byte, 512)
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		if n > 0 && !kind.looksLike(head[:n]) {
-			return fmt.Errorf("%s %s exists and is not a dbdyno %s: refusing to replace it; choose another file", flag, path, kind)
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".dbdyno-probe*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s %s: %v: choose a writable directory", flag, path, errors.Unwrap(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
+	return outfile.Check(flag, path, kind.String(), "out"+ext(kind), kind.looksLike, inputs...)
 }
 
 func ext(k Kind) string {
 	return [...]string{".json", ".html", ".csv", ".json", ".log"}[k]
-}
-
-// samePath reports whether two paths name one file (or would: the same absolute path), an embedded
-// database's -wal and -shm files counting as the database.
-func samePath(a, b string) bool {
-	for _, suffix := range []string{"", "-wal", "-shm", ".wal"} {
-		if sameFile(a, b+suffix) {
-			return true
-		}
-	}
-	return false
-}
-
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	pa, err1 := filepath.Abs(a)
-	pb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && pa == pb
 }
 
 // targetFiles are the database files of the embedded targets.
@@ -145,7 +91,7 @@ func checkTargetsAreNotTheStore(v *workload.Values, targets []*engine.Target) er
 		if _, ok := v.Flag("store"); ok && store.IsTarget(v.String("store"), t) {
 			return fmt.Errorf("--store %s is the database of --target %s: its tables and load would go in among the results; keep the results in a database of their own", store.Display(v.String("store")), t)
 		}
-		if t != nil && t.Engine.Embedded && samePath(t.Path, store.DefaultPath) {
+		if t != nil && t.Engine.Embedded && outfile.SamePath(t.Path, store.DefaultPath) {
 			return fmt.Errorf("--target %s is dbdyno's results store (%s): its tables would go in among the results; give the target a file of its own", t, store.DefaultPath)
 		}
 	}
@@ -155,7 +101,7 @@ func checkTargetsAreNotTheStore(v *workload.Values, targets []*engine.Target) er
 // CheckStore refuses a results store that is one of the targets' database files.
 func CheckStore(path string, targets []string) error {
 	for _, t := range targets {
-		if path != "" && samePath(path, t) {
+		if path != "" && outfile.SamePath(path, t) {
 			return fmt.Errorf("--store %s is a target's database (%s): the results store is a file of its own; choose another", path, t)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"net/url"
 	"os"
@@ -438,7 +439,7 @@ func (rs *runSet) next() *next {
 	n := &next{ID: r0.RunID}
 	switch {
 	case rs.stored[r0.RunID]:
-		if !samePath(rs.s.store, store.DefaultPath) {
+		if !outfile.SamePath(rs.s.store, store.DefaultPath) {
 			storeFlag = " --store " + shellQuote(storeName(rs.s.store))
 		}
 		if len(runs) == 1 || r0.Group == nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -208,7 +209,7 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 		_, err = w.Write(b.Bytes())
 		return len(runs), err
 	}
-	return len(runs), result.WriteAtomic(out, b.Bytes())
+	return len(runs), outfile.WriteAtomic(out, b.Bytes())
 }
 
 // Compare prints the runs each reference names (their medians) side by side, each against the first. It
@@ -298,7 +299,7 @@ func Report(ctx context.Context, warn io.Writer, storePath string, refs []string
 	if err := report.Write(&b, title, runs); err != nil {
 		return 0, err
 	}
-	return len(runs), result.WriteAtomic(out, []byte(b.String()))
+	return len(runs), outfile.WriteAtomic(out, []byte(b.String()))
 }
 
 // PrintSQL prints every statement a workload (or, without one, only the engine) runs on an engine, file by

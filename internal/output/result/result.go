@@ -7,8 +7,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -617,34 +617,7 @@ func (r *Result) WriteFile(path string) error {
 	if err := Validate(b); err != nil {
 		return fmt.Errorf("internal error: result does not match its schema: %w", err)
 	}
-	return WriteAtomic(path, b)
-}
-
-// WriteAtomic writes data to path so that readers see either the old file or the whole new one.
-func WriteAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("cannot write result %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write result %s: %w", path, err)
-	}
-	return nil
+	return outfile.WriteAtomic(path, b)
 }
 
 var schemaURL = regexp.MustCompile(`file://\S*?(result-v\d+\.json)`)

@@ -59,21 +59,6 @@ func TestSchemaRejectsBadDocuments(t *testing.T) {
 	}
 }
 
-func TestWriteAtomicKeepsOldFileOnFailure(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "r.json")
-	os.WriteFile(path, []byte("old"), 0o644)
-	if err := WriteAtomic(filepath.Join(dir, "missing", "r.json"), []byte("new")); err == nil {
-		t.Fatal("writing into a missing directory succeeded")
-	}
-	if err := WriteAtomic(path, []byte("new")); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "new" {
-		t.Fatalf("content %q", b)
-	}
-}
-
 // A document that fails the schema is named by the schema's own name, not a made-up file URL.
 func TestSchemaErrorNamesTheSchema(t *testing.T) {
 	r := sample()

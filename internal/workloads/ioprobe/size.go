@@ -3,11 +3,9 @@ package ioprobe
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -43,7 +41,7 @@ func sizeCommand() *workload.Command {
 		if o.Format != "normal" && o.Format != "json" {
 			return fmt.Errorf("--output-format %q is not known: use normal or json", o.Format)
 		}
-		if err := checkPage("--html", o.HTML, sizeInputs(o)...); err != nil {
+		if err := outfile.Check("--html", o.HTML, "HTML page", "plan.html", outfile.LooksLikeReport, sizeInputs(o)...); err != nil {
 			return err
 		}
 		c, err := sizing.Load(o.Catalog)
@@ -63,7 +61,7 @@ func sizeCommand() *workload.Command {
 			if werr := p.WriteHTML(&b, o.Top); werr != nil {
 				return werr
 			}
-			if werr := writeAtomic(o.HTML, b.Bytes()); werr != nil {
+			if werr := outfile.WriteAtomic(o.HTML, b.Bytes()); werr != nil {
 				return werr
 			}
 			note := env.Out
@@ -92,78 +90,4 @@ func sizeInputs(o *SizeFlags) []string {
 		in = append(in, o.Need) // a checklist file (inline figures name none)
 	}
 	return in
-}
-
-// checkPage refuses an HTML output path before any work when writing it would lose data or fail: one of the
-// command's inputs, a directory, an existing file that is not a dbdyno page, or a directory where no file can be
-// created.
-func checkPage(flag, path string, inputs ...string) error {
-	if path == "" {
-		return nil
-	}
-	for _, in := range inputs {
-		if in != "" && sameFile(path, in) {
-			return fmt.Errorf("%s %s is also an input of this command (%s): choose another file", flag, path, in)
-		}
-	}
-	if fi, err := os.Stat(path); err == nil {
-		if fi.IsDir() {
-			return fmt.Errorf("%s %s is a directory: give a file name, e.g. %s", flag, path, filepath.Join(path, "plan.html"))
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("%s %s: %v", flag, path, err)
-		}
-		head := make([]byte, 512)
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		if h := string(bytes.TrimSpace(head[:n])); n > 0 && !(strings.HasPrefix(h, "<!DOCTYPE html>") && strings.Contains(h, "dbdyno report")) {
-			return fmt.Errorf("%s %s exists and is not a dbdyno HTML page: refusing to replace it; choose another file", flag, path)
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".dbdyno-probe*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s %s: %v: choose a writable directory", flag, path, errors.Unwrap(err))
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
-// sameFile reports whether two paths name one file (or would: the same absolute path).
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(fa, fb)
-	}
-	pa, err1 := filepath.Abs(a)
-	pb, err2 := filepath.Abs(b)
-	return err1 == nil && err2 == nil && pa == pb
-}
-
-// writeAtomic writes a file whole or not at all: a temporary file in its directory, synced, renamed over it.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if _, err = f.Write(data); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
 }
