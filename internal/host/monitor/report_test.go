@@ -139,7 +139,7 @@ func TestReportInChromium(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path)); err != nil {
 			t.Fatal(err)
 		}
-		problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](pageProblems))
+		problems, err := browser.Problems(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,23 +162,3 @@ func TestReportInChromium(t *testing.T) {
 		os.WriteFile(filepath.Join(out, fmt.Sprintf("monitor-%d.jpg", width)), shot, 0o644)
 	}
 }
-
-// pageProblems lists, in the loaded page, what a reader would see broken: sideways scrolling, text overflowing
-// its cell or heading, a chart's text or band leaving its chart.
-const pageProblems = `(() => {
-  const bad = [];
-  const de = document.documentElement;
-  if (de.scrollWidth > de.clientWidth + 1) bad.push("the page scrolls sideways: " + de.scrollWidth + " > " + de.clientWidth);
-  for (const el of document.querySelectorAll("td,th,h1,h2,h3,p")) {
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) bad.push("text overflows its <" + el.tagName.toLowerCase() + ">: " + el.textContent.slice(0, 80));
-  }
-  for (const svg of document.querySelectorAll("svg.chart")) {
-    const box = svg.getBoundingClientRect();
-    for (const x of svg.querySelectorAll("text,rect.band")) {
-      const r = x.getBoundingClientRect();
-      if (r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5))
-        bad.push("leaves its chart: " + x.tagName + " " + JSON.stringify(x.textContent) + " in " + svg.getAttribute("aria-label"));
-    }
-  }
-  return bad;
-})()`

@@ -67,7 +67,7 @@ func TestHTMLLayoutInChromium(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(800, 900), chromedp.Navigate("file://"+broken)); err != nil {
 		t.Fatal(err)
 	}
-	problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](planPageProblems))
+	problems, err := browser.Problems(ctx)
 	found := map[string]bool{}
 	for _, p := range problems {
 		found[strings.SplitN(p, ":", 2)[0]] = true
@@ -82,7 +82,7 @@ func TestHTMLLayoutInChromium(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 900), chromedp.Navigate("file://"+path)); err != nil {
 				t.Fatal(err)
 			}
-			problems, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](planPageProblems))
+			problems, err := browser.Problems(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,35 +120,3 @@ func TestHTMLLayoutInChromium(t *testing.T) {
 		}
 	}
 }
-
-// planPageProblems lists, in the loaded page, what a reader would see broken: sideways scrolling, text
-// overflowing its cell, heading or paragraph, a table wider than its box, a chart wider than the page or
-// reaching out of the body, a chart's text leaving it or two of its texts overlapping.
-const planPageProblems = `(() => {
-  const bad = [];
-  const de = document.documentElement;
-  if (de.scrollWidth > de.clientWidth + 1) bad.push("the page scrolls sideways: " + de.scrollWidth + " > " + de.clientWidth);
-  for (const el of document.querySelectorAll("td,th,h1,h2,h3,p,li")) {
-    if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1) bad.push("text overflows its <" + el.tagName.toLowerCase() + ">: " + el.textContent.slice(0, 80));
-  }
-  for (const w of document.querySelectorAll(".wide")) {
-    if (w.scrollWidth > w.clientWidth + 1) bad.push("a table is wider than its box: " + w.scrollWidth + " > " + w.clientWidth + ": " + w.textContent.slice(0, 60));
-  }
-  const body = document.body.getBoundingClientRect();
-  for (const svg of document.querySelectorAll("svg.chart")) {
-    const name = svg.getAttribute("aria-label");
-    const box = svg.getBoundingClientRect();
-    if (box.width <= 0 || box.right > de.clientWidth + 0.5 || box.left < body.left - 0.5 || box.right > body.right + 0.5) bad.push("the chart does not fit the page: " + box.left + " to " + box.right + " of " + de.clientWidth + ": " + name);
-    const texts = [...svg.querySelectorAll("text")].map(t => ({t: t.textContent, r: t.getBoundingClientRect()})).filter(x => x.r.width > 0);
-    for (const x of [...texts, ...[...svg.querySelectorAll("rect")].map(r => ({t: "a bar", r: r.getBoundingClientRect()}))]) {
-      if (x.r.left < box.left - 0.5 || x.r.right > box.right + 0.5 || x.r.top < box.top - 0.5 || x.r.bottom > box.bottom + 0.5)
-        bad.push("leaves its chart: " + JSON.stringify(x.t) + " in " + JSON.stringify(name));
-    }
-    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
-      const a = texts[i].r, b = texts[j].r;
-      const ox = Math.min(a.right, b.right) - Math.max(a.left, b.left), oy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      if (ox > 1 && oy > 1) bad.push("texts overlap: " + JSON.stringify(texts[i].t) + " and " + JSON.stringify(texts[j].t) + " in " + JSON.stringify(name));
-    }
-  }
-  return bad;
-})()`
