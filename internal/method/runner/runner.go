@@ -507,19 +507,7 @@ func (e *vuEnv) stopped() bool {
 
 // sleep waits d, false when the run ended or the user was told to quit meanwhile.
 func (e *vuEnv) sleep(ctx context.Context, d time.Duration) bool {
-	if e.quit == nil || d <= 0 {
-		return sleep(ctx, d) && !e.stopped()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	case <-e.quit:
-		return false
-	}
+	return sleep(ctx, d, e.quit) && !e.stopped()
 }
 
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
@@ -636,7 +624,7 @@ func reconnect(ctx context.Context, wk Worker, limit time.Duration, reconnects *
 	backoff := 100 * time.Millisecond
 	var last error
 	for time.Now().Before(deadline) {
-		if !sleep(ctx, backoff) {
+		if !sleep(ctx, backoff, nil) {
 			return false
 		}
 		if last = wk.Reconnect(ctx); last == nil {
@@ -651,7 +639,8 @@ func reconnect(ctx context.Context, wk Worker, limit time.Duration, reconnects *
 	return false
 }
 
-func sleep(ctx context.Context, d time.Duration) bool {
+// sleep waits d, false when ctx ended or quit was closed meanwhile (a nil quit never is).
+func sleep(ctx context.Context, d time.Duration, quit <-chan struct{}) bool {
 	if d <= 0 {
 		return ctx.Err() == nil
 	}
@@ -661,6 +650,8 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	case <-ctx.Done():
+		return false
+	case <-quit:
 		return false
 	}
 }
