@@ -14,5 +14,5 @@ type Measuring struct {
 	Result          string        `flag:"result" help:"write the result JSON to this file (FILE.2.json, FILE.3.json ... for further runs)"`
 	OutputFormat    string        `flag:"output-format" default:"normal" plan:"-" help:"normal, or json (as fio's): the runs' summary as one JSON object on standard output, the progress lines on standard error"`
 	StartAt         string        `flag:"start-at" plan:"-" help:"start the measured window at this instant (RFC 3339, or +30s from now), the set-up and ramp-up before it: the shards of one run (--shard) start together"`
-	ClockRef        string        `flag:"clock-ref" plan:"-" help:"a dbdyno agent (http://HOST:PORT) whose clock --start-at is read on: the run measures its clock's offset against it and records it (the merge corrects the shards' windows by it)"`
+	ClockRef        string        `flag:"clock-ref" plan:"-" help:"a dbdyno agent (http://HOST:PORT) or an NTP server (ntp://HOST) whose clock --start-at is read on: the run measures its clock's offset against it and records it (the merge corrects the shards' windows by it)"`
 }

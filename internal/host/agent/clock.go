@@ -40,6 +40,9 @@ type Offset struct {
 // least round trip: for each, t0 sent and t3 received here, t1 received and t2 sent there, offset
 // ((t1−t0)+(t2−t3))/2 and round trip (t3−t0)−(t2−t1).
 func ClockOffset(ctx context.Context, raw string, tlsConf *tls.Config, samples int) (Offset, error) {
+	if isNTP(raw) {
+		return ntpOffset(ctx, raw, samples)
+	}
 	if err := checkRef(raw); err != nil {
 		return Offset{}, err
 	}
@@ -80,7 +83,7 @@ func ClockOffset(ctx context.Context, raw string, tlsConf *tls.Config, samples i
 func checkRef(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--clock-ref %s: give a dbdyno agent's address as http://HOST:PORT (or https://)", Where(raw))
+		return fmt.Errorf("--clock-ref %s: give a dbdyno agent's address as http://HOST:PORT (or https://), or an NTP server as ntp://HOST", Where(raw))
 	}
 	if u.User != nil || u.RawQuery != "" {
 		return fmt.Errorf("--clock-ref %s: put no credentials in the URL (the agent's time needs none)", Where(raw))

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,6 +39,18 @@ func TestClockOffsetAndStartAt(t *testing.T) {
 	corrected := ms.Add(time.Duration(c["offset_ms"].(float64) * float64(time.Millisecond)))
 	if rtt := time.Duration(c["round_trip_ms"].(float64) * float64(time.Millisecond)); corrected.Before(at.Add(-rtt)) || ms.Sub(at) > r.Measurement.MeasureEnd.Sub(ms)/10 {
 		t.Fatalf("measured from %s (corrected %s), --start-at %s", ms, corrected, at)
+	}
+	// an NTP server 1.5 s ahead as the reference: the instant is read on its clock
+	ntpRef := "ntp://" + agent.NTPServer(t, 1500*time.Millisecond, 2, true)
+	at = time.Now().Add(1500*time.Millisecond + 4*time.Second).UTC().Truncate(time.Millisecond)
+	clitest.Must(t, "ping", "--target", db, "--store", "", "--duration", "1s", "--rampup", "1s", "--result", res,
+		"--start-at", at.Format(time.RFC3339Nano), "--clock-ref", ntpRef)
+	r, _ = clitest.ReadResult(t, res)
+	if c, ok = r.Options["clock"].(map[string]any); !ok || c["ref"] != ntpRef || math.Abs(c["offset_ms"].(float64)-1500) > c["round_trip_ms"].(float64)/2+1 {
+		t.Fatalf("against NTP 1.5 s ahead, the result records clock %v", r.Options["clock"])
+	}
+	if ms := r.Measurement.MeasureStart; ms.Before(at.Add(-1600*time.Millisecond)) || ms.After(at.Add(-1400*time.Millisecond).Add(r.Measurement.MeasureEnd.Sub(ms)/10)) {
+		t.Fatalf("measured from %s on this host's clock, --start-at %s on the reference's, 1.5 s ahead", ms, at)
 	}
 	for args, want := range map[string]string{
 		"--start-at 2020-01-01T00:00:00Z":      "is already past",
