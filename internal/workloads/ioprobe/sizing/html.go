@@ -166,6 +166,9 @@ func (p *Plan) WriteHTML(w io.Writer, top int) error {
 	} else {
 		p.candidatesHTML(&b, list)
 	}
+	for _, n := range p.Notes { // a mixes' search cut short
+		fmt.Fprintf(&b, "<p class=\"note\">%s.</p>\n", esc(report.Capital(n)))
+	}
 	// what no candidate meets
 	b.WriteString("<h2 id=\"unmet\">Requirements no candidate meets</h2>\n")
 	if u := p.Unmet; u != nil {

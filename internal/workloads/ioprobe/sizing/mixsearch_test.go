@@ -1,6 +1,8 @@
 package sizing
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand"
@@ -327,5 +329,123 @@ func TestMixSearchStaysSmall(t *testing.T) {
 	}
 	if mixes == 0 {
 		t.Error("no need is cheapest as a mix: the sweep does not exercise the search")
+	}
+}
+
+// proportional is eleven disk sizes priced exactly in proportion to their capacity (4 units a GiB), at 500
+// IOPS and 60 MB/s each: a tier priced per GiB, where a need of capacity leaves the search's linear bound no
+// room to cut.
+func proportional() []mixType {
+	var types []mixType
+	for i := 0; i < 11; i++ {
+		gib := float64(int(32) << i)
+		types = append(types, mixType{a: mixDim{500, 60, gib}, price: Money(gib * 4)})
+	}
+	return types
+}
+
+// The search's work is bounded: on sizes priced exactly in proportion to the capacity a need asks for, it
+// once took 87,679,598 branches (a minute) for 777,777 GiB over 64 slots. Cut short at mixBudget it keeps
+// the cheapest set found and says how far it may be from the cheapest: never below the floor it gives, and
+// at most the gap it gives above it. Checked against the whole search where that is small enough to run (a
+// budget of 2,000 branches on needs whose whole search takes more), counted, not timed.
+func TestMixSearchCutShortSaysHowFar(t *testing.T) {
+	types := proportional()
+	defer func(b int) { mixBudget = b }(mixBudget)
+	checked := 0
+	for _, gib := range []float64{5000, 9999, 20001, 33333} {
+		need := mixDim{2000, 0, gib}
+		mixBudget = 100_000_000
+		_, best, whole, ok, cut := solveMixCut(types, 16, need, nil)
+		if !ok || cut != nil {
+			t.Fatalf("%v GiB: the whole search: ok %v, cut %+v", gib, ok, cut)
+		}
+		mixBudget = 2000
+		counts, got, states, ok, cut := solveMixCut(types, 16, need, nil)
+		if whole <= mixBudget {
+			if cut != nil {
+				t.Errorf("%v GiB: a search of %d branches was cut at %d", gib, whole, mixBudget)
+			}
+			continue
+		}
+		checked++
+		if cut == nil || states > mixBudget || !ok || !cut.Found {
+			t.Fatalf("%v GiB: %d branches of %d allowed (the whole search %d): ok %v, cut %+v", gib, states, mixBudget, whole, ok, cut)
+		}
+		if cut.Floor > best || got < best || got-best > cut.Gap || cut.Gap != got-cut.Floor {
+			t.Errorf("%v GiB: cut short at %s (floor %s, gap %s), the cheapest %s", gib, got, cut.Floor, cut.Gap, best)
+		}
+		var carried float64
+		for i, c := range counts {
+			carried += float64(c) * types[i].a[2]
+		}
+		if carried < gib {
+			t.Errorf("%v GiB: the set found carries %v GiB", gib, carried)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no need's whole search outgrew the budget: the test does not cut any")
+	}
+	// the case that took a minute: now at most mixBudget branches, and said
+	mixBudget = 1_000_000
+	_, _, states, ok, cut := solveMixCut(types, 64, mixDim{5000, 300, 777777}, nil)
+	if states > mixBudget || cut == nil || !ok || cut.Gap < 0 {
+		t.Fatalf("777,777 GiB: %d branches, ok %v, cut %+v", states, ok, cut)
+	}
+	t.Logf("777,777 GiB: cut at %d branches, %+v", states, cut)
+}
+
+// A plan whose mixes' search was cut short says so in its text, its JSON and its page: the mix it lists is
+// marked with how far it may be from the cheapest.
+func TestPlanSaysWhereTheMixSearchWasCut(t *testing.T) {
+	c, err := Parse("prop.yaml", []byte(`disks:
+  - {name: S4,  tier: standard, size_gib: 32,    iops: 500, mbps: 60, price_month: 0.128}
+  - {name: S6,  tier: standard, size_gib: 64,    iops: 500, mbps: 60, price_month: 0.256}
+  - {name: S10, tier: standard, size_gib: 128,   iops: 500, mbps: 60, price_month: 0.512}
+  - {name: S15, tier: standard, size_gib: 256,   iops: 500, mbps: 60, price_month: 1.024}
+  - {name: S20, tier: standard, size_gib: 512,   iops: 500, mbps: 60, price_month: 2.048}
+  - {name: S30, tier: standard, size_gib: 1024,  iops: 500, mbps: 60, price_month: 4.096}
+  - {name: S40, tier: standard, size_gib: 2048,  iops: 500, mbps: 60, price_month: 8.192}
+vms:
+  - {name: V16, uncached_iops: 80000, uncached_mbps: 2000, max_data_disks: 16, disk_tiers: [standard], price_month: 100}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int) { mixBudget = b }(mixBudget)
+	mixBudget = 50
+	p, err := Size(c, Need{IOPS: 2000, GiB: 9999, IOSizeKB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) == 0 || !strings.Contains(p.Notes[0], "mixes of standard disks on V16: the search stopped after 50 branches") {
+		t.Fatalf("notes %q", p.Notes)
+	}
+	var text, js bytes.Buffer
+	p.Write(&text, 0)
+	p.WriteJSON(&js, 0)
+	var html strings.Builder
+	if err := p.WriteHTML(&html, 0); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "json": js.String(), "html": html.String()} {
+		if !strings.Contains(out, "the search stopped after 50 branches") {
+			t.Errorf("%s does not say the search was cut:\n%s", name, out)
+		}
+	}
+	var j PlanJSON
+	if err := json.Unmarshal(js.Bytes(), &j); err != nil {
+		t.Fatal(err)
+	}
+	marked := false
+	for _, cj := range j.Candidates {
+		marked = marked || cj.Placed && cj.UnprovenBy != nil
+	}
+	if strings.Contains(p.Notes[0], "the mix it found") != marked {
+		t.Errorf("the notes %q and the candidates' marks (%v) disagree", p.Notes, marked)
+	}
+	mixBudget = 1_000_000
+	if p, _ := Size(c, Need{IOPS: 2000, GiB: 9999, IOSizeKB: 8}); len(p.Notes) != 0 {
+		t.Errorf("a search within its budget noted %q", p.Notes)
 	}
 }

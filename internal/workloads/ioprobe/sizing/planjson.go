@@ -14,6 +14,8 @@ type PlanJSON struct {
 	More       int             `json:"more_candidates"` // left out by --top
 	// Cheapest is the first candidate's name where it is priced ("" where no candidate is).
 	Cheapest string `json:"cheapest"`
+	// Notes say where the mixes' search was cut short and what that leaves unproven (Plan.Notes)
+	Notes []string `json:"notes,omitempty"`
 }
 
 // NeedJSON is the need sized for; a figure of 0 is no requirement.
@@ -44,6 +46,9 @@ type CandidateJSON struct {
 	CostMonth  *float64   `json:"cost_month"`
 	VMMonth    *float64   `json:"vm_month"`
 	DisksMonth *float64   `json:"disks_month"`
+	// UnprovenBy: a mix whose search was cut short costs at most this many dollars a month more than the
+	// cheapest possible (absent where the mix is proven the cheapest, or not a mix)
+	UnprovenBy *float64 `json:"unproven_by,omitempty"`
 }
 
 // PartJSON is N disks of one size.
@@ -82,11 +87,15 @@ func (p *Plan) JSON(top int) PlanJSON {
 		if c.Priced {
 			j.CostMonth, j.VMMonth, j.DisksMonth = dollars(c.Cost), dollars(c.VM.Price), dollars(c.DiskCost())
 		}
+		if c.Unproven {
+			j.UnprovenBy = dollars(c.Gap)
+		}
 		out.Candidates = append(out.Candidates, j)
 	}
 	if len(p.Candidates) > 0 && p.Candidates[0].Priced {
 		out.Cheapest = p.Candidates[0].String()
 	}
+	out.Notes = p.Notes
 	return out
 }
 

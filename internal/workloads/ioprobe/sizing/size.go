@@ -89,6 +89,10 @@ type Candidate struct {
 	// CacheMBps of them) within its own caps; IOPS and MBps are then the uncached caps plus the cache's.
 	Cached               bool
 	CacheIOPS, CacheMBps float64
+	// Unproven: a mix whose search was cut short (mixBudget): it costs at most Gap more than the cheapest
+	// mix of its sizes on its VM (the plan's Notes say so)
+	Unproven bool
+	Gap      Money
 	// the binding limit's headroom: what it delivers over what is needed of it (got and want, in unit)
 	headroom, got, want float64
 	unit                string
@@ -264,7 +268,9 @@ type Plan struct {
 	Candidates []Candidate
 	// Unmet says, where no candidate meets the need (Candidates empty), which requirement is out of reach and by
 	// how much: the error Size returns with the plan.
-	Unmet  *UnmetError
+	Unmet *UnmetError
+	// Notes say where the mixes' search was cut short (mixBudget), and what that leaves unproven
+	Notes  []string
 	states int // the branches the mixes' searches explored (their work, for the tests)
 }
 
@@ -348,8 +354,9 @@ func candidates(c *Catalog, need Need) *Plan {
 				}
 			}
 		}
-		m, n := cheapestMix(v, c.Disks, need, vmBest)
+		m, n, notes := cheapestMix(v, c.Disks, need, vmBest)
 		p.states += n
+		p.Notes = append(p.Notes, notes...)
 		if m != nil {
 			p.Candidates = append(p.Candidates, *m)
 		}
@@ -591,5 +598,8 @@ func (p *Plan) Write(w io.Writer, top int) {
 		}
 	} else {
 		fmt.Fprintf(w, "no candidate is priced: add price_month to the catalogue's VMs and disks to choose the cheapest\n")
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 }
