@@ -21,10 +21,10 @@ import (
 )
 
 // StepFlags are the stepped load's options, every user-driven command's: one run whose parts are the loads
-// given, its ramp-up left out of its figures. By users, the steps are one loop of virtual users that each step
-// grows or shrinks (the shared runner's RunSteps: a step connects only the users it adds, and stops its surplus
-// users after their unit of work in flight before it ramps up); by rate, each step is a run of its own on the
-// same database.
+// given, its ramp-up left out of its figures. The steps are one loop of virtual users (the shared runner's
+// RunSteps): by users, each step grows or shrinks it (a step connects only the users it adds, and stops its
+// surplus users after their unit of work in flight before it ramps up); by rate, the run's users take each
+// step's rate in turn, the open-loop schedule changed at the step's start.
 type StepFlags struct {
 	Steps        string        `flag:"steps" plan:"-" help:"stepped load in one run: the loads in turn, e.g. 2,4,8,16 (whole users, or rates per second with --by rate, a decimal too: 0.5,1,2.5), each step a part of one result; users are one loop, each step keeping the users running and adding its own (or stopping its surplus after their work in flight), with its own throughput and percentiles; the result's headline is its best step's"`
 	StepDuration time.Duration `flag:"step-duration" default:"60s" plan:"-" help:"with --steps: each step's length, its ramp-up included"`
@@ -175,6 +175,10 @@ type stepEdges struct {
 // spec makes a run's spec take the steps: each step's part gets its status and metrics (m's), and its line.
 func (p *stepPlan) spec(spec *workload.Spec, m *workload.Meta, t *engine.Target, out io.Writer) {
 	for _, load := range p.st.loads {
+		if p.st.flag.Name == "rate" { // the run's users, at the step's rate
+			spec.Steps = append(spec.Steps, workload.LoadStep{Rate: load, Rampup: p.st.rampup, Duration: p.st.duration})
+			continue
+		}
 		spec.Steps = append(spec.Steps, workload.LoadStep{VUs: int(load), Rampup: p.st.rampup, Duration: p.st.duration})
 	}
 	spec.StepEdge = func(ctx context.Context, i int, end bool) {
@@ -269,14 +273,13 @@ func (p *stepPlan) wholeRun(r *result.Result) {
 
 // run runs the steps in turn on every target (runTargets) and makes each target's stepped result; a step that
 // fails or does not start ends the stepping (a heavier load would not do better). cr is the repeat's cold
-// start, before the first step only. By users the steps are one run whose loop of virtual users each step
-// grows; by rate (or for a run that does not take steps in one loop), each step is a run of its own.
+// start, before the first step only. The steps are one run whose loop of virtual users each step grows or
+// shrinks (by users) or sets the rate of (by rate); for a run that does not take steps in one loop, each step
+// is a run of its own.
 func (st *stepping) run(ctx context.Context, out io.Writer, v *workload.Values, targets int, cr *coldRound,
 	runTargets func(v *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error)) ([]*result.Result, []error) {
-	if st.flag.Name == "vus" {
-		if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
-			return res, errs
-		}
+	if res, errs, ok := st.oneLoop(out, v, targets, cr, runTargets); ok {
+		return res, errs
 	}
 	parts := make([][]*result.Result, targets)
 	errs := make([]error, targets)
@@ -327,8 +330,12 @@ func (st *stepping) oneLoop(out io.Writer, v *workload.Values, targets int, cr *
 	for _, l := range st.loads {
 		most = max(most, l)
 	}
-	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, each adding to or stopping some of those running\n",
-		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration)
+	how := "each adding to or stopping some of those running"
+	if st.flag.Name == "rate" {
+		how = "each setting the rate of their open-loop schedule"
+	}
+	fmt.Fprintf(out, "\n== step 1 of %d: %s=%s (%s ramp-up, %s measured); the steps are one loop of virtual users, %s\n",
+		len(st.loads), st.flag.Name, loadText(st.loads[0]), st.rampup, st.duration, how)
 	// the run holds the most users any step has (the driver's CPU share, a workload's sizing)
 	_, es := runTargets(st.values(v, most), cr, plans)
 	none := true // no target's run took the steps

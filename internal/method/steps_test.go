@@ -207,6 +207,10 @@ func TestSteppedFractionalRatesOnSQLite(t *testing.T) {
 		"--step-duration", "7s", "--step-rampup", "1s", "--interval", "1s", "--seed", "7", "--store", "", "--result", res)
 	r, _ := clitest.ReadResult(t, res)
 	checkSteps(t, r, "rate", []float64{2.5, 5}, 7*time.Second, time.Second)
+	// one loop of the run's users, the schedule's rate set at each step (they were a run each)
+	if !strings.Contains(out.Stdout, "one loop of virtual users, each setting the rate") || !strings.Contains(out.Stdout, "setting the rate to 5/s") {
+		t.Errorf("the rate steps are not one loop:\n%s", out.Stdout)
+	}
 	if r.Options["steps"] != "2.5,5" || r.Options["steps_by"] != "rate" {
 		t.Fatalf("options: steps %v by %v, want 2.5,5 by rate", r.Options["steps"], r.Options["steps_by"])
 	}

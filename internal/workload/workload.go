@@ -145,10 +145,12 @@ type Spec struct {
 	StepEdge func(ctx context.Context, i int, end bool)
 }
 
-// LoadStep is one step of Spec.Steps: its users (the earlier steps' included), ramp-up and measured time.
+// LoadStep is one step of Spec.Steps: its users (the earlier steps' included), ramp-up and measured time; by
+// rate (an open-loop run's --steps --by rate), its rate per second, VUs 0 (the run's users).
 type LoadStep struct {
 	VUs              int
 	Rampup, Duration time.Duration
+	Rate             float64
 }
 
 // StepsRun is a Run that takes Spec.Steps (the shared virtual-user runner's); the method runs each step of

@@ -48,6 +48,19 @@ const maxGap = 100 * 365 * 24 * time.Hour
 
 func (s *schedule) advance() { s.next = s.next.Add(s.gap()) }
 
+// setRate changes the rate from at on (a stepped open-loop run's next step): the next intended start not yet
+// due is drawn again at the new rate from at (the process is memoryless: the rest of the old gap means
+// nothing at the new rate); starts already due stay due (a backlog is the new step's to catch up on, or skip).
+func (s *schedule) setRate(at time.Time, rate float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mean = float64(time.Second) / rate
+	if s.next.After(at) {
+		s.next = at
+		s.advance()
+	}
+}
+
 // take is the next intended start for a virtual user free at now, and how many starts were skipped before it
 // (only with a latency limit: those more than the limit behind now).
 func (s *schedule) take(now time.Time) (at time.Time, skipped int64) {

@@ -354,3 +354,34 @@ func TestPerUserFigures(t *testing.T) {
 		t.Fatalf("a closed loop without a latency limit has open-loop figures: %+v", m.OpenLoop)
 	}
 }
+
+// A stepped open-loop run changes its schedule's rate at a step's start: the starts after it come at the new
+// rate (a Poisson count of it over a span: within 5 standard deviations), those already due stay due, and
+// the next start is drawn afresh at the new rate (not the rest of a long gap of the old one).
+func TestScheduleTakesANewRate(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	s := newSchedule(t0, 0.001, 1, 0) // a start every 1,000 s on average
+	at := t0.Add(time.Second)
+	s.setRate(at, 200)
+	n := 0
+	for {
+		next, _ := s.take(at)
+		if next.Before(at) {
+			t.Fatalf("a start at %s, before the new rate's %s", next, at)
+		}
+		if next.After(at.Add(10 * time.Second)) {
+			break
+		}
+		n++
+	}
+	if want := 2000.0; math.Abs(float64(n)-want) > 5*math.Sqrt(want) {
+		t.Errorf("%d starts in 10 s at 200/s", n)
+	}
+	// starts already due stay due: a backlog is not wiped by a new rate
+	s = newSchedule(t0, 1000, 2, 0)
+	due, _ := s.take(t0)
+	s.setRate(t0.Add(time.Hour), 1)
+	if next, _ := s.take(t0.Add(time.Hour)); !next.Before(t0.Add(time.Second)) || next.Before(due) {
+		t.Errorf("a start due before the new rate moved to %s", next)
+	}
+}

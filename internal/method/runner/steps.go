@@ -15,10 +15,12 @@ import (
 )
 
 // Step is one step of a stepped run (RunSteps): its users (all of them, the earlier steps' included), its
-// ramp-up (left out of its figures) and its measured time.
+// ramp-up (left out of its figures) and its measured time; for an open-loop run (Config.Rate), Rate is the
+// step's rate per second, the whole run's as Config.Rate is (0: the run's).
 type Step struct {
 	VUs              int
 	Rampup, Duration time.Duration
+	Rate             float64
 }
 
 // RunSteps drives the workload through steps in one loop of virtual users, as HammerDB's stepped load does: the
@@ -44,8 +46,8 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 		return errors.New("a stepped run times its steps: no count-based window, latency log or start time")
 	}
 	for _, s := range steps {
-		if s.VUs < 1 || s.Duration <= 0 || s.Rampup < 0 {
-			return fmt.Errorf("a step of %d users, %s ramp-up and %s measured cannot run", s.VUs, s.Rampup, s.Duration)
+		if s.VUs < 1 || s.Duration <= 0 || s.Rampup < 0 || s.Rate < 0 || s.Rate > 0 && cfg.Rate <= 0 {
+			return fmt.Errorf("a step of %d users at %g/s, %s ramp-up and %s measured cannot run", s.VUs, s.Rate, s.Rampup, s.Duration)
 		}
 	}
 	if cfg.Interval <= 0 {
@@ -177,6 +179,16 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 		}
 		if err != nil {
 			return err
+		}
+		if step.Rate > 0 { // the open-loop schedule takes the step's rate from its ramp-up on
+			scfg.Rate = step.Rate
+			if cfg.WholeRate > 0 { // a shard's share of the whole run's rate, as the run's own
+				scfg.Rate, scfg.WholeRate = step.Rate*cfg.Rate/cfg.WholeRate, step.Rate
+			}
+			if i > 0 {
+				fmt.Fprintf(cfg.Progress, "setting the rate to %g/s\n", scfg.Rate)
+			}
+			sched.setRate(time.Now(), scfg.Rate)
 		}
 		m, err := runStep(parent, ctx, scfg, names, st, users, open, &stepShared{measuring: &measuring, phase: &phase, atEdges: &atEdges,
 			reconnects: &reconnects, disconnected: &disconnected, gate: &gate, tick: tick, slots: func() int { return inFlightSlots(cfg.guard) }},
@@ -385,7 +397,10 @@ func resetUser(u *userStat) *userStat {
 func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spec, res *result.Result, each func(part *result.Result) error) (bool, error) {
 	steps := make([]Step, len(spec.Steps))
 	for i, s := range spec.Steps {
-		steps[i] = Step{VUs: s.VUs, Rampup: s.Rampup, Duration: s.Duration}
+		steps[i] = Step{VUs: s.VUs, Rampup: s.Rampup, Duration: s.Duration, Rate: s.Rate}
+		if s.VUs == 0 { // an open-loop step: the run's users at the step's rate
+			steps[i].VUs = cfg.VUs
+		}
 	}
 	from := time.Now()
 	var stepErr error // a step's own (each's), which ends the stepping too
@@ -415,6 +430,9 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 			part.Options[k] = o
 		}
 		part.Options["vus"], part.Options["rampup_s"], part.Options["duration_s"] = steps[i].VUs, steps[i].Rampup.Seconds(), steps[i].Duration.Seconds()
+		if r := steps[i].Rate; r > 0 {
+			part.Options["rate"] = r
+		}
 		part.Measurement = m
 		if each != nil {
 			if e := each(&part); err == nil {
