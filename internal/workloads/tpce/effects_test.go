@@ -217,10 +217,11 @@ func tuSnapshot(t *testing.T, raw *sql.DB) tuState {
 	return tuState{m("SELECT t_id, t_exec_name FROM trade"), m("SELECT se_t_id, se_cash_type FROM settlement"), m("SELECT ct_t_id, ct_name FROM cash_transaction")}
 }
 
-var tuFrames = map[string]int{}
-
-// checkTradeUpdate: exactly the rows the frame names changed, each to the specification's other spelling.
-func checkTradeUpdate(t *testing.T, before, after tuState, log []tapped) {
+// checkTradeUpdate: exactly the rows the frame names changed, each to the specification's other spelling. The
+// frames' update statements seen are counted in frames (the caller's own: the engines' subtests run in
+// parallel, and a map they shared was cleared by one while another counted, "frames ran map[tu_ct_name:20]"
+// under stress-ng).
+func checkTradeUpdate(t *testing.T, before, after tuState, log []tapped, frames map[string]int) {
 	t.Helper()
 	want := tuState{map[float64]string{}, map[float64]string{}, map[float64]string{}}
 	for _, l := range log {
@@ -252,7 +253,7 @@ func checkTradeUpdate(t *testing.T, before, after tuState, log []tapped) {
 		default:
 			continue
 		}
-		tuFrames[l.name]++
+		frames[l.name]++
 	}
 	for _, c := range []struct {
 		what              string

@@ -716,13 +716,13 @@ func TestFramesAgainstIndependentSQL(t *testing.T) {
 			}
 			checkMarketFeed(t, raw, wk, symb, toCents(bid)-1)
 			// Trade-Update's three frames, by their effects
-			clear(tuFrames)
+			tuFrames := map[string]int{}
 			before := tuSnapshot(t, raw)
 			for i := 0; i < 15; i++ {
 				from := len(log)
 				run(TU)
 				after := tuSnapshot(t, raw)
-				checkTradeUpdate(t, before, after, log[from:])
+				checkTradeUpdate(t, before, after, log[from:], tuFrames)
 				before = after // nothing runs between one Trade-Update and the next
 			}
 			if tuFrames["tu_exec"] == 0 || tuFrames["tu_cash_type"] == 0 || tuFrames["tu_ct_name"] == 0 {
