@@ -125,6 +125,10 @@ func TestSteppedLoadDownAndUpIsOneLoop(t *testing.T) {
 		!strings.Contains(out.Stdout, "adding 1 virtual users to the 1 running") || !strings.Contains(out.Stdout, "vus=1, 1 of the 3 users running kept") {
 		t.Fatalf("steps 3,1,2 are not one loop: %d runs opened, or no line saying users were stopped and added:\n%s", n, out.Stdout)
 	}
+	// the workload's own summary names the step it is of (it read as the whole run's)
+	if !strings.Contains(out.Stdout, "\nthe last step (3 of 3), ok: ") {
+		t.Errorf("ping's summary does not say it is the last step's:\n%s", out.Stdout)
+	}
 	for i := 1; i < len(r.Steps); i++ {
 		if !r.Steps[i].StartedAt.Equal(r.Steps[i-1].EndedAt) {
 			t.Fatalf("step %d started at %s, step %d ended at %s: one loop's steps follow each other", i+1, r.Steps[i].StartedAt, i, r.Steps[i-1].EndedAt)
@@ -210,6 +214,10 @@ func TestSteppedFractionalRatesOnSQLite(t *testing.T) {
 	// one loop of the run's users, the schedule's rate set at each step (they were a run each)
 	if !strings.Contains(out.Stdout, "one loop of virtual users, each setting the rate") || !strings.Contains(out.Stdout, "setting the rate to 5/s") {
 		t.Errorf("the rate steps are not one loop:\n%s", out.Stdout)
+	}
+	// the workload's own summary (the last step's figures) says whose it is
+	if !strings.Contains(out.Stdout, "\nthe last step (2 of 2):\nOK after ") {
+		t.Errorf("the script's summary does not say it is the last step's:\n%s", out.Stdout)
 	}
 	if r.Options["steps"] != "2.5,5" || r.Options["steps_by"] != "rate" {
 		t.Fatalf("options: steps %v by %v, want 2.5,5 by rate", r.Options["steps"], r.Options["steps_by"])

@@ -125,16 +125,21 @@ func (r *run) TakesSteps() bool { return true }
 func (r *run) StartsAt() bool { return true }
 
 func (r *run) Finish(_ context.Context, res *result.Result) error {
-	summary(r.spec.Out, res)
+	what := ""
+	if len(r.spec.Steps) > 0 && !r.spec.Warmup { // res holds the last step's; the steps' table follows
+		what = fmt.Sprintf("the last step (%d of %d), ", len(r.spec.Steps), len(r.spec.Steps))
+	}
+	summary(r.spec.Out, res, what)
 	return nil
 }
 
 func (r *run) Close() { r.db.Close() }
 
-func summary(w io.Writer, res *result.Result) {
+// summary is the run's line: what names its part where it is not the whole run ("the last step (3 of 3), ").
+func summary(w io.Writer, res *result.Result, what string) {
 	s := res.Measurement.Transactions["ping"]
-	fmt.Fprintf(w, "\n%s: %d round trips in %.1fs, %.0f per second; latency p50 %d µs, p99 %d µs, max %d µs; errors %d\n",
-		res.Status, s.Count, res.Measurement.MeasuredSecs, s.PerMinute/60, s.Latency.P50, s.Latency.P99, s.Latency.Max, res.Measurement.Errors)
+	fmt.Fprintf(w, "\n%s%s: %d round trips in %.1fs, %.0f per second; latency p50 %d µs, p99 %d µs, max %d µs; errors %d\n",
+		what, res.Status, s.Count, res.Measurement.MeasuredSecs, s.PerMinute/60, s.Latency.P50, s.Latency.P99, s.Latency.Max, res.Measurement.Errors)
 }
 
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
