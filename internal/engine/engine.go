@@ -70,9 +70,12 @@ type Engine struct {
 	// included), to tell before a build whether the disk holds it; 0 where the disk is not dbdyno's to see.
 	StorageFactor float64
 
-	rank   int             // place in lists and messages: the embedded defaults first
-	params map[string]bool // the URL parameters the engine takes
-	denied string          // how the server words a refused login: "authentication failed", "access denied"
+	rank int // place in lists and messages: the embedded defaults first
+	// textQuery goes before a query's arguments to send a statement without parameters as text in the engine's
+	// simple protocol (TextQuery)
+	textQuery []any
+	params    map[string]bool // the URL parameters the engine takes
+	denied    string          // how the server words a refused login: "authentication failed", "access denied"
 	// quotes open and close a quoted identifier (default the standard's double quotes).
 	quotes   [2]string
 	waitsOff string // why waits cannot be sampled when counters.sql's waits_enabled() answers 0
@@ -173,3 +176,8 @@ func URLForms() string {
 
 // String is the engine's name.
 func (e *Engine) String() string { return e.Name }
+
+// TextQuery is what to put before a query's arguments (database/sql's QueryContext and ExecContext) to send a
+// statement without parameters as text in the engine's simple protocol, as pgbench -M simple does; nil where
+// such a statement already travels so.
+func (e *Engine) TextQuery() []any { return e.textQuery }

@@ -30,6 +30,10 @@ func init() {
 		Counters: "pg_stat_database and WAL bytes",
 		params:   map[string]bool{"sslmode": true, "sslrootcert": true, "sslcert": true, "sslkey": true, "sslpassword": true},
 		denied:   "authentication failed", open: openPostgres, classify: classifyPostgres, raised: raisedPostgres,
+		// a query with no parameters as one Query message, as pgbench -M simple and psql send it: by default
+		// (QueryExecModeExec) pgx sends it as an unnamed statement of the extended protocol (Parse, Bind,
+		// Describe, Execute, Sync), which the server parses and plans the longer way
+		textQuery: []any{pgx.QueryExecModeSimpleProtocol},
 	})
 }
 

@@ -221,10 +221,10 @@ func (w *worker) sql(ctx context.Context, tx, pc int, c *command, inTx *bool) er
 			text = w.buf.String()
 		}
 		if !c.returns {
-			_, err = w.conn.ExecContext(ctx, text)
+			_, err = w.conn.ExecContext(ctx, text, w.s.eng.TextQuery()...)
 			return err
 		}
-		rows, err = w.conn.QueryContext(ctx, text)
+		rows, err = w.conn.QueryContext(ctx, text, w.s.eng.TextQuery()...)
 	} else {
 		st, err := w.prepared(ctx, tx, pc, c)
 		if err != nil {
