@@ -14,16 +14,9 @@ import (
 // protocol takes two statements in one text, so the same text fails without it and runs with it. The embedded
 // engines need nothing (nil).
 func TestTextQueryIsTheSimpleProtocol(t *testing.T) {
-	tg, err := engine.Parse(testsrv.URL(t, testsrv.PostgresEnv))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	db, err := tg.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, db := testsrv.Open(t, testsrv.URL(t, testsrv.PostgresEnv))
 	defer db.Close()
+	ctx := context.Background()
 	const two = "SELECT 1; SELECT 2"
 	if rows, err := db.QueryContext(ctx, two); err == nil {
 		rows.Close()
