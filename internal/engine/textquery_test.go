@@ -35,7 +35,7 @@ func TestTextQueryIsTheSimpleProtocol(t *testing.T) {
 	if err := rows.Close(); err != nil || n == 0 {
 		t.Fatalf("%q with TextQuery: %d rows, %v", two, n, err)
 	}
-	if _, err := db.ExecContext(ctx, "SELECT 1; SELECT 2", tg.Engine.TextQuery()...); err != nil {
+	if _, err := db.ExecContext(ctx, two, tg.Engine.TextQuery()...); err != nil {
 		t.Fatalf("Exec with TextQuery: %v", err)
 	}
 	for _, name := range []string{"sqlite", "duckdb"} {

@@ -145,6 +145,15 @@ type Spec struct {
 	StepEdge func(ctx context.Context, i int, end bool)
 }
 
+// LastStep names the part of the run a workload's own summary is of when it is not the whole run: "the last
+// step (N of N)" after a stepped load (Finish gets the last step's result; the steps' table follows it), "" else.
+func (s *Spec) LastStep() string {
+	if len(s.Steps) == 0 || s.Warmup {
+		return ""
+	}
+	return fmt.Sprintf("the last step (%d of %d)", len(s.Steps), len(s.Steps))
+}
+
 // LoadStep is one step of Spec.Steps: its users (the earlier steps' included), ramp-up and measured time; by
 // rate (an open-loop run's --steps --by rate), its rate per second, VUs 0 (the run's users).
 type LoadStep struct {

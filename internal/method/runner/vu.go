@@ -367,9 +367,8 @@ func (v *vuRun) measured(cfg Config, m *result.Measurement) {
 }
 
 func (v *vuRun) Finish(ctx context.Context, res *result.Result) error {
-	if n := len(v.r.Spec.Steps); n > 0 && !v.r.Spec.Warmup && res.Measurement != nil {
-		// the workload's summary is of res, the last step's (the steps' table follows): said, not read as the run's
-		fmt.Fprintf(v.r.Out, "\nthe last step (%d of %d):", n, n)
+	if last := v.r.Spec.LastStep(); last != "" && res.Measurement != nil {
+		fmt.Fprintf(v.r.Out, "\n%s:", last) // the workload's summary that follows is the last step's, not the run's
 	}
 	v.sess.Finish(ctx, res)
 	if m := res.Measurement; m != nil {

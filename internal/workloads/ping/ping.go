@@ -125,9 +125,9 @@ func (r *run) TakesSteps() bool { return true }
 func (r *run) StartsAt() bool { return true }
 
 func (r *run) Finish(_ context.Context, res *result.Result) error {
-	what := ""
-	if len(r.spec.Steps) > 0 && !r.spec.Warmup { // res holds the last step's; the steps' table follows
-		what = fmt.Sprintf("the last step (%d of %d), ", len(r.spec.Steps), len(r.spec.Steps))
+	what := r.spec.LastStep()
+	if what != "" {
+		what += ", "
 	}
 	summary(r.spec.Out, res, what)
 	return nil
