@@ -482,7 +482,7 @@ BEGIN
   DECLARE v_symb VARCHAR(15);
   DECLARE v_hs INT DEFAULT NULL;
   SELECT t_ca_id, t_s_symb INTO v_ca, v_symb FROM trade WHERE t_id = p_t_id;
-  SELECT hs_qty INTO v_hs FROM holding_summary WHERE hs_ca_id = v_ca AND hs_s_symb = v_symb;
+  SELECT hs_qty INTO v_hs FROM holding_summary WHERE hs_ca_id = v_ca AND hs_s_symb = v_symb FOR UPDATE;
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name,
       CASE WHEN v_hs IS NULL THEN 0 ELSE 1 END, coalesce(v_hs, 0)
     FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
@@ -500,7 +500,7 @@ BEGIN
   DECLARE v_buy, v_sell DECIMAL(20,2) DEFAULT 0;
   DECLARE v_done INT DEFAULT 0;
   DECLARE lots CURSOR FOR SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = p_ca_id AND h_s_symb = p_symb
-    ORDER BY CASE WHEN p_lifo = 1 THEN h_dts END DESC, CASE WHEN p_lifo = 1 THEN h_t_id END DESC, h_dts, h_t_id;
+    ORDER BY CASE WHEN p_lifo = 1 THEN h_dts END DESC, CASE WHEN p_lifo = 1 THEN h_t_id END DESC, h_dts, h_t_id FOR UPDATE;
   DECLARE CONTINUE HANDLER FOR NOT FOUND SET v_done = 1;
   SET v_sign = IF(p_sell = 1, -1, 1);
   SET v_left = p_qty;
@@ -920,11 +920,11 @@ SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt
 FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
 JOIN security ON s_symb = t_s_symb WHERE t_id = ?;
 -- name: tr_hs(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT hs_qty FROM holding_summary WHERE hs_ca_id = ? AND hs_s_symb = ?;
+SELECT hs_qty FROM holding_summary WHERE hs_ca_id = ? AND hs_s_symb = ? FOR UPDATE;
 -- name: tr_lots_lifo(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = ? AND h_s_symb = ? ORDER BY h_dts DESC, h_t_id DESC;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = ? AND h_s_symb = ? ORDER BY h_dts DESC, h_t_id DESC FOR UPDATE;
 -- name: tr_lots_fifo(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = ? AND h_s_symb = ? ORDER BY h_dts, h_t_id;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = ? AND h_s_symb = ? ORDER BY h_dts, h_t_id FOR UPDATE;
 -- name: tr_hh(h_t_id, t_id, before_qty, after_qty)  -- from sql/generic/tx.sql
 INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES (?, ?, ?, ?);
 -- name: tr_lot_update(h_t_id, qty)  -- from sql/generic/tx.sql

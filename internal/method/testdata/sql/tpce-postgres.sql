@@ -447,11 +447,11 @@ BEGIN
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name
     INTO o_ca_id, o_tt_id, o_symb, o_qty, o_chrg, o_lifo, o_is_cash, o_tt_name, o_is_sell, o_b_id, o_c_id, o_tax_st, o_tier, o_ex_id, o_s_name
     FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
-    JOIN security ON s_symb = t_s_symb WHERE t_id = p_t_id;
+    JOIN security ON s_symb = t_s_symb WHERE t_id = p_t_id FOR UPDATE OF customer_account; -- the account's Trade-Results take turns
   IF NOT FOUND THEN
     RETURN;
   END IF;
-  SELECT hs_qty INTO o_hs_qty FROM holding_summary WHERE hs_ca_id = o_ca_id AND hs_s_symb = o_symb;
+  SELECT hs_qty INTO o_hs_qty FROM holding_summary WHERE hs_ca_id = o_ca_id AND hs_s_symb = o_symb FOR UPDATE;
   IF FOUND THEN
     o_has_hs := 1;
   ELSE
@@ -870,16 +870,16 @@ INSERT INTO trade_request (tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price, t
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES ($1, $2, $3);
 -- name: max_trade  -- from sql/generic/tx.sql
 SELECT coalesce(max(t_id), 0) FROM trade;
--- name: tr_trade(t_id)  -- from sql/generic/tx.sql
+-- name: tr_trade(t_id)  -- from sql/postgres/tx.sql
 SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name
 FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
-JOIN security ON s_symb = t_s_symb WHERE t_id = $1;
+JOIN security ON s_symb = t_s_symb WHERE t_id = $1 FOR UPDATE OF customer_account;
 -- name: tr_hs(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT hs_qty FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2;
+SELECT hs_qty FROM holding_summary WHERE hs_ca_id = $1 AND hs_s_symb = $2 FOR UPDATE;
 -- name: tr_lots_lifo(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2 ORDER BY h_dts DESC, h_t_id DESC;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2 ORDER BY h_dts DESC, h_t_id DESC FOR UPDATE;
 -- name: tr_lots_fifo(ca_id, symb)  -- from sql/generic/tx.sql
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2 ORDER BY h_dts, h_t_id;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = $1 AND h_s_symb = $2 ORDER BY h_dts, h_t_id FOR UPDATE;
 -- name: tr_hh(h_t_id, t_id, before_qty, after_qty)  -- from sql/generic/tx.sql
 INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES ($1, $2, $3, $4);
 -- name: tr_lot_update(h_t_id, qty)  -- from sql/generic/tx.sql

@@ -450,6 +450,7 @@ BEGIN
   SET NOCOUNT ON;
   DECLARE @ca bigint, @symb varchar(15), @hs int, @has int;
   SELECT @ca = t_ca_id, @symb = t_s_symb FROM trade WHERE t_id = @t_id;
+  UPDATE customer_account SET ca_bal = ca_bal WHERE ca_id = @ca; -- the account's Trade-Results take turns
   SET @has = 0;
   SELECT @hs = hs_qty, @has = 1 FROM holding_summary WHERE hs_ca_id = @ca AND hs_s_symb = @symb;
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name,
@@ -903,11 +904,12 @@ SELECT coalesce(max(t_id), 0) FROM trade;
 SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name
 FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
 JOIN security ON s_symb = t_s_symb WHERE t_id = @p1;
--- name: tr_hs(ca_id, symb)  -- from sql/generic/tx.sql
+-- name: tr_hs(ca_id, symb)  -- from sql/sqlserver/tx.sql
+UPDATE customer_account SET ca_bal = ca_bal WHERE ca_id = @p1;
 SELECT hs_qty FROM holding_summary WHERE hs_ca_id = @p1 AND hs_s_symb = @p2;
--- name: tr_lots_lifo(ca_id, symb)  -- from sql/generic/tx.sql
+-- name: tr_lots_lifo(ca_id, symb)  -- from sql/sqlserver/tx.sql
 SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = @p1 AND h_s_symb = @p2 ORDER BY h_dts DESC, h_t_id DESC;
--- name: tr_lots_fifo(ca_id, symb)  -- from sql/generic/tx.sql
+-- name: tr_lots_fifo(ca_id, symb)  -- from sql/sqlserver/tx.sql
 SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = @p1 AND h_s_symb = @p2 ORDER BY h_dts, h_t_id;
 -- name: tr_hh(h_t_id, t_id, before_qty, after_qty)  -- from sql/generic/tx.sql
 INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES (@p1, @p2, @p3, @p4);

@@ -160,17 +160,20 @@ INSERT INTO trade_request (tr_t_id, tr_tt_id, tr_s_symb, tr_qty, tr_bid_price, t
 INSERT INTO trade_history (th_t_id, th_dts, th_st_id) VALUES (:t_id, :dts, :st_id);
 -- name: max_trade
 SELECT coalesce(max(t_id), 0) FROM trade;
--- Trade-Result frames 1-6.
+-- Trade-Result frames 1-6. Two Trade-Results of one account's position take turns: the position's summary and
+-- lots are read with a lock (FOR UPDATE: the rows as committed, held to the end), so the second waits for the
+-- first's commit and works from its rows instead of writing its own figures over them. PostgreSQL locks the
+-- account in frame 1 too (its tx.sql), for a position not held yet, where there is no row to lock.
 -- name: tr_trade(t_id)
 SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name
 FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
 JOIN security ON s_symb = t_s_symb WHERE t_id = :t_id;
 -- name: tr_hs(ca_id, symb)
-SELECT hs_qty FROM holding_summary WHERE hs_ca_id = :ca_id AND hs_s_symb = :symb;
+SELECT hs_qty FROM holding_summary WHERE hs_ca_id = :ca_id AND hs_s_symb = :symb FOR UPDATE;
 -- name: tr_lots_lifo(ca_id, symb)
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts DESC, h_t_id DESC;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts DESC, h_t_id DESC FOR UPDATE;
 -- name: tr_lots_fifo(ca_id, symb)
-SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts, h_t_id;
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts, h_t_id FOR UPDATE;
 -- name: tr_hh(h_t_id, t_id, before_qty, after_qty)
 INSERT INTO holding_history (hh_h_t_id, hh_t_id, hh_before_qty, hh_after_qty) VALUES (:h_t_id, :t_id, :before_qty, :after_qty);
 -- name: tr_lot_update(h_t_id, qty)

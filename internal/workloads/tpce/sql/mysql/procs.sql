@@ -251,7 +251,8 @@ BEGIN
   DECLARE v_symb VARCHAR(15);
   DECLARE v_hs INT DEFAULT NULL;
   SELECT t_ca_id, t_s_symb INTO v_ca, v_symb FROM trade WHERE t_id = p_t_id;
-  SELECT hs_qty INTO v_hs FROM holding_summary WHERE hs_ca_id = v_ca AND hs_s_symb = v_symb;
+  -- locking reads (the rows as committed, locked to the end): two Trade-Results of one position take turns
+  SELECT hs_qty INTO v_hs FROM holding_summary WHERE hs_ca_id = v_ca AND hs_s_symb = v_symb FOR UPDATE;
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name,
       CASE WHEN v_hs IS NULL THEN 0 ELSE 1 END, coalesce(v_hs, 0)
     FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
@@ -270,7 +271,7 @@ BEGIN
   DECLARE v_done INT DEFAULT 0;
   -- a sell closes long lots, a buy short ones, in LIFO or FIFO order; the rest opens a lot of its own
   DECLARE lots CURSOR FOR SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = p_ca_id AND h_s_symb = p_symb
-    ORDER BY CASE WHEN p_lifo = 1 THEN h_dts END DESC, CASE WHEN p_lifo = 1 THEN h_t_id END DESC, h_dts, h_t_id;
+    ORDER BY CASE WHEN p_lifo = 1 THEN h_dts END DESC, CASE WHEN p_lifo = 1 THEN h_t_id END DESC, h_dts, h_t_id FOR UPDATE;
   DECLARE CONTINUE HANDLER FOR NOT FOUND SET v_done = 1;
   SET v_sign = IF(p_sell = 1, -1, 1);
   SET v_left = p_qty;

@@ -215,11 +215,11 @@ BEGIN
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name
     INTO o_ca_id, o_tt_id, o_symb, o_qty, o_chrg, o_lifo, o_is_cash, o_tt_name, o_is_sell, o_b_id, o_c_id, o_tax_st, o_tier, o_ex_id, o_s_name
     FROM trade JOIN trade_type ON tt_id = t_tt_id JOIN customer_account ON ca_id = t_ca_id JOIN customer ON c_id = ca_c_id
-    JOIN security ON s_symb = t_s_symb WHERE t_id = p_t_id;
+    JOIN security ON s_symb = t_s_symb WHERE t_id = p_t_id FOR UPDATE OF customer_account; -- the account's Trade-Results take turns
   IF NOT FOUND THEN
     RETURN;
   END IF;
-  SELECT hs_qty INTO o_hs_qty FROM holding_summary WHERE hs_ca_id = o_ca_id AND hs_s_symb = o_symb;
+  SELECT hs_qty INTO o_hs_qty FROM holding_summary WHERE hs_ca_id = o_ca_id AND hs_s_symb = o_symb FOR UPDATE;
   IF FOUND THEN
     o_has_hs := 1;
   ELSE

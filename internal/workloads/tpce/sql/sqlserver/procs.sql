@@ -221,6 +221,7 @@ BEGIN
   SET NOCOUNT ON;
   DECLARE @ca bigint, @symb varchar(15), @hs int, @has int;
   SELECT @ca = t_ca_id, @symb = t_s_symb FROM trade WHERE t_id = @t_id;
+  UPDATE customer_account SET ca_bal = ca_bal WHERE ca_id = @ca; -- the account's Trade-Results take turns
   SET @has = 0;
   SELECT @hs = hs_qty, @has = 1 FROM holding_summary WHERE hs_ca_id = @ca AND hs_s_symb = @symb;
   SELECT t_ca_id, t_tt_id, t_s_symb, t_qty, t_chrg, t_lifo, t_is_cash, tt_name, tt_is_sell, ca_b_id, ca_c_id, ca_tax_st, c_tier, s_ex_id, s_name,

@@ -1,4 +1,5 @@
--- SQL Server: TOP n where the other engines say LIMIT n; the rest is the generic statements.
+-- SQL Server: TOP n where the other engines say LIMIT n, and Trade-Result's lock below; the rest is the generic
+-- statements.
 -- name: cp_accounts(c_id)
 SELECT TOP 10 ca_id, ca_bal, coalesce(sum(hs_qty * lt_price), 0) AS assets FROM customer_account
 LEFT JOIN holding_summary ON hs_ca_id = ca_id LEFT JOIN last_trade ON lt_s_symb = hs_s_symb
@@ -47,3 +48,13 @@ BEGIN TRANSACTION;
 COMMIT TRANSACTION;
 -- name: rollback
 IF @@TRANCOUNT > 0 ROLLBACK TRANSACTION;
+-- Trade-Result's frame 1 locks the account (an update of nothing, held to the end) before it reads the
+-- position, so that two Trade-Results of one account take turns; the lots are then read as committed.
+-- (UPDLOCK would lock only a summary that exists, and Babelfish ignores it.)
+-- name: tr_hs(ca_id, symb)
+UPDATE customer_account SET ca_bal = ca_bal WHERE ca_id = :ca_id;
+SELECT hs_qty FROM holding_summary WHERE hs_ca_id = :ca_id AND hs_s_symb = :symb;
+-- name: tr_lots_lifo(ca_id, symb)
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts DESC, h_t_id DESC;
+-- name: tr_lots_fifo(ca_id, symb)
+SELECT h_t_id, h_qty, h_price FROM holding WHERE h_ca_id = :ca_id AND h_s_symb = :symb ORDER BY h_dts, h_t_id;
