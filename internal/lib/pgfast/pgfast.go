@@ -70,6 +70,7 @@ type Session struct {
 	// Calm's state: the context watched and how to stop watching it
 	watched   context.Context
 	stopWatch func() bool
+	watchDone chan struct{} // closed once the watched context's deadline is on the socket
 	// prepared statements and reused buffers
 	prepared map[string]*pgconn.StatementDescription
 	params   [][]byte
@@ -109,7 +110,8 @@ func (s *Session) calm(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	if s.stopWatch != nil {
-		if !s.stopWatch() { // the old context ended: its deadline is on the socket
+		if !s.stopWatch() { // the old context ended: its deadline is on the socket, or about to be
+			<-s.watchDone
 			s.conn.PgConn().Conn().SetDeadline(time.Time{})
 		}
 		s.watched, s.stopWatch = nil, nil
@@ -118,8 +120,9 @@ func (s *Session) calm(ctx context.Context) context.Context {
 		return ctx
 	}
 	nc := s.conn.PgConn().Conn()
-	s.watched = ctx
-	s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)) })
+	done := make(chan struct{})
+	s.watched, s.watchDone = ctx, done
+	s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)); close(done) })
 	return context.Background()
 }
 
@@ -168,14 +171,27 @@ func (s *Session) Exec(ctx context.Context, name string, args ...any) (int64, er
 
 // Query runs a query and calls each for every row, after scanning it into dest.
 func (s *Session) Query(ctx context.Context, name string, args []any, dest []any, each func() error) error {
-	ctx = s.calm(ctx)
-	if s.pending {
-		if err := s.call(ctx, &Op{Name: beginName}); err != nil {
+	return s.QueryText(ctx, name, args, func(vals [][]byte) error {
+		if err := ScanText(vals, dest); err != nil {
 			return err
 		}
-		s.pending = false
-	}
-	return s.rows(ctx, name, args, dest, each)
+		return each()
+	})
+}
+
+// QueryText runs a query and calls each for every row with its values as text (nil for NULL), valid only
+// during the call: for a caller that does not know the columns before it reads them. A pending BEGIN travels
+// in the same round trip.
+func (s *Session) QueryText(ctx context.Context, name string, args []any, each func(vals [][]byte) error) error {
+	return s.rows(s.calm(ctx), name, args, each)
+}
+
+// SQL is the session's connection through database/sql, for statements outside its set (a test's reads in the
+// session's transaction): first the deadline a context the session watched left on the socket when it ended
+// is cleared, as the session's next call would.
+func (s *Session) SQL() *sql.Conn {
+	s.calm(context.Background())
+	return s.sqlc
 }
 
 // Interrupt closes the connection's socket: a call in flight (on a server that stopped answering) fails at once.
@@ -346,23 +362,56 @@ func (s *Session) pipeline(ctx context.Context, commit bool, ops []Op) error {
 	return first
 }
 
-// rows runs a query and calls each for every row, after scanning it into dest.
-func (s *Session) rows(ctx context.Context, name string, args []any, dest []any, each func() error) error {
-	sd, params, err := s.bind(ctx, name, args)
-	if err != nil {
-		return err
+// rows runs a query and calls each for every row's values, after BEGIN in the same round trip when the
+// transaction is pending.
+func (s *Session) rows(ctx context.Context, name string, args []any, each func(vals [][]byte) error) error {
+	var rr *pgconn.ResultReader
+	var mrr *pgconn.MultiResultReader
+	if s.pending {
+		b := &s.b
+		*b = pgconn.Batch{}
+		sd, params, err := s.bind(ctx, beginName, nil)
+		if err != nil {
+			return err
+		}
+		b.ExecStatement(sd, params, nil, nil)
+		if sd, params, err = s.bind(ctx, name, args); err != nil {
+			return err
+		}
+		b.ExecStatement(sd, params, nil, nil)
+		s.pending = false
+		mrr = s.conn.PgConn().ExecBatch(ctx, b)
+		if !mrr.NextResult() {
+			return fmt.Errorf("%s: %w", beginName, mrr.Close())
+		}
+		if err := result(mrr.ResultReader(), &Op{Name: beginName}); err != nil {
+			mrr.Close()
+			return err
+		}
+		if !mrr.NextResult() {
+			return fmt.Errorf("%s: %w", name, mrr.Close())
+		}
+		rr = mrr.ResultReader()
+	} else {
+		sd, params, err := s.bind(ctx, name, args)
+		if err != nil {
+			return err
+		}
+		rr = s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil)
 	}
-	rr := s.conn.PgConn().ExecStatement(ctx, sd, params, nil, nil)
 	var cbErr error
 	for rr.NextRow() {
-		if cbErr != nil {
-			continue
-		}
-		if cbErr = ScanText(rr.Values(), dest); cbErr == nil {
-			cbErr = each()
+		if cbErr == nil {
+			cbErr = each(rr.Values())
 		}
 	}
-	if _, err := rr.Close(); err != nil {
+	_, err := rr.Close()
+	if mrr != nil {
+		if cerr := mrr.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if cbErr != nil {

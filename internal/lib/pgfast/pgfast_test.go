@@ -162,6 +162,45 @@ func TestSessionStatements(t *testing.T) {
 		t.Fatal("the rolled back take is in the table")
 	}
 
+	// QueryText: every value as text, NULL as nil, the pending BEGIN sent with the query; a query that fails
+	// after it leaves a transaction that Rollback ends
+	s.Begin()
+	var texts []string
+	if err := s.QueryText(ctx, "get", []any{3}, func(vals [][]byte) error {
+		for _, v := range vals {
+			if v == nil {
+				texts = append(texts, "NULL")
+			} else {
+				texts = append(texts, string(v))
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(texts, " "); got != "1 NULL 12.50 t 9007199254740993" {
+		t.Fatalf("QueryText read %q", got)
+	}
+	if _, err := s.Exec(ctx, "take", 3, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if count("WHERE k = 3 AND v = 1") != 1 {
+		t.Fatal("the take after a query that began the transaction was not rolled back")
+	}
+	s.Begin()
+	if err := s.QueryText(ctx, "some", []any{"not an array"}, func([][]byte) error { return nil }); err == nil || !strings.HasPrefix(err.Error(), "some: ") {
+		t.Fatalf("a query refused after the pending BEGIN: %v", err)
+	}
+	if err := s.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(ctx, false, pgfast.Op{Name: "get", Args: []any{3}, Dest: []any{&v, &anyNote, &price, &flag, &big}}); err != nil || v != 1 {
+		t.Fatalf("after the rollback: %d, %v", v, err)
+	}
+
 	// a failed statement in a pipeline: the error names it, the later statements do not run, the
 	// transaction is rolled back
 	s.Begin()
@@ -186,5 +225,33 @@ func TestSessionEndsACallWhenItsContextEnds(t *testing.T) {
 	err := s.Send(ctx, false, pgfast.Op{Name: "slow", Dest: []any{&x}})
 	if err == nil || time.Since(start) > 3*time.Second {
 		t.Fatalf("a 5 s statement under a 300 ms context: %v after %v", err, time.Since(start))
+	}
+}
+
+// A context that ends after its call leaves nothing behind: the next call, on another context or through
+// database/sql (SQL), runs. The deadline the ended context puts on the socket is set from a goroutine of its
+// own; the session waits for it before clearing it, where it once could clear it first and have the next call
+// time out (a Trade-Order after Trade-Order's intentional rollback, whose context ends as it returns).
+func TestACallAfterAnEndedContextRuns(t *testing.T) {
+	s, _ := session(t)
+	if _, err := s.Exec(context.Background(), "put", 1, 1, "one"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, err := s.Exec(ctx, "take", 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		var err error
+		if i%2 == 0 {
+			_, err = s.Exec(context.Background(), "take", 1, 0)
+		} else {
+			var n int64
+			err = s.SQL().QueryRowContext(context.Background(), "SELECT count(*) FROM pgfast_t").Scan(&n)
+		}
+		if err != nil {
+			t.Fatalf("call %d after an ended context: %v", i, err)
+		}
 	}
 }

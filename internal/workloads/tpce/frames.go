@@ -26,7 +26,7 @@ func (wk *worker) frame(ctx context.Context, t engine.Queryer, name string, args
 	var out Rows
 	var err error
 	if wk.w.procs {
-		out, err = readRows(wk.q(ctx, t, "proc_"+name, args...))
+		out, err = wk.rows(ctx, t, "proc_"+name, args...)
 	} else {
 		out, err = inSQL()
 	}
@@ -139,17 +139,11 @@ func str(v any) string {
 	return fmt.Sprint(v)
 }
 
-// count is the number of rows of a statement's result.
-func (wk *worker) count(ctx context.Context, t engine.Queryer, name string, args ...any) (int64, error) {
-	n, err := drain(wk.q(ctx, t, name, args...))
-	return int64(n), err
-}
-
 // ---- Broker-Volume ----
 
 // bv1: the pending orders' value per broker of a range, in one sector: (b_name, volume) rows.
 func (wk *worker) bv1(ctx context.Context, t engine.Queryer, lo, hi int64, sector string) (Rows, error) {
-	return wk.frame(ctx, t, "bv1", []any{lo, hi, sector}, func() (Rows, error) { return readRows(wk.q(ctx, t, "bv", lo, hi, sector)) })
+	return wk.frame(ctx, t, "bv1", []any{lo, hi, sector}, func() (Rows, error) { return wk.rows(ctx, t, "bv", lo, hi, sector) })
 }
 
 // ---- Customer-Position ----
@@ -160,20 +154,20 @@ func (wk *worker) cp1(ctx context.Context, t engine.Queryer, byTax bool, c int64
 		var cust Rows
 		var err error
 		if byTax {
-			cust, err = readRows(wk.q(ctx, t, "cp_customer_tax", taxID))
+			cust, err = wk.rows(ctx, t, "cp_customer_tax", taxID)
 		} else {
-			cust, err = readRows(wk.q(ctx, t, "cp_customer", c))
+			cust, err = wk.rows(ctx, t, "cp_customer", c)
 		}
 		if err != nil || len(cust) == 0 {
 			return nil, err
 		}
-		return readRows(wk.q(ctx, t, "cp_accounts", i64(cust[0][0])))
+		return wk.rows(ctx, t, "cp_accounts", i64(cust[0][0]))
 	})
 }
 
 // cp2: an account's latest trades and their history: (t_id, symbol, qty, status, time) rows.
 func (wk *worker) cp2(ctx context.Context, t engine.Queryer, ca int64) (Rows, error) {
-	return wk.frame(ctx, t, "cp2", []any{ca}, func() (Rows, error) { return readRows(wk.q(ctx, t, "cp_history", ca)) })
+	return wk.frame(ctx, t, "cp2", []any{ca}, func() (Rows, error) { return wk.rows(ctx, t, "cp_history", ca) })
 }
 
 // ---- Market-Watch ----
@@ -184,11 +178,11 @@ func (wk *worker) mw1(ctx context.Context, t engine.Queryer, kind int, c, ca int
 	return wk.frame(ctx, t, "mw1", []any{kind, c, ca, industry, coLo, coHi, d}, func() (Rows, error) {
 		switch kind {
 		case 0:
-			return readRows(wk.q(ctx, t, "mw_watch", c, d))
+			return wk.rows(ctx, t, "mw_watch", c, d)
 		case 1:
-			return readRows(wk.q(ctx, t, "mw_account", ca, d))
+			return wk.rows(ctx, t, "mw_account", ca, d)
 		}
-		return readRows(wk.q(ctx, t, "mw_industry", industry, coLo, coHi, d))
+		return wk.rows(ctx, t, "mw_industry", industry, coLo, coHi, d)
 	})
 }
 
@@ -198,7 +192,7 @@ func (wk *worker) mw1(ctx context.Context, t engine.Queryer, kind int, c, ca int
 // competitors, financial rows, daily rows, last price, news items).
 func (wk *worker) sd1(ctx context.Context, t engine.Queryer, sym string, co int64, start string, lob bool) (Rows, error) {
 	return wk.frame(ctx, t, "sd1", []any{sym, co, start, boolInt(lob)}, func() (Rows, error) {
-		sec, err := readRows(wk.q(ctx, t, "sd_security", sym))
+		sec, err := wk.rows(ctx, t, "sd_security", sym)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +211,7 @@ func (wk *worker) sd1(ctx context.Context, t engine.Queryer, sym string, co int6
 			}
 			out = append(out, n)
 		}
-		last, err := readRows(wk.q(ctx, t, "sd_last", sym))
+		last, err := wk.rows(ctx, t, "sd_last", sym)
 		if err != nil {
 			return nil, err
 		}
@@ -244,7 +238,7 @@ func (wk *worker) tl1(ctx context.Context, t engine.Queryer, update bool, lo, hi
 				return nil, err
 			}
 		}
-		trades, err := readRows(wk.q(ctx, t, "tl_ids", lo, hi))
+		trades, err := wk.rows(ctx, t, "tl_ids", lo, hi)
 		if err != nil {
 			return nil, err
 		}
@@ -264,7 +258,7 @@ func (wk *worker) tl1(ctx context.Context, t engine.Queryer, update bool, lo, hi
 // their settlements' cash type. One row (trades, their settlements' sum).
 func (wk *worker) tl2(ctx context.Context, t engine.Queryer, update bool, ca int64, start, end string) (Rows, error) {
 	return wk.frame(ctx, t, "tl2", []any{boolInt(update), ca, start, end}, func() (Rows, error) {
-		trades, err := readRows(wk.q(ctx, t, "tl_account", ca, start, end))
+		trades, err := wk.rows(ctx, t, "tl_account", ca, start, end)
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +279,7 @@ func (wk *worker) tl2(ctx context.Context, t engine.Queryer, update bool, ca int
 // the case of their cash transactions' names. One row (trades, their quantity).
 func (wk *worker) tl3(ctx context.Context, t engine.Queryer, update bool, sym, start, end string) (Rows, error) {
 	return wk.frame(ctx, t, "tl3", []any{boolInt(update), sym, start, end}, func() (Rows, error) {
-		trades, err := readRows(wk.q(ctx, t, "tl_symbol", sym, start, end))
+		trades, err := wk.rows(ctx, t, "tl_symbol", sym, start, end)
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +300,7 @@ func (wk *worker) tl3(ctx context.Context, t engine.Queryer, update bool, sym, s
 // history rows).
 func (wk *worker) tl4(ctx context.Context, t engine.Queryer, ca int64, start string) (Rows, error) {
 	return wk.frame(ctx, t, "tl4", []any{ca, start}, func() (Rows, error) {
-		first, err := readRows(wk.q(ctx, t, "tl_first", ca, start))
+		first, err := wk.rows(ctx, t, "tl_first", ca, start)
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +323,7 @@ func (wk *worker) ts1(ctx context.Context, t engine.Queryer, ca int64) (Rows, er
 		if err != nil {
 			return nil, err
 		}
-		names, err := readRows(wk.q(ctx, t, "ts_names", ca))
+		names, err := wk.rows(ctx, t, "ts_names", ca)
 		if err != nil {
 			return nil, err
 		}
@@ -346,12 +340,12 @@ func (wk *worker) ts1(ctx context.Context, t engine.Queryer, ca int64) (Rows, er
 // to1: the account, its customer and broker. One row (b_id, c_id, tax status, balance, first name, last name,
 // tier, tax id, broker's name).
 func (wk *worker) to1(ctx context.Context, t engine.Queryer, ca int64) (Rows, error) {
-	return wk.frame(ctx, t, "to1", []any{ca}, func() (Rows, error) { return readRows(wk.q(ctx, t, "to_account", ca)) })
+	return wk.frame(ctx, t, "to1", []any{ca}, func() (Rows, error) { return wk.rows(ctx, t, "to_account", ca) })
 }
 
 // to2: another executor's permission on the account: none or one row (first name, last name, acl).
 func (wk *worker) to2(ctx context.Context, t engine.Queryer, ca int64, taxID string) (Rows, error) {
-	return wk.frame(ctx, t, "to2", []any{ca, taxID}, func() (Rows, error) { return readRows(wk.q(ctx, t, "to_permission", ca, taxID)) })
+	return wk.frame(ctx, t, "to2", []any{ca, taxID}, func() (Rows, error) { return wk.rows(ctx, t, "to_permission", ca, taxID) })
 }
 
 // to3in are Trade-Order frame 3's inputs.
@@ -374,9 +368,9 @@ func (wk *worker) to3(ctx context.Context, t engine.Queryer, in to3in) (Rows, er
 		var sec Rows
 		var err error
 		if in.byName {
-			sec, err = readRows(wk.q(ctx, t, "to_security_name", in.coName, in.issue))
+			sec, err = wk.rows(ctx, t, "to_security_name", in.coName, in.issue)
 		} else {
-			sec, err = readRows(wk.q(ctx, t, "to_security", in.sym))
+			sec, err = wk.rows(ctx, t, "to_security", in.sym)
 			if len(sec) > 0 {
 				sec[0] = append([]any{in.sym}, sec[0]...)
 			}
@@ -459,7 +453,7 @@ func (wk *worker) to4(ctx context.Context, t engine.Queryer, in to4in) (Rows, er
 // s_name, has a summary, summary quantity).
 func (wk *worker) tr1(ctx context.Context, t engine.Queryer, tid int64) (Rows, error) {
 	return wk.frame(ctx, t, "tr1", []any{tid}, func() (Rows, error) {
-		tr, err := readRows(wk.q(ctx, t, "tr_trade", tid))
+		tr, err := wk.rows(ctx, t, "tr_trade", tid)
 		if err != nil {
 			return nil, err
 		}
@@ -467,7 +461,7 @@ func (wk *worker) tr1(ctx context.Context, t engine.Queryer, tid int64) (Rows, e
 		if err != nil {
 			return nil, err
 		}
-		hs, err := readRows(wk.q(ctx, t, "tr_hs", row[0], str(row[2])))
+		hs, err := wk.rows(ctx, t, "tr_hs", i64(row[0]), str(row[2]))
 		if err != nil {
 			return nil, err
 		}
@@ -505,7 +499,7 @@ func (wk *worker) tr2(ctx context.Context, t engine.Queryer, in tr2in) (Rows, er
 		if in.lifo {
 			lotsStmt = "tr_lots_lifo"
 		}
-		lots, err := readRows(wk.q(ctx, t, lotsStmt, in.ca, in.sym))
+		lots, err := wk.rows(ctx, t, lotsStmt, in.ca, in.sym)
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +574,7 @@ func (wk *worker) tr3(ctx context.Context, t engine.Queryer, tid, c, gain int64)
 // tr4: the commission rate. One row (rate).
 func (wk *worker) tr4(ctx context.Context, t engine.Queryer, tier int64, tt, ex string, qty int64) (Rows, error) {
 	return wk.frame(ctx, t, "tr4", []any{tier, tt, ex, qty}, func() (Rows, error) {
-		return readRows(wk.q(ctx, t, "to_comm", tier, tt, ex, qty, qty))
+		return wk.rows(ctx, t, "to_comm", tier, tt, ex, qty, qty)
 	})
 }
 
@@ -619,7 +613,7 @@ func (wk *worker) tr6(ctx context.Context, t engine.Queryer, tid int64, cash boo
 				return nil, err
 			}
 		}
-		return readRows(wk.q(ctx, t, "tr_bal", ca))
+		return wk.rows(ctx, t, "tr_bal", ca)
 	})
 }
 
@@ -632,7 +626,7 @@ func (wk *worker) mf1(ctx context.Context, t engine.Queryer, sym string, price f
 		if _, err := wk.exec(ctx, t, "mf_last", sym, price, qty, now); err != nil {
 			return nil, err
 		}
-		ids, err := readRows(wk.q(ctx, t, "mf_triggered", sym, price, price, price))
+		ids, err := wk.rows(ctx, t, "mf_triggered", sym, price, price, price)
 		if err != nil {
 			return nil, err
 		}

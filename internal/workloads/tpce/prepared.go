@@ -5,6 +5,8 @@ import (
 	"database/sql"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 )
 
@@ -66,27 +68,132 @@ func (p *prepConn) close() {
 
 var _ engine.Queryer = (*prepConn)(nil)
 
+// fastConn is a virtual user's PostgreSQL connection driven through pgfast, as tpcc's and webstore's are: each
+// statement prepared once under its name, text parameters and results, BEGIN sent in the round trip of the
+// transaction's first statement, no goroutine per call. Its database/sql side (the same connection, so the
+// same transaction) is the engine.Queryer the tests' taps read through.
+type fastConn struct{ s *pgfast.Session }
+
+func (f *fastConn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return f.s.SQL().QueryContext(ctx, query, args...)
+}
+
+func (f *fastConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return f.s.SQL().QueryRowContext(ctx, query, args...)
+}
+
+func (f *fastConn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return f.s.SQL().ExecContext(ctx, query, args...)
+}
+
+// rows reads a statement's rows, each value as text (nil for NULL).
+func (f *fastConn) rows(ctx context.Context, name string, args []any) (Rows, error) {
+	var out Rows
+	err := f.s.QueryText(ctx, name, args, func(vals [][]byte) error {
+		row := make([]any, len(vals))
+		for i, v := range vals {
+			if v != nil {
+				row[i] = string(v)
+			}
+		}
+		out = append(out, row)
+		return nil
+	})
+	return out, err
+}
+
+// one scans a statement's single row into dest (sql.ErrNoRows when there is none).
+func (f *fastConn) one(ctx context.Context, name string, args, dest []any) error {
+	found := false
+	if err := f.s.Send(ctx, false, pgfast.Op{Name: name, Args: args, Dest: dest, Found: &found}); err != nil {
+		return err
+	}
+	if !found {
+		return sql.ErrNoRows
+	}
+	return nil
+}
+
+// fastSet is the statements as pgfast takes them: its transaction's begin is begin_write.
+func fastSet(set sqlfile.Set) sqlfile.Set {
+	out := make(sqlfile.Set, len(set)+1)
+	for k, v := range set {
+		out[k] = v
+	}
+	out["begin_write"] = set["begin"]
+	return out
+}
+
+// attach makes conn the virtual user's connection: a pgfast session on PostgreSQL's wire, else its prepared
+// statements through database/sql.
+func (wk *worker) attach(conn *sql.Conn) error {
+	wk.conn, wk.fast, wk.pc = conn, nil, nil
+	if wk.w.db.T.Engine.Wire == engine.WirePostgres {
+		s, err := pgfast.New(conn, wk.w.fastSet)
+		if err != nil {
+			return err
+		}
+		wk.fast = &fastConn{s: s}
+		wk.Set(s.Interrupt)
+		return nil
+	}
+	wk.pc = newPrepConn(conn)
+	wk.Set(engine.Interrupter(conn))
+	return nil
+}
+
+// q is where the virtual user's transactions run: its pgfast session, or its prepared statements.
+func (wk *worker) q() engine.Queryer {
+	if wk.fast != nil {
+		return wk.fast
+	}
+	return wk.pc
+}
+
+func (wk *worker) detach() {
+	if wk.fast != nil {
+		wk.fast.s.Close()
+	} else if wk.pc != nil {
+		wk.pc.close()
+	}
+}
+
 // txn runs fn as one transaction on the virtual user's connection: the dialect's begin, fn's statements, then
 // commit, or rollback when fn fails or asks for it (Trade-Order's frame 5). single says fn is one statement
 // that the engine runs as a transaction of its own (autocommit): then it runs without begin and commit, a
-// round trip each saved.
+// round trip each saved. On a pgfast session BEGIN costs no round trip of its own.
 func (wk *worker) txn(ctx context.Context, single bool, fn func(q engine.Queryer) (rollback bool, err error)) (bool, error) {
+	q := wk.q()
 	if single {
-		return fn(wk.pc)
+		return fn(q)
 	}
 	set := wk.w.db.Stmts
-	wk.w.trips.n.Add(2) // begin, and commit or rollback
-	if _, err := wk.conn.ExecContext(ctx, set["begin"].SQL); err != nil {
-		return false, err
+	if wk.fast != nil {
+		wk.w.trips.n.Add(1) // commit or rollback
+		wk.fast.s.Begin()
+	} else {
+		wk.w.trips.n.Add(2) // begin, and commit or rollback
+		if _, err := wk.conn.ExecContext(ctx, set["begin"].SQL); err != nil {
+			return false, err
+		}
 	}
-	rollback, err := fn(wk.pc)
+	rollback, err := fn(q)
 	if err != nil || rollback {
 		end, cancel := runner.EndContext(ctx) // even after the run's end, but bounded
 		defer cancel()
-		if _, rerr := wk.conn.ExecContext(end, set["rollback"].SQL); err == nil {
+		var rerr error
+		if wk.fast != nil {
+			rerr = wk.fast.s.Rollback(end)
+		} else {
+			_, rerr = wk.conn.ExecContext(end, set["rollback"].SQL)
+		}
+		if err == nil {
 			err = rerr
 		}
 		return rollback, err
+	}
+	if wk.fast != nil {
+		return false, wk.fast.s.Commit(ctx)
 	}
 	_, err = wk.conn.ExecContext(ctx, set["commit"].SQL)
 	return false, err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -34,6 +35,7 @@ type Workload struct {
 	ceCount [8]int64 // the customer emulator's choices (the measured mix's CE part is the runner's counts)
 	cards   []int    // a custom mix's deck (--mix), per customer-emulator transaction; nil: the standard Levels
 	trips   tripCount
+	fastSet sqlfile.Set // the statements as pgfast takes them (PostgreSQL's wire)
 }
 
 // NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators (in sql mode: UseProcedures
@@ -51,7 +53,7 @@ func (db *DB) newWorkload(ctx context.Context, seed uint64, procs bool, sh workl
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh}
+	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh, fastSet: fastSet(db.Stmts)}
 	units := m.Size.Customers / LoadUnit
 	if err := sh.Check(int(units), "customer load units (of 1,000)"); err != nil {
 		return nil, err
@@ -155,8 +157,11 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	wk := &worker{w: w, conn: conn, pc: newPrepConn(conn), r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
-	wk.Set(engine.Interrupter(conn))
+	wk := &worker{w: w, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
+	if err := wk.attach(conn); err != nil {
+		conn.Close()
+		return nil, err
+	}
 	return wk, nil
 }
 
@@ -164,7 +169,8 @@ type worker struct {
 	runner.Cut
 	w    *Workload
 	conn *sql.Conn
-	pc   *prepConn // conn with its prepared statements: where the transactions run
+	fast *fastConn // conn driven through pgfast (PostgreSQL's wire): where the transactions run
+	pc   *prepConn // else conn with its prepared statements
 	r    *rand.Rand
 	deck *deck
 	ord  order
@@ -176,16 +182,18 @@ type worker struct {
 	record func(frame string, out Rows)
 }
 
-func (wk *worker) Close() { wk.pc.close() }
+func (wk *worker) Close() { wk.detach() }
 
 func (wk *worker) Reconnect(ctx context.Context) error {
-	wk.pc.close()
+	wk.detach()
 	conn, err := runner.Conn(ctx, wk.w.db.Data.SQL, wk.w.db.T)
 	if err != nil {
 		return err
 	}
-	wk.conn, wk.pc = conn, newPrepConn(conn)
-	wk.Set(engine.Interrupter(conn))
+	if err := wk.attach(conn); err != nil {
+		conn.Close()
+		return err
+	}
 	return nil
 }
 
@@ -229,26 +237,36 @@ func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 	}
 }
 
-// q is a statement's rows; one scans its single row (sql.ErrNoRows when there is none).
-func (wk *worker) q(ctx context.Context, e engine.Queryer, name string, args ...any) (*sql.Rows, error) {
-	st := wk.w.db.Stmts[name]
+// rows is a statement's result rows; one scans its single row (sql.ErrNoRows when there is none); count is the
+// number of rows of its result; exec runs it and returns the rows it touched. Each is one round trip, on the
+// virtual user's pgfast session when e is it, else through database/sql on e.
+func (wk *worker) rows(ctx context.Context, e engine.Queryer, name string, args ...any) (Rows, error) {
 	wk.w.trips.n.Add(1)
 	if wk.tap != nil {
 		if err := wk.tapRows(ctx, e, name, args); err != nil {
 			return nil, err
 		}
 	}
-	r, err := e.QueryContext(ctx, st.SQL, st.Args(args)...)
+	if f, ok := e.(*fastConn); ok {
+		return f.rows(ctx, name, args)
+	}
+	st := wk.w.db.Stmts[name]
+	out, err := readRows(e.QueryContext(ctx, st.SQL, st.Args(args)...))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return r, nil
+	return out, nil
 }
 
 func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args []any, dest ...any) error {
-	st := wk.w.db.Stmts[name]
 	wk.w.trips.n.Add(1)
-	err := e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...)
+	var err error
+	if f, ok := e.(*fastConn); ok {
+		err = f.one(ctx, name, args, dest)
+	} else {
+		st := wk.w.db.Stmts[name]
+		err = e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...)
+	}
 	if wk.tap != nil && (err == nil || errors.Is(err, sql.ErrNoRows)) {
 		wk.tapOne(e, name, args, err, dest)
 	}
@@ -258,7 +276,27 @@ func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args [
 	return nil
 }
 
-// drain reads a result set to its end (the rows a frame returns).
+func (wk *worker) count(ctx context.Context, e engine.Queryer, name string, args ...any) (int64, error) {
+	wk.w.trips.n.Add(1)
+	if wk.tap != nil {
+		if err := wk.tapRows(ctx, e, name, args); err != nil {
+			return 0, err
+		}
+	}
+	if f, ok := e.(*fastConn); ok {
+		var n int64
+		err := f.s.QueryText(ctx, name, args, func([][]byte) error { n++; return nil })
+		return n, err
+	}
+	st := wk.w.db.Stmts[name]
+	n, err := drain(e.QueryContext(ctx, st.SQL, st.Args(args)...))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return int64(n), nil
+}
+
+// drain reads a result set to its end, counting its rows.
 func drain(rows *sql.Rows, err error) (int, error) {
 	if err != nil {
 		return 0, err
@@ -284,6 +322,9 @@ func (wk *worker) exec(ctx context.Context, e engine.Queryer, name string, args 
 	wk.w.trips.n.Add(1)
 	if wk.tap != nil {
 		wk.tap(e, name, args, nil) // a write: the test sees its arguments before it runs
+	}
+	if f, ok := e.(*fastConn); ok {
+		return f.s.Exec(ctx, name, args...)
 	}
 	r, err := wk.w.db.exec(ctx, e, name, args...)
 	if err != nil {
