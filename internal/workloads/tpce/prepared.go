@@ -6,14 +6,13 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
-	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 )
 
 // prepConn is a virtual user's connection as the frames run on it: each statement prepared once on the
 // connection and reused (a named statement on PostgreSQL, a server-side one on MySQL, one round trip an
 // execution where an unprepared statement with parameters takes one or three), and the transactions as the
-// dialect's begin/commit statements on it (tx.sql), not a database/sql Tx each.
+// dialect's begin_write/commit statements on it (tx.sql), not a database/sql Tx each.
 type prepConn struct {
 	conn  *sql.Conn
 	stmts map[string]*sql.Stmt
@@ -114,22 +113,12 @@ func (f *fastConn) one(ctx context.Context, name string, args, dest []any) error
 	return nil
 }
 
-// fastSet is the statements as pgfast takes them: its transaction's begin is begin_write.
-func fastSet(set sqlfile.Set) sqlfile.Set {
-	out := make(sqlfile.Set, len(set)+1)
-	for k, v := range set {
-		out[k] = v
-	}
-	out["begin_write"] = set["begin"]
-	return out
-}
-
 // attach makes conn the virtual user's connection: a pgfast session on PostgreSQL's wire, else its prepared
 // statements through database/sql.
 func (wk *worker) attach(conn *sql.Conn) error {
 	wk.conn, wk.fast, wk.pc = conn, nil, nil
 	if wk.w.db.T.Engine.Wire == engine.WirePostgres {
-		s, err := pgfast.New(conn, wk.w.fastSet)
+		s, err := pgfast.New(conn, wk.w.db.Stmts)
 		if err != nil {
 			return err
 		}
@@ -173,7 +162,7 @@ func (wk *worker) txn(ctx context.Context, single bool, fn func(q engine.Queryer
 		wk.fast.s.Begin()
 	} else {
 		wk.w.trips.n.Add(2) // begin, and commit or rollback
-		if _, err := wk.conn.ExecContext(ctx, set["begin"].SQL); err != nil {
+		if _, err := wk.conn.ExecContext(ctx, set["begin_write"].SQL); err != nil {
 			return false, err
 		}
 	}

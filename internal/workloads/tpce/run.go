@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -35,7 +34,6 @@ type Workload struct {
 	ceCount [8]int64 // the customer emulator's choices (the measured mix's CE part is the runner's counts)
 	cards   []int    // a custom mix's deck (--mix), per customer-emulator transaction; nil: the standard Levels
 	trips   tripCount
-	fastSet sqlfile.Set // the statements as pgfast takes them (PostgreSQL's wire)
 }
 
 // NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators (in sql mode: UseProcedures
@@ -53,7 +51,7 @@ func (db *DB) newWorkload(ctx context.Context, seed uint64, procs bool, sh workl
 	if err != nil {
 		return nil, err
 	}
-	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh, fastSet: fastSet(db.Stmts)}
+	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh}
 	units := m.Size.Customers / LoadUnit
 	if err := sh.Check(int(units), "customer load units (of 1,000)"); err != nil {
 		return nil, err

@@ -962,7 +962,7 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = $1 AND wi_s_symb = $2;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = $1;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = $3 WHERE wi_wl_id = $1 AND wi_s_symb = $2;
--- name: begin  -- from sql/generic/tx.sql
+-- name: begin_write  -- from sql/generic/tx.sql
 BEGIN;
 -- name: commit  -- from sql/generic/tx.sql
 COMMIT;

@@ -549,7 +549,7 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = ? AND wi_s_symb = ?;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = ?;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = ? WHERE wi_wl_id = ? AND wi_s_symb = ?;
--- name: begin  -- from sql/sqlite/tx.sql
+-- name: begin_write  -- from sql/sqlite/tx.sql
 BEGIN IMMEDIATE;
 -- name: commit  -- from sql/generic/tx.sql
 COMMIT;

@@ -993,7 +993,7 @@ SELECT count(*) FROM watch_item WHERE wi_wl_id = @p1 AND wi_s_symb = @p2;
 SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = @p1;
 -- name: dm_watch_item(c_id, old_symb, new_symb)  -- from sql/generic/tx.sql
 UPDATE watch_item SET wi_s_symb = @p3 WHERE wi_wl_id = @p1 AND wi_s_symb = @p2;
--- name: begin  -- from sql/sqlserver/tx.sql
+-- name: begin_write  -- from sql/sqlserver/tx.sql
 BEGIN TRANSACTION;
 -- name: commit  -- from sql/sqlserver/tx.sql
 COMMIT TRANSACTION;

@@ -261,7 +261,7 @@ SELECT min(wi_s_symb) FROM watch_item WHERE wi_wl_id = :c_id;
 -- name: dm_watch_item(c_id, old_symb, new_symb)
 UPDATE watch_item SET wi_s_symb = :new_symb WHERE wi_wl_id = :c_id AND wi_s_symb = :old_symb;
 -- A virtual user's transaction: begin, commit, rollback on its connection (its statements prepared there).
--- name: begin
+-- name: begin_write
 BEGIN;
 -- name: commit
 COMMIT;

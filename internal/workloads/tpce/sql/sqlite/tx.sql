@@ -1,5 +1,5 @@
 -- SQLite: a transaction takes the write lock at its start, so writers queue for it instead of deadlocking.
--- name: begin
+-- name: begin_write
 BEGIN IMMEDIATE;
 -- The write lock is the transaction's from its start, so Trade-Result reads the position without FOR UPDATE.
 -- name: tr_hs(ca_id, symb)

@@ -42,7 +42,7 @@ JOIN status_type ON st_id = t_st_id JOIN trade_type ON tt_id = t_tt_id JOIN secu
 WHERE t_ca_id = :ca_id ORDER BY t_dts DESC, t_id DESC;
 -- name: to_permission(ca_id, tax_id)
 SELECT TOP 1 ap_f_name, ap_l_name, ap_acl FROM account_permission WHERE ap_ca_id = :ca_id AND ap_tax_id <> :tax_id ORDER BY ap_tax_id;
--- name: begin
+-- name: begin_write
 BEGIN TRANSACTION;
 -- name: commit
 COMMIT TRANSACTION;
