@@ -46,7 +46,10 @@ func TestMonitorChecklistSize(t *testing.T) {
 	}
 	catalog := filepath.Join("..", "..", "examples", "catalogs/azure-2015.yaml")
 	r = cli(ctx, "io", "size", "--need", need, "--catalog", catalog, "--percentile", "p90")
-	if r.code != 0 || !strings.Contains(r.stdout, "need.json p90") || !strings.Contains(r.stdout, "cheapest: ") {
+	// the recording is of this machine's disks, whatever else runs on them (other tests' IO in parallel): a
+	// load beyond every VM in the catalogue is refused in one line naming the most there is
+	beyond := r.code != 0 && strings.Contains(r.stderr, "no VM and disks in") && strings.Contains(r.stderr, "the most is") && strings.Count(strings.TrimSpace(r.stderr), "\n") == 0
+	if !beyond && (r.code != 0 || !strings.Contains(r.stdout, "need.json p90") || !strings.Contains(r.stdout, "cheapest: ")) {
 		t.Errorf("io size: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	for _, c := range []struct {

@@ -158,12 +158,18 @@ func (a *app) compareCmd() *cobra.Command {
 	var storePath string
 	var o method.CompareOptions
 	c := &cobra.Command{
-		Use:   "compare A B [C...]",
-		Short: "compare runs metric by metric: \"B vs A: 9.78% higher (better)\" (medians of repeats; per core and per price when known)",
-		Long: "compare runs metric by metric. A, B ...: a run ID (or its start), a store number, a group ID (the median of its\n" +
-			"repeats; a multi-target group by its aggregate), one point of a sweep's group (GROUP@vus=4), or a result file.",
-		Args: cobra.MinimumNArgs(2),
+		Use:   "compare A B [C...] | compare --label plan=NAME",
+		Short: "compare configurations like for like: metric by metric, or a study's table point by point (\"B vs A: 9.78% higher (better)\", judged against both one's noise)",
+		Long: "compare configurations. A, B ...: a run ID (or its start), a store number, a group ID (the median of its\n" +
+			"repeats; a multi-target group by its aggregate; a sweep's group gives a study: one row per point), one point of\n" +
+			"a sweep's group (GROUP@vus=4), or a result file. Without them, --label picks a study's stored runs and --by\n" +
+			"splits them into configurations (a plan's configurations label their runs configuration=NAME).\n" +
+			"A change is better or worse only where both figures' 95% noise intervals do not overlap; without an\n" +
+			"estimate it says so (\"noise unknown: one run of 4 intervals; --repeat 3\").",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return fmt.Errorf("name two or more configurations to compare (got %s alone)", args[0])
+			}
 			return method.CompareWith(cmd.Context(), a.stdout, storePath, args, o)
 		},
 	}
@@ -172,6 +178,12 @@ func (a *app) compareCmd() *cobra.Command {
 	c.Flags().BoolVar(&o.AllowChanged, "allow-changed", false, "compare runs whose database had changed since its build (their database_changes)")
 	c.Flags().BoolVar(&o.AllowDifferentWork, "allow-different-work", false,
 		"compare runs that did different work (scale, tests, queries, warehouses, mode ...) or measured different metrics: what they share")
+	c.Flags().StringVar(&o.Baseline, "baseline", "", "the configuration the others are compared with: its name, letter or number (default the first)")
+	c.Flags().StringArrayVar(&o.Metrics, "metric", nil, "a study's table of this metric (repeatable: one table each; default the headline)")
+	c.Flags().StringArrayVar(&o.Beside, "beside", nil, "show this metric beside each cell, unjudged (repeatable), e.g. \"database host CPU busy\"")
+	c.Flags().StringVar(&o.Format, "format", "text", "text, md (a Markdown table for a ticket or a design document) or csv (one row per cell, the swept parameter and each label as columns)")
+	c.Flags().StringArrayVar(&o.Labels, "label", nil, "compare the stored runs with this label, key=value (repeatable: runs with every one), e.g. plan=NAME")
+	c.Flags().StringVar(&o.By, "by", "", "with --label: the label whose values are the configurations (default configuration, which a plan's configurations set)")
 	return c
 }
 

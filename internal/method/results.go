@@ -504,3 +504,9 @@ func (rs *runSet) printNext() {
 		fmt.Fprintf(rs.out, "  (%s)\n", n.Note)
 	}
 }
+
+// IsWarmup says a run is a warm-up run: recorded (phase=warmup, a group of its own), never measured, never a
+// configuration of a comparison or a summary.
+func IsWarmup(r *result.Result) bool {
+	return r.Labels["phase"] == "warmup" || r.Group != nil && strings.HasSuffix(r.Group.ID, "-warmup")
+}

@@ -229,6 +229,18 @@ type CompareOptions struct {
 	// AllowDifferentWork compares configurations that did different work or measured different metrics (what
 	// they share); without it they are refused (compare.Check).
 	AllowDifferentWork bool
+	// Baseline names the configuration the others are compared with (its name, alias or number); "" is the
+	// first.
+	Baseline string
+	// Metrics are the metrics of a study's tables (one table each; default the headline); Beside are shown
+	// beside each cell, unjudged.
+	Metrics, Beside []string
+	// Format is text, md or csv (compare.FormatText ...); "" is text.
+	Format string
+	// Labels pick the stored runs of a study when no runs are named (plan=NAME); By is the label whose values
+	// are its configurations (default compare.ConfigurationLabel, which a plan's configurations set).
+	Labels []string
+	By     string
 }
 
 // CompareChanged is Compare, taking runs whose database had changed since its build when allowChanged is set.
@@ -236,8 +248,16 @@ func CompareChanged(ctx context.Context, w io.Writer, storePath string, refs []s
 	return CompareWith(ctx, w, storePath, refs, CompareOptions{AllowChanged: allowChanged})
 }
 
-// CompareWith is Compare with its options.
+// CompareWith is Compare with its options. Each reference is a configuration; one that is a whole sweep (a
+// group of several points), or runs picked by label and split into configurations by a label, make a study:
+// its table, point by point, each configuration against the baseline at the same point.
 func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []string, o CompareOptions) error {
+	if o.Format == "" {
+		o.Format = compare.FormatText
+	}
+	if err := compare.CheckFormat(o.Format); err != nil {
+		return err
+	}
 	st, err := openIfThere(ctx, storePath)
 	if err != nil {
 		return err
@@ -245,35 +265,116 @@ func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []stri
 	if st != nil {
 		defer st.Close()
 	}
-	var sets [][]*result.Result
-	for _, ref := range refs {
-		runs, err := Resolve(ctx, st, []string{ref}, store.Filter{}, nil)
+	var configs []compare.StudyConfig
+	sweep := false
+	if len(refs) == 0 {
+		if len(o.Labels) == 0 {
+			return fmt.Errorf("name the runs to compare (run IDs, group IDs or result files), or pick a study's runs with --label plan=NAME")
+		}
+		runs, err := Resolve(ctx, st, nil, store.Filter{Labels: o.Labels}, nil)
 		if err != nil {
 			return err
 		}
-		if ps := points(runs); len(ps) > 1 {
-			return fmt.Errorf("%s is a sweep (%s): its points are not one configuration; compare one point, e.g. %s@%s", ref, strings.Join(ps, ", "), ref, ps[len(ps)-1])
+		by := o.By
+		if by == "" {
+			by = compare.ConfigurationLabel
 		}
-		sets = append(sets, runs)
+		if configs, err = compare.ConfigsOf(measuredRuns(runs), by); err != nil {
+			return err
+		}
+		if len(configs) < 2 {
+			return fmt.Errorf("the runs labelled %s are one configuration (%s=%s): a comparison needs two, e.g. a plan with configurations", strings.Join(o.Labels, ", "), by, configs[0].Name)
+		}
+		sweep = true
+	} else {
+		if len(refs) < 2 {
+			return fmt.Errorf("name two or more configurations to compare")
+		}
+		var sets [][]*result.Result
+		for _, ref := range refs {
+			runs, err := Resolve(ctx, st, []string{ref}, store.Filter{}, nil)
+			if err != nil {
+				return err
+			}
+			runs = measuredRuns(runs)
+			if len(runs) == 0 {
+				return fmt.Errorf("%s holds no measured run (only warm-ups)", ref)
+			}
+			sweep = sweep || len(points(runs)) > 1
+			sets = append(sets, runs)
+		}
+		names := compare.StudyNames(sets)
+		if !sweep {
+			names = compare.Names(sets)
+		}
+		for i, set := range sets {
+			configs = append(configs, compare.StudyConfig{Name: names[i], Alias: compare.Alias(i), Runs: set})
+		}
+	}
+	b, err := compare.BaselineIndex(configs, o.Baseline)
+	if err != nil {
+		return err
 	}
 	var all []*result.Result
-	for _, set := range sets {
-		all = append(all, set...)
-	}
-	if err := compare.Check(sets, compare.Options{IncludeFailed: o.IncludeFailed, AllowDifferentWork: o.AllowDifferentWork}); err != nil {
-		return err
+	for _, c := range configs {
+		all = append(all, c.Runs...)
 	}
 	if !o.AllowChanged {
 		if err := result.Unchanged(all); err != nil {
 			return err
 		}
 	}
-	for _, r := range all {
+	if sweep || o.Format != compare.FormatText || b != 0 || len(o.Metrics) > 0 || len(o.Beside) > 0 {
+		s, err := compare.NewStudy(configs, b)
+		if err != nil {
+			return err
+		}
+		if err := s.Check(compare.Options{IncludeFailed: o.IncludeFailed, AllowDifferentWork: o.AllowDifferentWork}); err != nil {
+			return err
+		}
+		warnFailed(w, all, o.Format)
+		metrics := o.Metrics
+		if len(metrics) == 0 && !sweep && o.Format != compare.FormatText {
+			metrics = s.Metrics() // one point: every metric, as the text comparison shows them
+		}
+		tables, err := s.Tables(metrics, o.Beside)
+		if err != nil {
+			return err
+		}
+		return s.Print(w, tables, o.Format)
+	}
+	var sets [][]*result.Result
+	for _, c := range configs {
+		sets = append(sets, c.Runs)
+	}
+	if err := compare.Check(sets, compare.Options{IncludeFailed: o.IncludeFailed, AllowDifferentWork: o.AllowDifferentWork}); err != nil {
+		return err
+	}
+	warnFailed(w, all, o.Format)
+	return compare.Print(w, compare.Summaries(sets))
+}
+
+// warnFailed names, above a comparison, each run that did not end ok (a CSV has no room for it).
+func warnFailed(w io.Writer, runs []*result.Result, format string) {
+	if format == compare.FormatCSV {
+		return
+	}
+	for _, r := range runs {
 		if r.Status != result.StatusOK {
 			fmt.Fprintf(w, "WARNING: run %s ended %s (%s): its figures are what it did until then\n", r.RunID, r.Status, r.Error)
 		}
 	}
-	return compare.Print(w, compare.Summaries(sets))
+}
+
+// measuredRuns leaves out warm-up runs: recorded, never a configuration of their own.
+func measuredRuns(runs []*result.Result) []*result.Result {
+	var out []*result.Result
+	for _, r := range runs {
+		if !IsWarmup(r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // Report writes the HTML report of the runs named (or of the stored runs matching the filter) to out.

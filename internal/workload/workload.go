@@ -212,13 +212,20 @@ type MetricDesc struct {
 	PerCore   bool   // normalised per physical core of the database host
 	PerPrice  bool   // normalised per price_per_hour label
 	Aggregate string // how targets run at once combine: "sum", "max" or ""
+	// Elapsed marks a time a fixed piece of work took: its change is said as the time ratio (faster, slower).
+	Elapsed bool
+	// Noise names the samples one run's noise estimate of it comes from (result.Metric's Noise), "" for none.
+	Noise string
 }
 
 // Value is the metric with a value.
 func (d MetricDesc) Value(v float64) result.Metric {
 	return result.Metric{Name: d.Name, Unit: d.Unit, Better: d.Better, Value: v, Headline: d.Headline, PerCore: d.PerCore,
-		PerPrice: d.PerPrice, Aggregate: d.Aggregate}
+		PerPrice: d.PerPrice, Aggregate: d.Aggregate, Elapsed: d.Elapsed, Noise: d.Noise}
 }
+
+// WithNoise is the descriptor with its noise source (result.Metric's Noise).
+func (d MetricDesc) WithNoise(src string) MetricDesc { d.Noise = src; return d }
 
 // Named is the descriptor under another name (a family of metrics: "power test: time to complete").
 func (d MetricDesc) Named(name string) MetricDesc { d.Name = name; return d }

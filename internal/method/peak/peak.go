@@ -305,23 +305,21 @@ func (s *Search) raise(p *Point) {
 }
 
 func (s *Search) withinNoise(a, b *Point) (bool, bool) {
-	na, nb := pointNoise(a), pointNoise(b)
-	return compare.WithinNoise(na, nb, a.Throughput, b.Throughput)
+	return compare.Overlap(pointNoise(a), pointNoise(b), a.Throughput, b.Throughput)
 }
 
 // pointNoise is a point's throughput noise: the spread of its repeats, else its run's bootstrap band.
 func pointNoise(p *Point) compare.Noise {
 	if len(p.Runs) > 1 {
-		mn, mx := math.Inf(1), math.Inf(-1)
+		var ts []float64
 		for _, r := range p.Runs {
-			t := Throughput(r)
-			mn, mx = math.Min(mn, t), math.Max(mx, t)
+			ts = append(ts, Throughput(r))
 		}
-		return compare.Noise{Min: mn, Max: mx, How: "the repeats' spread", Known: true}
+		return compare.RepeatsNoise(ts)
 	}
 	if len(p.Runs) == 1 {
 		if lo, hi, ok := compare.BootstrapBand(p.Runs[0]); ok {
-			return compare.Noise{Min: p.Throughput * lo, Max: p.Throughput * hi, How: "bootstrap", Known: true}
+			return compare.Noise{Lo: p.Throughput * lo, Hi: p.Throughput * hi, How: "bootstrap", Known: true}
 		}
 	}
 	return compare.Noise{}

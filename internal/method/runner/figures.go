@@ -55,7 +55,7 @@ func FigureMetric(out []result.Metric, d workload.MetricDesc, r *result.Result, 
 func P95Metrics(out []result.Metric, d workload.MetricDesc, m *result.Measurement, names []string) []result.Metric {
 	for _, n := range names {
 		if s, ok := m.Transactions[n]; ok && s.Count > 0 {
-			out = append(out, d.Named(n+" p95 latency").Value(float64(s.Latency.P95)/1000))
+			out = append(out, d.Named(n+" p95 latency").WithNoise(result.LatencyNoise(n, 95)).Value(float64(s.Latency.P95)/1000))
 		}
 	}
 	return out

@@ -56,6 +56,8 @@ const (
 	Better
 	Worse
 	NotComparable
+	// NoiseUnknown is a change with no noise estimate on one side: neither better nor worse.
+	NoiseUnknown
 )
 
 // Judge says whether a change (Change's per cent) is better or worse for a metric of direction d; changes
@@ -84,6 +86,22 @@ func Words(pct float64) string {
 		return fmt.Sprintf("%.2f%% higher", pct)
 	}
 	return fmt.Sprintf("%.2f%% lower", -pct)
+}
+
+// Ratio says b against a in the words of the metric: a time a fixed piece of work took (Elapsed) as the
+// time ratio, "32.14% faster" for 56 s against 74 s (74 / 56 - 1), "12.00% slower"; any other figure as
+// Words of its change ("9.78% higher").
+func Ratio(a, b float64, m Metric) string {
+	if !m.Elapsed || !(a > 0) || !(b > 0) {
+		return Words(Change(a, b))
+	}
+	switch r := a/b - 1; {
+	case math.Abs(r) < 0.00005:
+		return "the same"
+	case r > 0:
+		return fmt.Sprintf("%.2f%% faster", r*100)
+	}
+	return fmt.Sprintf("%.2f%% slower", (b/a-1)*100)
 }
 
 // Judged is Words with the verdict: "12.58% higher (better)", "24.32% lower (worse)".
@@ -165,7 +183,7 @@ type Summary struct {
 	About string
 	// Work is its workload and work (result.WorkOf).
 	Work string
-	// Noise is each metric's run-to-run noise (NoiseOf): the band a difference must leave to count.
+	// Noise is each metric's run-to-run noise (NoiseOf): the 95% interval a difference must leave to count.
 	Noise map[string]Noise
 	// Loop is how its runs were driven (Loop: "open loop at 200/s", "closed loop"); Open their open-loop
 	// figures when every run ran open loop (nil otherwise).
@@ -279,39 +297,38 @@ type Row struct {
 	Metric string
 	Unit   string
 	Better Direction
+	Desc   Metric    // the metric's descriptor (its value is the first configuration's last run's)
 	Values []float64 // per configuration (NaN where missing)
 	Change []float64 // each configuration against the first, in per cent of it (Change; NaN for the first)
-	// Overlap says the i-th configuration's noise band (its repeats' min to max, or a single run's bootstrap
-	// interval) overlaps the first's: its change is within run-to-run noise, neither better nor worse.
-	Overlap []bool
-	// NoiseHow says, for each configuration, how the noise its Overlap was judged by was found.
-	NoiseHow []string
+	// Judged is each configuration's change against the first, judged against both one's noise (JudgeNoise;
+	// the first's is empty).
+	Judged []Judgement
+	// Noise is each configuration's noise of the figure.
+	Noise []Noise
 }
 
-// Verdict is the i-th configuration's change against the first, judged: Same when the repeats overlap.
-func (r Row) Verdict(i int) Verdict {
-	if v := Judge(r.Change[i], r.Better); v != NotComparable && r.Overlap[i] {
-		return Same
-	}
-	return Judge(r.Change[i], r.Better)
-}
+// Verdict is the i-th configuration's change against the first, judged against their noise: Same when it is
+// within it, NoiseUnknown when there is no estimate.
+func (r Row) Verdict(i int) Verdict { return r.Judged[i].Verdict }
 
 // Words says the i-th configuration's change against the first with its verdict: "9.78% higher (better)",
-// "3.10% lower (within noise: the repeats' spread)".
+// "3.10% lower (within noise: the spread of 3 repeats)", "11.43% lower (noise unknown: one run of 4
+// intervals; --repeat 3)"; a time to complete as the time ratio ("32.14% faster (better)").
 func (r Row) Words(i int) string {
-	if r.Overlap[i] && !math.IsNaN(r.Change[i]) && Judge(r.Change[i], r.Better) != Same {
-		return Words(r.Change[i]) + " (" + r.WithinNoise(i) + ")"
+	j := r.Judged[i]
+	w := Ratio(r.Values[0], r.Values[i], r.Desc)
+	if math.IsNaN(j.Change) {
+		w = Words(j.Change)
 	}
-	return Judged(r.Change[i], r.Better)
-}
-
-// WithinNoise words why the i-th configuration's change is no difference: "within noise: the repeats' spread".
-func (r Row) WithinNoise(i int) string {
-	how := "the repeats' spread"
-	if i < len(r.NoiseHow) && r.NoiseHow[i] != "" {
-		how = r.NoiseHow[i]
+	switch {
+	case j.Note != "":
+		return w + " (" + j.Note + ")"
+	case j.Verdict == Better:
+		return w + " (better)"
+	case j.Verdict == Worse:
+		return w + " (worse)"
 	}
-	return "within noise: " + how
+	return w
 }
 
 // Label is the metric's name with its unit: "p95 latency (ms)".
@@ -330,43 +347,24 @@ func Table(sums []Summary) []Row {
 		return nil
 	}
 	var rows []Row
-	mk := func(name, unit string, d Direction, val func(Summary) (Stat, bool), by func(Summary) float64) {
-		r := Row{Metric: name, Unit: unit, Better: d}
+	mk := func(name, unit string, desc Metric, val func(Summary) (Stat, bool), by func(Summary) float64) {
+		r := Row{Metric: name, Unit: unit, Better: desc.Better, Desc: desc}
 		base := strings.TrimSuffix(strings.TrimSuffix(name, " per physical core"), " per $/hour")
-		noise := func(s Summary) Noise {
-			n := s.Noise[base]
-			f := by(s)
-			n.Min, n.Max = n.Min/f, n.Max/f
-			return n
-		}
-		var st []Stat
 		for _, s := range sums {
 			v, ok := val(s)
 			if !ok {
 				v = Stat{math.NaN(), math.NaN(), math.NaN()}
 			}
-			r.Values, st = append(r.Values, v.Median), append(st, v)
+			r.Values = append(r.Values, v.Median)
+			r.Noise = append(r.Noise, s.Noise[base].Scaled(by(s)))
 		}
-		for i, s := range sums {
-			c := math.NaN()
+		for i := range sums {
+			c, j := math.NaN(), Judgement{Change: math.NaN(), Verdict: NotComparable}
 			if i > 0 {
 				c = Change(r.Values[0], r.Values[i])
+				j = JudgeNoise(r.Values[0], r.Values[i], r.Noise[0], r.Noise[i], r.Better)
 			}
-			r.Change = append(r.Change, c)
-			na, nb := noise(sums[0]), noise(s)
-			within, known := WithinNoise(na, nb, st[0].Median, st[i].Median)
-			r.Overlap = append(r.Overlap, i > 0 && known && within)
-			how := ""
-			if i > 0 && known {
-				hows := map[string]bool{}
-				for _, n := range []Noise{na, nb} {
-					if n.Known && !hows[n.How] {
-						hows[n.How] = true
-						how += map[bool]string{true: "", false: " and "}[how == ""] + n.How
-					}
-				}
-			}
-			r.NoiseHow = append(r.NoiseHow, how)
+			r.Change, r.Judged = append(r.Change, c), append(r.Judged, j)
 		}
 		rows = append(rows, r)
 	}
@@ -387,12 +385,12 @@ func Table(sums []Summary) []Row {
 	}
 	for _, name := range shared(sums) {
 		d := sums[0].Desc[name]
-		mk(name, d.Unit, d.Better, scaled(name, one), one)
+		mk(name, d.Unit, d, scaled(name, one), one)
 		if d.PerCore && allCores {
-			mk(name+" per physical core", d.Unit, d.Better, scaled(name, cores), cores)
+			mk(name+" per physical core", d.Unit, d, scaled(name, cores), cores)
 		}
 		if d.PerPrice && allPrice {
-			mk(name+" per $/hour", d.Unit, d.Better, scaled(name, price), price)
+			mk(name+" per $/hour", d.Unit, d, scaled(name, price), price)
 		}
 	}
 	return rows
@@ -473,19 +471,21 @@ func Print(w io.Writer, sums []Summary) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	columnHeads(tw, "metric", sums)
+	var notes Notes
 	for _, r := range rows {
 		fmt.Fprint(tw, r.Label())
-		for _, v := range r.Values {
-			fmt.Fprintf(tw, "\t%s", Format(v))
+		for i, v := range r.Values {
+			fmt.Fprintf(tw, "\t%s", Format(v)+notes.Mark(r.Noise[i]))
 		}
 		for i := range r.Change[1:] {
-			fmt.Fprintf(tw, "\t%s", r.Words(i+1))
+			fmt.Fprintf(tw, "\t%s", notes.Cell(r, i+1))
 		}
 		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	notes.Print(w)
 	if u := Unshared(sums); len(u) > 0 {
 		fmt.Fprintln(w, "\nnot compared (not in every configuration):")
 		for _, x := range u {

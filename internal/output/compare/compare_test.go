@@ -84,12 +84,24 @@ func TestMedianAndRepeats(t *testing.T) {
 	if r := byName["NOPM"]; math.Abs(r.Change[1]-25) > 1e-9 || Judged(r.Change[1], r.Better) != "25.00% higher (better)" {
 		t.Fatalf("NOPM row %+v", r)
 	}
-	// B's 250 lies within A's repeats (100 to 300): neither better nor worse
-	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (within noise: the repeats' spread)" || r.Verdict(1) != Same {
-		t.Fatalf("NOPM within the spread: %q", r.Words(1))
+	// B is one run with no noise estimate of its own: neither better nor worse, and it says so and how to get one
+	if r := byName["NOPM"]; r.Words(1) != "25.00% higher (noise unknown: one run; --repeat 3)" || r.Verdict(1) != NoiseUnknown {
+		t.Fatalf("NOPM of one run: %q", r.Words(1))
 	}
-	if r := Table([]Summary{a, Summarise("C", []*result.Result{mk(400)})})[0]; r.Words(1) != "100.00% higher (better)" || r.Verdict(1) != Better {
-		t.Fatalf("NOPM beyond the spread: %q", r.Words(1))
+	// repeats against repeats: a 95% t-interval each; within when they overlap, judged when they do not
+	tight := func(vs ...float64) Summary {
+		var rs []*result.Result
+		for _, v := range vs {
+			rs = append(rs, mk(v))
+		}
+		return Summarise("x", rs)
+	}
+	base := tight(190, 210, 200)
+	if r := Table([]Summary{base, tight(195, 215, 205)})[0]; r.Verdict(1) != Same || r.Words(1) != "2.50% higher (within noise: the spread of 3 repeats)" {
+		t.Fatalf("NOPM within the repeats' intervals: %q", r.Words(1))
+	}
+	if r := Table([]Summary{base, tight(400, 410, 390)})[0]; r.Words(1) != "100.00% higher (better)" || r.Verdict(1) != Better {
+		t.Fatalf("NOPM beyond the repeats' intervals: %q", r.Words(1))
 	}
 	if r := byName["NOPM per physical core"]; r.Values[0] != 25 || r.Values[1] != 31.25 {
 		t.Fatalf("per core %+v", r)
@@ -225,8 +237,9 @@ func TestPrintedLinesAreShort(t *testing.T) {
 			t.Errorf("%q", l)
 		}
 	}
-	if !strings.Contains(out.String(), "client CPU per transaction (µs)  100.0  101.0  102.0  1.00% higher (worse)    2.00% higher (worse)") ||
-		!strings.Contains(out.String(), "new_order p95 latency (ms)       10.0   9      8      10.00% lower (better)   20.00% lower (better)") {
+	if !strings.Contains(out.String(), "client CPU per transaction (µs)  100.0  101.0  102.0  1.00% higher [1]   2.00% higher [1]") ||
+		!strings.Contains(out.String(), "new_order p95 latency (ms)       10.0   9      8      10.00% lower [1]   20.00% lower [1]") ||
+		!strings.Contains(out.String(), "\n[1] noise unknown: one run; --repeat 3\n") || strings.Contains(out.String(), "better") {
 		t.Errorf("compare:\n%s", out.String())
 	}
 }

@@ -10,14 +10,38 @@ import (
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// Name labels a run: its "system" label if any, else the engine and its version, with its sweep value, its
+// ConfigurationLabel is the label a plan's configuration gives each of its runs (its name): a study's
+// configurations are told apart by it.
+const ConfigurationLabel = "configuration"
+
+// StudyNames names configurations that may each be a whole sweep: Names of their runs as if they swept
+// nothing (the sweep's values are the study's rows, not part of a configuration's name).
+func StudyNames(confs [][]*result.Result) []string {
+	stripped := make([][]*result.Result, len(confs))
+	for i, c := range confs {
+		for _, r := range c {
+			cp := *r
+			if r.Group != nil {
+				g := *r.Group
+				g.Sweep, g.Value = "", 0
+				cp.Group = &g
+			}
+			stripped[i] = append(stripped[i], &cp)
+		}
+	}
+	return Names(stripped)
+}
+
+// Name labels a run: its "configuration" label (a plan's configuration), else its "system" label if any, else the engine and its version, with its sweep value, its
 // target among several, or "aggregate of N targets".
 func Name(r *result.Result) string {
 	n := r.Target.Engine
 	if n == "" {
 		n = r.Workload // a workload without a database
 	}
-	if s, ok := r.Labels["system"]; ok {
+	if s, ok := r.Labels[ConfigurationLabel]; ok {
+		n = fmt.Sprint(s)
+	} else if s, ok := r.Labels["system"]; ok {
 		n = fmt.Sprint(s)
 	} else if r.Target.ServerVersion != "" && r.Target.ServerVersion != result.Several {
 		n = r.Target.ServerVersion

@@ -322,13 +322,7 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 		var parts []string
 		for _, row := range rows {
 			v := row.Verdict(i + 1)
-			text := row.Metric + " " + compare.Words(row.Change[i+1])
-			switch {
-			case compare.Judge(row.Change[i+1], row.Better) == compare.Same:
-				text = row.Metric + " the same"
-			case v == compare.Same:
-				text += " (" + row.WithinNoise(i+1) + ")"
-			}
+			text := row.Metric + " " + row.Words(i+1)
 			if c := verdictClass[v]; c != "" {
 				parts = append(parts, fmt.Sprintf("<span class=\"%s\">%s</span>", c, esc(text)))
 			} else {

@@ -160,7 +160,7 @@ func TestComparisonByAliasInTheRightWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{`<th>A (1 run)</th><th>B (1 run)</th></tr>`, `Against <b>A</b>, <b>B</b> has <span class="ok">ops 25.00% higher</span>, <span class="ok">p95 latency 56.00% lower</span>.`,
+	for _, want := range []string{`<th>A (1 run)</th><th>B (1 run)</th></tr>`, `Against <b>A</b>, <b>B</b> has ops 25.00% higher (noise unknown: one run; --repeat 3), p95 latency 56.00% lower (noise unknown: one run; --repeat 3).`,
 		"Not compared with any other configuration (each did other work or measured another headline): C.", "All configurations: SQLite 3.54.1, target sqlite:///d/a.db.",
 		`<a href="#comparison">Comparison</a>`, `<li class="runs">A: <a href="#run-r1">r1</a></li>`} {
 		if !strings.Contains(page, want) {

@@ -58,7 +58,8 @@ func metrics(r *result.Result) []result.Metric {
 		if t.Seconds <= 0 || t.Read == nil && t.Write == nil {
 			continue
 		}
-		a, b := name(mIOPS).Value(t.IOPS()), name(mMBs).Value(t.MBs())
+		src := fmt.Sprintf("io/%d/", i)
+		a, b := name(mIOPS).WithNoise(src+"iops").Value(t.IOPS()), name(mMBs).WithNoise(src+"mb_s").Value(t.MBs())
 		if i == 0 {
 			if large(t) {
 				b.Headline = true
@@ -68,10 +69,10 @@ func metrics(r *result.Result) []result.Metric {
 		}
 		out = append(out, a, b)
 		if d := t.Read; d != nil {
-			out = append(out, name(mRead50).Value(d.Lat.P50), name(mRead99).Value(d.Lat.P99))
+			out = append(out, name(mRead50).WithNoise(src+"read@50").Value(d.Lat.P50), name(mRead99).WithNoise(src+"read@99").Value(d.Lat.P99))
 		}
 		if d := t.Write; d != nil {
-			out = append(out, name(mWrite50).Value(d.Lat.P50), name(mWrite99).Value(d.Lat.P99))
+			out = append(out, name(mWrite50).WithNoise(src+"write@50").Value(d.Lat.P50), name(mWrite99).WithNoise(src+"write@99").Value(d.Lat.P99))
 		}
 		if t.CPU.PerIOUs > 0 {
 			out = append(out, name(mCPU).Value(t.CPU.PerIOUs))

@@ -147,8 +147,9 @@ func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 	if s.Count == 0 {
 		return nil
 	}
-	return []result.Metric{p50.Value(float64(s.Latency.P50)), p99.Value(float64(s.Latency.P99)), pmax.Value(float64(s.Latency.Max)),
-		rate.Value(s.PerMinute / 60)}
+	return []result.Metric{p50.WithNoise(result.LatencyNoise("ping", 50)).Value(float64(s.Latency.P50)),
+		p99.WithNoise(result.LatencyNoise("ping", 99)).Value(float64(s.Latency.P99)), pmax.Value(float64(s.Latency.Max)),
+		rate.WithNoise(result.TxNoise("ping")).Value(s.PerMinute / 60)}
 }
 
 // The runner's side: one transaction, the ping.

@@ -188,6 +188,7 @@ func memoryEstimate(p *result.Probe) map[string]any {
 	case above == nil:
 		out["cache_mb"] = below.X
 		out["cache_note"] = fmt.Sprintf("at least %.0f MB: every working set stayed cached", below.X)
+		out["cache_bound"] = "at least"
 	case below == nil:
 		out["cache_mb"] = round(above.X**above.Cached/100, 1)
 		out["cache_note"] = fmt.Sprintf("less than %.0f MB, the smallest working set (%.0f%% cached on its second read)", above.X, *above.Cached)

@@ -331,7 +331,7 @@ func printMixed(w io.Writer, res *result.Result) {
 }
 
 func mixedMetrics(r *result.Result) []result.Metric {
-	out := runner.FigureMetric(nil, mOps, r, "ops_per_s")
+	out := runner.FigureMetric(nil, mOps.WithNoise(result.IntervalsNoise()), r, "ops_per_s")
 	if r.Measurement != nil {
 		out = runner.P95Metrics(out, mKindP95, r.Measurement, OpNames)
 	}

@@ -38,7 +38,7 @@ func Files(e *engine.Engine) ([]*sqlfile.File, error) {
 }
 
 var (
-	tps       = workload.MetricDesc{Name: "TPS", Unit: "tx/s", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	tps       = workload.MetricDesc{Name: "TPS", Unit: "tx/s", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum", Noise: result.IntervalsNoise()}
 	txP95     = workload.MetricDesc{Name: "<script> p95 latency", Unit: "ms", Better: result.Lower}
 	cpuPerTx  = workload.MetricDesc{Name: "client CPU per transaction", Unit: "µs", Better: result.Lower}
 	errShare  = workload.MetricDesc{Name: "transactions failed", Unit: "%", Better: result.Lower}

@@ -69,7 +69,7 @@ func init() {
 			}
 			return [][]string{
 				build,
-				{"tpcc", "run", "--target", o.Target, "--vus", "2", "--rampup", "2s", "--duration", "20s", "--interval", "5s", "--check",
+				{"tpcc", "run", "--target", o.Target, "--vus", "2", "--rampup", "2s", "--duration", "20s", "--interval", "4s", "--check",
 					"--result", o.Result, "--store", o.Store},
 			}
 		}))
@@ -337,7 +337,7 @@ func figures(m *result.Measurement, next0, next1 int64) map[string]any {
 // database core and per price.
 var (
 	nopm  = workload.MetricDesc{Name: "NOPM", Unit: "new orders/min", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
-	tpm   = workload.MetricDesc{Name: "TPM", Unit: "transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
+	tpm   = workload.MetricDesc{Name: "TPM", Unit: "transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum", Noise: result.IntervalsNoise()}
 	txP95 = workload.MetricDesc{Name: "<transaction> p95 latency", Unit: "ms", Better: result.Lower}
 	// hammerdbTPM is HammerDB's TPM: the change in the server's own commits + rollbacks per minute (hammerdb.go).
 	hammerdbTPM = workload.MetricDesc{Name: "HammerDB TPM", Unit: "server transactions/min", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
@@ -346,7 +346,7 @@ var (
 
 // metrics derives a run's metrics from its measurement and figures.
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
-	out := append(runner.FigureMetric(nil, nopm, r, "nopm"), tpm.Value(m.PerMinute))
+	out := append(runner.FigureMetric(nil, nopm.WithNoise(result.TxNoise(m.KeyTx)), r, "nopm"), tpm.Value(m.PerMinute))
 	out = runner.FigureMetric(out, hammerdbTPM, r, "hammerdb_tpm")
 	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return append(out, clientCPU.Value(m.ClientCPU.MicrosPerTx))

@@ -183,7 +183,7 @@ var (
 )
 
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
-	out := runner.FigureMetric(nil, tpsE, r, "tpse")
+	out := runner.FigureMetric(nil, tpsE.WithNoise(result.TxNoise(m.KeyTx)), r, "tpse")
 	out = runner.P95Metrics(out, txP95, m, TxNames)
 	return runner.FigureMetric(out, toRollPct, r, "to_rollback_pct")
 }

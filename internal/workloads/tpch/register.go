@@ -481,7 +481,7 @@ var (
 	qphh       = workload.MetricDesc{Name: "QphH@Size", Better: result.Higher, PerCore: true, PerPrice: true}
 	power      = workload.MetricDesc{Name: "Power@Size", Better: result.Higher, PerCore: true, PerPrice: true}
 	throughput = workload.MetricDesc{Name: "Throughput@Size", Better: result.Higher, PerCore: true, PerPrice: true}
-	toComplete = workload.MetricDesc{Name: "time to complete", Unit: "s", Better: result.Lower, Aggregate: "max"}
+	toComplete = workload.MetricDesc{Name: "time to complete", Unit: "s", Better: result.Lower, Aggregate: "max", Elapsed: true}
 	geomean    = workload.MetricDesc{Name: "geometric mean query time", Unit: "s", Better: result.Lower}
 	qph        = workload.MetricDesc{Name: "queries per hour", Better: result.Higher, PerCore: true, PerPrice: true, Aggregate: "sum"}
 )

@@ -362,8 +362,8 @@ var (
 )
 
 func metrics(r *result.Result, m *result.Measurement) []result.Metric {
-	out := runner.FigureMetric(nil, opm, r, "opm")
-	out = runner.FigureMetric(out, opmCommitted, r, "opm_committed")
+	out := runner.FigureMetric(nil, opm.WithNoise(result.TxNoise(m.KeyTx)), r, "opm")
+	out = runner.FigureMetric(out, opmCommitted.WithNoise(result.TxNoise(m.KeyTx)), r, "opm_committed")
 	out = runner.FigureMetric(out, orderRT, r, "rt_tot_avg_ms")
 	out = runner.FigureMetric(out, orderRTMax, r, "rt_tot_lastn_max_ms")
 	out = runner.P95Metrics(out, stepP95, m, StepNames)
