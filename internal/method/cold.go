@@ -45,9 +45,6 @@ func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
 	if o.ColdTimeout <= 0 {
 		return nil, fmt.Errorf("--cold-timeout must be positive (got %s)", o.ColdTimeout)
 	}
-	if ok, what := w.Warmup(v); ok {
-		return nil, fmt.Errorf("--cold-cmd starts each measured run cold and the warm-up run (%s) warms it first: give one of them", what)
-	}
 	return &coldStart{cmd: o.ColdCmd, timeout: o.ColdTimeout}, nil
 }
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
 )
@@ -43,10 +45,38 @@ func TestColdCmdOnSQLite(t *testing.T) {
 	if r.Code == 0 || !strings.Contains(r.Stderr, "did not answer within --cold-timeout 300ms") {
 		t.Fatalf("a target gone after --cold-cmd: exit %d, %q", r.Code, r.Stderr)
 	}
-	// a warm-up before a cold start makes no sense
-	r = clitest.Run(context.Background(), "tpcc", "run", "--target", url, "--warmup", "2s", "--cold-cmd", "true")
-	if r.Code == 0 || !strings.Contains(r.Stderr, "--cold-cmd starts each measured run cold and the warm-up run (2s) warms it first") {
-		t.Fatalf("--cold-cmd with --warmup: exit %d, %q", r.Code, r.Stderr)
+	// with a warm-up, each repeat starts cold, warms up, then measures: the command runs once per repeat, before
+	// the repeat's warm-up run, and the measured run records the cold start and the warm-up after it
+	marks2 := filepath.Join(dir, "marks2")
+	clitest.Must(t, "tpch", "build", "--target", "sqlite://"+filepath.Join(dir, "h.db"), "--scale", "0.01")
+	st := filepath.Join(dir, "st.db")
+	res2 := filepath.Join(dir, "h.json")
+	log := clitest.Must(t, "tpch", "run", "--target", "sqlite://"+filepath.Join(dir, "h.db"), "--streams", "1", "--repeat", "2", "--store", st, "--result", res2,
+		"--cold-cmd", "echo x >> "+marks2).Stdout
+	if b, err := os.ReadFile(marks2); err != nil || strings.Count(string(b), "x") != 2 {
+		t.Fatalf("the command ran %q (%v), want once per repeat (twice)", b, err)
+	}
+	// the order, per repeat: cold start, warm-up stream, measured stream
+	seq := regexp.MustCompile(`cold start, then a warm-up run: one stream|warm-up|== run \d of 2`).FindAllString(log, -1)
+	if got := strings.Join(seq, " > "); !strings.Contains(got, "== run 1 of 2 > cold start, then a warm-up run: one stream") || !strings.Contains(got, "== run 2 of 2 > cold start, then a warm-up run: one stream") {
+		t.Fatalf("the sequence: %s\n%s", got, log)
+	}
+	measured := 0
+	for i := 1; i <= 4; i++ { // each repeat's warm-up run, then its measured run
+		r, _ := clitest.ReadResult(t, clitest.ResultFile(res2, i))
+		if method.IsWarmup(r) != (i%2 == 1) {
+			t.Fatalf("result %d: warm-up %v", i, method.IsWarmup(r))
+		}
+		if method.IsWarmup(r) {
+			continue
+		}
+		measured++
+		if c := r.ColdStart; c == nil || !c.WarmedUp || c.ExitStatus != 0 {
+			t.Fatalf("measured run %d's cold start: %+v", i, c)
+		}
+	}
+	if measured != 2 || !strings.Contains(log, "the 2 warm-up runs are stored too") || !regexp.MustCompile(`configuration medians:\n  time to complete median .* over 2 runs; median run \S+\nthe 2 warm-up`).MatchString(log) {
+		t.Fatalf("%d measured runs; the summary:\n%s", measured, log)
 	}
 }
 

@@ -362,17 +362,27 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	groupID := NewID("g")
 	var runErr error
 	var pointRuns []*result.Result // the runs of the point under way (for the knee search)
-	one := func(point, rep int, warm bool) {
+	// --cold-cmd with a warm-up: each repeat starts cold, warms up, then measures (the studies' restart, one
+	// warm-up stream, measure); without a cold start the warm-up runs once, before the first measured run
+	warmEach := false
+	if ok, _ := w.Warmup(v); ok && cold != nil {
+		warmEach = true
+	}
+	round := func() *coldRound {
+		if cold == nil {
+			return nil
+		}
+		return cold.round(env.Out)
+	}
+	// one runs one point's repeat (warm: its warm-up run); cr is its cold start, warmed that a warm-up ran
+	// after it
+	one := func(point, rep int, warm bool, cr *coldRound, warmed bool) {
 		pv := v
 		if swept.Name != "" {
 			pv = v.Set(swept.Name, []int{point})
 		}
 		if search != nil {
 			pv = setLoad(v, swept, point)
-		}
-		var cr *coldRound // the repeat's cold start
-		if cold != nil && !warm {
-			cr = cold.round(env.Out)
 		}
 		runTargets := func(pv *workload.Values, cr *coldRound, plans []*stepPlan) ([]*result.Result, []error) {
 			return onTargets(env.Out, targets, func(t *engine.Target, out io.Writer) (*result.Result, error) {
@@ -382,7 +392,7 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 						plan = plans[i]
 					}
 				}
-				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, coldIn, plan)
+				return once(ctx, m, w, env, t, pv, warm, out, s, agents[t], cr, warmed, coldIn, plan)
 			})
 		}
 		var res []*result.Result
@@ -429,14 +439,14 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if search != nil {
 		points = []int{search.Start()}
 	}
-	if ok, what := w.Warmup(v); ok {
+	if ok, what := w.Warmup(v); ok && !warmEach {
 		fmt.Fprintf(env.Out, "warm-up run: %s\n", what)
-		one(points[0], 1, true)
+		one(points[0], 1, true, nil, false)
 	}
 	if search != nil {
 		if err := findPeak(ctx, env.Out, search, s.repeat, func(p, rep int) []*result.Result {
 			pointRuns = nil
-			one(p, rep, false)
+			one(p, rep, false, round(), false)
 			return pointRuns
 		}); err != nil && runErr == nil {
 			runErr = err
@@ -452,7 +462,18 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 			case s.repeat > 1:
 				fmt.Fprintf(env.Out, "\n== run %d of %d\n", rep, s.repeat)
 			}
-			one(p, rep, false)
+			if warmEach {
+				cr := round()
+				_, what := w.Warmup(v)
+				fmt.Fprintf(env.Out, "cold start, then a warm-up run: %s\n", what)
+				one(p, rep, true, cr, false)
+				if runErr != nil || ctx.Err() != nil {
+					break
+				}
+				one(p, rep, false, cr, true)
+				continue
+			}
+			one(p, rep, false, round(), false)
 		}
 	}
 	if err := rs.close(ctx); err != nil && runErr == nil {
@@ -467,7 +488,9 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 
 // once runs one measured run against one target and assembles its result (nil when it could not start).
 // cr, when set, is the run's cold start: run here before Start, or by the command itself in Start (coldIn).
-func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, coldIn bool, plan *stepPlan) (*result.Result, error) {
+// warmed says the cold start ran before the warm-up run that came before this one: the run records it and
+// leaves the warmed database as it is.
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, warmed, coldIn bool, plan *stepPlan) (*result.Result, error) {
 	started := time.Now().UTC()
 	// the run's own side statements, apart from other runs' in the process (the HammerDB figure takes them out)
 	ctx = engine.WithSideTally(ctx)
@@ -477,7 +500,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if s.start != nil && !warm {
 		spec.StartAt = s.start.local
 	}
-	if cr != nil {
+	if cr != nil && !warmed {
 		if coldIn {
 			spec.Cold = func(ctx context.Context) error { return cr.target(ctx, t) }
 		} else if err := cr.target(ctx, t); err != nil {
@@ -492,7 +515,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		run.Close()
 		return nil, errNoSteps
 	}
-	if err == nil && cr != nil && cr.record(t) == nil {
+	if err == nil && cr != nil && !warmed && cr.record(t) == nil {
 		run.Close()
 		err = fmt.Errorf("the command did not run --cold-cmd before measuring: leave --cold-cmd out (a dbdyno fault: please report it)")
 	}
@@ -515,7 +538,11 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		Target:        result.Target{ServerVersion: run.ServerVersion()},
 	}
 	if cr != nil {
-		res.ColdStart = cr.record(t)
+		if res.ColdStart = cr.record(t); warmed && res.ColdStart != nil {
+			c := *res.ColdStart
+			c.WarmedUp = true
+			res.ColdStart = &c
+		}
 	}
 	if !warm {
 		s.start.record(res.Options)

@@ -73,7 +73,7 @@ func (rs *runSet) configurations() [][]*result.Result {
 	at := map[string]int{}
 	var out [][]*result.Result
 	for _, r := range rs.results {
-		if r.Group == nil {
+		if r.Group == nil || IsWarmup(r) {
 			continue
 		}
 		k := r.Configuration()
@@ -398,6 +398,18 @@ func absPath(p string) string {
 }
 
 // shellQuote quotes a word for a POSIX shell when it needs it.
+// ShellQuote quotes a word of a command line for a POSIX shell when it needs it.
+func ShellQuote(s string) string { return shellQuote(s) }
+
+// ShellLine is a command line, each word quoted for a POSIX shell where it needs it.
+func ShellLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=@:+,%") == "" {
 		return s
@@ -497,7 +509,11 @@ func (rs *runSet) printNext() {
 		}
 	}
 	if warm -= len(runs); warm > 0 && rs.stored[runs[0].RunID] {
-		fmt.Fprintf(rs.out, "the warm-up run is stored too (group %s-warmup)\n", runs[0].Group.ID)
+		what := "the warm-up run is"
+		if warm > 1 {
+			what = fmt.Sprintf("the %d warm-up runs are", warm)
+		}
+		fmt.Fprintf(rs.out, "%s stored too (group %s-warmup), never compared\n", what, runs[0].Group.ID)
 	}
 	fmt.Fprintf(rs.out, "\n%s\nnext:\n  %s\n  %s\n", n.Where, n.Report, n.Compare)
 	if n.Note != "" {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -23,6 +24,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
@@ -35,9 +37,27 @@ type Plan struct {
 	Labels  map[string]string
 	Store   string
 	Steps   []Step
+	// Configurations are the study's configurations, each run through every step alone, one after the
+	// other; a plan without them is one configuration of its targets and labels.
+	Configurations []Configuration
 	// Hash identifies the plan's text: with a step's number and its command's, it is the key each measured
 	// step's results are labelled with (plan_step), and what plan run --resume checks the plan against.
 	Hash string
+}
+
+// Configuration is one configuration of a study: its name (each of its runs is labelled
+// configuration=NAME), its targets (the plan's when it names none), its labels, its settings (options given to
+// every step whose command takes them: a cold start, a thread count) and the shell commands run before its
+// steps (its set-up: start the server, mount the disk).
+type Configuration struct {
+	Name     string
+	Line     int
+	Targets  []string
+	Labels   map[string]string
+	Settings map[string]string // plan key -> value, checked against the steps that take it
+	Setup    []string
+	// SetupTimeout bounds each set-up command.
+	SetupTimeout time.Duration
 }
 
 // Step is one command of the study, with its options as command-line arguments.
@@ -46,11 +66,20 @@ type Step struct {
 	Action   string // the workload's command: build, run, drop, ...
 	Workload string
 	Args     []string
+	opts     []option                 // its options, in order, as given
+	allowed  map[string]workload.Flag // the options its command takes, by plan key
 	// Instances runs a command that takes several targets on the plan's first N targets at once (0: all of
 	// them): the multi-instance studies' 1, 2 and 4 databases driven together.
 	Instances int
 	n         int // its number in the plan, from 1
 	command   *workload.Command
+}
+
+// option is one of a step's options: its plan key, its flag and its value.
+type option struct {
+	key  string
+	flag workload.Flag
+	val  string
 }
 
 // Error is a problem at a line of the plan.
@@ -87,7 +116,7 @@ func Parse(name string, text []byte) (*Plan, error) {
 	root := doc.Content[0]
 	sum := sha256.Sum256(text)
 	p := &Plan{Labels: map[string]string{}, Hash: hex.EncodeToString(sum[:6])}
-	var stepsNode *yaml.Node
+	var stepsNode, confsNode *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
@@ -118,8 +147,13 @@ func Parse(name string, text []byte) (*Plan, error) {
 			}
 		case "steps":
 			stepsNode = v
+		case "configurations":
+			if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				return nil, fail(v, "configurations: give a list, each with a name: and its targets:, labels:, settings: and setup:")
+			}
+			confsNode = v
 		default:
-			return nil, fail(k, "unknown key %q: a plan has name, targets, labels, store and steps", k.Value)
+			return nil, fail(k, "unknown key %q: a plan has name, targets, labels, store, configurations and steps", k.Value)
 		}
 	}
 	if p.Name == "" {
@@ -135,14 +169,133 @@ func Parse(name string, text []byte) (*Plan, error) {
 		}
 		st.n = i + 1
 		p.Steps = append(p.Steps, st)
-		if st.command.Target != workload.NoTarget && len(p.Targets) == 0 {
-			return nil, fail(root, "the plan has no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", i+1, st.Workload, st.Action)
+	}
+	if confsNode != nil {
+		seen := map[string]bool{}
+		for _, cn := range confsNode.Content {
+			c, err := p.parseConfiguration(name, cn)
+			if err != nil {
+				return nil, err
+			}
+			if seen[c.Name] {
+				return nil, fail(cn, "configuration %q is named twice: give each its own name", c.Name)
+			}
+			seen[c.Name] = true
+			p.Configurations = append(p.Configurations, c)
 		}
-		if st.Instances > len(p.Targets) {
-			return nil, &Error{File: name, Line: st.Line, Msg: fmt.Sprintf("step %d: instances: %d, but the plan has %d target(s): add targets or lower instances", i+1, st.Instances, len(p.Targets))}
+	}
+	for _, c := range p.configurations() {
+		where := "the plan has"
+		if c.Name != "" {
+			where = fmt.Sprintf("configuration %s has", c.Name)
+		}
+		for i, st := range p.Steps {
+			if st.command.Target != workload.NoTarget && len(c.Targets) == 0 {
+				return nil, fail(root, "%s no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", where, i+1, st.Workload, st.Action)
+			}
+			if st.Instances > len(c.Targets) {
+				return nil, &Error{File: name, Line: st.Line, Msg: fmt.Sprintf("step %d: instances: %d, but %s %d target(s): add targets or lower instances", i+1, st.Instances, where, len(c.Targets))}
+			}
 		}
 	}
 	return p, nil
+}
+
+// configurations are the plan's configurations, or the one it is without them (no name: its runs carry no
+// configuration label).
+func (p *Plan) configurations() []Configuration {
+	if len(p.Configurations) > 0 {
+		return p.Configurations
+	}
+	return []Configuration{{Targets: p.Targets, Labels: map[string]string{}}}
+}
+
+// parseConfiguration reads one configuration: its settings are checked against the steps, each taken by at
+// least one of them and of the kind its option is.
+func (p *Plan) parseConfiguration(file string, cn *yaml.Node) (Configuration, error) {
+	fail := func(n *yaml.Node, format string, args ...any) error {
+		return &Error{File: file, Line: n.Line, Msg: fmt.Sprintf(format, args...)}
+	}
+	c := Configuration{Line: cn.Line, Labels: map[string]string{}, Settings: map[string]string{}, SetupTimeout: 10 * time.Minute}
+	if cn.Kind != yaml.MappingNode {
+		return c, fail(cn, "a configuration is a mapping: name:, targets:, labels:, settings:, setup:")
+	}
+	for i := 0; i+1 < len(cn.Content); i += 2 {
+		k, v := cn.Content[i], cn.Content[i+1]
+		switch k.Value {
+		case "name":
+			c.Name = v.Value
+		case "targets":
+			nodes := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode {
+				nodes = v.Content
+			}
+			for _, t := range nodes {
+				if t.Kind != yaml.ScalarNode || !strings.Contains(t.Value, "://") {
+					return c, fail(t, "targets: %q is not a target URL (e.g. duckdb://study.duckdb)", t.Value)
+				}
+				c.Targets = append(c.Targets, t.Value)
+			}
+		case "labels":
+			if v.Kind != yaml.MappingNode {
+				return c, fail(v, "labels: give key: value pairs, e.g. system: E16ds_v4")
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				if v.Content[j].Value == compare.ConfigurationLabel {
+					return c, fail(v.Content[j], "labels: %s is the configuration's name: give name: instead", compare.ConfigurationLabel)
+				}
+				c.Labels[v.Content[j].Value] = v.Content[j+1].Value
+			}
+		case "settings":
+			if v.Kind != yaml.MappingNode {
+				return c, fail(v, "settings: give option: value pairs, e.g. cold_cmd: \"sudo systemctl restart postgresql\"")
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sk, sv := v.Content[j], v.Content[j+1]
+				var takes *workload.Flag
+				for _, st := range p.Steps {
+					if f, ok := st.allowed[sk.Value]; ok {
+						takes = &f
+						break
+					}
+				}
+				if takes == nil {
+					return c, fail(sk, "settings: no step takes %q: set an option one of the steps has", sk.Value)
+				}
+				val, err := value(takes.Kind, sv)
+				if err != nil {
+					return c, fail(sv, "settings: %s: %v", sk.Value, err)
+				}
+				c.Settings[sk.Value] = val
+			}
+		case "setup":
+			nodes := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode {
+				nodes = v.Content
+			}
+			for _, x := range nodes {
+				if x.Kind != yaml.ScalarNode || strings.TrimSpace(x.Value) == "" {
+					return c, fail(x, "setup: give shell commands, one a line")
+				}
+				c.Setup = append(c.Setup, x.Value)
+			}
+		case "setup_timeout":
+			d, err := time.ParseDuration(v.Value)
+			if err != nil || d <= 0 {
+				return c, fail(v, "setup_timeout: %q is not a duration: use e.g. 30s, 10m", v.Value)
+			}
+			c.SetupTimeout = d
+		default:
+			return c, fail(k, "unknown key %q: a configuration has name, targets, labels, settings, setup and setup_timeout", k.Value)
+		}
+	}
+	if c.Name == "" {
+		return c, fail(cn, "the configuration has no name: add name: E16ds_v4 (its runs are labelled configuration=NAME)")
+	}
+	if len(c.Targets) == 0 {
+		c.Targets = p.Targets
+	}
+	return c, nil
 }
 
 func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
@@ -200,10 +353,6 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 			}
 		}
 	}
-	st.Args = []string{st.Workload}
-	if c.Name != "" {
-		st.Args = append(st.Args, c.Name)
-	}
 	for j := 0; j+1 < len(body.Content); j += 2 {
 		k, v := body.Content[j], body.Content[j+1]
 		if k.Value == "workload" {
@@ -230,16 +379,50 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 		if err != nil {
 			return Step{}, fail(v, "%s: %v", k.Value, err)
 		}
-		flag := "--" + f.Name
+		st.opts = append(st.opts, option{k.Value, f, val})
+	}
+	st.allowed = allowed
+	st.Args = st.args(nil)
+	return st, nil
+}
+
+// args is the step's command line with a configuration's settings: a setting replaces the step's own value
+// of that option, or adds it when the step's command takes it.
+func (st Step) args(settings map[string]string) []string {
+	args := []string{st.Workload}
+	if st.command.Name != "" {
+		args = append(args, st.command.Name)
+	}
+	add := func(f workload.Flag, val string) {
 		if f.Kind == workload.Bool {
 			if val == "true" {
-				st.Args = append(st.Args, flag)
+				args = append(args, "--"+f.Name)
 			}
-			continue
+			return
 		}
-		st.Args = append(st.Args, flag, val)
+		args = append(args, "--"+f.Name, val)
 	}
-	return st, nil
+	given := map[string]bool{}
+	for _, o := range st.opts {
+		val := o.val
+		if v, ok := settings[o.key]; ok {
+			val = v
+		}
+		given[o.flag.Name] = true
+		add(o.flag, val)
+	}
+	keys := make([]string, 0, len(settings))
+	for k := range settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if f, ok := st.allowed[k]; ok && !given[f.Name] {
+			given[f.Name] = true
+			add(f, settings[k])
+		}
+	}
+	return args
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -297,21 +480,27 @@ func value(kind workload.Kind, v *yaml.Node) (string, error) {
 	return s, nil
 }
 
-// Commands turns a step into dbdyno command lines: a command that takes several targets runs once with every
-// target of the plan (at the same time); one that takes a target runs once per target; one without a target
-// runs once. A measured command gets the plan's labels and store.
-func (p *Plan) Commands(st Step) [][]string {
+// Commands turns a step into dbdyno command lines for the plan's first configuration (CommandsFor).
+func (p *Plan) Commands(st Step) [][]string { return p.CommandsFor(st, 0) }
+
+// CommandsFor turns a step into the c-th configuration's dbdyno command lines (from 0): a command that takes
+// several targets runs once with every target of the configuration (at the same time); one that takes a
+// target runs once per target; one without a target runs once. A measured command gets the plan's labels,
+// the configuration's and its name (configuration=NAME), the step's key and the store.
+func (p *Plan) CommandsFor(st Step, c int) [][]string {
+	conf := p.configurations()[c]
+	base := st.args(conf.Settings)
 	var out [][]string
 	switch st.command.Target {
 	case workload.NoTarget:
-		out = [][]string{append([]string{}, st.Args...)}
+		out = [][]string{append([]string{}, base...)}
 	case workload.OneTarget:
-		for _, t := range p.Targets {
-			out = append(out, append(append([]string{}, st.Args...), "--target", t))
+		for _, t := range conf.Targets {
+			out = append(out, append(append([]string{}, base...), "--target", t))
 		}
 	default:
-		args := append([]string{}, st.Args...)
-		targets := p.Targets
+		args := append([]string{}, base...)
+		targets := conf.Targets
 		if st.Instances > 0 {
 			targets = targets[:st.Instances]
 		}
@@ -322,7 +511,7 @@ func (p *Plan) Commands(st Step) [][]string {
 	}
 	if st.command.Measured != nil {
 		for i := range out {
-			out[i] = p.method(out[i], p.StepKey(st, i))
+			out[i] = p.method(out[i], conf, p.stepKey(st, c, i))
 		}
 	}
 	return out
@@ -331,18 +520,37 @@ func (p *Plan) Commands(st Step) [][]string {
 // StepKey is the i-th command line of a step's stable key: the plan's hash, the step's number and the command's
 // (a step runs one command per target when its command takes one target). A measured command's results carry
 // it as the label plan_step.
-func (p *Plan) StepKey(st Step, i int) string { return fmt.Sprintf("%s/%d.%d", p.Hash, st.n, i+1) }
+func (p *Plan) StepKey(st Step, i int) string { return p.stepKey(st, 0, i) }
 
-// method adds the plan's labels, the step's key and the store to a measured command's line.
-func (p *Plan) method(args []string, key string) []string {
-	keys := make([]string, 0, len(p.Labels))
-	for k := range p.Labels {
+// stepKey is StepKey in the c-th configuration: a plan with configurations numbers them ("HASH/c2/3.1").
+func (p *Plan) stepKey(st Step, c, i int) string {
+	if len(p.Configurations) == 0 {
+		return fmt.Sprintf("%s/%d.%d", p.Hash, st.n, i+1)
+	}
+	return fmt.Sprintf("%s/c%d/%d.%d", p.Hash, c+1, st.n, i+1)
+}
+
+// method adds the plan's labels, the configuration's (and its name), the step's key and the store to a
+// measured command's line.
+func (p *Plan) method(args []string, conf Configuration, key string) []string {
+	labels := map[string]string{}
+	for k, v := range p.Labels {
+		labels[k] = v
+	}
+	for k, v := range conf.Labels {
+		labels[k] = v
+	}
+	if conf.Name != "" {
+		labels[compare.ConfigurationLabel] = conf.Name
+	}
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	args = append(args, "--label", "plan="+p.Name)
 	for _, k := range keys {
-		args = append(args, "--label", k+"="+p.Labels[k])
+		args = append(args, "--label", k+"="+labels[k])
 	}
 	args = append(args, "--label", "plan_step="+key)
 	if p.Store != "" {
@@ -353,8 +561,21 @@ func (p *Plan) method(args []string, key string) []string {
 
 // Check prints each step's first command line and that the plan is valid.
 func (p *Plan) Check(out io.Writer) {
-	for i, st := range p.Steps {
-		fmt.Fprintf(out, "step %d (line %d): %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(p.Commands(st)[0]), " "))
+	for c, conf := range p.configurations() {
+		if conf.Name != "" {
+			fmt.Fprintf(out, "configuration %s (line %d): %d target(s)", conf.Name, conf.Line, len(conf.Targets))
+			if len(conf.Setup) > 0 {
+				fmt.Fprintf(out, ", %d set-up command(s) first", len(conf.Setup))
+			}
+			fmt.Fprintln(out)
+		}
+		for i, st := range p.Steps {
+			fmt.Fprintf(out, "step %d (line %d): %s\n", i+1, st.Line, method.ShellLine(engine.RedactArgs(p.CommandsFor(st, c)[0])))
+		}
+	}
+	if len(p.Configurations) > 0 {
+		fmt.Fprintf(out, "plan %s is valid: %d configuration(s), each alone through %d step(s)\n", p.Name, len(p.Configurations), len(p.Steps))
+		return
 	}
 	fmt.Fprintf(out, "plan %s is valid: %d step(s), %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
 }
@@ -369,9 +590,11 @@ func (p *Plan) Run(ctx context.Context, out io.Writer, invoke func(args []string
 // ended ok); a changed plan is refused. Every run records each command it finishes in the plan's journal
 // (Journal), which --resume reads.
 func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args []string) error, resume bool) error {
-	for _, raw := range p.Targets {
-		if _, err := engine.Parse(raw); err != nil {
-			return fmt.Errorf("plan %s: %w", p.Name, err)
+	for _, c := range p.configurations() {
+		for _, raw := range c.Targets {
+			if _, err := engine.Parse(raw); err != nil {
+				return fmt.Errorf("plan %s: %w", p.Name, err)
+			}
 		}
 	}
 	journal := p.Journal()
@@ -384,39 +607,102 @@ func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args 
 	} else if err := p.startJournal(journal); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "plan %s: %d step(s) on %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
+	if len(p.Configurations) > 0 {
+		fmt.Fprintf(out, "plan %s: %d configuration(s), one after the other, each through %d step(s)\n", p.Name, len(p.Configurations), len(p.Steps))
+	} else {
+		fmt.Fprintf(out, "plan %s: %d step(s) on %d target(s)\n", p.Name, len(p.Steps), len(p.Targets))
+	}
 	skipped := 0
-	for i, st := range p.Steps {
-		for j, args := range p.Commands(st) {
-			key := p.StepKey(st, j)
-			if done[key] {
-				ok, err := p.storedComplete(ctx, st, key)
-				if err != nil {
+	for c, conf := range p.configurations() {
+		if conf.Name != "" {
+			fmt.Fprintf(out, "\n=== configuration %d of %d: %s\n", c+1, len(p.Configurations), conf.Name)
+			key := fmt.Sprintf("%s/c%d/setup", p.Hash, c+1)
+			if len(conf.Setup) > 0 && !done[key] {
+				if err := p.setup(ctx, out, conf); err != nil {
 					return err
 				}
-				if ok {
-					skipped++
-					fmt.Fprintf(out, "\n== step %d (line %d): done before (%s), skipped: dbdyno %s\n", i+1, st.Line, key, strings.Join(engine.RedactArgs(args), " "))
-					continue
+				if err := appendJournal(journal, key); err != nil {
+					return err
 				}
 			}
-			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, strings.Join(engine.RedactArgs(args), " "))
-			if err := invoke(args); err != nil {
-				if ctx.Err() != nil {
-					return fmt.Errorf("%w: plan %s stopped at step %d ('dbdyno plan run --resume' runs the rest)", workload.ErrAborted, p.Name, i+1)
-				}
-				return fmt.Errorf("plan %s: step %d (line %d) failed: %w", p.Name, i+1, st.Line, err)
-			}
-			if err := appendJournal(journal, key); err != nil {
-				return err
-			}
+		}
+		n, err := p.runSteps(ctx, out, c, invoke, done, journal)
+		skipped += n
+		if err != nil {
+			return err
 		}
 	}
 	if resume {
 		fmt.Fprintf(out, "\nplan %s resumed: %d step command(s) were done before and skipped\n", p.Name, skipped)
 	}
-	fmt.Fprintf(out, "\nplan %s done: 'dbdyno report --label plan=%s -o %s.html' writes its report\n", p.Name, p.Name, p.Name)
+	storeFlag := ""
+	if p.Store != "" {
+		storeFlag = " --store " + method.ShellQuote(store.Display(p.Store))
+	}
+	plan := method.ShellQuote("plan=" + p.Name)
+	fmt.Fprintf(out, "\nplan %s done: 'dbdyno report --label %s%s -o %s' writes its report\n", p.Name, plan, storeFlag, method.ShellQuote(p.Name+".html"))
+	if len(p.Configurations) > 1 {
+		fmt.Fprintf(out, "and 'dbdyno compare --label %s%s' its table, configuration against configuration (--format md for a document)\n", plan, storeFlag)
+	}
 	return nil
+}
+
+// setup runs a configuration's set-up commands in turn, each bounded by its timeout; the first that fails
+// stops the plan. Their text is not printed (it may hold a password), only their number.
+func (p *Plan) setup(ctx context.Context, out io.Writer, conf Configuration) error {
+	for i, cmdline := range conf.Setup {
+		fmt.Fprintf(out, "set-up command %d of %d (at most %s)\n", i+1, len(conf.Setup), conf.SetupTimeout)
+		cctx, cancel := context.WithTimeout(ctx, conf.SetupTimeout)
+		cmd := exec.CommandContext(cctx, "sh", "-c", cmdline)
+		cmd.Stdout, cmd.Stderr = out, out
+		cmd.WaitDelay = 5 * time.Second
+		err := cmd.Run()
+		timedOut := cctx.Err() == context.DeadlineExceeded
+		cancel()
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return fmt.Errorf("%w: plan %s stopped in configuration %s's set-up ('dbdyno plan run --resume' runs the rest)", workload.ErrAborted, p.Name, conf.Name)
+		case timedOut:
+			return fmt.Errorf("plan %s: configuration %s (line %d): set-up command %d did not end within setup_timeout %s: fix it, or raise setup_timeout", p.Name, conf.Name, conf.Line, i+1, conf.SetupTimeout)
+		default:
+			return fmt.Errorf("plan %s: configuration %s (line %d): set-up command %d failed (%v): fix it, then 'dbdyno plan run --resume'", p.Name, conf.Name, conf.Line, i+1, err)
+		}
+	}
+	return nil
+}
+
+// runSteps runs the c-th configuration's step commands in order, skipping those done before (done); it says
+// how many it skipped.
+func (p *Plan) runSteps(ctx context.Context, out io.Writer, c int, invoke func(args []string) error, done map[string]bool, journal string) (int, error) {
+	skipped := 0
+	for i, st := range p.Steps {
+		for j, args := range p.CommandsFor(st, c) {
+			key := p.stepKey(st, c, j)
+			if done[key] {
+				ok, err := p.storedComplete(ctx, st, key)
+				if err != nil {
+					return skipped, err
+				}
+				if ok {
+					skipped++
+					fmt.Fprintf(out, "\n== step %d (line %d): done before (%s), skipped: dbdyno %s\n", i+1, st.Line, key, method.ShellLine(engine.RedactArgs(args)))
+					continue
+				}
+			}
+			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, method.ShellLine(engine.RedactArgs(args)))
+			if err := invoke(args); err != nil {
+				if ctx.Err() != nil {
+					return skipped, fmt.Errorf("%w: plan %s stopped at step %d ('dbdyno plan run --resume' runs the rest)", workload.ErrAborted, p.Name, i+1)
+				}
+				return skipped, fmt.Errorf("plan %s: step %d (line %d) failed: %w", p.Name, i+1, st.Line, err)
+			}
+			if err := appendJournal(journal, key); err != nil {
+				return skipped, err
+			}
+		}
+	}
+	return skipped, nil
 }
 
 // Journal is the file a run of the plan records its finished step commands in: beside the plan's results

@@ -301,8 +301,10 @@ func (t StudyTable) Formula(s *Study) string {
 	for _, r := range t.Rows {
 		for ci := range s.Configs {
 			if ci != s.Baseline && !math.IsNaN(r.Values[ci]) && !math.IsNaN(r.Values[s.Baseline]) && r.Values[ci] > 0 && example == "" {
-				if r.Desc.Elapsed {
-					example = fmt.Sprintf(" (%s / %s - 1 = %s)", Format(r.Values[s.Baseline]), Format(r.Values[ci]), strings.TrimSuffix(strings.TrimSuffix(Ratio(r.Values[s.Baseline], r.Values[ci], r.Desc), " faster"), " slower"))
+				if a, b := r.Values[s.Baseline], r.Values[ci]; r.Desc.Elapsed && a >= b {
+					example = fmt.Sprintf(" (%s / %s - 1 = %s)", Format(a), Format(b), strings.TrimSuffix(Ratio(a, b, r.Desc), " faster"))
+				} else if r.Desc.Elapsed {
+					example = fmt.Sprintf(" (%s / %s - 1 = %s slower)", Format(b), Format(a), strings.TrimSuffix(Ratio(a, b, r.Desc), " slower"))
 				} else {
 					example = fmt.Sprintf(" (%s / %s - 1 = %+.2f%%)", Format(r.Values[ci]), Format(r.Values[s.Baseline]), Change(r.Values[s.Baseline], r.Values[ci]))
 				}
@@ -310,7 +312,7 @@ func (t StudyTable) Formula(s *Study) string {
 		}
 	}
 	if t.allElapsed() {
-		return fmt.Sprintf("%% faster is the time ratio: %s's time / the configuration's time - 1%s; %% slower the other way round.", b, example)
+		return fmt.Sprintf("%% faster is the time ratio: %s's time / the configuration's time - 1; %% slower the other way round%s.", b, example)
 	}
 	return fmt.Sprintf("The change is the configuration's figure against %s's at the same point: its figure / %s's - 1%s.", b, b, example)
 }

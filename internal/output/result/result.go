@@ -222,6 +222,9 @@ type ColdStart struct {
 	CommandS   float64 `json:"command_s"`
 	ReadyS     float64 `json:"ready_s"`
 	Attempts   int     `json:"attempts,omitempty"`
+	// WarmedUp says a warm-up run came between the cold start and this measured run (the studies' restart,
+	// one warm-up, measure).
+	WarmedUp bool `json:"warmed_up,omitempty"`
 }
 
 // Environment is the fingerprint of the machine dbdyno ran on and of the database.

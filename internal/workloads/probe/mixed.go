@@ -184,6 +184,14 @@ func checkMixed(o *MixedFlags) error {
 	return o.Build.check()
 }
 
+// mixedState is the mixed table's build record of whether a run has changed it since its load: stateChanged
+// from a run's start on, so that the next run loads it again.
+const (
+	mixedState   = "state"
+	stateChanged = "changed by a run"
+	stateLoaded  = "loaded"
+)
+
 // mixed is one run of the mixed probe, driven by runner.VU.
 type mixed struct {
 	setup     *runner.Setup
@@ -205,13 +213,31 @@ func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.
 	mix, _ := ParseMix(o)
 	rows := int64(o.Rows)
 	t, out := setup.Target, setup.Out
-	data, err := ensure(ctx, mixedSet, t, built{"rows": fmt.Sprint(rows)}, 1, o.Rebuild, o.LoadThreads, rows*RowBytes,
-		func(c adder) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }, out)
+	load := func(c adder) []bulk.Work { return rowWork(mixedTable, 1, rows, 250_000, c) }
+	data, err := ensure(ctx, mixedSet, t, built{"rows": fmt.Sprint(rows)}, 1, o.Rebuild, o.LoadThreads, rows*RowBytes, load, out)
 	if err != nil {
 		return nil, err
 	}
+	// every run starts from the loaded table, as the study restored the database before every test: a run marks
+	// the table changed before it starts, and the next one loads it again
+	if state, err := data.Meta(ctx, mixedState); errors.Is(err, bulk.ErrNoMeta) {
+		// a table built before runs recorded it: as loaded
+	} else if err == nil && state == stateChanged {
+		data.Close()
+		fmt.Fprintf(out, "restoring the mixed table to its loaded state (%d rows): an earlier run changed it\n", rows)
+		if data, err = ensure(ctx, mixedSet, t, built{"rows": fmt.Sprint(rows), mixedState: stateLoaded}, 1, true, o.LoadThreads, rows*RowBytes, load, out); err != nil {
+			return nil, err
+		}
+	} else if err != nil {
+		data.Close()
+		return nil, err
+	}
+	if err := data.PutMeta(ctx, mixedState, stateChanged); err != nil {
+		data.Close()
+		return nil, err
+	}
 	data.Close()
-	if !setup.Warmup && (o.Cold || setup.Cold != nil) {
+	if setup.Cold != nil || !setup.Warmup && o.Cold { // a warm-up after a cold start (--cold-cmd) runs it
 		if err := cold(ctx, t, setup.Cold); err != nil {
 			return nil, err
 		}

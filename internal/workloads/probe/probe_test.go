@@ -491,3 +491,24 @@ func TestMemoryDefaultsFitTheMachine(t *testing.T) {
 		t.Errorf("steps %+v", r.Probe.Steps)
 	}
 }
+
+// Every run of the mixed probe starts from the table as it was loaded, as the study restored the database
+// before every test: across a sweep's points and repeats each run finds --rows rows (before, 2,000 became
+// 2,100 and more as the inserts outran the deletes), and the table holds them again after a restore.
+func TestMixedStartsEveryRunLoaded(t *testing.T) {
+	dir := t.TempDir()
+	u := "sqlite://" + filepath.Join(dir, "mixed.db")
+	res := filepath.Join(dir, "m.json")
+	// mostly inserts: every run grows the table
+	out := clitest.Must(t, "probe", "mixed", "--target", u, "--rows", "2000", "--mix", "90/10/0/0", "--threads", "1,2", "--repeat", "2",
+		"--duration", "1s", "--interval", "1s", "--rampup", "0s", "--store", "", "--result", res)
+	for i := 1; i <= 4; i++ {
+		r, _ := clitest.ReadResult(t, clitest.ResultFile(res, i))
+		if r.Figures["rows_at_start"] != float64(2000) || r.Measurement.Transactions["insert"].Count == 0 {
+			t.Errorf("run %d started with %v rows after %d inserts", i, r.Figures["rows_at_start"], r.Measurement.Transactions["insert"].Count)
+		}
+	}
+	if n := strings.Count(out.Stdout, "restoring the mixed table to its loaded state (2000 rows)"); n != 3 {
+		t.Errorf("restored %d times, want 3 (before each run but the first):\n%s", n, out.Stdout)
+	}
+}

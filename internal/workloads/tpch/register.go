@@ -364,7 +364,11 @@ type sweepWarmup struct {
 func (m sweepWarmup) Warmup(v *workload.Values) (bool, string) {
 	ok, what := m.Measured.Warmup(v)
 	_, points, _ := v.Swept() // --streams is the command's only sweepable option
-	return ok && len(points) > 1, what
+	// after a cold start (--cold-cmd) every measured set has its warm-up stream: the study's restart, one
+	// warm-up stream, then the measured streams
+	_, hasCold := v.Flag("cold-cmd")
+	cold := hasCold && v.String("cold-cmd") != ""
+	return ok && (len(points) > 1 || cold), what
 }
 
 type run struct {
