@@ -80,12 +80,12 @@ func TestPlanConfigurationsRefusedAtTheirLine(t *testing.T) {
 	head := "name: x\nconfigurations:\n"
 	steps := "steps:\n  - run: {workload: ping, duration: 1s}\n"
 	for text, want := range map[string]string{
-		head + "  - targets: [sqlite://a.db]\n" + steps:                                                            "c.yaml:3: the configuration has no name",
-		head + "  - name: a\n    targets: [sqlite://a.db]\n    settings: {warehouses: 2}\n" + steps:               "c.yaml:5: settings: no step takes \"warehouses\"",
-		head + "  - name: a\n    targets: [sqlite://a.db]\n    settings: {vus: many}\n" + steps:                    "c.yaml:5: settings: vus: \"many\" is not a count",
+		head + "  - targets: [sqlite://a.db]\n" + steps:                                                         "c.yaml:3: the configuration has no name",
+		head + "  - name: a\n    targets: [sqlite://a.db]\n    settings: {warehouses: 2}\n" + steps:             "c.yaml:5: settings: no step takes \"warehouses\"",
+		head + "  - name: a\n    targets: [sqlite://a.db]\n    settings: {vus: many}\n" + steps:                 "c.yaml:5: settings: vus: \"many\" is not a count",
 		head + "  - name: a\n    targets: [sqlite://a.db]\n  - name: a\n    targets: [sqlite://b.db]\n" + steps: "c.yaml:5: configuration \"a\" is named twice",
-		head + "  - name: a\n" + steps:                                                                             "configuration a has no targets and step 1 (ping run) needs one",
-		head + "  - name: a\n    targets: [sqlite://a.db]\n    labels: {configuration: b}\n" + steps:              "c.yaml:5: labels: configuration is the configuration's name",
+		head + "  - name: a\n" + steps: "configuration a has no targets and step 1 (ping run) needs one",
+		head + "  - name: a\n    targets: [sqlite://a.db]\n    labels: {configuration: b}\n" + steps: "c.yaml:5: labels: configuration is the configuration's name",
 	} {
 		if _, err := plan.Parse("c.yaml", []byte(text)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("plan:\n%s\nerror %v; want %q", text, err, want)
