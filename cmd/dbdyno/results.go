@@ -133,24 +133,30 @@ func (a *app) leaderboardCmd() *cobra.Command {
 }
 
 func (a *app) reportCmd() *cobra.Command {
-	var storePath, out, title string
+	var storePath string
+	var o method.ReportOptions
 	var f store.Filter
 	c := &cobra.Command{
 		Use:   "report [RUN|GROUP|FILE.json ...] -o report.html",
-		Short: "write a self-contained HTML report (tables and inline SVG charts) of runs",
+		Short: "write a self-contained HTML report (tables and inline SVG charts) of runs; a study's (two or more configurations) opens with its table",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := method.Report(cmd.Context(), a.stderr, storePath, args, f, title, out)
+			n, err := method.ReportWith(cmd.Context(), a.stderr, storePath, args, f, o)
 			if err == nil {
-				fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", n, out)
+				fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", n, o.Out)
 			}
 			return err
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
-	c.Flags().StringVarP(&out, "output", "o", "", "HTML file to write")
-	c.Flags().StringVar(&title, "title", "dbdyno report", "report title")
+	c.Flags().StringVarP(&o.Out, "output", "o", "", "HTML file to write")
+	c.Flags().StringVar(&o.Title, "title", "dbdyno report", "report title")
 	c.Flags().StringArrayVar(&f.Labels, "label", nil, "report the stored runs with this label, key=value (repeatable: runs with every one)")
 	c.Flags().StringVar(&f.Workload, "workload", "", "report the stored runs of this workload")
+	c.Flags().StringVar(&o.Baseline, "baseline", "", "a study's baseline configuration: its name, letter or number (default the first)")
+	c.Flags().StringArrayVar(&o.Metrics, "metric", nil, "a study's table of this metric (repeatable; default the headline)")
+	c.Flags().StringArrayVar(&o.Beside, "beside", nil, "show this metric beside each cell of a study's tables, unjudged (repeatable)")
+	c.Flags().StringVar(&o.By, "by", "", "the label whose values are a study's configurations (default configuration, which a plan's configurations set)")
+	c.Flags().Float64Var(&o.LicensePerCore, "license-per-core", 0, "database license price per physical core (e.g. 6872): a leaderboard's license per core and for the whole box; a run's license_per_core label wins")
 	return c
 }
 

@@ -86,14 +86,40 @@ func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
 	}
 	defer db.Close()
 	st := t.Engine.stmt("database_exists")
-	var n int
-	if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		if _, err := db.ExecContext(ctx, strings.ReplaceAll(t.Engine.stmt("create_database").SQL, "{name}", ident(name))); err != nil {
+	create := strings.ReplaceAll(t.Engine.stmt("create_database").SQL, "{name}", ident(name))
+	// Babelfish fails one of two CREATE DATABASE made at once with "tuple concurrently updated" (its catalog
+	// row taken by the other): such a failure is tried again, a bounded number of times, after looking whether
+	// the database came to be meanwhile.
+	for attempt := 1; ; attempt++ {
+		var n int
+		if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
 			return nil, err
+		}
+		if n > 0 {
+			break
+		}
+		_, err := db.ExecContext(ctx, create)
+		if err == nil {
+			break
+		}
+		if attempt == besideAttempts || !concurrentCatalog(err) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
 		}
 	}
 	return t.WithDatabase(name), nil
+}
+
+// besideAttempts bounds the tries of a side database's CREATE DATABASE that met another at the same time.
+const besideAttempts = 8
+
+// concurrentCatalog reports a DDL statement refused because another changed the same catalog row at the
+// same moment (PostgreSQL's and Babelfish's "tuple concurrently updated", or a serialization failure).
+func concurrentCatalog(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "concurrently updated") || strings.Contains(msg, "could not serialize")
 }

@@ -603,6 +603,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if m.Derive != nil {
 		res.Metrics = m.Derive(res)
 	}
+	if hc, ok := result.HostCPU(res); ok && len(res.Metrics) > 0 {
+		res.Metrics = append(res.Metrics, hc)
+	}
 	if plan != nil {
 		plan.finish(res, ms, rec)
 	}

@@ -523,6 +523,4 @@ func (rs *runSet) printNext() {
 
 // IsWarmup says a run is a warm-up run: recorded (phase=warmup, a group of its own), never measured, never a
 // configuration of a comparison or a summary.
-func IsWarmup(r *result.Result) bool {
-	return r.Labels["phase"] == "warmup" || r.Group != nil && strings.HasSuffix(r.Group.ID, "-warmup")
-}
+func IsWarmup(r *result.Result) bool { return r.IsWarmup() }

@@ -379,10 +379,28 @@ func measuredRuns(runs []*result.Result) []*result.Result {
 
 // Report writes the HTML report of the runs named (or of the stored runs matching the filter) to out.
 func Report(ctx context.Context, warn io.Writer, storePath string, refs []string, f store.Filter, title, out string) (int, error) {
-	if out == "" {
+	return ReportWith(ctx, warn, storePath, refs, f, ReportOptions{Title: title, Out: out})
+}
+
+// ReportOptions are report's choices beyond its runs.
+type ReportOptions struct {
+	Title, Out string
+	// Baseline, Metrics, Beside and By are a study's, as compare takes them (CompareOptions).
+	Baseline        string
+	Metrics, Beside []string
+	By              string
+	// LicensePerCore prices the leaderboards' license columns (leaderboard --license-per-core).
+	LicensePerCore float64
+}
+
+// ReportWith is Report with its options. Runs that form a study (two or more references, each a
+// configuration; or runs whose configuration label, a plan's, takes two or more values) are reported as one:
+// its tables first, point by point against the baseline.
+func ReportWith(ctx context.Context, warn io.Writer, storePath string, refs []string, f store.Filter, o ReportOptions) (int, error) {
+	if o.Out == "" {
 		return 0, fmt.Errorf("-o FILE.html is required")
 	}
-	if err := CheckOutput("-o", out, ReportHTML, append(resultFiles(refs), storePath)...); err != nil {
+	if err := CheckOutput("-o", o.Out, ReportHTML, append(resultFiles(refs), storePath)...); err != nil {
 		return 0, err
 	}
 	st, err := openIfThere(ctx, storePath)
@@ -396,11 +414,76 @@ func Report(ctx context.Context, warn io.Writer, storePath string, refs []string
 	if err != nil {
 		return 0, err
 	}
-	var b strings.Builder
-	if err := report.Write(&b, title, runs); err != nil {
+	study, err := studyOf(ctx, st, refs, runs, o)
+	if err != nil {
 		return 0, err
 	}
-	return len(runs), outfile.WriteAtomic(out, []byte(b.String()))
+	if study != nil && len(o.Beside) == 0 && hostCPUBeside(study) {
+		// the studies put a throughput beside the database host's CPU (the web store's OPM and % core utilisation)
+		o.Beside = []string{result.HostCPUMetric}
+	}
+	var b strings.Builder
+	if err := report.WriteWith(&b, report.Options{Title: o.Title, Runs: runs, Study: study, Metrics: o.Metrics, Beside: o.Beside, LicensePerCore: o.LicensePerCore}); err != nil {
+		return 0, err
+	}
+	return len(runs), outfile.WriteAtomic(o.Out, []byte(b.String()))
+}
+
+// studyOf is the study the report's runs form, nil when they form none: each reference a configuration (two
+// or more), else the values of the configuration label (--by). Runs that cannot be compared point by point
+// (other workloads, failed runs) make no study unless a baseline or metric was asked for one.
+func studyOf(ctx context.Context, st *store.Store, refs []string, runs []*result.Result, o ReportOptions) (*compare.Study, error) {
+	asked := o.Baseline != "" || len(o.Metrics) > 0 || len(o.Beside) > 0 || o.By != ""
+	var configs []compare.StudyConfig
+	if len(refs) >= 2 {
+		var sets [][]*result.Result
+		for _, ref := range refs {
+			rs, err := Resolve(ctx, st, []string{ref}, store.Filter{}, nil)
+			if err != nil {
+				return nil, err
+			}
+			if rs = measuredRuns(rs); len(rs) > 0 {
+				sets = append(sets, rs)
+			}
+		}
+		names := compare.StudyNames(sets)
+		for i, set := range sets {
+			configs = append(configs, compare.StudyConfig{Name: names[i], Alias: compare.Alias(i), Runs: set})
+		}
+	} else {
+		by := o.By
+		if by == "" {
+			by = compare.ConfigurationLabel
+		}
+		var err error
+		if configs, err = compare.ConfigsOf(measuredRuns(runs), by); err != nil {
+			if asked {
+				return nil, err
+			}
+			return nil, nil
+		}
+	}
+	if len(configs) < 2 {
+		if asked {
+			return nil, fmt.Errorf("the runs are one configuration: a study needs two (name them, or label them configuration=NAME)")
+		}
+		return nil, nil
+	}
+	b, err := compare.BaselineIndex(configs, o.Baseline)
+	if err != nil {
+		return nil, err
+	}
+	s, err := compare.NewStudy(configs, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Check(compare.Options{}); err != nil {
+		if asked {
+			return nil, err
+		}
+		return nil, nil
+	}
+	return s, nil
 }
 
 // PrintSQL prints every statement a workload (or, without one, only the engine) runs on an engine, file by
@@ -459,4 +542,25 @@ func resultFiles(refs []string) []string {
 		}
 	}
 	return out
+}
+
+// hostCPUBeside says a study's tables show the database host's CPU beside each cell: its headline is a
+// throughput and every run carries the host's CPU.
+func hostCPUBeside(s *compare.Study) bool {
+	for _, c := range s.Configs {
+		for _, r := range c.Runs {
+			h, ok := r.Headline()
+			if !ok || h.Better != result.Higher {
+				return false
+			}
+			has := false
+			for _, m := range r.Metrics {
+				has = has || m.Name == result.HostCPUMetric
+			}
+			if !has {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -502,6 +502,8 @@ func Format(v float64) string {
 		return "-"
 	case math.Abs(v) >= 1000:
 		return fmt.Sprintf("%.0f", v)
+	case math.Abs(v) >= 10 && v == math.Trunc(v):
+		return fmt.Sprintf("%.0f", v) // a whole figure (a count, the study's 74 s) without a decimal that says nothing
 	case math.Abs(v) >= 10:
 		return fmt.Sprintf("%.1f", v)
 	}

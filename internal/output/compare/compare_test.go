@@ -187,7 +187,7 @@ func TestCheckRefusesOtherWorkTheSameWayForEveryWorkload(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{"all: DuckDB v1.4.1\nA  r1.db\n   run r1, group g-r1, target duckdb:///d/r1.db\n   checktest: scale 1, tests power\n",
-		"B  r3.db\n", "metric       A     B     B vs A\n", "geomean (s)  10.0  10.0  the same\n",
+		"B  r3.db\n", "metric       A   B   B vs A\n", "geomean (s)  10  10  the same\n",
 		"not compared (not in every configuration):\n  power time (A)\n  throughput time (B)\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("compare lacks %q:\n%s", want, text)
@@ -237,8 +237,8 @@ func TestPrintedLinesAreShort(t *testing.T) {
 			t.Errorf("%q", l)
 		}
 	}
-	if !strings.Contains(out.String(), "client CPU per transaction (µs)  100.0  101.0  102.0  1.00% higher [1]   2.00% higher [1]") ||
-		!strings.Contains(out.String(), "new_order p95 latency (ms)       10.0   9      8      10.00% lower [1]   20.00% lower [1]") ||
+	if !strings.Contains(out.String(), "client CPU per transaction (µs)  100   101   102   1.00% higher [1]   2.00% higher [1]") ||
+		!strings.Contains(out.String(), "new_order p95 latency (ms)       10    9     8     10.00% lower [1]   20.00% lower [1]") ||
 		!strings.Contains(out.String(), "\n[1] noise unknown: one run; --repeat 3\n") || strings.Contains(out.String(), "better") {
 		t.Errorf("compare:\n%s", out.String())
 	}

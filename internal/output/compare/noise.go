@@ -41,6 +41,8 @@ type Noise struct {
 	Few bool
 	// Bound is the value's bound ("at least"): never judged.
 	Bound string
+	// Context marks a condition of the run (the host's CPU busy): shown, never judged.
+	Context bool
 }
 
 // Scaled is the noise of the figure divided by f (per core, per price).
@@ -63,6 +65,9 @@ func NoiseOf(runs []*result.Result, metric string) Noise {
 				vals, desc, of = append(vals, m.Value), m, r
 				if m.Bound != "" {
 					return Noise{Bound: m.Bound, Why: "a bound (" + m.Bound + "), not a measurement"}
+				}
+				if m.Context {
+					return Noise{Context: true, Why: "a condition of the run, not judged"}
 				}
 			}
 		}
@@ -232,6 +237,9 @@ func JudgeNoise(va, vb float64, na, nb Noise, d Direction) Judgement {
 	switch {
 	case na.Bound != "" || nb.Bound != "":
 		j.Verdict, j.Note = NotComparable, "a bound, not a measurement: not compared"
+		return j
+	case na.Context || nb.Context:
+		j.Verdict, j.Note = NotComparable, "a condition of the run (what it ran under), not judged"
 		return j
 	case raw == NotComparable:
 		j.Verdict = NotComparable

@@ -283,6 +283,9 @@ func MHz(v float64) string {
 	return fmt.Sprintf("%.0f", v)
 }
 
+// Money is an amount as the leaderboard prints it ("-" for none): 247,392 / 6,872.50.
+func Money(v *float64) string { return money(v) }
+
 func money(v *float64) string {
 	if v == nil {
 		return "-"

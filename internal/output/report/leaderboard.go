@@ -73,7 +73,7 @@ func RankedBarChart(title, unit string, groups []string, rows []Ranked) string {
 
 // leaderboards draws a leaderboard for each workload among the runs that has published figures: measured runs
 // ranked beside them by headline per physical core (a table and a ranked bar chart).
-func leaderboards(b *strings.Builder, runs []*result.Result) []tocEntry {
+func leaderboards(b *strings.Builder, runs []*result.Result, licensePerCore float64) []tocEntry {
 	var toc []tocEntry
 	seen := map[string]bool{}
 	for _, r := range runs {
@@ -81,7 +81,7 @@ func leaderboards(b *strings.Builder, runs []*result.Result) []tocEntry {
 			continue
 		}
 		seen[r.Workload] = true
-		lb, err := leaderboard.Build(runs, leaderboard.Options{Workload: r.Workload})
+		lb, err := leaderboard.Build(runs, leaderboard.Options{Workload: r.Workload, LicensePerCore: licensePerCore})
 		if err != nil {
 			continue
 		}
@@ -102,17 +102,30 @@ func board(b *strings.Builder, id string, lb *leaderboard.Board) {
 	b.WriteString("<p class=\"note\">Runs measured here ranked beside figures published elsewhere (imported with dbdyno results import), by the headline " +
 		"per physical core of the database host; a repeated configuration by its median run. Published figures come from their sources, " +
 		"measured ones from this tool: they were not measured alike.</p>\n")
+	lic := false
+	for _, r := range lb.Rows {
+		lic = lic || r.LicenseTotal != nil
+	}
+	licHead := ""
+	if lic {
+		// the study's point: what the database's licenses cost per core and for the whole box beside the score
+		licHead = "<th>license per core</th><th>license for the box</th>"
+	}
 	b.WriteString("<div class=\"wide\"><table class=\"leaderboard\"><tr><th>#</th><th>per core</th><th>score</th><th class=\"l\">system</th><th class=\"l\">CPU</th>" +
-		"<th>cores / sockets / threads per core</th><th>base / max MHz</th><th class=\"l\">engine</th><th>price per hour</th><th class=\"l\">from</th></tr>")
+		"<th>cores / sockets / threads per core</th><th>base / max MHz</th><th class=\"l\">engine</th><th>price per hour</th>" + licHead + "<th class=\"l\">from</th></tr>")
 	var bars []Ranked
 	for _, r := range lb.Rows {
 		from, group := fmt.Sprintf("<a href=\"#run-%s\">measured</a>", esc(r.RunID)), 1
 		if r.Published {
 			from, group = "published: "+esc(r.Source), 0
 		}
-		fmt.Fprintf(b, "<tr><td>%d</td><td style=\"white-space:nowrap\">%s</td><td>%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%d / %s / %s</td><td>%s / %s</td><td class=\"l\">%s</td><td>%s</td><td class=\"l\">%s</td></tr>",
+		licCells := ""
+		if lic {
+			licCells = "<td>" + esc(leaderboard.Money(r.LicensePerCore)) + "</td><td>" + esc(leaderboard.Money(r.LicenseTotal)) + "</td>"
+		}
+		fmt.Fprintf(b, "<tr><td>%d</td><td style=\"white-space:nowrap\">%s</td><td>%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%d / %s / %s</td><td>%s / %s</td><td class=\"l\">%s</td><td>%s</td>%s<td class=\"l\">%s</td></tr>",
 			r.Rank, perCore(r.ScorePerCore), esc(fmtNum(r.Score)), esc(leaderboard.Dash(r.System)), esc(leaderboard.Dash(r.CPUModel)), r.PhysicalCores, leaderboard.Count(r.Sockets),
-			leaderboard.Count(r.ThreadsPerCore), leaderboard.MHz(r.BaseMHz), leaderboard.MHz(r.MaxMHz), esc(leaderboard.Dash(r.EngineText())), price(r.PricePerHour), from)
+			leaderboard.Count(r.ThreadsPerCore), leaderboard.MHz(r.BaseMHz), leaderboard.MHz(r.MaxMHz), esc(leaderboard.Dash(r.EngineText())), price(r.PricePerHour), licCells, from)
 		label := fmt.Sprintf("%d. %s", r.Rank, leaderboard.Dash(r.System))
 		if r.CPUModel != "" {
 			label += fmt.Sprintf(" (%s, %d cores)", r.CPUModel, r.PhysicalCores)

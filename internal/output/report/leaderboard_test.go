@@ -1,6 +1,8 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,10 +55,42 @@ func TestReportLeaderboard(t *testing.T) {
 		!strings.Contains(section, "published: vendor&#39;s disclosure report of 2023") || !strings.Contains(section, "240 / 4 / 2") {
 		t.Fatalf("the section:\n%s", section)
 	}
-	// the comparison is of the measured configurations (A to D) alone, not of the published figures (E, F)
+	// the comparison is of the measured configurations (A to D) alone, not of the published figures (E, F); each
+	// point of the sweep is a point of its own, compared with no other point
 	c := page[strings.Index(page, `<h2 id="comparison`):]
 	c = c[:strings.Index(c[1:], "<h2")+1]
-	if !strings.Contains(c, "<th>D") || strings.Contains(c, "<th>E") || strings.Contains(c, "<th>F") {
+	if !strings.Contains(c, "Not compared with any other configuration (each did other work or measured another headline): A, B, C, D.") || strings.Contains(c, "<th>E") || strings.Contains(c, "<th>F") {
 		t.Fatalf("the comparison:\n%s", c)
+	}
+}
+
+// The seed study's leaderboard with its license cost: the 2014 figures (examples/) ranked per core, each with
+// the license per core and for the box at about $6,872 a core, as the study priced 16 cores ($109,952) and 36
+// ($247,392).
+func TestLeaderboardWithLicenseCost(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "examples", "tpce-score-per-core-2014.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := leaderboard.Parse("2014.csv", f, time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := WriteWith(&b, Options{Title: "per core", Runs: runs, LicensePerCore: 6872}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if !strings.Contains(page, "<th>license per core</th><th>license for the box</th>") {
+		t.Fatal("no license columns")
+	}
+	first := regexp.MustCompile(`<tr><td>1</td><td[^>]*>117.61</td><td>1882</td>.*?<td>6,872</td><td>109,952</td>`)
+	if !first.MatchString(page) || !strings.Contains(page, "<td>6,872</td><td>247,392</td>") {
+		t.Errorf("the leaderboard's license cells:\n%s", page[strings.Index(page, `<table class="leaderboard">`):][:1500])
+	}
+	var plain strings.Builder
+	if err := Write(&plain, "per core", runs); err != nil || strings.Contains(plain.String(), "license per core") {
+		t.Errorf("license columns without a price (%v)", err)
 	}
 }

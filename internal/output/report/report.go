@@ -63,23 +63,58 @@ svg.chart{display:block;width:100%;max-width:` + chartWpx + `px;height:auto;marg
 // description, once), the runs, the comparisons (a table by alias and one sentence per pair), the sweeps'
 // scaling, then each run.
 func Write(w io.Writer, title string, runs []*result.Result) error {
-	confs := Group(runs)
+	return WriteWith(w, Options{Title: title, Runs: runs})
+}
+
+// WriteWith is Write with its options: a study's report opens with its tables (studySection), its legend
+// names the study's configurations, and it leaves out the comparisons and scaling the tables replace.
+func WriteWith(w io.Writer, o Options) error {
+	title, runs := o.Title, o.Runs
+	confs := onlyMeasuredConfs(Group(runs))
 	alias := map[*result.Result]string{}
-	for _, c := range confs {
-		for _, r := range c.Runs {
-			alias[r] = c.Alias
+	for i := range confs {
+		confs[i].Alias = compare.Alias(i) // lettered again without the warm-ups
+		for _, r := range confs[i].Runs {
+			alias[r] = confs[i].Alias
+		}
+	}
+	for _, r := range runs {
+		if r.IsWarmup() && alias[r] == "" {
+			alias[r] = "warm-up"
+		}
+	}
+	legendConfs := confs
+	var tables []compare.StudyTable
+	if s := o.Study; s != nil {
+		var err error
+		if tables, err = s.Tables(o.Metrics, o.Beside); err != nil {
+			return err
+		}
+		legendConfs = nil
+		for _, c := range s.Configs {
+			legendConfs = append(legendConfs, Configuration{Alias: c.Alias, Name: c.Name, About: compare.About(c.Runs, c.Name), Runs: c.Runs})
+			for _, r := range c.Runs {
+				if !r.IsWarmup() {
+					alias[r] = strings.TrimSpace(c.Alias + " " + r.Group.Point())
+				}
+			}
 		}
 	}
 	var body strings.Builder
 	var toc []tocEntry
 	toc = append(toc, tocEntry{"configurations", "Configurations", 0})
-	legend(&body, confs)
+	legend(&body, legendConfs)
+	if o.Study != nil {
+		toc = append(toc, studySection(&body, o.Study, tables)...)
+	}
 	toc = append(toc, tocEntry{"runs", "Runs", 0})
 	summaryTable(&body, runs, alias)
-	toc = append(toc, leaderboards(&body, runs)...)
-	measured, measuredRuns := onlyMeasured(confs)
-	toc = append(toc, comparisons(&body, measured)...)
-	toc = append(toc, scaling(&body, measuredRuns)...)
+	toc = append(toc, leaderboards(&body, runs, o.LicensePerCore)...)
+	if o.Study == nil {
+		measured, measuredRuns := onlyMeasured(confs)
+		toc = append(toc, comparisons(&body, measured)...)
+		toc = append(toc, scaling(&body, measuredRuns, confs)...)
+	}
 	// each configuration's median run is drawn in full, and every run that did not end ok; the other repeats
 	// show their figures and link to it
 	median := map[*result.Result]*result.Result{}
@@ -98,8 +133,8 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta name=\"generator\" content=\"dbdyno report\"><title>%s</title><style>%s</style></head><body>\n", esc(title), style)
 	fmt.Fprintf(&b, "<h1>%s</h1>\n<p class=\"note\">dbdyno report, %d run(s) in %d configuration(s), written %s. Figures from TPC-derived workloads are not comparable with audited TPC results.</p>\n",
-		esc(title), len(runs), len(confs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	contents(&b, toc, confs)
+		esc(title), len(runs), len(legendConfs), time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	contents(&b, toc, legendConfs)
 	b.WriteString(body.String())
 	b.WriteString("</body></html>\n")
 	_, err := io.WriteString(w, b.String())
@@ -107,6 +142,21 @@ func Write(w io.Writer, title string, runs []*result.Result) error {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// onlyMeasuredConfs leaves out the warm-up runs' configurations: their runs are listed as warm-ups, never a
+// configuration (a report of nothing else keeps them).
+func onlyMeasuredConfs(confs []Configuration) []Configuration {
+	var out []Configuration
+	for _, c := range confs {
+		if !c.Runs[0].IsWarmup() {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return confs
+	}
+	return out
+}
 
 // tocEntry is a heading the table of contents links to; level 1 is under the last level 0.
 type tocEntry struct {
@@ -247,7 +297,8 @@ func comparisons(b *strings.Builder, confs []Configuration) []tocEntry {
 			continue
 		}
 		h, _ := c.Runs[len(c.Runs)-1].Headline() // an aggregate comes after its targets
-		k := result.WorkOf(c.Runs[0]) + "\x00" + h.Name
+		// a point of a sweep is compared only with the same point of other configurations
+		k := result.WorkOf(c.Runs[0]) + "\x00" + h.Name + "\x00" + c.Runs[0].Group.Point()
 		if _, ok := buckets[k]; !ok {
 			order = append(order, k)
 		}
@@ -264,7 +315,11 @@ func comparisons(b *strings.Builder, confs []Configuration) []tocEntry {
 			toc = append(toc, tocEntry{"comparison", "Comparison", 0})
 			b.WriteString("<h2 id=\"comparison\">Comparison</h2>\n<p class=\"note\">Each configuration against the first of its work (median of repeated runs); the change from the first is in per cent of its figure, green where better, red where worse.</p>\n")
 		}
-		work, _, _ := strings.Cut(k, "\x00")
+		parts := strings.Split(k, "\x00")
+		work := parts[0]
+		if parts[2] != "" {
+			work += ", " + parts[2]
+		}
 		id := fmt.Sprintf("comparison-%d", len(toc))
 		toc = append(toc, tocEntry{id, work, 1})
 		fmt.Fprintf(b, "<h3 id=\"%s\">%s</h3>\n", id, esc(work))
@@ -356,7 +411,14 @@ func comparison(b *strings.Builder, confs []Configuration, first bool) {
 
 // scaling charts the headline metric against a swept setting (median over repeats), one section per sweep in
 // the order the runs came.
-func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
+func scaling(b *strings.Builder, runs []*result.Result, confs []Configuration) []tocEntry {
+	// a sweep is named by what its runs are (their label, engine or target), never by its group ID alone
+	sweepName := map[string]string{}
+	for _, c := range confs {
+		if g := c.Runs[0].Group; g != nil && sweepName[g.ID] == "" {
+			sweepName[g.ID] = strings.TrimSpace(strings.TrimSuffix(c.Name, " "+g.Point()))
+		}
+	}
 	type key struct{ group, sweep string }
 	pts := map[key]map[float64][]float64{}
 	names := map[key]string{}
@@ -420,7 +482,15 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 		sort.Float64s(xs)
 		s := Series{Name: names[k]}
 		id := fmt.Sprintf("scaling-%d", i+1)
-		head := fmt.Sprintf("Scaling: %s by %s", names[k], k.sweep)
+		// with several sweeps, each is named by what ran (its label, engine or target), never by its group ID alone
+		who := ""
+		if len(order) > 1 {
+			if who = sweepName[k.group]; who == "" {
+				who = "group " + k.group
+			}
+			who = " (" + who + ")"
+		}
+		head := fmt.Sprintf("Scaling: %s by %s%s", names[k], k.sweep, who)
 		toc = append(toc, tocEntry{id, head, 0})
 		fmt.Fprintf(b, "<h2 id=\"%s\">%s</h2>\n<p class=\"note\">Group %s.</p>\n<table class=\"scaling\"><tr><th>%s</th><th>%s (median)</th><th>runs</th><th>vs first</th></tr>\n", id, esc(head), esc(k.group), esc(k.sweep), esc(names[k]))
 		first := 0.0
@@ -435,7 +505,7 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 		b.WriteString("</table>\n")
 		kn := knees[k]
 		if kn == nil {
-			b.WriteString(LineChart(capital(names[k])+" "+title[k], k.sweep, names[k], []Series{s}))
+			b.WriteString(LineChart(capital(names[k])+" "+title[k]+who, k.sweep, names[k], []Series{s}))
 		} else {
 			kneeSection(b, k.sweep, names[k], title[k], s, kn, p95[k], xs)
 		}
@@ -453,7 +523,7 @@ func scaling(b *strings.Builder, runs []*result.Result) []tocEntry {
 			ls = append(ls, l)
 		}
 		if len(ls) > 0 {
-			b.WriteString(LineChart("p99 latency "+title[k]+" ("+k.group+")", k.sweep, latUnit[k], ls))
+			b.WriteString(LineChart("p99 latency "+title[k]+who, k.sweep, latUnit[k], ls))
 		}
 	}
 	return toc

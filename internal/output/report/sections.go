@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -123,4 +124,19 @@ func perUser(b *strings.Builder, m *result.Measurement, of string) {
 		names[i] = fmt.Sprint(i)
 	}
 	b.WriteString(BarChart("Throughput per virtual user (per minute)"+of, "per minute", names, []Series{{Name: "transactions per minute", Y: u.PerMinute}}))
+}
+
+// StudySection renders a workload's own view of a study, after its tables: the layout its users know for
+// comparing configurations (CrystalDiskMark's grids side by side). It writes nothing for a study it has no
+// view of.
+type StudySection func(b *strings.Builder, s *compare.Study)
+
+var studySections = map[string]StudySection{}
+
+// RegisterStudySection sets a workload's study view; the workload package calls it from init.
+func RegisterStudySection(workload string, s StudySection) {
+	if _, dup := studySections[workload]; dup {
+		panic("study section of " + workload + " registered twice")
+	}
+	studySections[workload] = s
 }

@@ -24,6 +24,35 @@ type IO struct {
 	Files  []IOFile  `json:"files"`
 	Warmup *IOWarmup `json:"warmup,omitempty"`
 	Tests  []IOTest  `json:"tests"`
+	// Requirements are a replayed checklist's (io run --profile): each requirement, what it needs, what the
+	// replay measured, met or not.
+	Requirements *IORequirements `json:"requirements,omitempty"`
+}
+
+// IORequirements is a requirements checklist replayed on the disk: where it came from and its verdicts.
+type IORequirements struct {
+	Profile    string          `json:"profile"`
+	Percentile string          `json:"percentile"`
+	Period     string          `json:"period,omitempty"`
+	Verdicts   []IORequirement `json:"verdicts"`
+}
+
+// IORequirement is one requirement of a replayed checklist.
+type IORequirement struct {
+	What     string `json:"what"`
+	Needed   string `json:"needed"`
+	Measured string `json:"measured"`
+	Met      bool   `json:"met"`
+}
+
+// Met says whether every requirement was met.
+func (q *IORequirements) Met() bool {
+	for _, v := range q.Verdicts {
+		if !v.Met {
+			return false
+		}
+	}
+	return true
 }
 
 // IOFile is one file or device the tests used.

@@ -118,6 +118,12 @@ func (r *Result) Configuration() string {
 	return fmt.Sprintf("%s/%s=%g/t%d", g.ID, g.Sweep, g.Value, g.Target)
 }
 
+// IsWarmup says the run is a warm-up run: recorded (label phase=warmup, a group of its own), never measured,
+// never a configuration of a comparison or a summary.
+func (r *Result) IsWarmup() bool {
+	return r.Labels["phase"] == "warmup" || r.Group != nil && strings.HasSuffix(r.Group.ID, "-warmup")
+}
+
 // Point names a run's sweep point within its group ("vus=2"), "" when its group swept nothing.
 func (g *Group) Point() string {
 	if g == nil || g.Sweep == "" {
@@ -147,6 +153,31 @@ type Metric struct {
 	// Noise names where one run's own noise estimate of the value comes from (NoiseSource), "" for none: its
 	// measured intervals (a bootstrap) or a latency histogram (a percentile's interval from its sample count).
 	Noise string `json:"noise,omitempty"`
+	// Context marks a condition the run ran under (the database host's CPU busy), shown beside its figures and
+	// never judged better or worse.
+	Context bool `json:"context,omitempty"`
+}
+
+// HostCPUMetric is the metric every run with the database host's CPU figures carries: the mean CPU busy % of
+// the host over the run (its dbdyno agent's, or this machine's when the database runs here), as the studies
+// put it beside their throughput.
+const HostCPUMetric = "database host CPU busy"
+
+// HostCPU is the run's HostCPUMetric, when it has the figures: the agent's series of the database host, else
+// this machine's when the database is on it.
+func HostCPU(r *Result) (Metric, bool) {
+	s := r.ServerSystem
+	if s == nil && r.Environment != nil && r.Environment.DatabaseLocal {
+		s = r.System
+	}
+	if s == nil {
+		return Metric{}, false
+	}
+	st, ok := s.Summary["cpu_busy_pct"]
+	if !ok {
+		return Metric{}, false
+	}
+	return Metric{Name: HostCPUMetric, Unit: "%", Better: Lower, Value: float64(int64(st.Mean*10+0.5)) / 10, Aggregate: "max", Context: true}, true
 }
 
 // Better says which way a metric is better.

@@ -41,3 +41,6 @@ func WatchCDMPasses(f func(t *Test, prepare bool, rt *result.IOTest)) (restore f
 	}
 	return func() { cdmPass = old }
 }
+
+// Metrics are a run's metrics derived from its io section, as a stored run's are.
+var Metrics = metrics

@@ -34,11 +34,18 @@ func (o *ProfileFlags) check(jobFile bool) error {
 	return nil
 }
 
-// finish prints the profile's verdicts (one test) and each test against --expect.
-func (o *ProfileFlags) finish(w io.Writer, tests []result.IOTest) {
+// finish prints the profile's verdicts (one test), keeping them in the result, and each test against --expect.
+func (o *ProfileFlags) finish(w io.Writer, x *result.IO) {
+	tests := x.Tests
 	if o.Profile != "" && len(tests) == 1 {
 		if p, err := sizing.ReadProfile(o.Profile, o.ProfilePercentile, o.ProfilePeriod); err == nil {
-			profileVerdicts(w, p, &tests[0])
+			if vs := profileVerdicts(w, p, &tests[0]); len(vs) > 0 {
+				q := &result.IORequirements{Profile: p.From, Percentile: o.ProfilePercentile, Period: o.ProfilePeriod}
+				for _, v := range vs {
+					q.Verdicts = append(q.Verdicts, result.IORequirement{What: v.What, Needed: v.Need, Measured: v.Measured, Met: v.Met})
+				}
+				x.Requirements = q
+			}
 		}
 	}
 	if o.Expect == "" {
@@ -93,7 +100,7 @@ func (o *ProfileFlags) applyProfile(v *workload.Values) (*workload.Values, *sizi
 }
 
 // profileVerdicts prints each requirement of the profile, met or not, on the test that replayed it.
-func profileVerdicts(w io.Writer, p *sizing.Profile, t *result.IOTest) {
+func profileVerdicts(w io.Writer, p *sizing.Profile, t *result.IOTest) []sizing.Verdict {
 	var ios, bytes int64
 	var reads int64
 	var latSum float64
@@ -109,7 +116,7 @@ func profileVerdicts(w io.Writer, p *sizing.Profile, t *result.IOTest) {
 	}
 	if ios == 0 || t.Seconds <= 0 {
 		fmt.Fprintf(w, "profile %s: the test did no IO: nothing to judge\n", p.From)
-		return
+		return nil
 	}
 	vs := p.Judge(float64(ios)/t.Seconds, float64(bytes)/t.Seconds/(1<<20), 100*float64(reads)/float64(ios), float64(bytes)/float64(ios)/1024, latSum/float64(ios)/1000)
 	fmt.Fprintf(w, "\nprofile %s: randrw, %.0f%% reads, bssplit %s, iodepth %d, rate_iops %d,%d\n", p.From, p.ReadPct, p.BSSplit, p.QueueDepth, p.RateRead, p.RateWrite)
@@ -124,6 +131,7 @@ func profileVerdicts(w io.Writer, p *sizing.Profile, t *result.IOTest) {
 		}
 		fmt.Fprintf(w, "  %-22s %12s %12s  %s\n", v.What, v.Need, v.Measured, verdict)
 	}
+	return vs
 }
 
 func (o *ProfileFlags) recordProfile(out map[string]any) {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
+	"github.com/dbdyno/dbdyno/internal/output/report"
+	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -64,6 +66,18 @@ func TestProfileReplay(t *testing.T) {
 	}
 	if r.Options["profile"] != prof {
 		t.Errorf("the result's options lack the profile: %v", r.Options["profile"])
+	}
+	// the verdicts are the result's, and its report's table
+	q := r.IO.Requirements
+	if q == nil || q.Percentile != "p99" || len(q.Verdicts) != 5 || q.Verdicts[2].What != "% reads" || q.Verdicts[2].Needed != "70.0" {
+		t.Fatalf("the result's requirements: %+v", q)
+	}
+	var page strings.Builder
+	if err := report.Write(&page, "replay", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<h3>Requirements</h3>") || !strings.Contains(page.String(), "<td class=\"l\">% reads</td><td>70.0</td>") {
+		t.Errorf("the report lacks the requirements table")
 	}
 }
 

@@ -36,6 +36,8 @@ func init() {
 	})
 	// its part of a report: what its result's io section holds
 	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
+	// its part of a study: CrystalDiskMark grids side by side, configuration by configuration
+	report.RegisterStudySection("io", cdmStudy)
 }
 
 // RunFlags are `io run`'s own options, which are not fio's: which tests run, and how. fio's options are the
@@ -396,7 +398,7 @@ func (r *run) Finish(_ context.Context, res *result.Result) error {
 		}
 	}
 	cdmTable(r.spec.Out, r.io)
-	r.o.ProfileFlags.finish(r.spec.Out, r.io.Tests)
+	r.o.ProfileFlags.finish(r.spec.Out, r.io)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
@@ -30,6 +31,7 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 		fmt.Fprintf(b, "<p>Warm-up before measuring: 1 MiB writes for %.0f s (%.0f MB/s), then reads for %.0f s (%.0f MB/s).</p>\n", w.WriteS, w.WriteMBs, w.ReadS, w.ReadMBs)
 	}
 	cdmReport(b, x)
+	requirements(b, x.Requirements)
 	b.WriteString("<table class=\"io-tests\"><tr><th class=\"l\">test</th><th class=\"l\">engine</th><th>read IOPS</th><th>read MB/s</th><th>write IOPS</th><th>write MB/s</th>" +
 		"<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>device util %</th><th>device queue</th><th>CPU per IO (µs)</th><th>in flight (Little) / kept</th><th class=\"l\">status</th></tr>")
 	for i := range x.Tests {
@@ -124,4 +126,103 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	}
 	b.WriteString(report.LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
 	b.WriteString(report.LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
+}
+
+// requirements is a replayed checklist's verdicts (io run --profile), the loop's last table: each requirement
+// against what the replay measured, met or not.
+func requirements(b *strings.Builder, q *result.IORequirements) {
+	if q == nil {
+		return
+	}
+	verdict := "<b class=\"ok\">every requirement met</b>"
+	if !q.Met() {
+		verdict = "<b class=\"bad\">a requirement NOT MET</b>"
+	}
+	fmt.Fprintf(b, "<h3>Requirements</h3>\n<p>The checklist %s at %s replayed on this disk: %s.</p>\n", report.Esc(q.Profile), report.Esc(q.Percentile), verdict)
+	b.WriteString("<table class=\"io-requirements\"><tr><th class=\"l\">requirement</th><th>needed</th><th>measured</th><th class=\"l\">verdict</th></tr>")
+	for _, v := range q.Verdicts {
+		cls, word := "ok", "met"
+		if !v.Met {
+			cls, word = "bad", "NOT MET"
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td><td class=\"l %s\">%s</td></tr>", report.Esc(v.What), report.Esc(v.Needed), report.Esc(v.Measured), cls, word)
+	}
+	b.WriteString("</table>\n")
+}
+
+// cdmStudy sets CrystalDiskMark runs of a study's configurations side by side, as its users compare a disk
+// before and after a change: one grid per configuration (a row per test, read and write MB/s), each cell of
+// the others with its change against the baseline's, judged against both cells' noise.
+func cdmStudy(b *strings.Builder, s *compare.Study) {
+	for _, p := range s.Points {
+		tabs := make([]*cdmTab, len(p.Cells))
+		for ci, c := range p.Cells {
+			if len(c) == 0 || c[0].IO == nil {
+				return
+			}
+			if tabs[ci] = cdmTabOf(c[0].IO); tabs[ci] == nil {
+				return
+			}
+		}
+		base := s.Baseline
+		var notes compare.Notes
+		cell := func(ci int, t *result.IOTest) string {
+			if t == nil || t.Read == nil && t.Write == nil {
+				return "-"
+			}
+			v := report.Esc(cdmCell(t.MBs()))
+			if ci == base {
+				return v
+			}
+			bt := cdmTest(tabs[base], t)
+			if bt == nil {
+				return v
+			}
+			metric := cdmMetric(p.Cells[ci][0].IO, t)
+			na, nb := compare.NoiseOf(p.Cells[base], cdmMetric(p.Cells[base][0].IO, bt)), compare.NoiseOf(p.Cells[ci], metric)
+			j := compare.JudgeNoise(bt.MBs(), t.MBs(), na, nb, result.Higher)
+			cls, word := "", compare.Words(j.Change)
+			switch j.Verdict {
+			case compare.Better:
+				cls, word = "ok", word+" (better)"
+			case compare.Worse:
+				cls, word = "bad", word+" (worse)"
+			default:
+				word += notes.Ref(j.Note)
+			}
+			return fmt.Sprintf("%s<br><small class=\"%s\">%s</small>", v, cls, report.Esc(word))
+		}
+		fmt.Fprintf(b, "<h3>CrystalDiskMark, configuration by configuration</h3>\n<div style=\"display:flex;flex-wrap:wrap;gap:24px\">")
+		for ci, tb := range tabs {
+			role := ""
+			if ci == base {
+				role = " (baseline)"
+			}
+			fmt.Fprintf(b, "<table class=\"io-cdm-study\"><tr><th class=\"l\">%s%s</th><th>Read [MB/s]</th><th>Write [MB/s]</th></tr>", report.Esc(s.Configs[ci].Name), role)
+			for _, row := range tb.rows {
+				fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td></tr>", report.Esc(row), cell(ci, tb.read[row]), cell(ci, tb.write[row]))
+			}
+			b.WriteString("</table>")
+		}
+		b.WriteString("</div>\n<p class=\"note\">MB/s = 10^6 bytes/s, each the best of its passes as CrystalDiskMark keeps it; a change is the figure against the baseline's in the same cell, better or worse only where their noise intervals (each test's per-second series) do not overlap.</p>\n")
+		for i, n := range notes.List() {
+			fmt.Fprintf(b, "<p class=\"note\">[%d] %s</p>\n", i+1, report.Esc(n))
+		}
+	}
+}
+
+// cdmTest is the baseline's test in the same cell as t (its row and direction).
+func cdmTest(tb *cdmTab, t *result.IOTest) *result.IOTest {
+	if t.RW == "read" || t.RW == "randread" {
+		return tb.read[t.CDM.Row]
+	}
+	return tb.write[t.CDM.Row]
+}
+
+// cdmMetric is the name of a test's MB/s metric in its run (metrics name each test when a run has several).
+func cdmMetric(x *result.IO, t *result.IOTest) string {
+	if len(x.Tests) > 1 {
+		return t.Name + ": " + mMBs.Name
+	}
+	return mMBs.Name
 }

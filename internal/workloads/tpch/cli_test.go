@@ -323,6 +323,9 @@ func TestTPCHSweepAndSubset(t *testing.T) {
 		t.Fatal("no metrics")
 	}
 	for _, m := range res.Metrics {
+		if m.Context { // what the run ran under (the host's CPU), not a figure of the queries
+			continue
+		}
 		if !strings.HasSuffix(m.Name, " ("+mark+")") {
 			t.Errorf("metric %q is not marked as a subset", m.Name)
 		}
