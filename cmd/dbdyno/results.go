@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
@@ -37,7 +38,7 @@ func (a *app) resultsCmd() *cobra.Command {
 	var format, out string
 	export := &cobra.Command{
 		Use:   "export [RUN...]",
-		Short: "export runs (all, or those named) as CSV (one row per run and metric) or JSON (an array of results)",
+		Short: "export runs (all, or those named) as CSV (one row per run and metric), a Markdown table (one row per run) or JSON (an array of results)",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := method.Export(cmd.Context(), a.stdout, a.stderr, storePath, args, f, format, out)
 			if err == nil && out != "" {
@@ -46,7 +47,7 @@ func (a *app) resultsCmd() *cobra.Command {
 			return err
 		},
 	}
-	export.Flags().StringVar(&format, "format", "csv", "csv or json")
+	export.Flags().StringVar(&format, "format", "csv", "csv (one row per run and metric), md (a Markdown table: one row per run, a column per metric) or json; csv and md have a column per swept setting and per label")
 	export.Flags().StringVarP(&out, "output", "o", "", "write to this file (default: standard output)")
 	export.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
 	export.Flags().StringArrayVar(&f.Labels, "label", nil, "only runs with this label, key=value (repeatable: runs with every one)")
@@ -195,35 +196,55 @@ func (a *app) compareCmd() *cobra.Command {
 
 func (a *app) planCmd() *cobra.Command {
 	c := &cobra.Command{Use: "plan", Short: "run a whole study from a YAML plan: targets, builds, warm-ups, sweeps, repeats, labels"}
-	c.AddCommand(&cobra.Command{
+	var vars []string
+	check := &cobra.Command{
 		Use:   "check FILE.yaml",
 		Short: "check a plan without running it",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := plan.Load(args[0])
+			p, err := loadPlan(args[0], vars)
 			if err == nil {
 				p.Check(a.stdout)
 			}
 			return err
 		},
-	}, a.planRunCmd())
+	}
+	check.Flags().StringArrayVar(&vars, "var", nil, varHelp)
+	c.AddCommand(check, a.planRunCmd())
 	return c
+}
+
+const varHelp = "set one of the plan's variables (its variables: section), NAME=VALUE (repeatable), e.g. --var scale=30"
+
+// loadPlan reads a plan with its variables set from --var NAME=VALUE.
+func loadPlan(path string, given []string) (*plan.Plan, error) {
+	vars := map[string]string{}
+	for _, v := range given {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--var %q: give NAME=VALUE, e.g. --var scale=30", v)
+		}
+		vars[k] = val
+	}
+	return plan.LoadWith(path, vars)
 }
 
 func (a *app) planRunCmd() *cobra.Command {
 	var resume bool
+	var vars []string
 	c := &cobra.Command{
 		Use:   "run FILE.yaml",
 		Short: "check a plan, then run its steps in order",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := plan.Load(args[0])
+			p, err := loadPlan(args[0], vars)
 			if err != nil {
 				return err
 			}
 			return p.RunResuming(cmd.Context(), a.stdout, func(step []string) error { return a.invoke(cmd.Context(), step) }, resume)
 		},
 	}
-	c.Flags().BoolVar(&resume, "resume", false, "rerun an interrupted plan: skip the steps it finished (their results stored complete), run the rest; refused when the plan file changed")
+	c.Flags().BoolVar(&resume, "resume", false, "rerun an interrupted plan: skip the steps it finished (their results stored complete), run the rest; refused when the plan file or its variables changed")
+	c.Flags().StringArrayVar(&vars, "var", nil, varHelp)
 	return c
 }

@@ -115,8 +115,23 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	f, _ := os.Open(csvFile)
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) < 1+6*3 || recs[0][10] != "metric" {
-		t.Fatalf("export: %v, %d records", err, len(recs))
+	// the swept setting and each label a column of its own, the value of each run's row under it
+	if err != nil || len(recs) < 1+6*3 || strings.Join(recs[0][9:], ",") != "warmup,vus,price_per_hour,system,metric,unit,value" {
+		t.Fatalf("export: %v, %d records, heading %v", err, len(recs), recs[0])
+	}
+	for _, rec := range recs[1:] {
+		if rec[9] != "false" || (rec[10] != "1" && rec[10] != "2") || rec[11] != "1.5" || rec[12] != "box-a" {
+			t.Fatalf("export row %v", rec)
+		}
+	}
+	var md bytes.Buffer
+	if _, err := method.Export(ctx, &md, os.Stderr, st, nil, store.Filter{}, "md", ""); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(md.String()), "\n")
+	if len(lines) != 2+6 || !strings.HasPrefix(lines[0], "| run | workload | status | repeat | vus | price\\_per\\_hour | system | NOPM (new orders/min) |") ||
+		!strings.HasPrefix(lines[1], "| --- | --- | --- | ---: | --- | --- | --- | ---: |") || !regexp.MustCompile(`^\| r\S+ \| tpcc \| ok \| [123]/3 \| [12] \| 1\.5 \| box-a \| \d+ \|`).MatchString(lines[2]) {
+		t.Fatalf("markdown export:\n%s", md.String())
 	}
 	if err := method.Compare(ctx, &cmp, st, []string{runs[0].RunID, runs[3].RunID}); err != nil {
 		t.Fatal(err)

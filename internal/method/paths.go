@@ -22,10 +22,11 @@ const (
 	ExportCSV              // results export --format csv
 	ExportJSON             // results export --format json
 	LatencyLog             // a run's --log-latency file
+	ExportMD               // results export --format md
 )
 
 func (k Kind) String() string {
-	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export", "latency log"}[k]
+	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export", "latency log", "Markdown export"}[k]
 }
 
 // looksLike reports whether a file's first bytes are what dbdyno writes as that kind.
@@ -40,6 +41,8 @@ func (k Kind) looksLike(head []byte) bool {
 		return strings.HasPrefix(h, "run_id,workload,")
 	case ExportJSON:
 		return strings.HasPrefix(h, "[") && (strings.Contains(h, `"schema_version"`) || strings.TrimSpace(strings.TrimPrefix(h, "[")) == "]" || h == "null")
+	case ExportMD:
+		return strings.HasPrefix(h, "| run | workload |")
 	case LatencyLog:
 		lines := strings.Split(h, "\n")
 		if len(head) == 512 && len(lines) > 1 {
@@ -63,7 +66,7 @@ func CheckOutput(flag, path string, kind Kind, inputs ...string) error {
 }
 
 func ext(k Kind) string {
-	return [...]string{".json", ".html", ".csv", ".json", ".log"}[k]
+	return [...]string{".json", ".html", ".csv", ".json", ".log", ".md"}[k]
 }
 
 // targetFiles are the database files of the embedded targets.

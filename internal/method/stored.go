@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -158,15 +161,15 @@ func Show(ctx context.Context, w io.Writer, storePath, ref string) error {
 	return nil
 }
 
-// Export writes runs (all that match the filter, or those named) as CSV, one row per run and metric, or as a
-// JSON array of results, to out ("" for w).
+// Export writes runs (all that match the filter, or those named) as CSV, one row per run and metric, as a
+// Markdown table, one row per run and a column per metric, or as a JSON array of results, to out ("" for w).
+// CSV and Markdown have a column for each swept setting (its value where the run was a point of that sweep)
+// and for each label, so that a spreadsheet or a ticket takes a study's runs as they are.
 func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []string, f store.Filter, format, out string) (int, error) {
-	if format != "csv" && format != "json" {
-		return 0, fmt.Errorf("--format %q is not known: use csv or json", format)
-	}
-	kind := ExportCSV
-	if format == "json" {
-		kind = ExportJSON
+	kinds := map[string]Kind{"csv": ExportCSV, "json": ExportJSON, "md": ExportMD}
+	kind, ok := kinds[format]
+	if !ok {
+		return 0, fmt.Errorf("--format %q is not known: use csv, md or json", format)
 	}
 	if err := CheckOutput("-o", out, kind, storePath); err != nil {
 		return 0, err
@@ -181,26 +184,15 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 		return 0, err
 	}
 	var b bytes.Buffer
-	if format == "json" {
+	switch format {
+	case "json":
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(runs)
-	} else {
-		cw := csv.NewWriter(&b)
-		cw.Write([]string{"run_id", "workload", "engine", "server_version", "status", "started_at", "group", "repeat", "median", "labels", "metric", "unit", "value"})
-		for _, r := range runs {
-			group, repeat, median := "", "", ""
-			if g := r.Group; g != nil {
-				group, repeat, median = g.ID, fmt.Sprint(g.Repeat), fmt.Sprint(g.Median)
-			}
-			labels, _ := json.Marshal(r.Labels)
-			for _, m := range compare.Metrics(r) {
-				cw.Write([]string{r.RunID, r.Workload, r.Target.Engine, r.Target.ServerVersion, r.Status, r.StartedAt.Format("2006-01-02T15:04:05Z"),
-					group, repeat, median, string(labels), m.Name, m.Unit, fmt.Sprint(m.Value)})
-			}
-		}
-		cw.Flush()
-		err = cw.Error()
+	case "md":
+		exportMD(&b, runs)
+	default:
+		err = exportCSV(&b, runs)
 	}
 	if err != nil {
 		return 0, err
@@ -210,6 +202,139 @@ func Export(ctx context.Context, w, warn io.Writer, storePath string, refs []str
 		return len(runs), err
 	}
 	return len(runs), outfile.WriteAtomic(out, b.Bytes())
+}
+
+// exportColumns are the swept settings and the label keys of runs, each once: sweeps in the order met, labels
+// with the configuration first and the others by name. A label named as a sweep is headed "label NAME".
+func exportColumns(runs []*result.Result) (sweeps, labels, labelHeads []string) {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if g := r.Group; g != nil && g.Sweep != "" && !seen[g.Sweep] {
+			seen[g.Sweep] = true
+			sweeps = append(sweeps, g.Sweep)
+		}
+	}
+	keys := map[string]bool{}
+	for _, r := range runs {
+		for k := range r.Labels {
+			keys[k] = true
+		}
+	}
+	for k := range keys {
+		labels = append(labels, k)
+	}
+	sort.Slice(labels, func(i, j int) bool {
+		a, b := labels[i] == compare.ConfigurationLabel, labels[j] == compare.ConfigurationLabel
+		if a != b {
+			return a
+		}
+		return labels[i] < labels[j]
+	})
+	for _, k := range labels {
+		if seen[k] {
+			k = "label " + k
+		}
+		labelHeads = append(labelHeads, k)
+	}
+	return sweeps, labels, labelHeads
+}
+
+// exportCells are a run's values in exportColumns' columns.
+func exportCells(r *result.Result, sweeps, labels []string) []string {
+	var out []string
+	for _, s := range sweeps {
+		v := ""
+		if g := r.Group; g != nil && g.Sweep == s {
+			v = strconv.FormatFloat(g.Value, 'f', -1, 64)
+		}
+		out = append(out, v)
+	}
+	for _, k := range labels {
+		v := ""
+		if x, ok := r.Labels[k]; ok {
+			v = fmt.Sprint(x)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func exportCSV(b *bytes.Buffer, runs []*result.Result) error {
+	sweeps, labels, heads := exportColumns(runs)
+	cw := csv.NewWriter(b)
+	head := []string{"run_id", "workload", "engine", "server_version", "status", "started_at", "group", "repeat", "median", "warmup"}
+	head = append(append(append(head, sweeps...), heads...), "metric", "unit", "value")
+	cw.Write(head)
+	for _, r := range runs {
+		group, repeat, median := "", "", ""
+		if g := r.Group; g != nil {
+			group, repeat, median = g.ID, fmt.Sprint(g.Repeat), fmt.Sprint(g.Median)
+		}
+		row := []string{r.RunID, r.Workload, r.Target.Engine, r.Target.ServerVersion, r.Status, r.StartedAt.Format("2006-01-02T15:04:05Z"),
+			group, repeat, median, fmt.Sprint(r.IsWarmup())}
+		row = append(row, exportCells(r, sweeps, labels)...)
+		for _, m := range compare.Metrics(r) {
+			cw.Write(append(slices.Clone(row), m.Name, m.Unit, strconv.FormatFloat(m.Value, 'f', -1, 64)))
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// exportMD is the runs as one Markdown table: a row per run (its ID, workload, status, repeat, sweep values and
+// labels) and a column per metric, "name (unit)", in the order the runs first have them; "-" where a run has
+// no such metric.
+func exportMD(b *bytes.Buffer, runs []*result.Result) {
+	sweeps, labels, heads := exportColumns(runs)
+	var metrics []string
+	units := map[string]string{}
+	for _, r := range runs {
+		for _, m := range compare.Metrics(r) {
+			if _, ok := units[m.Name]; !ok {
+				units[m.Name] = m.Unit
+				metrics = append(metrics, m.Name)
+			}
+		}
+	}
+	head := []string{"run", "workload", "status", "repeat"}
+	head = append(append(head, sweeps...), heads...)
+	for _, m := range metrics {
+		if u := units[m]; u != "" {
+			m += " (" + u + ")"
+		}
+		head = append(head, m)
+	}
+	fmt.Fprintf(b, "| %s |\n|", strings.Join(compare.MDCells(head), " | "))
+	for i := range head {
+		if i < 4+len(sweeps)+len(labels) && i != 3 {
+			b.WriteString(" --- |")
+		} else {
+			b.WriteString(" ---: |")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range runs {
+		repeat, status := "", r.Status
+		if g := r.Group; g != nil && g.Repeats > 0 {
+			repeat = fmt.Sprintf("%d/%d", g.Repeat, g.Repeats)
+		}
+		if r.IsWarmup() {
+			status += " (warm-up)"
+		}
+		row := append([]string{r.RunID, r.Workload, status, repeat}, exportCells(r, sweeps, labels)...)
+		vals := map[string]float64{}
+		for _, m := range compare.Metrics(r) {
+			vals[m.Name] = m.Value
+		}
+		for _, m := range metrics {
+			if v, ok := vals[m]; ok {
+				row = append(row, compare.Format(v))
+			} else {
+				row = append(row, "-")
+			}
+		}
+		fmt.Fprintf(b, "| %s |\n", strings.Join(compare.MDCells(row), " | "))
+	}
 }
 
 // Compare prints the runs each reference names (their medians) side by side, each against the first. It

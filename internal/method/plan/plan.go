@@ -40,6 +40,8 @@ type Plan struct {
 	// Configurations are the study's configurations, each run through every step alone, one after the
 	// other; a plan without them is one configuration of its targets and labels.
 	Configurations []Configuration
+	// Variables are the values its ${name} uses took: the defaults of its variables:, with plan run --var's.
+	Variables map[string]string
 	// Hash identifies the plan's text: with a step's number and its command's, it is the key each measured
 	// step's results are labelled with (plan_step), and what plan run --resume checks the plan against.
 	Hash string
@@ -92,16 +94,28 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
 // Load reads and checks a plan file.
-func Load(path string) (*Plan, error) {
+func Load(path string) (*Plan, error) { return LoadWith(path, nil) }
+
+// LoadWith reads and checks a plan file with its variables set (plan run --var NAME=VALUE).
+func LoadWith(path string, vars map[string]string) (*Plan, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read plan: %w", err)
 	}
-	return Parse(path, b)
+	return ParseWith(path, b, vars)
 }
 
 // Parse checks a plan's text.
-func Parse(name string, text []byte) (*Plan, error) {
+func Parse(name string, text []byte) (*Plan, error) { return ParseWith(name, text, nil) }
+
+// varRef is a variable's use in a plan's value: ${name}.
+var varRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// ParseWith checks a plan's text with its variables set: a plan's variables: (name: default) are used as
+// ${name} in any value, and vars (plan run --var) set them for the run. A variable set but not declared, or
+// used but not declared, is an error naming it; the plan's hash covers the values, so a resumed plan is the
+// same plan with the same variables.
+func ParseWith(name string, text []byte, vars map[string]string) (*Plan, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(text))
 	if err := dec.Decode(&doc); err != nil {
@@ -114,12 +128,22 @@ func Parse(name string, text []byte) (*Plan, error) {
 		return nil, &Error{File: name, Line: 1, Msg: "a plan is a mapping with name, targets, labels and steps"}
 	}
 	root := doc.Content[0]
-	sum := sha256.Sum256(text)
-	p := &Plan{Labels: map[string]string{}, Hash: hex.EncodeToString(sum[:6])}
+	values, err := setVariables(name, root, vars)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	h.Write(text)
+	for _, k := range sortedKeys(values) {
+		fmt.Fprintf(h, "\x00%s=%s", k, values[k])
+	}
+	p := &Plan{Labels: map[string]string{}, Hash: hex.EncodeToString(h.Sum(nil)[:6]), Variables: values}
 	var stepsNode, confsNode *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
 		switch k.Value {
+		case "variables":
+			continue
 		case "name":
 			p.Name = v.Value
 		case "store":
@@ -153,7 +177,7 @@ func Parse(name string, text []byte) (*Plan, error) {
 			}
 			confsNode = v
 		default:
-			return nil, fail(k, "unknown key %q: a plan has name, targets, labels, store, configurations and steps", k.Value)
+			return nil, fail(k, "unknown key %q: a plan has name, variables, targets, labels, store, configurations and steps", k.Value)
 		}
 	}
 	if p.Name == "" {
@@ -199,6 +223,76 @@ func Parse(name string, text []byte) (*Plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// setVariables replaces every ${name} in root's values (outside variables: itself) with the variable's
+// value: vars' where given, else its default; it returns the values.
+func setVariables(file string, root *yaml.Node, vars map[string]string) (map[string]string, error) {
+	fail := func(n *yaml.Node, format string, args ...any) error {
+		return &Error{File: file, Line: n.Line, Msg: fmt.Sprintf(format, args...)}
+	}
+	values := map[string]string{}
+	var decl *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value != "variables" {
+			continue
+		}
+		decl = root.Content[i+1]
+		if decl.Kind != yaml.MappingNode {
+			return nil, fail(decl, "variables: give name: default pairs, e.g. scale: 0.01")
+		}
+		for j := 0; j+1 < len(decl.Content); j += 2 {
+			k, v := decl.Content[j], decl.Content[j+1]
+			if !varRef.MatchString("${" + k.Value + "}") {
+				return nil, fail(k, "variable %q: a name is letters, digits and _", k.Value)
+			}
+			if v.Kind != yaml.ScalarNode {
+				return nil, fail(v, "variable %s: its default is one value", k.Value)
+			}
+			values[k.Value] = v.Value
+		}
+	}
+	for _, k := range sortedKeys(vars) {
+		if _, ok := values[k]; !ok {
+			declared := "the plan declares none"
+			if len(values) > 0 {
+				declared = "it declares " + strings.Join(sortedKeys(values), ", ")
+			}
+			return nil, fmt.Errorf("%s: --var %s: the plan has no such variable (%s under variables:)", file, k, declared)
+		}
+		values[k] = vars[k]
+	}
+	var walk func(n *yaml.Node) error
+	walk = func(n *yaml.Node) error {
+		if n == decl {
+			return nil
+		}
+		if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, "${") {
+			var bad string
+			n.Value = varRef.ReplaceAllStringFunc(n.Value, func(m string) string {
+				k := varRef.FindStringSubmatch(m)[1]
+				v, ok := values[k]
+				if !ok && bad == "" {
+					bad = k
+				}
+				return v
+			})
+			if bad != "" {
+				return fail(n, "${%s} is not a variable of the plan: declare it under variables: (%s: its default)", bad, bad)
+			}
+			n.Tag = "" // the value decides its kind again (a number, a list's text)
+		}
+		for _, c := range n.Content {
+			if err := walk(c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(root); err != nil {
+		return nil, err
+	}
+	return values, nil
 }
 
 // configurations are the plan's configurations, or the one it is without them (no name: its runs carry no
@@ -425,7 +519,7 @@ func (st Step) args(settings map[string]string) []string {
 	return args
 }
 
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

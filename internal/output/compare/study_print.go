@@ -209,7 +209,7 @@ func (s *Study) Print(w io.Writer, tables []StudyTable, format string) error {
 			}
 			g := s.Layout(t)
 			fmt.Fprintf(w, "**%s**\n\n", g.Caption)
-			fmt.Fprintf(w, "| %s |\n|", strings.Join(mdCells(g.Head), " | "))
+			fmt.Fprintf(w, "| %s |\n|", strings.Join(MDCells(g.Head), " | "))
 			for i := range g.Head {
 				if i == 0 {
 					fmt.Fprint(w, " --- |")
@@ -219,7 +219,7 @@ func (s *Study) Print(w io.Writer, tables []StudyTable, format string) error {
 			}
 			fmt.Fprintln(w)
 			for _, r := range g.Rows {
-				fmt.Fprintf(w, "| %s |\n", strings.Join(mdCells(r), " | "))
+				fmt.Fprintf(w, "| %s |\n", strings.Join(MDCells(r), " | "))
 			}
 			fmt.Fprintln(w)
 			for _, n := range g.Notes {
@@ -255,7 +255,8 @@ func (s *Study) Print(w io.Writer, tables []StudyTable, format string) error {
 	return nil
 }
 
-func mdCells(cells []string) []string {
+// MDCells are cells escaped for a Markdown table (a | in a label would end its cell).
+func MDCells(cells []string) []string {
 	out := make([]string, len(cells))
 	for i, c := range cells {
 		out[i] = mdEscape(c)
