@@ -462,7 +462,11 @@ func CompareWith(ctx context.Context, w io.Writer, storePath string, refs []stri
 		if len(metrics) == 0 && !sweep && o.Format != compare.FormatText {
 			metrics = s.Metrics() // one point: every metric, as the text comparison shows them
 		}
-		tables, err := s.Tables(metrics, o.Beside)
+		beside := o.Beside
+		if len(beside) == 0 && hostCPUBeside(s) { // a throughput beside what it cost the host, as report shows it
+			beside = []string{result.HostCPUMetric}
+		}
+		tables, err := s.Tables(metrics, beside)
 		if err != nil {
 			return err
 		}
@@ -546,6 +550,11 @@ func ReportWith(ctx context.Context, warn io.Writer, storePath string, refs []st
 	if study != nil && len(o.Beside) == 0 && hostCPUBeside(study) {
 		// the studies put a throughput beside the database host's CPU (the web store's OPM and % core utilisation)
 		o.Beside = []string{result.HostCPUMetric}
+	}
+	if o.LicensePerCore == 0 {
+		if o.LicensePerCore, err = licenseLabel(runs); err != nil {
+			return 0, err
+		}
 	}
 	var b strings.Builder
 	if err := report.WriteWith(&b, report.Options{Title: o.Title, Runs: runs, Study: study, Metrics: o.Metrics, Beside: o.Beside, LicensePerCore: o.LicensePerCore}); err != nil {
@@ -669,6 +678,31 @@ func resultFiles(refs []string) []string {
 	return out
 }
 
+// LicenseLabel is the label that prices a run's database license per physical core (a plan's labels:
+// license_per_core: 6872), which report's leaderboards take where --license-per-core is not given.
+const LicenseLabel = "license_per_core"
+
+// licenseLabel is the license price per core the runs' license_per_core labels give (0 when none has one); runs
+// that price it differently are refused, naming both prices.
+func licenseLabel(runs []*result.Result) (float64, error) {
+	price, from := 0.0, ""
+	for _, r := range runs {
+		v, ok := r.Labels[LicenseLabel]
+		if !ok {
+			continue
+		}
+		p, ok := num(v)
+		if !ok || p < 0 {
+			return 0, fmt.Errorf("run %s: label %s=%v is not a price: give the license's price per physical core, e.g. %s=6872", r.RunID, LicenseLabel, v, LicenseLabel)
+		}
+		if from != "" && p != price {
+			return 0, fmt.Errorf("runs %s and %s price the license differently (%s=%g and %g): give --license-per-core", from, r.RunID, LicenseLabel, price, p)
+		}
+		price, from = p, r.RunID
+	}
+	return price, nil
+}
+
 // hostCPUBeside says a study's tables show the database host's CPU beside each cell: its headline is a
 // throughput and every run carries the host's CPU.
 func hostCPUBeside(s *compare.Study) bool {
@@ -688,4 +722,21 @@ func hostCPUBeside(s *compare.Study) bool {
 		}
 	}
 	return true
+}
+
+// num is a label's value as a number: a plan's labels are text ("6872"), a run's --label a number when it
+// reads as one.
+func num(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return 0, false
 }

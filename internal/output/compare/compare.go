@@ -274,7 +274,9 @@ func About(runs []*result.Result, name string) string {
 	if v := r.Target.ServerVersion; v != "" && v != result.Several && !strings.Contains(name, v) {
 		parts = append(parts, v)
 	}
-	if u := r.Target.URL; u != "" {
+	if g := r.Group; g != nil && g.Aggregate && g.Targets > 1 {
+		parts = append(parts, fmt.Sprintf("the sum of %d targets at once", g.Targets))
+	} else if u := r.Target.URL; u != "" {
 		parts = append(parts, "target "+u)
 	}
 	return strings.Join(parts, ", ")

@@ -134,6 +134,8 @@ type StudyTable struct {
 	Rows   []StudyRow
 	// Beside are the metrics shown beside each cell, unjudged (a host's CPU % beside its OPM).
 	Beside []string
+	// BesideLabels are the beside metrics' names with their units: "database host CPU busy (%)".
+	BesideLabels []string
 	// Median says the cells are medians of repeats (some cell has more than one run).
 	Median bool
 	// Runs is the number of runs per cell when every cell has the same, 0 when they differ.
@@ -210,7 +212,17 @@ func (s *Study) Table(metric string, beside []string) StudyTable {
 			}
 			row.Judged = append(row.Judged, j)
 		}
-		for _, bm := range beside {
+		for bi, bm := range beside {
+			if len(t.BesideLabels) == bi {
+				label := bm
+				for ci := range s.Configs {
+					if d, ok := sums[ci].Desc[bm]; ok && d.Unit != "" {
+						label = bm + " (" + d.Unit + ")"
+						break
+					}
+				}
+				t.BesideLabels = append(t.BesideLabels, label)
+			}
 			vals := make([]float64, len(s.Configs))
 			for ci := range s.Configs {
 				vals[ci] = math.NaN()

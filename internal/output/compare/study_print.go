@@ -87,15 +87,16 @@ func (s *Study) Layout(t StudyTable) Grid {
 		return v
 	}
 	besideNote := ""
-	if len(t.Beside) > 0 {
-		besideNote = "; in brackets: " + strings.Join(t.Beside, ", ")
+	if len(t.BesideLabels) > 0 {
+		besideNote = "; in brackets: " + strings.Join(t.BesideLabels, ", ")
 	}
 	if len(t.Rows) == 1 && !mixed || len(s.Points) == 1 {
+		besideNote = "" // a column of its own
 		// one point: a row per configuration
 		r := t.Rows[0]
 		g.Caption = fmt.Sprintf("%s, %s; each configuration against %s%s", capitalise(what), per, base, besideNote)
 		g.Head = []string{"configuration", r.MetricLabel(), "vs " + base}
-		g.Head = append(g.Head, t.Beside...)
+		g.Head = append(g.Head, t.BesideLabels...)
 		for ci, c := range s.Configs {
 			v := "-"
 			if !math.IsNaN(r.Values[ci]) {
@@ -361,6 +362,9 @@ func ConfigsOf(runs []*result.Result, by string) ([]StudyConfig, error) {
 	var out []StudyConfig
 	idx := map[string]int{}
 	for _, r := range runs {
+		if g := r.Group; g != nil && g.Targets > 1 && !g.Aggregate {
+			continue // one target's part of a run of several at once: the study compares their aggregate
+		}
 		v, ok := r.Labels[by]
 		if !ok {
 			return nil, fmt.Errorf("run %s has no %s label: name the configurations to compare (GROUP GROUP ...), or give --by LABEL", r.RunID, by)

@@ -71,13 +71,14 @@ func RankedBarChart(title, unit string, groups []string, rows []Ranked) string {
 	return b.String()
 }
 
-// leaderboards draws a leaderboard for each workload among the runs that has published figures: measured runs
-// ranked beside them by headline per physical core (a table and a ranked bar chart).
+// leaderboards draws a leaderboard for each workload among the runs that has published figures, or that has
+// a license price per core: measured runs ranked beside them by headline per physical core (a table and a
+// ranked bar chart), each with its license cost per core and for the box where a price is given.
 func leaderboards(b *strings.Builder, runs []*result.Result, licensePerCore float64) []tocEntry {
 	var toc []tocEntry
 	seen := map[string]bool{}
 	for _, r := range runs {
-		if r.Published == nil || seen[r.Workload] {
+		if r.Published == nil && (licensePerCore == 0 || r.Workload != "" && !perCoreHeadline(r)) || seen[r.Workload] {
 			continue
 		}
 		seen[r.Workload] = true
@@ -193,4 +194,10 @@ func onlyMeasured(confs []Configuration) ([]Configuration, []*result.Result) {
 		runs = append(runs, c.Runs...)
 	}
 	return out, runs
+}
+
+// perCoreHeadline says a run's headline is one a leaderboard ranks per physical core.
+func perCoreHeadline(r *result.Result) bool {
+	h, ok := r.Headline()
+	return ok && h.PerCore
 }

@@ -67,9 +67,27 @@ func studySection(b *strings.Builder, s *compare.Study, tables []compare.StudyTa
 		}
 		studyCharts(b, s, t)
 	}
-	if r := s.Configs[s.Baseline].Runs; len(r) > 0 {
-		if view, ok := studySections[r[0].Workload]; ok {
-			view(b, s)
+	// each workload's own view of its points (a study of several workloads: each its points)
+	var order []string
+	byWorkload := map[string][]compare.Point{}
+	for _, p := range s.Points {
+		w := ""
+		for _, c := range p.Cells {
+			if len(c) > 0 {
+				w = c[0].Workload
+				break
+			}
+		}
+		if _, ok := byWorkload[w]; !ok {
+			order = append(order, w)
+		}
+		byWorkload[w] = append(byWorkload[w], p)
+	}
+	for _, w := range order {
+		if view, ok := studySections[w]; ok {
+			sub := *s
+			sub.Points = byWorkload[w]
+			view(b, &sub)
 		}
 	}
 	return toc

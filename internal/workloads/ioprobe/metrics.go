@@ -87,6 +87,10 @@ func work(r *result.Result) string {
 	if r.IO == nil {
 		return ""
 	}
+	if p, _ := r.Options["preset"].(string); p != "" && len(r.IO.Tests) > 1 {
+		// a study's tests by the preset's name (its tests are the preset's, in its order)
+		return fmt.Sprintf("%s preset, %d tests", p, len(r.IO.Tests)) + buffered(r.IO.Tests)
+	}
 	var parts []string
 	for i := range r.IO.Tests {
 		t := &r.IO.Tests[i]
@@ -140,4 +144,14 @@ func printTest(w io.Writer, t *result.IOTest) {
 	if t.Status != result.StatusOK {
 		fmt.Fprintf(w, "  %s: %s\n", strings.ToUpper(t.Status), t.Error)
 	}
+}
+
+// buffered marks a preset's tests that went through the page cache.
+func buffered(ts []result.IOTest) string {
+	for i := range ts {
+		if ts[i].Buffered || !ts[i].Direct {
+			return " buffered"
+		}
+	}
+	return ""
 }
