@@ -125,6 +125,16 @@ func (a *app) shortcutCmd(s *workload.Shortcut) *cobra.Command {
 
 // invoke runs a workload command line (a plan's step, a shortcut's) as its own command.
 func (a *app) invoke(ctx context.Context, args []string) error {
+	if len(args) > 0 {
+		if _, ok := workload.Lookup(args[0]); !ok {
+			// one of dbdyno's own commands (a plan's dbdyno: step: monitor, report ...): the same tree runs it
+			root := a.rootCmd()
+			root.SetArgs(args)
+			root.SetOut(a.stdout)
+			root.SetErr(a.stderr)
+			return root.ExecuteContext(ctx)
+		}
+	}
 	return method.Invoke(ctx, args, a.stdout, version)
 }
 

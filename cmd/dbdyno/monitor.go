@@ -76,19 +76,20 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().StringVar(&agentCA, "agent-ca", "", "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)")
 
 	var view method.MonitorView
-	var format string
+	var format, checkOut string
 	check := &cobra.Command{
 		Use:   "checklist NAME",
 		Short: "the storage-planning requirements checklist of a recording: per period, p50/p90/p99 of IOPS, read share, request size, throughput, latency, queue depth, CPU, memory",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.MonitorChecklist(cmd.Context(), a.stdout, storePath, args[0], view, format)
+			return method.MonitorChecklistTo(cmd.Context(), a.stdout, storePath, args[0], view, format, checkOut)
 		},
 	}
 	check.Flags().StringVar(&view.Periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
 	check.Flags().Float64Var(&view.Growth, "growth", 1, "multiply the load rows (TPS, IOPS, throughput, queue depth, CPU, memory) by this for expected growth")
 	check.Flags().StringSliceVar(&view.Devices, "device", nil, "devices summed into the checklist, e.g. sdb (data and log disks apart: one checklist each); default every recorded device")
 	check.Flags().StringVar(&format, "output-format", "table", "table, or json (what dbdyno io size --need reads)")
+	check.Flags().StringVarP(&checkOut, "output", "o", "", "write it to this file (atomically; never over a file of another kind) instead of standard output")
 	check.Flags().StringVar(&view.TZ, "tz", "Local", "the periods' time zone (an IANA name such as Europe/Paris)")
 	list := &cobra.Command{
 		Use:   "list",

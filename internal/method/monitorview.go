@@ -43,12 +43,36 @@ func (v MonitorView) parse() ([]monitor.PeriodSpec, *time.Location, error) {
 // MonitorChecklist prints the requirements checklist of the recording name as a table or as JSON (what
 // `io size --need` reads).
 func MonitorChecklist(ctx context.Context, w io.Writer, storePath, name string, v MonitorView, format string) error {
+	return MonitorChecklistTo(ctx, w, storePath, name, v, format, "")
+}
+
+// MonitorChecklistTo is MonitorChecklist written to the file out ("" for w), atomically, as JSON unless the
+// format says table; out is checked before any work (never the store, never a file of another kind).
+func MonitorChecklistTo(ctx context.Context, w io.Writer, storePath, name string, v MonitorView, format, out string) error {
 	ps, loc, err := v.parse()
 	if err != nil {
 		return err
 	}
 	if format != "table" && format != "json" {
 		return fmt.Errorf("--output-format %s: table or json", format)
+	}
+	if out != "" {
+		kind := ChecklistJSON
+		if format == "table" {
+			kind = ChecklistText
+		}
+		if err := CheckOutput("-o", out, kind, storePath); err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := MonitorChecklistTo(ctx, &b, storePath, name, v, format, ""); err != nil {
+			return err
+		}
+		if err := outfile.WriteAtomic(out, b.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "checklist of %s written to %s (dbdyno io size --need %s)\n", name, out, ShellQuote(out))
+		return nil
 	}
 	st, err := store.Open(ctx, storePath)
 	if err != nil {

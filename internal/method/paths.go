@@ -23,10 +23,12 @@ const (
 	ExportJSON             // results export --format json
 	LatencyLog             // a run's --log-latency file
 	ExportMD               // results export --format md
+	ChecklistJSON          // monitor checklist --output-format json -o
+	ChecklistText          // monitor checklist -o
 )
 
 func (k Kind) String() string {
-	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export", "latency log", "Markdown export"}[k]
+	return [...]string{"result JSON", "HTML report", "CSV export", "JSON export", "latency log", "Markdown export", "checklist JSON", "checklist"}[k]
 }
 
 // looksLike reports whether a file's first bytes are what dbdyno writes as that kind.
@@ -41,6 +43,10 @@ func (k Kind) looksLike(head []byte) bool {
 		return strings.HasPrefix(h, "run_id,workload,")
 	case ExportJSON:
 		return strings.HasPrefix(h, "[") && (strings.Contains(h, `"schema_version"`) || strings.TrimSpace(strings.TrimPrefix(h, "[")) == "]" || h == "null")
+	case ChecklistJSON:
+		return strings.HasPrefix(h, "{") && strings.Contains(h, `"devices"`) && strings.Contains(h, `"growth"`)
+	case ChecklistText:
+		return strings.HasPrefix(h, "checklist of ")
 	case ExportMD:
 		return strings.HasPrefix(h, "| run | workload |")
 	case LatencyLog:
@@ -66,7 +72,7 @@ func CheckOutput(flag, path string, kind Kind, inputs ...string) error {
 }
 
 func ext(k Kind) string {
-	return [...]string{".json", ".html", ".csv", ".json", ".log", ".md"}[k]
+	return [...]string{".json", ".html", ".csv", ".json", ".log", ".md", ".json", ".txt"}[k]
 }
 
 // targetFiles are the database files of the embedded targets.

@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,9 +63,34 @@ type Configuration struct {
 	SetupTimeout time.Duration
 }
 
+// commandSteps are the dbdyno commands a plan's dbdyno: step may run: those that record into the results
+// store or read it (a workload's commands are steps of their own; a plan never runs a plan).
+var commandSteps = []string{"monitor", "results", "compare", "report", "leaderboard"}
+
+// commandStep reads a dbdyno: step, a command line as a list.
+func commandStep(st Step, body *yaml.Node, fail func(*yaml.Node, string, ...any) error) (Step, error) {
+	if body.Kind != yaml.SequenceNode || len(body.Content) == 0 {
+		return st, fail(body, "dbdyno: give the command line as a list, e.g. dbdyno: [monitor, --name, app, --duration, 1h]")
+	}
+	for _, a := range body.Content {
+		if a.Kind != yaml.ScalarNode {
+			return st, fail(a, "dbdyno: each word of the command line is one value")
+		}
+		st.Command = append(st.Command, a.Value)
+	}
+	if !slices.Contains(commandSteps, st.Command[0]) {
+		return st, fail(body.Content[0], "dbdyno: %s is not a command a plan runs this way: use %s (a workload's commands are steps of their own: run:, build: ...)", st.Command[0], strings.Join(commandSteps, ", "))
+	}
+	st.Workload = st.Command[0]
+	return st, nil
+}
+
 // Step is one command of the study, with its options as command-line arguments.
 type Step struct {
-	Line     int
+	Line int
+	// Command is a step of dbdyno's own that records or reads the store (dbdyno: [monitor, --name, app, ...]):
+	// its command line as given, run in its place (with the plan's store).
+	Command  []string
 	Action   string // the workload's command: build, run, drop, ...
 	Workload string
 	Args     []string
@@ -214,7 +240,7 @@ func ParseWith(name string, text []byte, vars map[string]string) (*Plan, error) 
 			where = fmt.Sprintf("configuration %s has", c.Name)
 		}
 		for i, st := range p.Steps {
-			if st.command.Target != workload.NoTarget && len(c.Targets) == 0 {
+			if st.command != nil && st.command.Target != workload.NoTarget && len(c.Targets) == 0 {
 				return nil, fail(root, "%s no targets and step %d (%s %s) needs one: add targets: [duckdb://study.duckdb]", where, i+1, st.Workload, st.Action)
 			}
 			if st.Instances > len(c.Targets) {
@@ -401,6 +427,9 @@ func parseStep(file string, n int, sn *yaml.Node) (Step, error) {
 	}
 	key, body := sn.Content[0], sn.Content[1]
 	st := Step{Line: key.Line, Action: key.Value}
+	if key.Value == "dbdyno" {
+		return commandStep(st, body, fail)
+	}
 	known := map[string]bool{}
 	for _, m := range workload.All() {
 		for _, c := range m.Commands {
@@ -582,6 +611,13 @@ func (p *Plan) Commands(st Step) [][]string { return p.CommandsFor(st, 0) }
 // target runs once per target; one without a target runs once. A measured command gets the plan's labels,
 // the configuration's and its name (configuration=NAME), the step's key and the store.
 func (p *Plan) CommandsFor(st Step, c int) [][]string {
+	if st.Command != nil {
+		args := append([]string{}, st.Command...)
+		if p.Store != "" && !slices.Contains(args, "--store") {
+			args = append(args, "--store", p.Store)
+		}
+		return [][]string{args}
+	}
 	conf := p.configurations()[c]
 	base := st.args(conf.Settings)
 	var out [][]string
@@ -877,7 +913,7 @@ func (p *Plan) readJournal(path string) (map[string]bool, error) {
 // storedComplete reports whether a finished step command's results are in the plan's store, all ended ok
 // (always true for a command that measures nothing).
 func (p *Plan) storedComplete(ctx context.Context, st Step, key string) (bool, error) {
-	if st.command.Measured == nil {
+	if st.command == nil || st.command.Measured == nil {
 		return true, nil
 	}
 	path := p.Store

@@ -277,7 +277,8 @@ func (s *Study) printCSV(w io.Writer, tables []StudyTable) error {
 	for _, c := range s.Configs {
 		for _, r := range c.Runs {
 			for k := range r.Labels {
-				if k != "plan_step" {
+				// the configuration label is the configuration column; a step's key is the plan's bookkeeping
+				if k != "plan_step" && k != ConfigurationLabel {
 					keys[k] = true
 				}
 			}
