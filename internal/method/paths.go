@@ -17,14 +17,14 @@ import (
 type Kind int
 
 const (
-	ResultJSON Kind = iota // a run's result
-	ReportHTML             // dbdyno report
-	ExportCSV              // results export --format csv
-	ExportJSON             // results export --format json
-	LatencyLog             // a run's --log-latency file
-	ExportMD               // results export --format md
-	ChecklistJSON          // monitor checklist --output-format json -o
-	ChecklistText          // monitor checklist -o
+	ResultJSON    Kind = iota // a run's result
+	ReportHTML                // dbdyno report
+	ExportCSV                 // results export --format csv
+	ExportJSON                // results export --format json
+	LatencyLog                // a run's --log-latency file
+	ExportMD                  // results export --format md
+	ChecklistJSON             // monitor checklist --output-format json -o
+	ChecklistText             // monitor checklist -o
 )
 
 func (k Kind) String() string {
