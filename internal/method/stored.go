@@ -691,7 +691,7 @@ func licenseLabel(runs []*result.Result) (float64, error) {
 		if !ok {
 			continue
 		}
-		p, ok := num(v)
+		p, ok := compare.Number(v)
 		if !ok || p < 0 {
 			return 0, fmt.Errorf("run %s: label %s=%v is not a price: give the license's price per physical core, e.g. %s=6872", r.RunID, LicenseLabel, v, LicenseLabel)
 		}
@@ -724,19 +724,3 @@ func hostCPUBeside(s *compare.Study) bool {
 	return true
 }
 
-// num is a label's value as a number: a plan's labels are text ("6872"), a run's --label a number when it
-// reads as one.
-func num(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil
-	}
-	return 0, false
-}

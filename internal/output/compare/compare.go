@@ -223,7 +223,7 @@ func Summarise(name string, runs []*result.Result) Summary {
 		if r.Environment != nil && r.Environment.DBHostCores > 0 {
 			s.Cores = r.Environment.DBHostCores
 		}
-		if p, ok := num(r.Labels["price_per_hour"]); ok && p > 0 {
+		if p, ok := Number(r.Labels["price_per_hour"]); ok && p > 0 {
 			s.Price = p
 		}
 	}
@@ -282,7 +282,8 @@ func About(runs []*result.Result, name string) string {
 	return strings.Join(parts, ", ")
 }
 
-func num(v any) (float64, bool) {
+// Number is a label's value as a number (--label price_per_hour=1.008 records 1.008).
+func Number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true

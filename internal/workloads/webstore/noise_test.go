@@ -12,14 +12,14 @@ import (
 )
 
 // No verdict without a noise estimate, and the estimate is honest: one configuration run 20 times (SQLite,
-// short runs of 8 intervals of half a second, think time as DVD Store's) and every one of the 190 pairs compared as `compare`
+// short runs of 8 intervals of half a second, 128 virtual users thinking a mean 1 s as DVD Store's do) and every one of the 190 pairs compared as `compare`
 // compares two runs: at most 5% of them are called better or worse. The same load with twice the think time (half
 // the orders) (20 runs) is called worse in at least 95% of the 400 pairs of one run of each. Think time, not the
 // machine, sets the rate, so the test does not depend on the machine's speed.
 func TestIdenticalRunsAreNotJudged(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("40 runs of 4.5 s")
+		t.Skip("40 runs of 6 s")
 	}
 	url := "sqlite://" + filepath.Join(t.TempDir(), "ws.db")
 	clitest.Must(t, "webstore", "build", "--target", url, "--customers", "2000", "--products", "1000", "--orders-per-month", "100", "--reviews-per-product", "2")
@@ -27,7 +27,7 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 		var out []*result.Result
 		for i := 0; i < n; i++ {
 			file := filepath.Join(t.TempDir(), fmt.Sprintf("r%d.json", i))
-			clitest.Must(t, "webstore", "run", "--target", url, "--vus", "32", "--rampup", "500ms", "--duration", "4s", "--interval", "500ms",
+			clitest.Must(t, "webstore", "run", "--target", url, "--vus", "128", "--rampup", "2s", "--duration", "4s", "--interval", "500ms",
 				"--think", think, "--store", "", "--result", file)
 			r, _ := clitest.ReadResult(t, file)
 			// each interval's end kept to the millisecond: a rate is a count over its span, as the interval's own
@@ -57,7 +57,7 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 		t.Fatalf("no headline compared between %s and %s", a.RunID, b.RunID)
 		return compare.Row{}
 	}
-	same := runs("200ms", 20)
+	same := runs("1s", 20)
 	judged, pairs := 0, 0
 	for i := range same {
 		for j := i + 1; j < len(same); j++ {
@@ -75,7 +75,7 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 	if pairs != 190 || judged*20 > pairs {
 		t.Errorf("%d of %d pairs of identical runs judged better or worse, want at most 5%%", judged, pairs)
 	}
-	slower := runs("400ms", 20)
+	slower := runs("2s", 20)
 	called, cross := 0, 0
 	for _, a := range same {
 		for _, b := range slower {
