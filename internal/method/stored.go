@@ -723,4 +723,3 @@ func hostCPUBeside(s *compare.Study) bool {
 	}
 	return true
 }
-
