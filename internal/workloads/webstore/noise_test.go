@@ -12,10 +12,11 @@ import (
 )
 
 // No verdict without a noise estimate, and the estimate is honest: one configuration run 20 times (SQLite,
-// short runs of 8 intervals of half a second, 128 virtual users thinking a mean 1 s as DVD Store's do) and every one of the 190 pairs compared as `compare`
-// compares two runs: at most 5% of them are called better or worse. The same load with twice the think time (half
-// the orders) (20 runs) is called worse in at least 95% of the 400 pairs of one run of each. Think time, not the
-// machine, sets the rate, so the test does not depend on the machine's speed.
+// short runs of 8 intervals of half a second, 128 virtual users each thinking a mean 1 s, as DVD Store's do) and
+// every one of the 190 pairs compared as `compare` compares two runs: at most 5% of them are called better or
+// worse. The same load with twice the think time (half the orders, 20 runs) is called worse in at least 95% of
+// the 400 pairs of one run of each. Think time, not the machine, sets the rate, so the test does not depend on
+// the machine's speed (nor, much, on what else loads it).
 func TestIdenticalRunsAreNotJudged(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
