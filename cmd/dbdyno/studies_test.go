@@ -403,7 +403,17 @@ func TestStudy003MonitorChecklistSizeReplay(t *testing.T) {
 		}
 	}()
 	check := filepath.Join(dir, "checklist.json")
-	abs, _ := filepath.Abs("../../examples/catalogs/azure-2015.yaml")
+	// the study's catalogue and one VM and disk no recording can outgrow: the machine running this test is
+	// shared with others, whose IO the recording sees too, so the sizing step always has a candidate
+	cat, err := os.ReadFile("../../examples/catalogs/azure-2015.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(dir, "catalog.yaml")
+	huge := "\n  - {name: Test_Unbounded, cores: 64, max_data_disks: 64, disk_tiers: [premium, standard], price_month: 99999}\n"
+	if err := os.WriteFile(abs, append(cat, huge...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := runStudy(t, filepath.Join(studiesDir, "003-monitor-checklist-size-replay.yaml"), dir,
 		withVars(nil, "record", "8s", "interval", "1s", "checklist", check, "catalog", abs, "disk", dir, "runtime", "2", "recording", "app-"+filepath.Base(dir)))
 	if b, err := os.ReadFile(check); err != nil || !strings.Contains(string(b), `"growth"`) {
