@@ -518,7 +518,7 @@ func (e *vuEnv) sleep(ctx context.Context, d time.Duration) bool {
 
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 	cfg := e.cfg
-	inFlight := cfg.guard.stall.slot()
+	inFlight, offline := cfg.guard.stall.slot()
 	var logged int64
 	// no unit of work starts once the window has ended: between the window's end and the workers' cancel the
 	// run's goroutine can wait its turn for tens of milliseconds on a loaded machine, and work begun then
@@ -605,7 +605,11 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 		}
 		if out.ConnLost {
 			lost := time.Now()
+			offline.Store(lost.UnixNano())
 			ok := reconnect(ctx, wk, cfg.ReconnectTimeout, e.reconnects, e.fail)
+			if ok {
+				offline.Store(0)
+			}
 			if e.measuring.Load() {
 				e.disconnected.Add(int64(time.Since(lost)))
 			}

@@ -35,18 +35,38 @@ type stallWatch struct {
 
 	mu       sync.Mutex
 	slots    []*atomic.Int64
+	offline  []*atomic.Int64 // per user, since when (unix ns) it is without a connection; 0 while it has one
 	idle     int
 	inFlight int
+	lost     int // users without a connection for longer than the limit when the measured window ended
 	longest  time.Duration
 }
 
-// slot is one virtual user's record of its work in flight.
-func (s *stallWatch) slot() *atomic.Int64 {
+// slot is one virtual user's record of its work in flight, and of the time since it lost its connection (a
+// user reconnecting is work that does not complete, whichever workload it runs: ping, script and tpce ended a
+// window the server had left "ok", their users reconnecting until it ended).
+func (s *stallWatch) slot() (inFlight, offline *atomic.Int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := new(atomic.Int64)
+	v, o := new(atomic.Int64), new(atomic.Int64)
 	s.slots = append(s.slots, v)
-	return v
+	s.offline = append(s.offline, o)
+	return v, o
+}
+
+// oldestOffline is since when the user longest without a connection has been so, and how many are (0, 0: none).
+func (s *stallWatch) oldestOffline() (int64, int) {
+	var o int64
+	n := 0
+	for _, v := range s.offline {
+		if t := v.Load(); t != 0 {
+			n++
+			if o == 0 || t < o {
+				o = t
+			}
+		}
+	}
+	return o, n
 }
 
 func (s *stallWatch) completed() {
@@ -87,6 +107,13 @@ func (s *stallWatch) judge(from, now time.Time, measured bool) string {
 		s.longest = max(s.longest, d)
 		return fmt.Sprintf("STALLED: nothing completed in the last %.1fs; work in flight for %.1fs\n", now.Sub(from).Seconds(), d.Seconds())
 	}
+	if o, n := s.oldestOffline(); o != 0 && o <= from.UnixNano() {
+		s.idle++
+		d := now.Sub(time.Unix(0, o))
+		s.longest = max(s.longest, d)
+		return fmt.Sprintf("STALLED: nothing completed in the last %.1fs; %d of %d virtual user(s) without a connection, the longest for %.1fs\n",
+			now.Sub(from).Seconds(), n, len(s.offline), d.Seconds())
+	}
 	return ""
 }
 
@@ -105,14 +132,22 @@ func (s *stallWatch) windowEnd(end time.Time) {
 			}
 		}
 	}
+	for _, v := range s.offline {
+		if t := v.Load(); t != 0 {
+			if d := end.Sub(time.Unix(0, t)); d > s.limit {
+				s.lost++
+				s.longest = max(s.longest, d)
+			}
+		}
+	}
 }
 
 // result is the stall for the measurement, nil when the run did not stall.
 func (s *stallWatch) result() *result.Stall {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.idle == 0 && s.inFlight == 0 {
+	if s.idle == 0 && s.inFlight == 0 && s.lost == 0 {
 		return nil
 	}
-	return &result.Stall{LimitS: s.limit.Seconds(), IdleIntervals: s.idle, InFlight: s.inFlight, LongestS: round1(s.longest.Seconds())}
+	return &result.Stall{LimitS: s.limit.Seconds(), IdleIntervals: s.idle, InFlight: s.inFlight, Disconnected: s.lost, LongestS: round1(s.longest.Seconds())}
 }

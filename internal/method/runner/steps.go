@@ -262,7 +262,7 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 		clear(cfg.guard.counts)
 		cfg.guard.mu.Unlock()
 		cfg.guard.stall.mu.Lock()
-		cfg.guard.stall.idle, cfg.guard.stall.inFlight, cfg.guard.stall.longest = 0, 0, 0
+		cfg.guard.stall.idle, cfg.guard.stall.inFlight, cfg.guard.stall.lost, cfg.guard.stall.longest = 0, 0, 0, 0
 		cfg.guard.stall.mu.Unlock()
 		sh.reconnects.Store(0)
 		sh.disconnected.Store(0)

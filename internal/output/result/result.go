@@ -571,17 +571,23 @@ type Stall struct {
 	LimitS        float64 `json:"limit_s"`
 	IdleIntervals int     `json:"idle_intervals"`
 	InFlight      int     `json:"in_flight"`
-	LongestS      float64 `json:"longest_s"`
+	// Disconnected is how many virtual users were without a connection (reconnecting) for more than LimitS
+	// when the measured window ended.
+	Disconnected int     `json:"disconnected,omitempty"`
+	LongestS     float64 `json:"longest_s"`
 }
 
 // Describe words a stall in one line.
 func (s *Stall) Describe() string {
 	var parts []string
 	if s.IdleIntervals > 0 {
-		parts = append(parts, fmt.Sprintf("%d progress interval(s) with work in flight and none completed", s.IdleIntervals))
+		parts = append(parts, fmt.Sprintf("%d progress interval(s) with work in flight or users without a connection and none completed", s.IdleIntervals))
 	}
 	if s.InFlight > 0 {
 		parts = append(parts, fmt.Sprintf("%d unit(s) of work in flight for more than %gs when the measured window ended", s.InFlight, s.LimitS))
+	}
+	if s.Disconnected > 0 {
+		parts = append(parts, fmt.Sprintf("%d virtual user(s) without a connection for more than %gs when the measured window ended", s.Disconnected, s.LimitS))
 	}
 	return fmt.Sprintf("the run stalled: %s (the longest %.1fs without completing)", strings.Join(parts, ", "), s.LongestS)
 }

@@ -54,6 +54,7 @@ func init() {
 // Options are ping's options.
 type Options struct {
 	runner.Timing `vus.help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them" rampup.default:"1s" duration.default:"10s" interval.default:"1s" interval.help:"progress line and series interval"`
+	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
 }
 
 type measured struct{}
@@ -67,6 +68,9 @@ func (measured) Prepare(o *Options, _ *workload.Values) error {
 	}
 	if o.Interval <= 0 {
 		return fmt.Errorf("--interval must be positive (got %s)", o.Interval)
+	}
+	if o.ReconnectTimeout <= 0 {
+		return fmt.Errorf("--reconnect-timeout must be positive (got %s)", o.ReconnectTimeout)
 	}
 	return nil
 }
@@ -100,13 +104,13 @@ func (r *run) ServerVersion() string { return r.version }
 func (r *run) Options() map[string]any {
 	o := r.o
 	return map[string]any{"vus": o.VUs, "rampup_s": o.Rampup.Seconds(), "duration_s": o.Duration.Seconds(),
-		"interval_s": o.Interval.Seconds(), "statement": r.query}
+		"interval_s": o.Interval.Seconds(), "reconnect_timeout_s": o.ReconnectTimeout.Seconds(), "statement": r.query}
 }
 
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	o := r.o
 	cfg := runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
-		Interval: o.Interval, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt}
+		Interval: o.Interval, ReconnectTimeout: o.ReconnectTimeout, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt}
 	if len(r.spec.Steps) > 0 && !r.spec.Warmup {
 		return runner.MeasureSteps(ctx, r, cfg, r.spec, res, nil)
 	}
