@@ -53,7 +53,7 @@ func init() {
 
 // Options are ping's options.
 type Options struct {
-	runner.Timing `vus.help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them" rampup.default:"1s" duration.default:"10s" interval.default:"1s" interval.help:"progress line and series interval"`
+	runner.Timing    `vus.help:"connections, each sending back to back; a list 1,2,4 or a range 1..8 sweeps them" rampup.default:"1s" duration.default:"10s" interval.default:"1s" interval.help:"progress line and series interval"`
 	ReconnectTimeout time.Duration `flag:"reconnect-timeout" default:"30s" help:"a lost connection that is not back within this time fails the run"`
 }
 
