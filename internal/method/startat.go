@@ -19,6 +19,10 @@ type startAt struct {
 	clock *agent.Offset // nil without --clock-ref
 }
 
+// maxStartAhead bounds the wait for --start-at: a time further ahead is a typing error (2099 for 2026, +99999h
+// waited 631,873 hours), not a plan.
+const maxStartAhead = 24 * time.Hour
+
 // parseStartAt reads --start-at: RFC 3339, or +DURATION from now.
 func parseStartAt(s string, now time.Time) (time.Time, error) {
 	if d, ok := strings.CutPrefix(s, "+"); ok {
@@ -56,6 +60,9 @@ func settleStartAt(ctx context.Context, o *workload.Measuring, s *settings) (*st
 			return nil, err
 		}
 		sa.clock, sa.local = &off, sa.at.Add(-off.Offset)
+	}
+	if ahead := time.Until(sa.local); ahead > maxStartAhead {
+		return nil, fmt.Errorf("--start-at %s is %s ahead, more than a day ahead: give a time within %s (shards are started minutes ahead, e.g. +2m)", o.StartAt, ahead.Round(time.Minute), maxStartAhead)
 	}
 	if late := time.Since(sa.local); late >= 0 {
 		return nil, fmt.Errorf("--start-at %s is already past (by %s): give a later time, or a delay such as +30s", sa.at.UTC().Format(time.RFC3339Nano), late.Round(time.Millisecond))

@@ -216,9 +216,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	if win != nil {
 		m.PlannedSeconds = 0
-		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured until %d transactions have finished (all users together)\n", cfg.VUs, cfg.Rampup, cfg.Transactions)
+		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured until %d transactions have finished (all users together)\n", cfg.VUs, cfg.Rampup.Round(time.Millisecond), cfg.Transactions)
 	} else {
-		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
+		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup.Round(time.Millisecond), cfg.Duration)
 	}
 
 	var sched *schedule
