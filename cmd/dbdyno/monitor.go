@@ -59,7 +59,7 @@ func (a *app) monitorCmd() *cobra.Command {
 			fmt.Fprintf(a.stderr, "monitor %s: every %v into %s (Ctrl-C stops; the same --name appends)\n", o.Name, o.Interval, storePath)
 			n, err := monitor.Record(cmd.Context(), st, o)
 			if err == nil || n > 0 {
-				fmt.Fprintf(a.stdout, "monitor %s: %d intervals recorded; dbdyno monitor checklist %s --store %s\n", o.Name, n, o.Name, storePath)
+				fmt.Fprintf(a.stdout, "monitor %s: %d intervals recorded; its checklist:\n  dbdyno monitor checklist %s --store %s\n", o.Name, n, method.ShellQuote(o.Name), method.ShellQuote(store.Display(storePath)))
 			}
 			return err
 		},

@@ -141,6 +141,7 @@ type settings struct {
 	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
 	waitInterval time.Duration
 	start        *startAt // --start-at (nil: none)
+	sla          []peak.Limit // --find-peak --sla: its transactions' names checked once a run knows them
 	startFlags   workload.Measuring
 }
 
@@ -342,6 +343,9 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if err != nil {
 		return err
 	}
+	if search != nil {
+		s.sla = search.SLA
+	}
 	cold, err := readCold(v, w)
 	if err != nil {
 		return err
@@ -514,6 +518,12 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	if _, ok := run.(workload.StepsRun); err == nil && plan != nil && !ok {
 		run.Close()
 		return nil, errNoSteps
+	}
+	if named, ok := run.(workload.TxNamed); err == nil && ok && len(s.sla) > 0 {
+		if err = peak.CheckNames(s.sla, named.TransactionNames()); err != nil {
+			run.Close()
+			return nil, err
+		}
 	}
 	if err == nil && cr != nil && !warmed && cr.record(t) == nil {
 		run.Close()

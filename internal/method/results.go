@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
 	"io"
 	"net/url"
 	"os"
@@ -397,25 +398,13 @@ func absPath(p string) string {
 	return p
 }
 
-// shellQuote quotes a word for a POSIX shell when it needs it.
 // ShellQuote quotes a word of a command line for a POSIX shell when it needs it.
-func ShellQuote(s string) string { return shellQuote(s) }
+func ShellQuote(s string) string { return shell.Quote(s) }
 
 // ShellLine is a command line, each word quoted for a POSIX shell where it needs it.
-func ShellLine(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
-}
+func ShellLine(args []string) string { return shell.Line(args) }
 
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=@:+,%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return shell.Quote(s) }
 
 // next is what to do with a command's runs: the line saying where they are kept, and the dbdyno report and
 // dbdyno compare command lines that use them (with a note on what to put for OTHER).

@@ -137,6 +137,9 @@ func (st *stepping) parseLoad(term string) (float64, error) {
 	if err != nil || n < 1 {
 		return 0, fmt.Errorf("each step is a whole number of users of at least 1, e.g. --steps 2,4,8,16 (got %q)", term)
 	}
+	if n > workload.MaxCount { // --vus's own bound: a step had added 99,999 users
+		return 0, fmt.Errorf("a step is at most %d users, as --vus is (got %d)", workload.MaxCount, n)
+	}
 	return float64(n), nil
 }
 

@@ -157,6 +157,7 @@ func TestSteppedLoadRefusals(t *testing.T) {
 		{[]string{"ping", "--steps", "1,2", "--duration", "5s"}, "--duration and --rampup time a plain run"},
 		{[]string{"ping", "--step-duration", "5s"}, "--step-duration is an option of a stepped load: add --steps"},
 		{[]string{"ping", "--steps", "1,0"}, `--steps "1,0": each step is a whole number of users of at least 1`},
+		{[]string{"ping", "--steps", "1,100000"}, `--steps "1,100000": a step is at most 1000 users, as --vus is (got 100000)`},
 		{[]string{"ping", "--steps", "1,x"}, `--steps "1,x": each step is a whole number of users of at least 1`},
 		{[]string{"ping", "--steps", "1,1.5"}, `--steps "1,1.5": users are whole: "1.5" is not a number of users; give whole numbers, e.g. --steps 1,2,4, or step the open-loop rate with --by rate`},
 		{[]string{"script", "run", "--builtin", "select-only", "--steps", "2.5,0", "--by", "rate"}, `--steps "2.5,0": each step is a rate above 0 in units of work per second, e.g. --steps 0.5,1,2.5 (got "0")`},

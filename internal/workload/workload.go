@@ -168,6 +168,12 @@ type StepsRun interface {
 	TakesSteps() bool
 }
 
+// TxNamed is a Run that knows its transactions' names before it measures (the shared virtual-user runner's):
+// what names them (--find-peak --sla TX.STAT<LIMIT) is checked before the first run measures, not after it.
+type TxNamed interface {
+	TransactionNames() []string
+}
+
 // StartsAt is a Run that starts its measured window at its Spec's StartAt itself (its ramp-up lasting until
 // then); the method waits until StartAt before it measures a Run that is not one.
 type StartsAt interface {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
 
 	"errors"
 	"fmt"
@@ -459,7 +460,7 @@ func ChecklistOf(ctx context.Context, st *store.Store, name string, periods []Pe
 			have = append(have, r.Name)
 		}
 		if len(have) == 0 {
-			return nil, fmt.Errorf("no recording %s in the results store (it has none: dbdyno monitor --name %s records one)", name, name)
+			return nil, fmt.Errorf("no recording %s in the results store (it has none: dbdyno monitor --name %s records one)", name, shell.Quote(name))
 		}
 		return nil, fmt.Errorf("no recording %s in the results store (it has %s)", name, strings.Join(have, ", "))
 	}

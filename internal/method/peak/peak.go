@@ -72,6 +72,23 @@ func ParseSLA(s string) ([]Limit, error) {
 	return out, nil
 }
 
+// CheckNames refuses an SLA term naming a transaction the workload does not have, before any run measures (a
+// misspelt name was refused only after a whole first run).
+func CheckNames(sla []Limit, names []string) error {
+	have := map[string]bool{}
+	for _, n := range names {
+		have[n] = true
+	}
+	for _, l := range sla {
+		if l.Tx != "" && !have[l.Tx] {
+			sorted := append([]string(nil), names...)
+			sort.Strings(sorted)
+			return fmt.Errorf("--sla %s names transaction %q; this workload's are %s", l.Text, l.Tx, strings.Join(sorted, ", "))
+		}
+	}
+	return nil
+}
+
 func statOf(l result.Latency, stat string) float64 {
 	switch stat {
 	case "p50":

@@ -770,11 +770,29 @@ func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args 
 		storeFlag = " --store " + method.ShellQuote(store.Display(p.Store))
 	}
 	plan := method.ShellQuote("plan=" + p.Name)
-	fmt.Fprintf(out, "\nplan %s done: 'dbdyno report --label %s%s -o %s' writes its report\n", p.Name, plan, storeFlag, method.ShellQuote(p.Name+".html"))
+	// each suggestion on a line of its own, as it is pasted: quoted within quotes, a name holding a quote broke
+	// the line, and a report named from a plan "../../escape" was written two folders up
+	fmt.Fprintf(out, "\nplan %s done; its report:\n  dbdyno report --label %s%s -o %s\n", p.Name, plan, storeFlag, method.ShellQuote(reportFile(p.Name)))
 	if len(p.Configurations) > 1 {
-		fmt.Fprintf(out, "and 'dbdyno compare --label %s%s' its table, configuration against configuration (--format md for a document)\n", plan, storeFlag)
+		fmt.Fprintf(out, "its table, configuration against configuration (--format md for a document):\n  dbdyno compare --label %s%s\n", plan, storeFlag)
 	}
 	return nil
+}
+
+// reportFile is the report's file suggested for a plan: its name as a file name in the folder the command runs
+// in (no folder of its own: every character but letters, digits, '.', '_' and '-' a '-'; no leading dot or dash).
+func reportFile(name string) string {
+	b := []rune(name)
+	for i, r := range b {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-') {
+			b[i] = '-'
+		}
+	}
+	f := strings.TrimLeft(string(b), ".-") // no hidden file, nor one read as a flag
+	if f == "" {
+		f = "plan"
+	}
+	return f + ".html"
 }
 
 // setup runs a configuration's set-up commands in turn, each bounded by its timeout; the first that fails

@@ -168,6 +168,10 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	workers := make([]Worker, cfg.VUs)
 	for i := range workers {
 		wk, err := w.NewWorker(parent, i)
+		if err == nil && parent.Err() != nil { // Ctrl-C or SIGTERM while users connect: stop connecting them
+			wk.Close()
+			err = fmt.Errorf("%w while connecting virtual users", ErrAborted)
+		}
 		if err != nil {
 			for _, o := range workers[:i] {
 				o.Close()

@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// TransactionNames: a virtual-user run's transactions, known before it measures.
+func (v *vuRun) TransactionNames() []string { return v.sess.Transactions() }
+
 // StartsAt: a virtual-user run starts its measured window at --start-at itself (see startAt).
 func (v *vuRun) StartsAt() bool { return true }
 

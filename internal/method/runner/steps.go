@@ -108,6 +108,9 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 	grow := func(to int) error {
 		from := len(workers)
 		for vu := from; vu < to; vu++ {
+			if parent.Err() != nil { // Ctrl-C or SIGTERM while users connect: stop connecting them
+				return fmt.Errorf("%w while connecting virtual users", ErrAborted)
+			}
 			wk, err := w.NewWorker(parent, vu)
 			if err != nil {
 				return err

@@ -160,6 +160,9 @@ func metrics(r *result.Result, m *result.Measurement) []result.Metric {
 
 func (r *run) Transactions() []string { return []string{"ping"} }
 
+// TransactionNames: ping's one transaction, known before it measures (workload.TxNamed).
+func (r *run) TransactionNames() []string { return r.Transactions() }
+
 func (r *run) NewWorker(ctx context.Context, _ int) (runner.Worker, error) {
 	w := &worker{r: r}
 	return w, w.Reconnect(ctx)

@@ -64,6 +64,10 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	if opts.Updates > 0 && opts.Format != dbgen.FormatTBL {
 		return 0, fmt.Errorf("update sets are written in dbgen's tbl format only: drop --format csv or --updates")
 	}
+	own, err := checkOwnFiles(opts)
+	if err != nil {
+		return 0, err
+	}
 	tables := dbgen.Tables
 	if opts.NoTables {
 		tables = nil
@@ -78,7 +82,7 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 	dbgen.TextPool()
 	defer dbgen.HoldGenerationGC()()
 	for k := 1; k <= opts.Updates; k++ {
-		n, err := writeUpdateSet(opts.Dir, opts.Scale, k)
+		n, err := writeUpdateSet(opts.Dir, opts.Scale, k, own)
 		if err != nil {
 			return rows.Load(), err
 		}
@@ -94,7 +98,11 @@ func GenerateFiles(ctx context.Context, opts GenOptions) (int64, error) {
 			if parts > 1 {
 				name += fmt.Sprintf(".%d", k)
 			}
-			if err := writeFile(ctx, filepath.Join(opts.Dir, name), t, opts, k, parts, &rows); err != nil {
+			path := filepath.Join(opts.Dir, name)
+			if err := writeFile(ctx, path, t, opts, k, parts, &rows); err != nil {
+				return rows.Load(), err
+			}
+			if err := recordWritten(opts.Dir, own, path); err != nil {
 				return rows.Load(), err
 			}
 		}
@@ -151,7 +159,7 @@ func writeFile(ctx context.Context, path string, t dbgen.Table, opts GenOptions,
 }
 
 // writeUpdateSet writes update set k as dbgen -U does: orders.tbl.uK, lineitem.tbl.uK and delete.K.
-func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
+func writeUpdateSet(dir string, sf float64, k int, own map[string]genStamp) (int64, error) {
 	var rows int64
 	for _, t := range []dbgen.Table{dbgen.Orders, dbgen.LineItem} {
 		var w dbgen.TBL
@@ -159,7 +167,11 @@ func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
 			return rows, err
 		}
 		rows += w.Rows
-		if err := writeWhole(filepath.Join(dir, fmt.Sprintf("%s.tbl.u%d", t, k)), w.Buf); err != nil {
+		path := filepath.Join(dir, fmt.Sprintf("%s.tbl.u%d", t, k))
+		if err := writeWhole(path, w.Buf); err != nil {
+			return rows, err
+		}
+		if err := recordWritten(dir, own, path); err != nil {
 			return rows, err
 		}
 	}
@@ -167,5 +179,9 @@ func writeUpdateSet(dir string, sf float64, k int) (int64, error) {
 	if err := dbgen.WriteDeleteSet(&b, sf, k); err != nil {
 		return rows, err
 	}
-	return rows, writeWhole(filepath.Join(dir, fmt.Sprintf("delete.%d", k)), b.Bytes())
+	path := filepath.Join(dir, fmt.Sprintf("delete.%d", k))
+	if err := writeWhole(path, b.Bytes()); err != nil {
+		return rows, err
+	}
+	return rows, recordWritten(dir, own, path)
 }
