@@ -140,7 +140,7 @@ type settings struct {
 	agentTLS *tls.Config
 	// waitInterval: how often the database's active sessions' wait events are sampled (0: not at all)
 	waitInterval time.Duration
-	start        *startAt // --start-at (nil: none)
+	start        *startAt     // --start-at (nil: none)
 	sla          []peak.Limit // --find-peak --sla: its transactions' names checked once a run knows them
 	startFlags   workload.Measuring
 }
