@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -127,7 +128,8 @@ func duckSettings(ctx context.Context, e *Engine, db *sql.DB) (map[string]string
 	return m, rows.Err()
 }
 
-// resetSettings resets every setting that differs from was, the instance's settings as it was opened.
+// resetSettings resets every setting that differs from was, the instance's settings as it was opened; those of
+// duckOffline are set off again (a reset would give them DuckDB's default).
 func resetSettings(ctx context.Context, e *Engine, db *sql.DB, was map[string]string) error {
 	now, err := duckSettings(ctx, e, db)
 	if err != nil {
@@ -135,7 +137,11 @@ func resetSettings(ctx context.Context, e *Engine, db *sql.DB, was map[string]st
 	}
 	for k, v := range was {
 		if nv, ok := now[k]; ok && nv != v {
-			if _, err := db.ExecContext(ctx, strings.ReplaceAll(e.stmt("reset_setting").SQL, "{name}", ident(k))); err != nil {
+			st := "reset_setting"
+			if _, off := duckOffline[k]; off {
+				st = "off_setting"
+			}
+			if _, err := db.ExecContext(ctx, strings.ReplaceAll(e.stmt(st).SQL, "{name}", ident(k))); err != nil {
 				return fmt.Errorf("resetting DuckDB's setting %s an earlier open changed: %w; run the command in a new process", k, err)
 			}
 		}
@@ -283,10 +289,37 @@ type connectorOrErr struct {
 	err error
 }
 
-// newDuckConnector opens path's DuckDB instance, giving up after duckOpenWait or when ctx ends.
-func newDuckConnector(ctx context.Context, dsn, path string) (*duckdb.Connector, error) {
+// duckOffline are the settings every DuckDB instance dbdyno opens has from its start: DuckDB never loads,
+// installs or downloads an extension of its own accord (it did, from its extension site into ~/.duckdb, to attach
+// a SQLite file given as a DuckDB target), and takes no community extension. Loading one at open is too late to
+// forbid with SET, so they are the connector's configuration (the DSN's parameters, as duckdb-go reads them).
+var duckOffline = url.Values{
+	"autoload_known_extensions":    {"false"},
+	"autoinstall_known_extensions": {"false"},
+	"allow_community_extensions":   {"false"},
+}
+
+// duckDSN is the DSN of file (or ":memory:") with duckOffline. duckdb-go reads the file's name as the DSN up to its
+// "?" and the settings from the DSN parsed as a URL: a name that URL parsing reads otherwise (a "#" ends the URL's
+// query, a "%" must be an escape) would lose the settings, and is refused. (duckdb-go parses an in-memory DSN
+// without its ":memory:".)
+func duckDSN(file string) (string, error) {
+	dsn := file + "?" + duckOffline.Encode()
+	if u, err := url.Parse(strings.TrimPrefix(dsn, ":memory:")); err != nil || u.Query().Encode() != duckOffline.Encode() {
+		return "", fmt.Errorf("DuckDB's driver cannot open a file whose name holds %q or %q: rename the file", "#", "%")
+	}
+	return dsn, nil
+}
+
+// newDuckConnector opens the DuckDB instance of file (the target's path, or ":memory:"), path being the file made
+// absolute, giving up after duckOpenWait or when ctx ends.
+func newDuckConnector(ctx context.Context, file, path string) (*duckdb.Connector, error) {
 	if p := duckStuck.Load(); p != nil {
 		return nil, fmt.Errorf("DuckDB is still waiting inside this process for an earlier instance of %s to shut down: no DuckDB file can be opened until the process ends; run the command again", *p)
+	}
+	dsn, err := duckDSN(file)
+	if err != nil {
+		return nil, err
 	}
 	done := make(chan connectorOrErr, 1)
 	go func() {

@@ -126,6 +126,9 @@ func mysqlTLS(c *mysql.Config, t *Target) error {
 	}
 	var roots *x509.CertPool
 	if ca := t.Params.Get("ssl-ca"); ca != "" {
+		if err := paramFile("ssl-ca", ca, "CA certificate"); err != nil {
+			return err
+		}
 		pem, err := os.ReadFile(ca)
 		if err != nil {
 			return fmt.Errorf("mysql target: ssl-ca: %w", err)

@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -62,8 +63,17 @@ func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
 			return nil, fmt.Errorf("no database file at %s: build first, or check the path", t.Path)
 		}
 	}
+	if t.Engine.Embedded {
+		if err := foreignFile(t); err != nil {
+			return nil, err
+		}
+	}
 	db, err := t.Engine.open(ctx, t)
 	if err != nil {
+		var pe *paramFileError
+		if errors.As(err, &pe) {
+			return nil, pe // already the one line that names the file
+		}
 		return nil, t.ConnectError(err)
 	}
 	if err := db.PingContext(ctx); err != nil {
@@ -122,4 +132,76 @@ const besideAttempts = 8
 func concurrentCatalog(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "concurrently updated") || strings.Contains(msg, "could not serialize")
+}
+
+// fileKind tells an embedded engine's database file by its first bytes.
+type fileKind struct {
+	engine string // the engine's name
+	is     func(head []byte) bool
+	// empty says the engine makes its database in an empty file (SQLite); DuckDB refuses one
+	empty bool
+}
+
+// fileKinds are the embedded engines' files: SQLite's header string (https://sqlite.org/fileformat.html), and
+// DuckDB's main header, an 8-byte checksum and then the magic bytes "DUCK".
+var fileKinds = []fileKind{
+	{"sqlite", func(h []byte) bool { return strings.HasPrefix(string(h), "SQLite format 3\x00") }, true},
+	{"duckdb", func(h []byte) bool { return len(h) >= 12 && string(h[8:12]) == "DUCK" }, false},
+}
+
+// foreignFile refuses, before the engine opens it, an embedded target's file that holds another engine's database
+// or other data: DuckDB opened a JSON file as a database it never kept (a build said "built 86805 rows"), and
+// attached a SQLite file through an extension. A missing file is the engine's to create, as is an empty one where
+// the engine makes its database in it; a file that cannot be read is left to the engine's open to report.
+func foreignFile(t *Target) error {
+	var want *fileKind
+	for i := range fileKinds {
+		if fileKinds[i].engine == t.Engine.Name {
+			want = &fileKinds[i]
+		}
+	}
+	if want == nil {
+		return nil
+	}
+	f, err := os.Open(t.Path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		return nil
+	}
+	switch {
+	case n == 0 && want.empty, want.is(head):
+		return nil
+	case n == 0:
+		return fmt.Errorf("%s is an empty file, which %s does not make a database in: give a %s file or a new path", t.Path, t.Engine.Title, t.Engine.Title)
+	}
+	what := "it holds other data"
+	for _, k := range fileKinds {
+		if e, ok := Lookup(k.engine); ok && k.is(head) {
+			what = "it is a " + e.Title + " database"
+		}
+	}
+	return fmt.Errorf("%s is not a %s database (%s): give a %s file or a new path", t.Path, t.Engine.Title, what, t.Engine.Title)
+}
+
+// paramFileError is a file that a target's URL parameter names and that is not there (a TLS certificate or key),
+// worded as the one line that names it.
+type paramFileError struct{ param, path, what string }
+
+func (e *paramFileError) Error() string {
+	return fmt.Sprintf("%s %s: no such file: give the %s's path", e.param, e.path, e.what)
+}
+
+// paramFile says the file of a URL parameter is missing (what it should be: "CA certificate"); nil when it is
+// there, or when it cannot be told missing (the driver's own error then says why).
+func paramFile(param, path, what string) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return &paramFileError{param, path, what}
+	}
+	return nil
 }

@@ -54,6 +54,14 @@ func pgConfig(t *Target) (*pgx.ConnConfig, error) {
 	} else {
 		// libpq's meaning, as pgx reads it: prefer and allow fall back to plaintext when the server has no TLS;
 		// require encrypts without verifying; verify-ca and verify-full check the server's certificate.
+		for _, f := range [][2]string{{"sslrootcert", "CA certificate"}, {"sslcert", "client certificate"}, {"sslkey", "client key"}} {
+			// sslrootcert=system is libpq's word for the system's CAs
+			if v := t.Params.Get(f[0]); v != "" && !(f[0] == "sslrootcert" && v == "system") {
+				if err := paramFile(f[0], v, f[1]); err != nil {
+					return nil, err // pgx's own error ended "...: no such file or directory)", naming no file
+				}
+			}
+		}
 		parts := []string{"host=" + quote(t.Host), "port=" + strconv.Itoa(t.Port)}
 		for _, k := range []string{"sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword"} {
 			if v := t.Params.Get(k); v != "" {

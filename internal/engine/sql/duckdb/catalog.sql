@@ -19,3 +19,7 @@ SELECT count(*), coalesce(sum(hash(t)), 0)::varchar FROM {table} t
 SELECT name, value FROM duckdb_settings()
 -- name: reset_setting
 RESET GLOBAL {name}
+-- A setting every instance is opened with off (extension autoloading, duckdb_held.go): RESET would give it
+-- DuckDB's default, on.
+-- name: off_setting
+SET GLOBAL {name} = false

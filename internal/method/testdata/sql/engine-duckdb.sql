@@ -19,6 +19,8 @@ SELECT count(*), coalesce(sum(hash(t)), 0)::varchar FROM {table} t;
 SELECT name, value FROM duckdb_settings();
 -- name: reset_setting  -- from sql/duckdb/catalog.sql
 RESET GLOBAL {name};
+-- name: off_setting  -- from sql/duckdb/catalog.sql
+SET GLOBAL {name} = false;
 
 -- file: settings.sql
 -- name: threads()  -- from sql/duckdb/settings.sql
