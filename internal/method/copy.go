@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
+	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/output/store"
 )
@@ -12,7 +13,8 @@ import (
 // CopyRuns copies runs from one results store to another (dbdyno results push and pull): those refs name (run
 // IDs or their starts, store numbers, group IDs) or, with all, every run, under the same run IDs. The source
 // must exist; the destination is made when missing. A run the destination holds already is left as it is, so
-// copying again copies nothing.
+// copying again copies nothing. A run whose stored document is corrupt (not a result, or changed since the run
+// wrote it: its digest does not match) is not copied: the others are, and the copy fails naming it.
 func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, all bool) error {
 	if all == (len(refs) > 0) {
 		return fmt.Errorf("name the runs to copy (run IDs, group IDs) or give --all, not both")
@@ -27,6 +29,9 @@ func CopyRuns(ctx context.Context, w io.Writer, from, to string, refs []string, 
 	fmt.Fprintf(w, "copied %d run(s) from %s to %s", len(c.Copied), src.Where(), dst.Where())
 	if len(c.Present) > 0 {
 		fmt.Fprintf(w, "; %d were there already", len(c.Present))
+	}
+	if len(c.Corrupt) > 0 {
+		fmt.Fprintf(w, "; %d corrupt, not copied: %s", len(c.Corrupt), strings.Join(c.Corrupt, ", "))
 	}
 	fmt.Fprintln(w)
 	return err

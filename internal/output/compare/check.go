@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
@@ -26,6 +27,9 @@ const AllowDifferentWorkFlag = "--allow-different-work"
 // lacks its targets' latencies, are left out of the comparison and named). What is refused is named in one
 // line with the flag that allows it.
 func Check(sets [][]*result.Result, o Options) error {
+	if err := checkDistinct(sets); err != nil {
+		return err
+	}
 	var first *result.Result
 	for _, set := range sets {
 		for _, r := range set {
@@ -85,6 +89,42 @@ func Check(sets [][]*result.Result, o Options) error {
 			return fmt.Errorf("runs %s and %s measured different things (headline %s, not %s): compare runs of the same tests, or give %s to compare what they share",
 				sets[0][0].RunID, set[0].RunID, orNone(h), orNone(h0), AllowDifferentWorkFlag)
 		}
+	}
+	return nil
+}
+
+// checkDistinct refuses a configuration given twice: two configurations of the same runs (by run ID, else by
+// digest), such as one result file twice or a file and a copy of it under another name. A run compared with
+// itself is "the same" whatever it measured. (Configurations that share some runs, a sweep's group and one of
+// its runs, are a study of their own.)
+func checkDistinct(sets [][]*result.Result) error {
+	seen := map[string]bool{}
+	for _, set := range sets {
+		var ids []string
+		for _, r := range set {
+			id := r.RunID
+			if id == "" {
+				id = r.Digest
+			}
+			if id == "" {
+				ids = nil // a run nothing names: never taken for another
+				break
+			}
+			ids = append(ids, id)
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		key := strings.Join(ids, "\x00")
+		if seen[key] {
+			if len(ids) == 1 {
+				return fmt.Errorf("run %s is given twice (the same run, or a copy of its result file): a run compared with itself is always the same; compare two different runs", ids[0])
+			}
+			return fmt.Errorf("the same %d runs (%s ...) are given twice: runs compared with themselves are always the same; compare two different configurations", len(ids), ids[0])
+		}
+		seen[key] = true
 	}
 	return nil
 }

@@ -279,7 +279,29 @@ func About(runs []*result.Result, name string) string {
 	} else if u := r.Target.URL; u != "" {
 		parts = append(parts, "target "+u)
 	}
+	if n := undigested(runs); n > 0 {
+		if len(runs) == 1 {
+			parts = append(parts, Unchecked)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d of them %s", n, Unchecked))
+		}
+	}
 	return strings.Join(parts, ", ")
+}
+
+// Unchecked says, in a legend, that a run's document carries no digest (it was written before results
+// carried one): its figures are shown, but nothing tells whether they were changed since.
+const Unchecked = "unverified: no digest (written before results carried one)"
+
+// undigested counts the runs read from documents without a digest.
+func undigested(runs []*result.Result) int {
+	n := 0
+	for _, r := range runs {
+		if r.Undigested {
+			n++
+		}
+	}
+	return n
 }
 
 // Number is a label's value as a number (--label price_per_hour=1.008 records 1.008).

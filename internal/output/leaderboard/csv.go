@@ -23,6 +23,13 @@ var (
 
 var workloadName = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
+// MaxNumber bounds every number of a published figures' CSV (a score, a clock, a price): no published score,
+// clock or price comes near it, and a figure beyond it (1e308) is a typo or a unit, not a measurement, that
+// would print in 300 digits.
+const MaxNumber = 1e12
+
+const maxNumberText = "1e12 (1,000,000,000,000)"
+
 // Published marks the labels of an imported figure.
 const Published = "published"
 
@@ -125,8 +132,12 @@ func row(name string, line int, rec []string, col map[string]int, now time.Time,
 			return 0, nil
 		}
 		f, err := strconv.ParseFloat(strings.ReplaceAll(v, ",", ""), 64)
-		if err != nil || f <= 0 {
+		tooLarge := f >= MaxNumber && (err == nil || errors.Is(err, strconv.ErrRange)) // 1e400 parses as +Inf
+		if !tooLarge && (err != nil || !(f > 0)) {
 			return 0, bad(k, "%q is not a number above 0", v)
+		}
+		if tooLarge {
+			return 0, bad(k, "%q is not a number below %s: give the figure as published", v, maxNumberText)
 		}
 		return f, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"os"
@@ -77,6 +78,13 @@ type Result struct {
 	Steps []Step `json:"steps,omitempty"`
 	// ColdStart is what ran before the run to start it cold (--cold-cmd) and how long the target took to answer.
 	ColdStart *ColdStart `json:"cold_start,omitempty"`
+	// Digest is "sha256:" and the SHA-256 of the document's canonical content without this field (Canonical),
+	// set by Marshal: a document whose content no longer matches it was changed after it was written, and is
+	// refused when read.
+	Digest string `json:"digest,omitempty"`
+	// Undigested marks a result read from a document without a digest (written before results carried one):
+	// its content cannot be checked for changes, and Marshal writes it without one.
+	Undigested bool `json:"-"`
 }
 
 // Group ties the runs of one method together: the repeats of a configuration, the points of a sweep, the
@@ -648,9 +656,22 @@ type Check struct {
 	Detail string `json:"detail,omitempty"`
 }
 
-// Marshal encodes the result as indented JSON.
+// Marshal encodes the result as indented JSON with its digest (Digest): the SHA-256 of its canonical content.
+// A result read from a document without a digest (Undigested) is written without one: what dbdyno did not
+// check it does not vouch for (and a version-1 document has none: that version had no digest).
 func (r *Result) Marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(r, "", "  ")
+	c := *r
+	c.Digest = ""
+	if !r.Undigested && r.SchemaVersion >= 2 {
+		b, err := json.Marshal(&c)
+		if err != nil {
+			return nil, err
+		}
+		if c.Digest, err = digestOf(b); err != nil {
+			return nil, err
+		}
+	}
+	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -757,21 +778,31 @@ func upgrade(r *Result) {
 // LocalCores is DBHostCoresSource when the database runs on the machine dbdyno ran on.
 const LocalCores = "this machine (the database runs here)"
 
-// Read loads and validates a result file.
+// Read loads and validates a result file; a file whose digest does not match its content is refused
+// (ErrChanged), naming the file.
 func Read(path string) (*Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	r, err := Parse(b)
+	if errors.Is(err, ErrChanged) {
+		return nil, changedFile(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
 }
 
-// Parse validates and decodes a result document, upgrading a version-1 document to version 2.
+// Parse validates and decodes a result document, upgrading a version-1 document to version 2. A document
+// whose digest does not match its content is refused (ErrChanged); one without a digest (written before
+// results carried one) is read and marked Undigested.
 func Parse(b []byte) (*Result, error) {
+	has, err := Verify(b)
+	if err != nil {
+		return nil, err
+	}
 	if err := Validate(b); err != nil {
 		return nil, err
 	}
@@ -779,6 +810,7 @@ func Parse(b []byte) (*Result, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, err
 	}
+	r.Undigested = !has
 	upgrade(&r)
 	if err := check(&r); err != nil {
 		return nil, err

@@ -2,19 +2,53 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // Copied is what Copy did.
 type Copied struct {
 	Copied  []string // run IDs added to the destination
 	Present []string // run IDs the destination had already (left as they are)
+	Corrupt []string // run IDs whose stored documents are corrupt (not copied)
+}
+
+// CorruptError names the stored runs a copy left out because their documents are corrupt: not JSON, not a
+// result of the schema, their digest not matching their content (changed after the run wrote them), or another
+// run ID than their row's. Every other run named was copied.
+type CorruptError struct {
+	Store string
+	Runs  []string // each "RUN_ID (what is wrong)"
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("%d stored run(s) in %s are corrupt and were not copied (the others were): %s; copy the rest again after removing or restoring them",
+		len(e.Runs), e.Store, strings.Join(e.Runs, "; "))
+}
+
+// verify says what is wrong with a stored run's document ("" when nothing): it must parse as a result of the
+// schema, match its digest, and be of its row's run ID.
+func verify(r *row) string {
+	doc, err := result.Parse([]byte(r.Document))
+	switch {
+	case errors.Is(err, result.ErrChanged):
+		return "its digest does not match: changed after the run wrote it"
+	case err != nil:
+		return err.Error()
+	case doc.RunID != r.RunID:
+		return fmt.Sprintf("its document is run %q's", doc.RunID)
+	}
+	return ""
 }
 
 // Copy adds the runs refs name (run IDs or prefixes, store numbers, group IDs; every run when all is set) to
 // dst under the same run IDs, with their documents byte for byte. A run dst already holds is left as it is, so
 // copying twice copies nothing the second time. Each run is its own statement: an interrupted copy keeps what
-// it copied, and copying again finishes it.
+// it copied, and copying again finishes it. Each document is verified first (verify): a corrupt one is not
+// copied, the others are, and the copy then fails with a CorruptError naming the corrupt runs.
 func (s *Store) Copy(ctx context.Context, dst *Store, refs []string, all bool) (Copied, error) {
 	var out Copied
 	if all == (len(refs) > 0) {
@@ -44,7 +78,13 @@ func (s *Store) Copy(ctx context.Context, dst *Store, refs []string, all bool) (
 			}
 		}
 	}
+	var corrupt []string
 	for _, r := range rows {
+		if why := verify(r); why != "" {
+			out.Corrupt = append(out.Corrupt, r.RunID)
+			corrupt = append(corrupt, fmt.Sprintf("%s (%s)", r.RunID, why))
+			continue
+		}
 		added, err := dst.put(ctx, r)
 		if err != nil {
 			return out, err
@@ -54,6 +94,9 @@ func (s *Store) Copy(ctx context.Context, dst *Store, refs []string, all bool) (
 		} else {
 			out.Present = append(out.Present, r.RunID)
 		}
+	}
+	if len(corrupt) > 0 {
+		return out, &CorruptError{Store: s.where, Runs: corrupt}
 	}
 	return out, nil
 }

@@ -205,11 +205,20 @@ func Open(ctx context.Context, loc string) (*Store, error) {
 			}
 		}
 	}
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
 	deadline := time.Now().Add(busyWait)
 	for pause := 20 * time.Millisecond; ; pause = min(2*pause, time.Second) {
 		s, err := open(ctx, path)
 		if err == nil || !errors.Is(err, errBusy) || time.Now().After(deadline) {
 			if err != nil {
+				if why := checkFile(path); why != nil {
+					return nil, why
+				}
+				if why := checkWritable(path); why != nil {
+					return nil, why
+				}
 				return nil, fmt.Errorf("results store %s: %w", path, err)
 			}
 			return s, nil

@@ -10,6 +10,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 )
 
 var sfDirRe = regexp.MustCompile(`^sf([0-9.]+)$`)
@@ -69,6 +72,9 @@ func sameColumn(got, want string) bool {
 }
 
 func (d *DB) validate(ctx context.Context, answersDir string, against *DB, shapes bool, out io.Writer) ([]Validation, error) {
+	if against != nil && sameDatabase(d.T, against.T) {
+		return nil, fmt.Errorf("--against %s is the --target database itself: its answers would agree with themselves whatever they are; give a second database built at the same scale, or --answers DIR", against.T)
+	}
 	sf, err := d.Scale(ctx)
 	if err != nil {
 		return nil, err
@@ -161,3 +167,20 @@ func (d *DB) validate(ctx context.Context, answersDir string, against *DB, shape
 // official reports whether an answer file is one of the TPC's official answers (qN.out at scale factor 1),
 // checked by the specification's rule rather than the reference answers' tighter one.
 func official(path string, sf float64) bool { return sf == 1 && strings.HasSuffix(path, ".out") }
+
+// sameDatabase says whether two targets are one database: one file (whatever path or link names it), or one
+// server (its host's name folded, the loopback names one) and one database on it.
+func sameDatabase(a, b *engine.Target) bool {
+	if a.Engine.Embedded || b.Engine.Embedded {
+		return a.Engine.Embedded && b.Engine.Embedded && outfile.SameFile(a.Path, b.Path)
+	}
+	host := func(t *engine.Target) string {
+		h := strings.ToLower(strings.Trim(t.Host, "[]"))
+		if h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.") {
+			return "loopback"
+		}
+		return h
+	}
+	return a.Engine == b.Engine && host(a) == host(b) && a.Port == b.Port && a.Database == b.Database &&
+		strings.EqualFold(a.Instance, b.Instance)
+}
