@@ -6,6 +6,7 @@ package kubernetes
 import (
 	"bytes"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,23 +204,13 @@ func TestShardWiring(t *testing.T) {
 		t.Fatalf("the shard runs %v %v: want a shell script", c.Command, c.Args)
 	}
 	// the script run for the first and last index through a stand-in dbdyno: the index reaches --shard
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "dbdyno"), []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	starts := map[string]bool{}
 	for _, i := range []int{0, 1, n - 1} {
-		cmd := exec.Command("/bin/sh", "-c", c.Args[0])
-		cmd.Env = []string{"PATH=" + dir + ":/usr/bin:/bin", "JOB_COMPLETION_INDEX=" + fmt.Sprint(i), "START_AT=2030-01-01T00:00:00Z",
-			"TARGET_PASSWORD=t-secret", "STORE_PASSWORD=s-secret"}
-		for k, v := range plan.Data {
-			cmd.Env = append(cmd.Env, k+"="+v)
+		run := runShard(t, c, plan, "/bin/sh", fmt.Sprint(i))
+		if run.err != nil {
+			t.Fatalf("the shard script with index %d: %v (%s)", i, run.err, run.stderr)
 		}
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("the shard script with index %d: %v", i, err)
-		}
-		args := strings.Split(strings.TrimSpace(string(out)), "\n")
+		args := run.args
 		flag := func(name string) []string {
 			var vs []string
 			for j, a := range args {
@@ -238,9 +229,9 @@ func TestShardWiring(t *testing.T) {
 		if t0 := flag("--start-at"); len(t0) == 1 {
 			starts[t0[0]] = true
 		}
-		if args[0] != "tpcc" || args[1] != "run" || len(flag("--clock-ref")) != 1 || !strings.HasPrefix(flag("--store")[0], "postgres://") ||
-			!strings.Contains(flag("--target")[0], ":t-secret@") {
-			t.Fatalf("index %d runs %q", i, args)
+		if args[0] != "tpcc" || args[1] != "run" || len(flag("--clock-ref")) != 1 || len(flag("--target")) != 1 ||
+			!strings.HasPrefix(flag("--target")[0], "postgres://") || !strings.HasPrefix(run.env["DBDYNO_STORE"], "postgres://") {
+			t.Fatalf("index %d runs %q, DBDYNO_STORE %q", i, args, run.env["DBDYNO_STORE"])
 		}
 	}
 	if len(starts) != 1 || !starts["2030-01-01T00:00:00Z"] {
@@ -296,6 +287,176 @@ func TestShardWiring(t *testing.T) {
 	if ref := plan.Data["CLOCK_REF"]; m.services["dbdyno-clock"] == nil || !strings.Contains(ref, "//dbdyno-clock:") {
 		t.Fatalf("--clock-ref %s: no Service dbdyno-clock", ref)
 	}
+}
+
+// The shard script keeps every password out of the process arguments (which anyone on the node reads, ps):
+// the target's reaches dbdyno in DBDYNO_PASSWORD, byte for byte, the store's inside DBDYNO_STORE's URL,
+// percent-encoded so that @ / # : % ? and the rest stay in it; the merge reads the store's in DBDYNO_PASSWORD.
+// An empty, missing, non-numeric or out-of-range completion index is refused in one line, before dbdyno runs.
+// The script runs in every shell at hand (/bin/sh, bash, dash, busybox), with the manifest's own environment:
+// the plan's ConfigMap and the container's env entries, the Secret's values taken from testSecrets.
+func TestShardScriptKeepsPasswordsOutOfArguments(t *testing.T) {
+	m := load(t)
+	plan, shards, merge := m.configMaps["dbdyno-tpcc-plan"], m.jobs["dbdyno-tpcc-shards"], m.jobs["dbdyno-tpcc-merge"]
+	if plan == nil || shards == nil || merge == nil {
+		t.Fatalf("want the ConfigMap dbdyno-tpcc-plan and the Jobs dbdyno-tpcc-shards and dbdyno-tpcc-merge")
+	}
+	n, _ := strconv.Atoi(plan.Data["SHARDS"])
+	c := shards.Spec.Template.Spec.Containers[0]
+	script := c.Args[0]
+	// Kubernetes expands $(NAME) in args and turns $$ into $: the script must use the shell's ${NAME} only
+	for _, v := range append(regexp.MustCompile(`\$\([A-Za-z_][A-Za-z0-9_]*\)`).FindAllString(script, -1), regexp.MustCompile(`\$\$`).FindAllString(script, -1)...) {
+		t.Fatalf("the shard script holds %q, which Kubernetes would expand before the shell runs it", v)
+	}
+	if k := secretKey(c, "DBDYNO_PASSWORD"); k != "target" {
+		t.Fatalf("the shard's DBDYNO_PASSWORD is the Secret's key %q, want target", k)
+	}
+	secrets := []string{testSecrets["target"], testSecrets["store"]}
+	shells := 0
+	for _, sh := range [][]string{{"/bin/sh"}, {"bash"}, {"dash"}, {"busybox", "sh"}} {
+		if _, err := exec.LookPath(sh[0]); err != nil {
+			continue
+		}
+		shells++
+		name := strings.Join(sh, " ")
+		run := runShard(t, c, plan, name, "3")
+		if run.err != nil {
+			t.Fatalf("%s: the shard script: %v (%s)", name, run.err, run.stderr)
+		}
+		for _, a := range run.args {
+			for _, p := range secrets {
+				if strings.Contains(a, p) || strings.Contains(a, url.QueryEscape(p)) || strings.Contains(a, url.PathEscape(p)) {
+					t.Fatalf("%s: a password in dbdyno's argument %q", name, a)
+				}
+			}
+			if strings.HasPrefix(a, "--store") || regexp.MustCompile(`://[^/@]*:[^/@]*@`).MatchString(a) {
+				t.Fatalf("%s: a credential in dbdyno's argument %q", name, a)
+			}
+		}
+		if got := run.env["DBDYNO_PASSWORD"]; got != testSecrets["target"] {
+			t.Fatalf("%s: DBDYNO_PASSWORD is %q, want the target's password %q", name, got, testSecrets["target"])
+		}
+		if i := slices.Index(run.args, "--target"); i < 0 || run.args[i+1] != "postgres://"+plan.Data["TARGET_USER"]+"@"+plan.Data["TARGET_ADDR"] {
+			t.Fatalf("%s: dbdyno %q", name, run.args)
+		}
+		u, err := url.Parse(run.env["DBDYNO_STORE"])
+		if err != nil {
+			t.Fatalf("%s: DBDYNO_STORE is no URL: %v", name, err)
+		}
+		pw, _ := u.User.Password()
+		if u.Scheme != "postgres" || u.User.Username() != plan.Data["STORE_USER"] || pw != testSecrets["store"] || u.Host+u.Path != plan.Data["STORE_ADDR"] {
+			t.Fatalf("%s: DBDYNO_STORE holds user %q, password %q, at %s%s: want %s, %q, %s", name, u.User.Username(), pw, u.Host, u.Path,
+				plan.Data["STORE_USER"], testSecrets["store"], plan.Data["STORE_ADDR"])
+		}
+		if run.env["STORE_PASSWORD"] != "unset" {
+			t.Fatalf("%s: STORE_PASSWORD is still in dbdyno's environment", name)
+		}
+		// an index that is not the pod's completion index: one line, and dbdyno does not run
+		for _, bad := range []string{"", "unset", "x1", "-1", fmt.Sprint(n)} {
+			run := runShard(t, c, plan, name, bad)
+			if run.err == nil || run.ran || strings.Count(run.stderr, "\n") != 1 || !strings.HasPrefix(run.stderr, "dbdyno: JOB_COMPLETION_INDEX") {
+				t.Fatalf("%s: with JOB_COMPLETION_INDEX %q: %v, dbdyno ran %v, stderr %q", name, bad, run.err, run.ran, run.stderr)
+			}
+		}
+	}
+	if shells == 0 {
+		t.Fatalf("no shell to run the shard script in")
+	}
+	// the merge: the store's URL without a password, the password in DBDYNO_PASSWORD
+	mc := merge.Spec.Template.Spec.Containers[0]
+	if k := secretKey(mc, "DBDYNO_PASSWORD"); k != "store" {
+		t.Fatalf("the merge's DBDYNO_PASSWORD is the Secret's key %q, want store", k)
+	}
+	for _, a := range mc.Args {
+		if strings.Contains(a, "PASSWORD") || regexp.MustCompile(`://[^/@]*:[^/@]*@`).MatchString(a) {
+			t.Fatalf("the merge's argument %q holds a password", a)
+		}
+	}
+}
+
+// testSecrets stand for the Secret dbdyno-passwords: every character a URL gives a meaning to, and some the
+// shell does.
+var testSecrets = map[string]string{
+	"target":      "p@ss/w#rd:%?x é'\"$`\\!*",
+	"store":       "s@t/o#r:%41?e é+&=;'\"\\$`!\tx\ny*[a]",
+	"agent-token": "t0ken",
+}
+
+// secretKey is the key of the Secret that a container's environment variable name comes from ("" if none).
+func secretKey(c corev1.Container, name string) string {
+	for _, e := range c.Env {
+		if e.Name == name && e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "dbdyno-passwords" {
+			return e.ValueFrom.SecretKeyRef.Key
+		}
+	}
+	return ""
+}
+
+type shardRun struct {
+	args   []string          // the arguments dbdyno was run with
+	env    map[string]string // its DBDYNO_PASSWORD, DBDYNO_STORE, and STORE_PASSWORD ("unset" when it is)
+	ran    bool
+	stderr string
+	err    error
+}
+
+// runShard runs the shard container's script in shell with the environment the manifest gives it (index the
+// completion index; "unset" leaves JOB_COMPLETION_INDEX out) and a stand-in dbdyno on PATH that records its
+// arguments and environment.
+func runShard(t *testing.T, c corev1.Container, plan *corev1.ConfigMap, shell, index string) shardRun {
+	t.Helper()
+	dir := t.TempDir()
+	stub := "#!/bin/sh\nd='" + dir + "'\nprintf '%s\\0' \"$@\" > \"$d/args\"\nprintf '%s' \"$DBDYNO_PASSWORD\" > \"$d/DBDYNO_PASSWORD\"\n" +
+		"printf '%s' \"$DBDYNO_STORE\" > \"$d/DBDYNO_STORE\"\nprintf '%s' \"${STORE_PASSWORD-unset}\" > \"$d/STORE_PASSWORD\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "dbdyno"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + dir + ":/usr/bin:/bin", "LANG=C.UTF-8"}
+	for _, f := range c.EnvFrom {
+		if f.ConfigMapRef == nil || f.ConfigMapRef.Name != plan.Name {
+			t.Fatalf("the container's environment comes from %+v, not the plan", f)
+		}
+		for k, v := range plan.Data {
+			env = append(env, k+"="+v)
+		}
+	}
+	for _, e := range c.Env {
+		switch {
+		case e.ValueFrom == nil:
+			env = append(env, e.Name+"="+e.Value)
+		case e.ValueFrom.FieldRef != nil && e.Name == "JOB_COMPLETION_INDEX":
+			if index != "unset" {
+				env = append(env, e.Name+"="+index)
+			}
+		case e.ValueFrom.ConfigMapKeyRef != nil && e.ValueFrom.ConfigMapKeyRef.Name == "dbdyno-tpcc-start" && e.ValueFrom.ConfigMapKeyRef.Key == "START_AT":
+			env = append(env, e.Name+"=2030-01-01T00:00:00Z")
+		case e.ValueFrom.SecretKeyRef != nil && e.ValueFrom.SecretKeyRef.Name == "dbdyno-passwords":
+			v, ok := testSecrets[e.ValueFrom.SecretKeyRef.Key]
+			if !ok {
+				t.Fatalf("%s: no key %q in the Secret", e.Name, e.ValueFrom.SecretKeyRef.Key)
+			}
+			env = append(env, e.Name+"="+v)
+		default:
+			t.Fatalf("%s comes from %+v, which this test does not stand in for", e.Name, e.ValueFrom)
+		}
+	}
+	sh := strings.Fields(shell)
+	cmd := exec.Command(sh[0], append(sh[1:], "-c", c.Args[0])...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	r := shardRun{err: cmd.Run(), stderr: stderr.String(), env: map[string]string{}}
+	b, err := os.ReadFile(filepath.Join(dir, "args"))
+	if err != nil {
+		return r
+	}
+	r.ran = true
+	r.args = strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	for _, k := range []string{"DBDYNO_PASSWORD", "DBDYNO_STORE", "STORE_PASSWORD"} {
+		v, _ := os.ReadFile(filepath.Join(dir, k))
+		r.env[k] = string(v)
+	}
+	return r
 }
 
 // checkSecrets: a container's passwords come from the Secret (secretKeyRef), and no value in its spec holds

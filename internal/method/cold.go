@@ -1,10 +1,12 @@
 package method
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -25,6 +27,16 @@ type ColdFlags struct {
 type coldStart struct {
 	cmd     string
 	timeout time.Duration
+	targets []*engine.Target // the command's targets: their passwords are masked in what the command shows
+}
+
+// mask keeps credentials out of the command's text and output: URLs' passwords, credential parameters, and
+// the targets' and DBDYNO_PASSWORD's passwords, where they stand.
+func (c *coldStart) mask(s string) string {
+	for _, t := range c.targets {
+		s = t.Scrub(s)
+	}
+	return engine.RedactText(s, os.Getenv(engine.PasswordEnv))
 }
 
 // readCold reads --cold-cmd and --cold-timeout: nil when no command was given.
@@ -45,7 +57,15 @@ func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
 	if o.ColdTimeout <= 0 {
 		return nil, fmt.Errorf("--cold-timeout must be positive (got %s)", o.ColdTimeout)
 	}
-	return &coldStart{cmd: o.ColdCmd, timeout: o.ColdTimeout}, nil
+	c := &coldStart{cmd: o.ColdCmd, timeout: o.ColdTimeout}
+	if _, ok := v.Flag("target"); ok {
+		for _, raw := range v.Strings("target") {
+			if t, err := engine.Parse(raw); err == nil {
+				c.targets = append(c.targets, t)
+			}
+		}
+	}
+	return c, nil
 }
 
 // coldRound is one repeat's cold start: the command runs once, then each target is waited for.
@@ -63,15 +83,19 @@ func (c *coldStart) round(out io.Writer) *coldRound {
 	return &coldRound{c: c, out: out, done: map[*engine.Target]*result.ColdStart{}}
 }
 
-// command runs the user's command once for the round.
+// command runs the user's command once for the round; the command line and its output are shown with the
+// credentials masked.
 func (r *coldRound) command(ctx context.Context) error {
 	r.once.Do(func() {
-		fmt.Fprintf(r.out, "cold start: %s\n", r.c.cmd)
+		shown := r.c.mask(r.c.cmd)
+		fmt.Fprintf(r.out, "cold start: %s\n", shown)
 		cmd := exec.CommandContext(ctx, "sh", "-c", r.c.cmd)
-		cmd.Stdout, cmd.Stderr = r.out, r.out
+		relay := &maskedLines{out: r.out, mask: r.c.mask}
+		cmd.Stdout, cmd.Stderr = relay, relay // one writer: exec writes it from one goroutine at a time
 		t0 := time.Now()
 		err := cmd.Run()
-		r.rec = result.ColdStart{Command: r.c.cmd, CommandS: roundS(time.Since(t0))}
+		relay.flush()
+		r.rec = result.ColdStart{Command: shown, CommandS: roundS(time.Since(t0))}
 		var exit *exec.ExitError
 		switch {
 		case err == nil:
@@ -79,13 +103,49 @@ func (r *coldRound) command(ctx context.Context) error {
 			r.err = fmt.Errorf("%w during --cold-cmd", workload.ErrAborted)
 		case errors.As(err, &exit):
 			r.rec.ExitStatus = exit.ExitCode()
-			r.err = fmt.Errorf("--cold-cmd %q exited with status %d: fix the command, or leave it out to run warm", r.c.cmd, exit.ExitCode())
+			r.err = fmt.Errorf("--cold-cmd %q exited with status %d: fix the command, or leave it out to run warm", shown, exit.ExitCode())
 		default:
 			r.rec.ExitStatus = -1
-			r.err = fmt.Errorf("--cold-cmd %q could not run: %v", r.c.cmd, err)
+			r.err = fmt.Errorf("--cold-cmd %q could not run: %s", shown, r.c.mask(err.Error()))
 		}
 	})
 	return r.err
+}
+
+// maskedLines relays a command's output line by line (a line ends at \n or \r), each masked whole, so that a
+// password split across two writes is still found; a line longer than maxMaskedLine goes out in pieces.
+type maskedLines struct {
+	out  io.Writer
+	mask func(string) string
+	buf  []byte
+}
+
+const maxMaskedLine = 64 << 10
+
+func (w *maskedLines) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexAny(w.buf, "\n\r")
+		if i < 0 && len(w.buf) < maxMaskedLine {
+			return len(p), nil
+		}
+		if i < 0 {
+			i = len(w.buf) - 1
+		}
+		_, err := io.WriteString(w.out, w.mask(string(w.buf[:i+1])))
+		w.buf = append(w.buf[:0], w.buf[i+1:]...)
+		if err != nil {
+			return len(p), err
+		}
+	}
+}
+
+// flush relays what is left, a last line without its newline, ended with one.
+func (w *maskedLines) flush() {
+	if len(w.buf) > 0 {
+		io.WriteString(w.out, w.mask(string(w.buf))+"\n")
+		w.buf = nil
+	}
 }
 
 // target runs the round's command (once for all targets) and waits for t to answer; the record is the
@@ -96,7 +156,6 @@ func (r *coldRound) target(ctx context.Context, t *engine.Target) error {
 	}
 	rec := r.rec
 	if t != nil {
-		rec.Command = t.Scrub(rec.Command)
 		ready, attempts, err := waitReady(ctx, t, r.c.timeout)
 		rec.ReadyS, rec.Attempts = roundS(ready), attempts
 		if err != nil {

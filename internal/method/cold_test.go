@@ -11,6 +11,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
+	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
 
 // --cold-cmd runs before each measured repeat of any workload, and the result records what ran, its exit
@@ -101,5 +102,58 @@ func TestColdCmdRestartsPostgreSQL(t *testing.T) {
 	t.Logf("cold start: command %.3fs, the server answered %.3fs after it (attempt %d)", c.CommandS, c.ReadyS, c.Attempts)
 	if r.Status != "ok" || r.Measurement == nil || r.Measurement.Committed == 0 {
 		t.Fatalf("the run after the restart: %s %s", r.Status, r.Error)
+	}
+}
+
+// --cold-cmd's text and the output it relays keep no credential: the echoed command line, the command's own
+// output (stdout and stderr, a last line without its newline too), the recorded command and the result file
+// show URLs' passwords, credential parameters and the known passwords (the target's, DBDYNO_PASSWORD's) masked,
+// where they stand only: DBDYNO_PASSWORD "bench" leaves "pgbench" whole.
+func TestColdCmdMasksCredentials(t *testing.T) {
+	t.Setenv("DBDYNO_PASSWORD", "bench") // not t.Parallel: the environment is the process's
+	dir := t.TempDir()
+	res := filepath.Join(dir, "r.json")
+	cmd := `echo postgres://u:S3cretPW@127.0.0.1:1/x; echo "pgbench with $DBDYNO_PASSWORD"; echo PGPASSWORD=Other9 >&2; printf 'tail postgres://v:Part7@h/d'`
+	r := clitest.Must(t, "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "100ms", "--store", "",
+		"--result", res, "--cold-cmd", cmd)
+	rec, text := clitest.ReadResult(t, res)
+	for _, s := range []string{r.Stdout, r.Stderr, text} {
+		for _, secret := range []string{"S3cretPW", "Other9", "Part7", "with bench"} {
+			if strings.Contains(s, secret) {
+				t.Fatalf("%s shows in the run's output or result:\n%s", secret, s)
+			}
+		}
+	}
+	for _, want := range []string{"cold start: echo postgres://u:xxxxx@127.0.0.1:1/x; ", "\npostgres://u:xxxxx@127.0.0.1:1/x\n", "\npgbench with xxxxx\n",
+		"\nPGPASSWORD=xxxxx\n", "\ntail postgres://v:xxxxx@h/d\ncold start: the target answered"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Fatalf("the output lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+	if c := rec.ColdStart; c == nil || !strings.HasPrefix(c.Command, "echo postgres://u:xxxxx@127.0.0.1:1/x; ") {
+		t.Fatalf("the recorded cold start: %+v", c)
+	}
+	// a failing command's error line masks it too
+	f := clitest.Run(context.Background(), "ping", "--target", "sqlite://"+filepath.Join(dir, "p.db"), "--rampup", "0s", "--duration", "100ms",
+		"--store", "", "--cold-cmd", "echo postgres://u:S3cretPW@h/d; exit 4")
+	if f.Code == 0 || strings.Contains(f.Stdout+f.Stderr, "S3cretPW") || !strings.Contains(f.Stderr, `--cold-cmd "echo postgres://u:xxxxx@h/d; exit 4" exited with status 4`) {
+		t.Fatalf("a failing --cold-cmd: exit %d, %q\n%s", f.Code, f.Stderr, f.Stdout)
+	}
+}
+
+// On a server target the command may name the target's own URL and password: neither is shown.
+func TestColdCmdMasksTheTargetsPassword(t *testing.T) {
+	url := testsrv.Beside(t, testsrv.URL(t, testsrv.PostgresEnv), "dbdyno_cold_mask")
+	pw := clitest.PasswordOf(url)
+	if len(pw) < 3 {
+		t.Fatalf("the test server's URL has no password to hide")
+	}
+	res := filepath.Join(t.TempDir(), "r.json")
+	r := clitest.Must(t, "ping", "--target", url, "--rampup", "0s", "--duration", "100ms", "--store", "", "--result", res,
+		"--cold-cmd", "echo target "+url+"; echo password: "+pw)
+	_, text := clitest.ReadResult(t, res)
+	clitest.NoPassword(t, url, r.Stdout, r.Stderr, text)
+	if !strings.Contains(r.Stdout, "\npassword: xxxxx\n") {
+		t.Fatalf("the command's output:\n%s", r.Stdout)
 	}
 }

@@ -65,9 +65,7 @@ func ExitStatus(err error, args []string) (int, string) {
 			msg = t.Scrub(msg)
 		}
 	}
-	if p := os.Getenv(engine.PasswordEnv); len(p) >= 3 {
-		msg = strings.ReplaceAll(msg, p, "xxxxx")
-	}
+	msg = engine.RedactText(msg, os.Getenv(engine.PasswordEnv)) // where it stands, not inside other words
 	line := "dbdyno: " + strings.ReplaceAll(msg, "\n", " ")
 	if errors.Is(err, workload.ErrAborted) {
 		return ExitAborted, line
