@@ -2,8 +2,12 @@ package bulk
 
 import (
 	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +24,12 @@ const (
 	manifestRows     = "rows:"
 	manifestIndexes  = "indexes:"
 	manifestChecksum = "checksum:" // of the tables no run changes (Dataset.Static): engine.TableChecksum
+	// manifestRoutines lists the build's procedures, functions and triggers ("KIND:NAME", sorted,
+	// comma-separated; continued in "routines.2", ... past a value's 255 characters), and "routine:KIND:NAME"
+	// is a digest of each one's definition as the engine reports it (admin.sql's routines()).
+	manifestRoutines = "routines"
+	manifestRoutine  = "routine:"
+	metaValueMax     = 255 // the build record's values: varchar(255)
 	// exactMax is the largest table a run's start check counts exactly; larger ones are compared by the
 	// catalog's estimate where the engine keeps one.
 	exactMax = 1_000_000
@@ -108,7 +118,185 @@ func (db *DB) recordManifest(ctx context.Context) error {
 			}
 		}
 	}
+	return db.recordRoutines(ctx)
+}
+
+// routines reads the dataset's procedures, functions and triggers as the engine reports their definitions
+// (admin.sql's routines(): rows of kind, name and definition; the engine's overloads of one name read as one):
+// by "KIND:NAME", a digest of each. ok is false where the dataset has no such statement for the engine.
+func (db *DB) routines(ctx context.Context) (digests map[string]string, ok bool, err error) {
+	st, ok := db.set["routines"]
+	if !ok {
+		return nil, false, nil
+	}
+	rows, err := db.SQL.QueryContext(ctx, st.SQL)
+	if err != nil {
+		return nil, true, err
+	}
+	defer rows.Close()
+	defs := map[string][]string{}
+	for rows.Next() {
+		var kind, name string
+		var def sql.NullString
+		if err := rows.Scan(&kind, &name, &def); err != nil {
+			return nil, true, err
+		}
+		k := strings.ToLower(kind) + ":" + name
+		defs[k] = append(defs[k], def.String)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, true, err
+	}
+	digests = map[string]string{}
+	for k, d := range defs {
+		slices.Sort(d)
+		h := sha256.Sum256([]byte(strings.Join(d, "\x00")))
+		digests[k] = hex.EncodeToString(h[:])
+	}
+	return digests, true, nil
+}
+
+// recordRoutines records the dataset's routines and triggers as they are now (the end of a build, after
+// procs.sql). A distributed SQL product that cannot read them has none recorded, and none compared.
+func (db *DB) recordRoutines(ctx context.Context) error {
+	digests, ok, err := db.routines(ctx)
+	if err != nil {
+		if db.T.Product(ctx) != "" {
+			return nil
+		}
+		return fmt.Errorf("reading the procedures and triggers: %w", err)
+	}
+	if !ok {
+		return nil
+	}
+	names := sorted(slices.Collect(maps.Keys(digests)))
+	for _, k := range names {
+		if err := db.PutMeta(ctx, manifestRoutine+k, digests[k]); err != nil {
+			return err
+		}
+	}
+	// the list, in values of at most metaValueMax characters, each name whole
+	var chunks []string
+	cur := ""
+	for _, k := range names {
+		if cur != "" && len(cur)+1+len(k) > metaValueMax {
+			chunks = append(chunks, cur)
+			cur = ""
+		}
+		if cur != "" {
+			cur += ","
+		}
+		cur += k
+	}
+	chunks = append(chunks, cur)
+	for i, c := range chunks {
+		if err := db.PutMeta(ctx, routinesKey(i), c); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+func routinesKey(i int) string {
+	if i == 0 {
+		return manifestRoutines
+	}
+	return fmt.Sprintf("%s.%d", manifestRoutines, i+1)
+}
+
+// recordedRoutines is the build record's list of routines and triggers; ok is false for a build that recorded
+// none (made before they were recorded, or on a product that could not read them).
+func (db *DB) recordedRoutines(ctx context.Context) (names []string, ok bool, err error) {
+	for i := 0; ; i++ {
+		v, err := db.Meta(ctx, routinesKey(i))
+		if errors.Is(err, ErrNoMeta) {
+			return names, i > 0, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if v != "" {
+			names = append(names, strings.Split(v, ",")...)
+		}
+	}
+}
+
+// checkRoutines compares the dataset's routines and triggers with the digests their build recorded: one
+// changed or dropped stops a run (hard), one the build did not make only marks it (soft).
+func (db *DB) checkRoutines(ctx context.Context) (hard, soft []string, err error) {
+	if _, ok := db.set["routines"]; !ok {
+		return nil, nil, nil
+	}
+	names, ok, err := db.recordedRoutines(ctx)
+	if err != nil || !ok {
+		return nil, nil, err
+	}
+	now, _, err := db.routines(ctx)
+	if err != nil {
+		if db.T.Product(ctx) != "" {
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("reading the procedures and triggers: %w", err)
+	}
+	word := func(k string) string { kind, name, _ := strings.Cut(k, ":"); return "the " + kind + " " + name }
+	for _, k := range names {
+		built, err := db.Meta(ctx, manifestRoutine+k)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch d, ok := now[k]; {
+		case !ok:
+			hard = append(hard, word(k)+" was dropped since the build")
+		case d != built:
+			hard = append(hard, word(k)+" was changed since the build")
+		}
+		delete(now, k)
+	}
+	for _, k := range sorted(slices.Collect(maps.Keys(now))) {
+		soft = append(soft, word(k)+" was made since the build")
+	}
+	return hard, soft, nil
+}
+
+// Integrity runs the engine's own check of the database's structure where the dataset has one for the engine
+// (admin.sql's integrity_check(): SQLite's PRAGMA quick_check, whose one row "ok" says it found nothing): the
+// check verbs' look at pages no query of theirs reads. A finding is an error naming the first one.
+func (db *DB) Integrity(ctx context.Context) error {
+	st, ok := db.set["integrity_check"]
+	if !ok {
+		return nil
+	}
+	what, _, _ := strings.Cut(st.SQL, "\n")
+	rows, err := db.SQL.QueryContext(ctx, st.SQL)
+	if err != nil {
+		return fmt.Errorf("%s: the engine's integrity check (%s) failed: %w: the database is damaged: restore it or rebuild with '%s build --drop'", db.T, what, err, db.D.command())
+	}
+	defer rows.Close()
+	var findings []string
+	for rows.Next() {
+		var f sql.NullString
+		if err := rows.Scan(&f); err != nil {
+			return err
+		}
+		// SQLite heads the first finding "*** in database main ***" on a line of its own
+		for _, line := range strings.Split(f.String, "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "*** in database ") {
+				findings = append(findings, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil && len(findings) == 0 {
+		return fmt.Errorf("%s: the engine's integrity check (%s) failed: %w: the database is damaged: restore it or rebuild with '%s build --drop'", db.T, what, err, db.D.command())
+	} // else: the findings before the check gave up, the first of which is what the error names
+	if len(findings) == 0 || len(findings) == 1 && strings.EqualFold(findings[0], "ok") {
+		return nil
+	}
+	more := ""
+	if len(findings) > 1 {
+		more = fmt.Sprintf(" (and %d more finding(s))", len(findings)-1)
+	}
+	return fmt.Errorf("%s fails the engine's integrity check (%s): %s%s: the database is damaged: restore it or rebuild with '%s build --drop'",
+		db.T, what, findings[0], more, db.D.command())
 }
 
 // Contents compares the contents of the tables no run changes (Dataset.Static; not those the build record says
@@ -116,7 +304,16 @@ func (db *DB) recordManifest(ctx context.Context) error {
 // by the database in one scan: the check verbs' look at what a run's start check does not read. It returns the
 // tables compared and, for each that differs, what differs; a build recorded before checksums compares none.
 func (db *DB) Contents(ctx context.Context) (compared, differ []string, err error) {
+	return db.ContentsOf(ctx)
+}
+
+// ContentsOf is Contents of some of the tables no run changes (all of them when none is named): a command
+// about to trust one (webstore's reset, restoring from its loaded copy) compares that one.
+func (db *DB) ContentsOf(ctx context.Context, tables ...string) (compared, differ []string, err error) {
 	for _, t := range db.manifestTables() {
+		if len(tables) > 0 && !slices.Contains(tables, t) {
+			continue
+		}
 		if !slices.Contains(db.D.Static, t) || db.growth(ctx, t) == churns {
 			continue
 		}
@@ -268,7 +465,17 @@ func (db *DB) verify(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("checking the %s tables against their build: %w", db.D.Title, err)
 	}
-	if len(hard) > 0 {
+	rhard, rsoft, err := db.checkRoutines(ctx)
+	if err != nil {
+		return fmt.Errorf("checking the %s procedures and triggers against their build: %w", db.D.Title, err)
+	}
+	soft = append(soft, rsoft...)
+	switch {
+	case len(rhard) > 0:
+		hard = append(hard, rhard...)
+		return &ChangedError{Differences: hard, msg: fmt.Sprintf("%s's %s database is not what its build made: %s: rebuild with '%s build --drop'",
+			db.T, db.D.Title, strings.Join(hard, "; "), db.D.command())}
+	case len(hard) > 0:
 		return &ChangedError{Differences: hard, msg: fmt.Sprintf("%s's %s tables changed since they were built: %s: rebuild with '%s build --drop'",
 			db.T, db.D.Title, strings.Join(hard, "; "), db.D.command())}
 	}

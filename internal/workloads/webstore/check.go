@@ -3,6 +3,7 @@ package webstore
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/method/runner"
@@ -16,8 +17,12 @@ var checks = []struct{ name, stmt, what string }{
 	{"lines", "check_lines", "every order has lines, and every line a customer history row"},
 }
 
-// Check verifies the store's consistency conditions.
+// Check verifies the store's consistency conditions. First, where the engine has one, its own integrity check of
+// the database (SQLite's quick_check), whose first finding is the error.
 func (db *DB) Check(ctx context.Context) ([]result.Check, error) {
+	if err := db.Data.Integrity(ctx); err != nil {
+		return nil, err
+	}
 	m, err := db.ReadMeta(ctx)
 	if err != nil {
 		return nil, err
@@ -59,12 +64,21 @@ func (r *ResetReport) String() string {
 // and orders beyond the loaded keys, their lines and history, every reorder record), the inventory rows that
 // changed are restored from the loaded copy, and the id blocks start after the loaded keys again. One
 // transaction, so that a reset cut short leaves the store as it was. Then, where the engine has one and rows
-// were removed, its clean-up (reset_tidy), so that the next run does not meet it midway.
+// were removed, its clean-up (reset_tidy), so that the next run does not meet it midway. A loaded copy whose
+// contents differ from the checksum its build recorded is not restored from: the reset refuses.
 func (db *DB) Reset(ctx context.Context) (*ResetReport, error) {
 	t0 := time.Now()
 	m, err := db.ReadMeta(ctx)
 	if err != nil {
 		return nil, err
+	}
+	_, differ, err := db.Data.ContentsOf(ctx, "inventory_loaded")
+	if err != nil {
+		return nil, fmt.Errorf("comparing the loaded copy of the inventory with its build: %w", err)
+	}
+	if len(differ) > 0 {
+		return nil, fmt.Errorf("%s: the loaded copy of the inventory a reset restores from is not what the build loaded: %s: refusing to restore from it; rebuild with 'dbdyno webstore build --drop'",
+			db.T, strings.Join(differ, "; "))
 	}
 	conn, err := db.Data.SQL.Conn(ctx)
 	if err != nil {

@@ -275,6 +275,10 @@ SELECT v FROM dbdyno_tpcc_meta WHERE k = ?;
 DELETE FROM dbdyno_tpcc_meta WHERE k = ?;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (?, ?);
+-- name: routines()  -- from sql/mysql/admin.sql
+SELECT lower(routine_type), routine_name, routine_definition FROM information_schema.routines
+WHERE routine_schema = DATABASE() AND routine_name IN ('dbdyno_new_order', 'dbdyno_payment', 'dbdyno_order_status',
+  'dbdyno_delivery', 'dbdyno_stock_level');
 
 -- file: tx.sql
 -- name: no_warehouse(w_id)  -- from sql/generic/tx.sql

@@ -251,6 +251,11 @@ SELECT v FROM dbdyno_tpcc_meta WHERE k = $1;
 DELETE FROM dbdyno_tpcc_meta WHERE k = $1;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_tpcc_meta (k, v) VALUES ($1, $2);
+-- name: routines()  -- from sql/postgres/admin.sql
+SELECT CASE p.prokind WHEN 'p' THEN 'procedure' ELSE 'function' END, p.proname, pg_catalog.pg_get_functiondef(p.oid)
+FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = current_schema() AND p.proname IN ('dbdyno_new_order', 'dbdyno_customer_by_name', 'dbdyno_payment',
+  'dbdyno_order_status', 'dbdyno_delivery', 'dbdyno_stock_level');
 
 -- file: tx.sql
 -- name: no_warehouse(w_id)  -- from sql/generic/tx.sql

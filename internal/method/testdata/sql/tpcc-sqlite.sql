@@ -99,6 +99,8 @@ SELECT v FROM dbdyno_tpcc_meta WHERE k = ?;
 DELETE FROM dbdyno_tpcc_meta WHERE k = ?;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (?, ?);
+-- name: integrity_check()  -- from sql/sqlite/admin.sql
+PRAGMA quick_check;
 
 -- file: tx.sql
 -- name: no_warehouse(w_id)  -- from sql/generic/tx.sql

@@ -286,6 +286,10 @@ SELECT v FROM dbdyno_tpcc_meta WHERE k = @p1;
 DELETE FROM dbdyno_tpcc_meta WHERE k = @p1;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (@p1, @p2);
+-- name: routines()  -- from sql/sqlserver/admin.sql
+SELECT 'procedure', o.name, m.definition FROM sys.objects o JOIN sys.sql_modules m ON m.object_id = o.object_id
+WHERE SCHEMA_NAME(o.schema_id) = SCHEMA_NAME() AND o.name IN ('dbdyno_new_order', 'dbdyno_payment', 'dbdyno_order_status',
+  'dbdyno_delivery', 'dbdyno_stock_level');
 
 -- file: tx.sql
 -- name: no_warehouse(w_id)  -- from sql/generic/tx.sql

@@ -176,6 +176,12 @@ SELECT v FROM dbdyno_webstore_meta WHERE k = ?;
 DELETE FROM dbdyno_webstore_meta WHERE k = ?;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_webstore_meta (k, v) VALUES (?, ?);
+-- name: routines()  -- from sql/mysql/admin.sql
+SELECT lower(routine_type), routine_name, routine_definition FROM information_schema.routines
+WHERE routine_schema = DATABASE() AND routine_name IN ('dbdyno_ws_login', 'dbdyno_ws_purchase')
+UNION ALL
+SELECT 'trigger', trigger_name, concat_ws(' ', action_timing, event_manipulation, event_object_table, action_statement)
+FROM information_schema.triggers WHERE trigger_schema = DATABASE() AND trigger_name IN ('dbdyno_ws_restock');
 
 -- file: tx.sql
 -- name: ids_take(k, n)  -- from sql/generic/tx.sql

@@ -182,6 +182,14 @@ SELECT v FROM dbdyno_webstore_meta WHERE k = $1;
 DELETE FROM dbdyno_webstore_meta WHERE k = $1;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_webstore_meta (k, v) VALUES ($1, $2);
+-- name: routines()  -- from sql/postgres/admin.sql
+SELECT CASE p.prokind WHEN 'p' THEN 'procedure' ELSE 'function' END, p.proname, pg_catalog.pg_get_functiondef(p.oid)
+FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = current_schema() AND p.proname IN ('dbdyno_ws_login', 'dbdyno_ws_purchase', 'dbdyno_ws_restock')
+UNION ALL
+SELECT 'trigger', t.tgname, pg_catalog.pg_get_triggerdef(t.oid) || ' ' || t.tgenabled::text
+FROM pg_catalog.pg_trigger t JOIN pg_catalog.pg_class c ON c.oid = t.tgrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgname IN ('dbdyno_ws_restock');
 
 -- file: tx.sql
 -- name: ids_take(k, n)  -- from sql/generic/tx.sql

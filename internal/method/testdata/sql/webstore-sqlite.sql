@@ -130,6 +130,10 @@ SELECT v FROM dbdyno_webstore_meta WHERE k = ?;
 DELETE FROM dbdyno_webstore_meta WHERE k = ?;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_webstore_meta (k, v) VALUES (?, ?);
+-- name: routines()  -- from sql/sqlite/admin.sql
+SELECT type, name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN ('dbdyno_ws_restock');
+-- name: integrity_check()  -- from sql/sqlite/admin.sql
+PRAGMA quick_check;
 
 -- file: tx.sql
 -- name: ids_take(k, n)  -- from sql/generic/tx.sql

@@ -197,6 +197,11 @@ SELECT v FROM dbdyno_webstore_meta WHERE k = @p1;
 DELETE FROM dbdyno_webstore_meta WHERE k = @p1;
 -- name: meta_put(k, v)  -- from sql/generic/admin.sql
 INSERT INTO dbdyno_webstore_meta (k, v) VALUES (@p1, @p2);
+-- name: routines()  -- from sql/sqlserver/admin.sql
+SELECT CASE o.type WHEN 'TR' THEN 'trigger' ELSE 'procedure' END, o.name,
+  m.definition + CASE WHEN OBJECTPROPERTY(o.object_id, 'ExecIsTriggerDisabled') = 1 THEN ' (disabled)' ELSE '' END
+FROM sys.objects o JOIN sys.sql_modules m ON m.object_id = o.object_id
+WHERE SCHEMA_NAME(o.schema_id) = SCHEMA_NAME() AND o.name IN ('dbdyno_ws_login', 'dbdyno_ws_purchase', 'dbdyno_ws_restock');
 
 -- file: tx.sql
 -- name: ids_take(k, n)  -- from sql/generic/tx.sql
