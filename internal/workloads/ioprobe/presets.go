@@ -125,7 +125,19 @@ func matrixTests(spec []string, base Job) ([]Test, error) {
 				return nil, fmt.Errorf("--matrix names %s twice: give its values once, comma-separated", k)
 			}
 			seen[k] = true
-			axes = append(axes, axis{k, strings.Split(v, ",")})
+			vals := strings.Split(v, ",")
+			var given []string // the values that are not empty, for the refusal's fix
+			for _, x := range vals {
+				if strings.TrimSpace(x) != "" {
+					given = append(given, x)
+				}
+			}
+			for i, x := range vals {
+				if strings.TrimSpace(x) == "" { // as --vus 1,,2 is refused: never silently one value fewer
+					return nil, fmt.Errorf("--matrix %s: value %d of %d of %s is empty: give each value once, comma-separated (%s=%s)", part, i+1, len(vals), k, k, strings.Join(given, ","))
+				}
+			}
+			axes = append(axes, axis{k, vals})
 		}
 	}
 	if len(axes) == 0 {

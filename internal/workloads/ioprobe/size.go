@@ -4,24 +4,25 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"os"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"github.com/dbdyno/dbdyno/internal/workloads/ioprobe/sizing"
 )
 
 // SizeFlags are `io size`'s options.
 type SizeFlags struct {
-	Need       string  `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
-	Catalog    string  `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalogs/azure-2015.yaml)"`
-	Percentile string  `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
-	Period     string  `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
-	Top        int     `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
-	CacheHit   float64 `flag:"cache-hit" default:"0" min:"0" max:"1" help:"the share of reads a VM's ReadOnly host cache is expected to serve (0.6 is 60%); they count against the VM's cache caps, not the disks' (default 0: none)"`
-	Format     string  `flag:"output-format" default:"normal" plan:"-" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
-	HTML       string  `flag:"html" plan:"-" help:"also write the plan as one self-contained HTML page to this file, for a design document: what was asked, the candidates cheapest first with a chart of their monthly cost, what no candidate meets, the catalogue"`
+	Need       string        `flag:"need" help:"what the storage must deliver: a checklist (dbdyno monitor checklist NAME --output-format json > FILE) or iops=N,mbps=N,io-size=8k,gib=N"`
+	Catalog    string        `flag:"catalog" help:"the catalogue of disks and VM sizes (YAML; see examples/catalogs/azure-2015.yaml)"`
+	Percentile string        `flag:"percentile" default:"p99" help:"the checklist's percentile to size for: p50, p90 or p99"`
+	Period     string        `flag:"period" help:"the checklist's period to size for (default: every period, the largest figure of each)"`
+	Top        int           `flag:"top" default:"10" min:"0" help:"candidates listed, cheapest first (0: all)"`
+	CacheHit   units.Percent `flag:"cache-hit" default:"0%" help:"the share of reads a VM's ReadOnly host cache is expected to serve, 60% or 60 (0.6 is refused as ambiguous); they count against the VM's cache caps, not the disks' (0%: none counted)"`
+	Format     string        `flag:"output-format" default:"normal" plan:"-" help:"normal (a table), or json: the plan as one JSON object (each candidate's disks named and counted a size at a time)"`
+	HTML       string        `flag:"html" plan:"-" help:"also write the plan as one self-contained HTML page to this file, for a design document: what was asked, the candidates cheapest first with a chart of their monthly cost, what no candidate meets, the catalogue"`
 }
 
 // sizeCommand is `io size`: the cheapest VM and striped disks of a catalogue that meet a checklist.
@@ -52,10 +53,10 @@ func sizeCommand() *workload.Command {
 		if err != nil {
 			return err
 		}
-		if need.CacheHit = o.CacheHit; need.CacheHit > 0 && need.ReadPct == 0 {
+		if need.CacheHit = o.CacheHit.Fraction(); need.CacheHit > 0 && need.ReadPct == 0 {
 			return fmt.Errorf("--cache-hit needs the read share: a checklist as --need, or read=PERCENT in it (iops=16000,read=90)")
 		}
-		p, err := sizing.Size(c, need)
+		p, err := sizing.SizeContext(ctx, c, need)
 		if o.HTML != "" && p != nil { // the page of a need no candidate meets says which requirement and by how much
 			var b bytes.Buffer
 			if werr := p.WriteHTML(&b, o.Top); werr != nil {

@@ -120,9 +120,9 @@ func (n Need) asked() []asked {
 	}
 	if n.CacheHit > 0 {
 		out = append(out, asked{"reads served by a VM's ReadOnly host cache (% of the reads)", num(100 * n.CacheHit),
-			fmt.Sprintf("--cache-hit %s: they count against the VM's cache caps, not the disks'", hit(n.CacheHit))})
+			fmt.Sprintf("--cache-hit %s: they count against the VM's cache caps, not the disks'", hitPct(n.CacheHit))})
 	} else {
-		out = append(out, asked{"reads served by a VM's ReadOnly host cache (% of the reads)", "none counted", "--cache-hit 0 (the default): every read counts against the disks' caps"})
+		out = append(out, asked{"reads served by a VM's ReadOnly host cache (% of the reads)", "none counted", "--cache-hit 0% (the default): every read counts against the disks' caps"})
 	}
 	return out
 }
@@ -187,7 +187,7 @@ func (p *Plan) WriteHTML(w io.Writer, top int) error {
 	b.WriteString("<h2 id=\"catalogue\">Catalogue</h2>\n")
 	fmt.Fprintf(&b, "<p>%s: %d VM sizes, %d disks. Caps are as the catalogue advertises them; prices are per month.", esc(p.Catalog.File), len(p.Catalog.VMs), len(p.Catalog.Disks))
 	if p.Need.CacheHit > 0 {
-		fmt.Fprintf(&b, " &quot;cached&quot;: a ReadOnly host cache serves %.0f%% of the %.0f%% reads, within the VM's cache caps.</p>\n", 100*p.Need.CacheHit, p.Need.ReadPct)
+		fmt.Fprintf(&b, " &quot;cached&quot;: a ReadOnly host cache serves %s of the %.0f%% reads, within the VM's cache caps.</p>\n", hitPct(p.Need.CacheHit), p.Need.ReadPct)
 	} else {
 		b.WriteString(" Reads served by a host cache are not counted (--cache-hit counts them).</p>\n")
 	}

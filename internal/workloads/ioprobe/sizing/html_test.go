@@ -205,7 +205,7 @@ func TestHTMLSaysWhatWasAsked(t *testing.T) {
 		"IO request size (KB): each cap is converted at it 16 checklist of recording erp (erp.json): p99 (99th percentile) of period normal (Mon-Fri 09:00-17:00), the largest of the 2 periods'",
 		"Capacity (GiB) no requirement a checklist states no capacity",
 		"Read share (% of operations) 85 checklist of recording erp (erp.json): the average of period normal",
-		"Reads served by a VM's ReadOnly host cache (% of the reads) 60 --cache-hit 0.6",
+		"Reads served by a VM's ReadOnly host cache (% of the reads) 60 --cache-hit 60%",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q:\n%s", want, text)
@@ -225,7 +225,7 @@ func TestHTMLSaysWhatWasAsked(t *testing.T) {
 	need, _ = inlineNeed("iops=16000,io-size=8k")
 	p, _ = Size(load(t), need)
 	text = strings.Join(strings.Fields(html.UnescapeString(tagRe.ReplaceAllString(page(t, p, 10), " "))), " ")
-	for _, want := range []string{"16,000 --need iops=16000", "converted at it 8 --need io-size=8k", "Throughput (MB/s) no requirement not in --need", "none counted --cache-hit 0 (the default)"} {
+	for _, want := range []string{"16,000 --need iops=16000", "converted at it 8 --need io-size=8k", "Throughput (MB/s) no requirement not in --need", "none counted --cache-hit 0% (the default)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("inline: the page lacks %q", want)
 		}
@@ -249,7 +249,7 @@ func TestHTMLSaysWhatNoCandidateMeets(t *testing.T) {
 			t.Errorf("the page lacks the unmet line %q", l)
 		}
 	}
-	if !strings.Contains(h, u.Cache) || !strings.Contains(h, "(--cache-hit 0.03) would") {
+	if !strings.Contains(h, u.Cache) || !strings.Contains(h, "(--cache-hit 3%) would") {
 		t.Errorf("the page lacks what a host cache would do: %q", u.Cache)
 	}
 	if p, _ := Size(load(t), Need{IOPS: 16000}); !strings.Contains(page(t, p, 10), "None: every candidate listed meets each requirement.") {

@@ -1,12 +1,17 @@
 package sizing
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/lib/abort"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 )
 
 // Need is what the storage must deliver: the checklist's figures at the chosen percentile (scaled for growth
@@ -168,7 +173,18 @@ func (c Candidate) String() string {
 // caches says whether a VM's ReadOnly host cache can carry some of the need: the need says how much of it
 // the cache serves, and the VM offers ReadOnly caching with a stated cache cap.
 func caches(v VM, need Need) bool {
-	return need.CacheHit > 0 && need.ReadPct > 0 && strings.Contains(strings.ToLower(v.Caching), "readonly") && (v.CacheIOPS > 0 || v.CacheMBps > 0)
+	return need.CacheHit > 0 && need.ReadPct > 0 && (v.CacheIOPS > 0 || v.CacheMBps > 0) && containsFold(v.Caching, "readonly")
+}
+
+// containsFold says whether s holds the lower-case ASCII word sub in any case (without allocating: caches is
+// asked for every VM and disk at every rate hostCache tries).
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // limits is the set's delivered IOPS and MB/s with the cap that gives each: the sum over its disks of each
@@ -234,26 +250,33 @@ func evaluate(v VM, parts []Part, need Need, cached bool) (Candidate, bool) {
 		got, want float64
 		unit      string
 	}
-	var hs []h
+	var hs [5]h // no slice, no sort: hostCache judges every VM and disk at every rate
+	nh := 0
+	add := func(x h) { hs[nh] = x; nh++ }
 	if needIOPS > 0 {
-		hs = append(hs, h{iops / needIOPS, iopsBy, iops, needIOPS, "IOPS"})
+		add(h{iops / needIOPS, iopsBy, iops, needIOPS, "IOPS"})
 	}
 	if needMBps > 0 {
-		hs = append(hs, h{mbps / needMBps, mbpsBy, mbps, needMBps, "MB/s"})
+		add(h{mbps / needMBps, mbpsBy, mbps, needMBps, "MB/s"})
 	}
 	if c.CacheIOPS > 0 {
-		hs = append(hs, h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap", cacheIOPS, c.CacheIOPS, "cached IOPS"})
+		add(h{cacheIOPS / c.CacheIOPS, "VM cache IOPS cap", cacheIOPS, c.CacheIOPS, "cached IOPS"})
 	}
 	if c.CacheMBps > 0 {
-		hs = append(hs, h{cacheMBps / c.CacheMBps, "VM cache MB/s cap", cacheMBps, c.CacheMBps, "cached MB/s"})
+		add(h{cacheMBps / c.CacheMBps, "VM cache MB/s cap", cacheMBps, c.CacheMBps, "cached MB/s"})
 	}
 	if need.GiB > 0 {
-		hs = append(hs, h{c.GiB / need.GiB, "capacity", c.GiB, need.GiB, "GiB"})
+		add(h{c.GiB / need.GiB, "capacity", c.GiB, need.GiB, "GiB"})
 	}
-	sort.SliceStable(hs, func(i, j int) bool { return hs[i].ratio < hs[j].ratio })
-	if len(hs) > 0 {
-		c.Limit = hs[0].by
-		c.headroom, c.got, c.want, c.unit = hs[0].ratio, hs[0].got, hs[0].want, hs[0].unit
+	if nh > 0 { // the least headroom, the first of equal ones (as a stable sort's first)
+		b := hs[0]
+		for _, x := range hs[1:nh] {
+			if x.ratio < b.ratio {
+				b = x
+			}
+		}
+		c.Limit = b.by
+		c.headroom, c.got, c.want, c.unit = b.ratio, b.got, b.want, b.unit
 	}
 	if need.MBps > 0 && math.IsInf(mbps, 1) {
 		c.Limit = "MB/s cap not stated"
@@ -302,23 +325,96 @@ func (e *UnmetError) Error() string {
 // their sizes, within the VM's caps, as N identical striped disks do. A stripe of unequal disks is bounded by
 // its smallest member x its count (every stripe touches every member), which is never cheaper than that many
 // of the smallest; so a mix is offered only as placed volumes, marked "placed".
-func Size(c *Catalog, need Need) (*Plan, error) {
+func Size(c *Catalog, need Need) (*Plan, error) { return SizeContext(context.Background(), c, need) }
+
+// SizeContext is Size ending, when ctx is cancelled (Ctrl-C), with an error that wraps abort.ErrAborted and
+// ctx's error and says how far it got (no plan). Its work is bounded whatever the catalogue: each mixes' search
+// takes at most maxMixSizes disk sizes (after dropping those that cannot be in a cheaper mix: selectTypes) and
+// mixBudget branches, and all of them together at most sizeBudget branches; what is cut short is said in the
+// plan's notes.
+func SizeContext(ctx context.Context, c *Catalog, need Need) (*Plan, error) {
 	if need.IOPS <= 0 && need.MBps <= 0 && need.GiB <= 0 {
 		return nil, fmt.Errorf("the need states no IOPS, MB/s or capacity: nothing to size")
 	}
-	p := candidates(c, need)
+	s := newSizer(ctx)
+	p, err := s.candidates(c, need)
+	if err != nil {
+		return nil, err
+	}
 	if len(p.Candidates) == 0 {
-		p.Unmet = unmet(c, need)
+		if p.Unmet, err = s.unmet(c, need); err != nil {
+			return nil, err
+		}
 		return p, p.Unmet
 	}
 	return p, nil
 }
 
+// sizeBudget is how many branches the mixes' searches of one Size may explore in all (every VM's, tier's,
+// cached and not, and those of the host cache's rates for a need no VM meets): about 15 s at 0.7 µs a branch.
+// What is not searched once it is spent is said in the plan's notes.
+var sizeBudget = 20_000_000
+
+// maxMixSizes is the most disk sizes one mixes' search takes: its linear bound's vertices cost the cube of the
+// sizes to find, and its branches grow with them. A real tier has 10 to 20; a catalogue with more keeps, for
+// each VM, the sizes that can be part of a mix cheaper than its identical disks (selectTypes), and where more
+// than this many can, the ones closest to the linear bound, and says so in the plan's notes.
+var maxMixSizes = 32
+
+// sizer is one Size call's search: its context, the branches left of sizeBudget, each tier's sizes as the
+// need reduces them (by tier and need), and what its notes will say of the searches it cut or skipped.
+type sizer struct {
+	ctx         context.Context
+	left        int
+	memo        map[string]*tierTypes
+	preps       map[string]*mixPrep  // by need and sizes: a search's preparation (search)
+	tiers       map[string][]mixType // by tier: its priced sizes (tierSizes)
+	skipped     []string             // the VMs whose mixes were not searched, sizeBudget spent
+	floor       Money                // what no mix on them costs less than (the least of their mixFloor)
+	capped      map[string][]string  // by "tier (cached)": the VMs whose search took maxMixSizes of more sizes
+	cappedFloor map[string]Money     // by the same key: what no mix on them costs less than
+	sizes       map[string]int       // by the same key: the tier's priced sizes
+	order       []string             // the keys of capped in the order met
+	rate        string               // the host cache's rate being tried for a need no VM meets (hostCache), for aborted
+}
+
+func newSizer(ctx context.Context) *sizer {
+	return &sizer{ctx: ctx, left: sizeBudget, memo: map[string]*tierTypes{}, preps: map[string]*mixPrep{}, tiers: map[string][]mixType{}, capped: map[string][]string{}, cappedFloor: map[string]Money{}, sizes: map[string]int{}}
+}
+
+// aborted is the error of a search stopped by its context: it says how far it got.
+func (s *sizer) aborted(c *Catalog, done int) error {
+	if s.rate != "" {
+		return fmt.Errorf("%w: io size was stopped while finding what a host cache would do for the need no VM meets (at --cache-hit %s, %d of the %d VMs of %s): %w",
+			abort.ErrAborted, s.rate, done, len(c.VMs), c.File, s.ctx.Err())
+	}
+	return fmt.Errorf("%w: io size was stopped after sizing %d of the %d VMs of %s: %w", abort.ErrAborted, done, len(c.VMs), c.File, s.ctx.Err())
+}
+
 // candidates is Size's list of candidates, cheapest first; empty where none meets the need.
 func candidates(c *Catalog, need Need) *Plan {
+	p, _ := newSizer(context.Background()).candidates(c, need)
+	return p
+}
+
+// candidates is the list of candidates, cheapest first; an error (aborted) only where the context is cancelled.
+// Every VM's identical sets first, then its mixes, the VMs in the order of what a mix on them costs at least
+// (mixFloor), so that a budget spent leaves unsearched the VMs least likely to hold the cheapest; the list and
+// its notes are in the catalogue's order whatever the search's.
+func (s *sizer) candidates(c *Catalog, need Need) (*Plan, error) {
 	p := &Plan{Need: need, Catalog: c}
-	for _, v := range c.VMs {
-		var vmBest *Candidate // the cheapest priced identical set on this VM
+	type vmPlan struct {
+		cands []Candidate
+		best  *Candidate // the cheapest priced identical set on this VM
+		mix   *Candidate
+		notes []string
+		floor Money
+	}
+	per := make([]vmPlan, len(c.VMs))
+	for i, v := range c.VMs {
+		if s.ctx.Err() != nil {
+			return nil, s.aborted(c, i)
+		}
 		for _, d := range c.Disks {
 			if !v.Attaches(d) {
 				continue
@@ -348,18 +444,41 @@ func candidates(c *Catalog, need Need) *Plan {
 				}
 			}
 			if best != nil {
-				p.Candidates = append(p.Candidates, *best)
-				if best.Priced && (vmBest == nil || best.Cost < vmBest.Cost) {
-					vmBest = best
+				per[i].cands = append(per[i].cands, *best)
+				if best.Priced && (per[i].best == nil || best.Cost < per[i].best.Cost) {
+					per[i].best = best
 				}
 			}
 		}
-		m, n, notes := cheapestMix(v, c.Disks, need, vmBest)
-		p.states += n
-		p.Notes = append(p.Notes, notes...)
-		if m != nil {
-			p.Candidates = append(p.Candidates, *m)
+	}
+	order := make([]int, len(c.VMs))
+	for i, v := range c.VMs {
+		order[i] = i
+		var err error
+		if per[i].floor, err = s.mixFloor(v, c.Disks, need); err != nil {
+			return nil, s.aborted(c, i)
 		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return per[order[a]].floor < per[order[b]].floor })
+	for done, i := range order {
+		v := c.VMs[i]
+		m, n, notes, err := s.cheapestMix(v, c.Disks, need, per[i].best)
+		if err != nil {
+			return nil, s.aborted(c, done)
+		}
+		p.states += n
+		per[i].mix, per[i].notes = m, notes
+	}
+	s.floor = Money(math.MaxInt64)
+	for i, x := range per {
+		if contains(s.skipped, c.VMs[i].Name) {
+			s.floor = min(s.floor, x.floor)
+		}
+		p.Candidates = append(p.Candidates, x.cands...)
+		if x.mix != nil {
+			p.Candidates = append(p.Candidates, *x.mix)
+		}
+		p.Notes = append(p.Notes, x.notes...)
 	}
 	sort.SliceStable(p.Candidates, func(i, j int) bool {
 		a, b := p.Candidates[i], p.Candidates[j]
@@ -368,7 +487,59 @@ func candidates(c *Catalog, need Need) *Plan {
 		}
 		return a.Cost < b.Cost
 	})
-	return p
+	p.Notes = append(p.Notes, s.notes(p)...)
+	return p, nil
+}
+
+// notes are what the plan says of the searches this sizer cut to maxMixSizes or skipped (sizeBudget spent),
+// one line each, and forgets them (the host cache's rates search again).
+func (s *sizer) notes(p *Plan) []string {
+	var out []string
+	cheapest := Money(math.MaxInt64)
+	if len(p.Candidates) > 0 && p.Candidates[0].Priced {
+		cheapest = p.Candidates[0].Cost
+	}
+	floor := func(f Money) string { // what a note says of a floor: the cheapest is proven where it is below
+		if f >= cheapest && cheapest < Money(math.MaxInt64) {
+			return fmt.Sprintf("; none costs less than %s a month (the VM's price and the linear bound at its slots), no less than the cheapest above", f)
+		}
+		return fmt.Sprintf("; none costs less than %s a month (the VM's price and the linear bound at its slots)", f)
+	}
+	inOrder := func(names []string) []string { // the catalogue's order, whatever the search's
+		var out []string
+		for _, v := range p.Catalog.VMs {
+			if contains(names, v.Name) {
+				out = append(out, v.Name)
+			}
+		}
+		return out
+	}
+	for _, k := range s.order {
+		f := ""
+		if s.cappedFloor[k] > 0 && s.cappedFloor[k] < Money(math.MaxInt64) {
+			f = floor(s.cappedFloor[k])
+		}
+		out = append(out, fmt.Sprintf("mixes of %s disks on %s: more of the tier's %d priced sizes than the %d one search takes could be part of a mix cheaper than the VM's identical disks; each search took the %d closest to the linear bound (the least reduced cost), so a mix of the others may be cheaper%s",
+			k, someOf(inOrder(s.capped[k]), "VM"), s.sizes[k], maxMixSizes, maxMixSizes, f))
+	}
+	if len(s.skipped) > 0 {
+		out = append(out, fmt.Sprintf("the mixes' searches stopped after %s branches in all (the most one io size explores): the mixes of %s were not searched (their identical disks were)%s",
+			group(int64(sizeBudget)), someOf(inOrder(s.skipped), "VM"), floor(s.floor)))
+	}
+	s.capped, s.cappedFloor, s.sizes, s.order, s.skipped, s.floor = map[string][]string{}, map[string]Money{}, map[string]int{}, nil, nil, 0
+	return out
+}
+
+// someOf names a list for a note: "V1", "3 VMs (V1, V2, V3)", "40 VMs (V1, V2, V3, ...)".
+func someOf(names []string, what string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	shown := names
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], "...")
+	}
+	return fmt.Sprintf("%d %ss (%s)", len(names), what, strings.Join(shown, ", "))
 }
 
 // meetsParts is evaluate's verdict, without the candidate.
@@ -396,14 +567,18 @@ func meetsParts(v VM, parts []Part, need Need, cached bool) bool {
 	return iops >= needIOPS && mbps >= needMBps
 }
 
-// unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers.
-func unmet(c *Catalog, need Need) *UnmetError {
+// unmet explains a need no combination meets: per requirement, the most any VM with its full slots delivers
+// (an error only where the context is cancelled).
+func (s *sizer) unmet(c *Catalog, need Need) (*UnmetError, error) {
 	type best struct {
 		val  float64
 		what string
 	}
 	var bi, bm, bg best
-	for _, v := range c.VMs {
+	for i, v := range c.VMs {
+		if s.ctx.Err() != nil {
+			return nil, s.aborted(c, i)
+		}
 		for _, d := range c.Disks {
 			if !v.Attaches(d) {
 				continue
@@ -438,31 +613,34 @@ func unmet(c *Catalog, need Need) *UnmetError {
 	if len(e.Lines) == 0 {
 		e.Lines = append(e.Lines, fmt.Sprintf("no VM and disks in %s meet every requirement at once (each alone is met by some): %s", c.File, needString(need)))
 	}
-	e.Cache = hostCache(c, need)
-	return e
+	var err error
+	if e.Cache, err = s.hostCache(c, need); err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // hostCache says, for a need no VM meets, whether a ReadOnly host cache (--cache-hit) would have made one meet
-// it: at the lowest hit rate that does (0.01 steps, and each VM's rate that fills its cache), the cheapest
+// it: at the lowest hit rate that does (1% steps, and each VM's rate that fills its cache), the cheapest
 // candidate then; or, where none does at any rate, the closest cached candidate (every slot filled, at the
 // rate that brings it closest) and the limit that still fails, with what it delivers of what is needed.
-func hostCache(c *Catalog, need Need) string {
+func (s *sizer) hostCache(c *Catalog, need Need) (string, error) {
 	offered := false
 	for _, v := range c.VMs {
 		offered = offered || caches(v, Need{CacheHit: 1, ReadPct: 1}) // a VM with ReadOnly caching and a cache cap
 	}
 	switch {
 	case !offered:
-		return fmt.Sprintf("host read caching would not help: no VM in %s offers ReadOnly caching with a stated cache cap (cache_iops, cache_mbps)", c.File)
+		return fmt.Sprintf("host read caching would not help: no VM in %s offers ReadOnly caching with a stated cache cap (cache_iops, cache_mbps)", c.File), nil
 	case need.ReadPct <= 0:
-		return "host read caching was not counted: the need states no read share (a checklist's, or read=90 in --need), so --cache-hit cannot apply"
+		return "host read caching was not counted: the need states no read share (a checklist's, or read=90 in --need), so --cache-hit cannot apply", nil
 	}
 	given := ""
 	if need.CacheHit > 0 {
-		given = fmt.Sprintf(" (this need counted --cache-hit %s)", hit(need.CacheHit))
+		given = fmt.Sprintf(" (this need counted --cache-hit %s)", hitPct(need.CacheHit))
 	}
-	// the rates tried: every 0.01, and each caching VM's rate that fills its cache to its cap (the one that
-	// takes the most off its disks), to 0.001 below
+	// the rates tried: every 1%, and each caching VM's rate that fills its cache to its cap (the one that
+	// takes the most off its disks), to 0.1% below
 	var rates []float64
 	for pct := 1; pct <= 100; pct++ {
 		rates = append(rates, float64(pct)/100)
@@ -484,16 +662,23 @@ func hostCache(c *Catalog, need Need) string {
 		}
 	}
 	sort.Float64s(rates)
+	rates = slices.Compact(rates) // VMs of the same cache caps fill them at the same rate
+	defer func() { s.rate = "" }()
 	for _, h := range rates {
 		n := need
 		n.CacheHit = h
-		if p := candidates(c, n); len(p.Candidates) > 0 {
+		s.rate = hitPct(h)
+		p, err := s.candidates(c, n)
+		if err != nil {
+			return "", err
+		}
+		if len(p.Candidates) > 0 {
 			b := p.Candidates[0]
 			cost := "not priced"
 			if b.Priced {
 				cost = b.Cost.String() + " a month"
 			}
-			return fmt.Sprintf("a ReadOnly host cache serving %s%% of the %s%% reads (--cache-hit %s) would: %s, %s%s", hit(100*h), num(need.ReadPct), hit(h), b, cost, given)
+			return fmt.Sprintf("a ReadOnly host cache serving %s%% of the %s%% reads (--cache-hit %s) would: %s, %s%s", hit(100*h), num(need.ReadPct), hitPct(h), b, cost, given), nil
 		}
 	}
 	var closest *Candidate
@@ -501,7 +686,11 @@ func hostCache(c *Catalog, need Need) string {
 	for _, h := range rates {
 		n := need
 		n.CacheHit = h
-		for _, v := range c.VMs {
+		s.rate = hitPct(h)
+		for i, v := range c.VMs {
+			if s.ctx.Err() != nil {
+				return "", s.aborted(c, i)
+			}
 			if !caches(v, n) {
 				continue
 			}
@@ -514,19 +703,23 @@ func hostCache(c *Catalog, need Need) string {
 					continue // beyond the cache's own cap: not a way to meet the need
 				}
 				if closest == nil || cand.headroom > closest.headroom {
-					closest, closestHit = &cand, h
+					cp := cand // a copy only where it is closer: not one allocation per VM, disk and rate
+					closest, closestHit = &cp, h
 				}
 			}
 		}
 	}
 	if closest == nil {
-		return fmt.Sprintf("host read caching would not help: no VM in %s with a host cache attaches one of its disks", c.File)
+		return fmt.Sprintf("host read caching would not help: no VM in %s with a host cache attaches one of its disks", c.File), nil
 	}
 	return fmt.Sprintf("a ReadOnly host cache would not: at any hit rate within the caches' caps the closest, %s at --cache-hit %s (its cache serving %s IOPS), is still held by its %s (%s of the %s %s needed of it)%s",
-		closest, hit(closestHit), num(closest.CacheIOPS), closest.Limit, num(closest.got), num(closest.want), closest.unit, given)
+		closest, hitPct(closestHit), num(closest.CacheIOPS), closest.Limit, num(closest.got), num(closest.want), closest.unit, given), nil
 }
 
 func hit(h float64) string { return strconv.FormatFloat(math.Round(h*1000)/1000, 'f', -1, 64) }
+
+// hitPct is a hit rate (a share of the reads, 0 to 1) as --cache-hit takes it: a percentage (0.034 is 3.4%).
+func hitPct(h float64) string { return units.Percent(100 * h).String() }
 
 func num(x float64) string {
 	if math.IsInf(x, 1) {
@@ -534,6 +727,9 @@ func num(x float64) string {
 	}
 	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
 		return group(int64(x))
+	}
+	if math.IsNaN(x) || math.Abs(x) >= 1e15 { // beyond int64's exact grouping: never a wrapped negative
+		return strconv.FormatFloat(x, 'g', 6, 64)
 	}
 	if math.Abs(x) >= 100 {
 		return group(int64(math.Round(x)))
@@ -566,8 +762,8 @@ func (p *Plan) Write(w io.Writer, top int) {
 		fmt.Fprintf(w, " (%s)", p.Need.From)
 	}
 	if p.Need.CacheHit > 0 {
-		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; \"cached\": a ReadOnly host cache serves %.0f%% of the %.0f%% reads, within the VM's cache caps)\n",
-			p.Catalog.File, 100*p.Need.CacheHit, p.Need.ReadPct)
+		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; \"cached\": a ReadOnly host cache serves %s of the %.0f%% reads, within the VM's cache caps)\n",
+			p.Catalog.File, hitPct(p.Need.CacheHit), p.Need.ReadPct)
 	} else {
 		fmt.Fprintf(w, "\ncatalogue: %s (caps as advertised; reads served by a host cache are not counted: --cache-hit counts them)\n", p.Catalog.File)
 	}

@@ -31,17 +31,17 @@ func TestUnmetSaysWhatTheHostCacheWouldDo(t *testing.T) {
 	if len(u.Lines) != 1 || !strings.Contains(u.Lines[0], "short by 2,000") {
 		t.Errorf("the uncached shortfall: %q", u.Lines)
 	}
-	if want := "a ReadOnly host cache serving 3% of the 90% reads (--cache-hit 0.03) would: Standard_GS5 + 35 x P20 cached, not priced"; u.Cache != want {
+	if want := "a ReadOnly host cache serving 3% of the 90% reads (--cache-hit 3%) would: Standard_GS5 + 35 x P20 cached, not priced"; u.Cache != want {
 		t.Errorf("82,000 IOPS:\n got %q\nwant %q", u.Cache, want)
 	}
 	u = unmetCache(t, c, Need{IOPS: 160000, IOSizeKB: 8, ReadPct: 90})
-	if want := "a ReadOnly host cache would not: at any hit rate within the caches' caps the closest, Standard_GS5 + 64 x P20 cached at --cache-hit 0.034 (its cache serving 4,896 IOPS), is still held by its VM IOPS cap (80,000 of the 155,104 IOPS needed of it)"; u.Cache != want {
+	if want := "a ReadOnly host cache would not: at any hit rate within the caches' caps the closest, Standard_GS5 + 64 x P20 cached at --cache-hit 3.4% (its cache serving 4,896 IOPS), is still held by its VM IOPS cap (80,000 of the 155,104 IOPS needed of it)"; u.Cache != want {
 		t.Errorf("160,000 IOPS:\n got %q\nwant %q", u.Cache, want)
 	}
 	// a rate the user gave that was too low is named beside the one that would do
 	u = unmetCache(t, c, Need{IOPS: 82000, IOSizeKB: 8, ReadPct: 90, CacheHit: 0.02})
-	if !strings.Contains(u.Cache, "(--cache-hit 0.03) would") || !strings.Contains(u.Cache, "(this need counted --cache-hit 0.02)") {
-		t.Errorf("with --cache-hit 0.02: %q", u.Cache)
+	if !strings.Contains(u.Cache, "(--cache-hit 3%) would") || !strings.Contains(u.Cache, "(this need counted --cache-hit 2%)") {
+		t.Errorf("with --cache-hit 2%%: %q", u.Cache)
 	}
 	if !strings.HasSuffix(u.Error(), u.Cache) {
 		t.Errorf("the error lacks the cache's line: %v", u)
