@@ -376,4 +376,3 @@ func printSummary(w io.Writer, res *result.Result) {
 	runner.PrintErrors(w, res)
 }
 
-func ms(us int64) float64 { return float64(us) / 1000 }
