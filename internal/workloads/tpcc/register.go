@@ -375,4 +375,3 @@ func printSummary(w io.Writer, res *result.Result) {
 	}
 	runner.PrintErrors(w, res)
 }
-

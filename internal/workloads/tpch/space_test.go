@@ -50,6 +50,9 @@ func TestGenLeavesNoTruncatedFile(t *testing.T) {
 		t.Fatal("no table was complete")
 	}
 	for _, e := range left {
+		if e.Name() == ".dbdyno-gen" { // gen's record of the files it wrote
+			continue
+		}
 		table, ok := strings.CutSuffix(e.Name(), ".tbl")
 		if !ok {
 			t.Errorf("left behind: %s", e.Name())
