@@ -95,7 +95,6 @@ func parseOffline(t *testing.T, dialect, dir string, files []*sqlfile.File) ([]s
 		}
 		t.Skip(msg)
 	}
-	type stmt struct{ ID, SQL string }
 	var in []map[string]string
 	fill := strings.NewReplacer("{{part}}", "probe_t", "{{meta}}", "probe_meta", "{{chunk}}", "probe_chunk", "{table}", "t", "{name}", "d", "{n}", "2", "{workers}", "1")
 	for _, f := range files {

@@ -240,7 +240,7 @@ func (f Flag) outOfRange(fv reflect.Value) error {
 		x, got = fv.Float(), fmt.Sprint(fv.Float())
 	case Duration:
 		d := time.Duration(fv.Int())
-		x, got = float64(d), d.String()
+		got = d.String()
 		if f.Min != "" {
 			m, _ := time.ParseDuration(f.Min)
 			if d < m {

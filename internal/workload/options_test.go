@@ -24,7 +24,8 @@ type testOptions struct {
 	Labels     []string `flag:"label" plan:"-" help:"labels"`
 	Drop       bool     `flag:"drop" hidden:"true" help:"drop"`
 	Size       string   `flag:"size" default:"S" unit:"S, M or L" help:"size"`
-	internal   int
+	//lint:ignore U1000 an unexported field, which the flags must skip
+	internal int
 }
 
 func parse(t *testing.T, proto *testOptions, args ...string) *Values {

@@ -1,7 +1,6 @@
 package monitor
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -61,7 +60,6 @@ type recorder struct {
 	st   *store.Store
 	db   *sql.DB
 	keep func(string) bool
-	buf  bytes.Buffer
 	tr   *Tracer
 	why  string            // why there is no trace
 	devs map[string]string // "major,minor" to name

@@ -62,7 +62,7 @@ func take() snapshot {
 }
 
 func busy(a, b cpu.TimesStat) (busyPct, user, system, iowait, steal float64) {
-	tot := b.Total() - a.Total()
+	tot := cpuTotal(b) - cpuTotal(a)
 	if tot <= 0 {
 		return 0, 0, 0, 0, 0
 	}
@@ -70,6 +70,12 @@ func busy(a, b cpu.TimesStat) (busyPct, user, system, iowait, steal float64) {
 	pct := func(x float64) float64 { return math.Max(0, 100*x/tot) }
 	return pct(tot - idle), pct(b.User - a.User + b.Nice - a.Nice), pct(b.System - a.System + b.Irq - a.Irq + b.Softirq - a.Softirq),
 		pct(b.Iowait - a.Iowait), pct(b.Steal - a.Steal)
+}
+
+// cpuTotal is the seconds of every state of a CPU's times (gopsutil's deprecated TimesStat.Total: Guest and
+// GuestNice are already counted in User and Nice on Linux).
+func cpuTotal(t cpu.TimesStat) float64 {
+	return t.User + t.System + t.Idle + t.Nice + t.Iowait + t.Irq + t.Softirq + t.Steal
 }
 
 func skipDisk(name string) bool {

@@ -9,19 +9,21 @@ import (
 
 // The kernel's native AIO (io_setup, io_submit, io_getevents), which libaio wraps; fio's libaio engine.
 
+// iocb is the kernel's struct iocb, field for field (the blank ones are the kernel's and stay zero here:
+// key, rw_flags, reqprio, reserved2, flags, resfd).
 type iocb struct {
-	data     uint64
-	key      uint32
-	rwFlags  uint32
-	opcode   uint16
-	reqprio  int16
-	fildes   uint32
-	buf      uint64
-	nbytes   uint64
-	offset   int64
-	reserved uint64
-	flags    uint32
-	resfd    uint32
+	data   uint64
+	_      uint32
+	_      uint32
+	opcode uint16
+	_      int16
+	fildes uint32
+	buf    uint64
+	nbytes uint64
+	offset int64
+	_      uint64
+	_      uint32
+	_      uint32
 }
 
 type ioEvent struct {

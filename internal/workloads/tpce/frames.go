@@ -3,7 +3,6 @@ package tpce
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -652,7 +651,3 @@ func (wk *worker) mf1(ctx context.Context, t engine.Queryer, sym string, price f
 		return out, nil
 	})
 }
-
-var errNoRows = sql.ErrNoRows
-
-func isNoRows(err error) bool { return errors.Is(err, errNoRows) }

@@ -137,7 +137,7 @@ func Parse(file string, b []byte) (*Catalog, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%s: empty catalogue: it needs disks: and vms:", file)
+			return nil, fmt.Errorf("%s: empty catalogue: it needs a disks section and a vms section", file)
 		}
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
