@@ -118,6 +118,7 @@ func TestErrorClasses(t *testing.T) {
 		{"mysql", &mysql.MySQLError{Number: 1049}, NoDatabase},
 		{"mysql", mysql.ErrInvalidConn, ConnLost},
 		{"sqlite", io.ErrUnexpectedEOF, ConnLost},
+		{"sqlite", fmt.Errorf("login: %w", ErrClosed), ConnLost}, // a session whose reconnect failed
 		{"duckdb", fmt.Errorf("wrapped: %w", syscall.ECONNRESET), ConnLost},
 		{"duckdb", errors.New("syntax error"), Other},
 	} {

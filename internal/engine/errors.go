@@ -76,7 +76,7 @@ func (e *Engine) Classify(err error) Class {
 	var netErr net.Error
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &netErr) ||
-		errors.Is(err, sql.ErrConnDone) || errors.Is(err, net.ErrClosed) {
+		errors.Is(err, sql.ErrConnDone) || errors.Is(err, net.ErrClosed) || errors.Is(err, ErrClosed) {
 		return ConnLost
 	}
 	msg := err.Error()

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/dbdyno/dbdyno/internal/engine/pgfast"
 	"strconv"
 	"strings"
 	"time"
@@ -92,18 +93,7 @@ func openPostgres(_ context.Context, t *Target) (*sql.DB, error) {
 
 // Pgx is the pgx connection under a database/sql connection of a PostgreSQL target. It stays valid while c is
 // held; closing it makes database/sql discard c when c is closed.
-func Pgx(c *sql.Conn) (*pgx.Conn, error) {
-	var pc *pgx.Conn
-	err := c.Raw(func(dc any) error {
-		s, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return fmt.Errorf("not a PostgreSQL connection: %T", dc)
-		}
-		pc = s.Conn()
-		return nil
-	})
-	return pc, err
-}
+func Pgx(c *sql.Conn) (*pgx.Conn, error) { return pgfast.Pgx(c) }
 
 func classifyPostgres(err error) Class {
 	var pgErr *pgconn.PgError

@@ -16,13 +16,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
-// ColdFlags are the cold start's options, every measured command's: a shell command run before each measured
-// repeat (restart the server, drop the OS cache), then the wait for the targets to answer again.
-type ColdFlags struct {
-	ColdCmd     string        `flag:"cold-cmd" help:"a shell command run before each measured repeat to start cold (restart the server, drop the OS caches); the run waits for the target to answer again (--cold-timeout) and records what ran, its exit status and how long the target took to come back"`
-	ColdTimeout time.Duration `flag:"cold-timeout" default:"2m" help:"with --cold-cmd: how long after the command the target may take to answer a query before the run fails"`
-}
-
 // coldStart is a command's --cold-cmd, checked.
 type coldStart struct {
 	cmd     string
@@ -41,15 +34,12 @@ func (c *coldStart) mask(s string) string {
 
 // readCold reads --cold-cmd and --cold-timeout: nil when no command was given.
 func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
-	if _, ok := v.Flag("cold-cmd"); !ok {
-		return nil, nil
-	}
-	o, err := workload.Options[ColdFlags](v)
-	if err != nil {
+	o, ok, err := workload.Group[workload.Cold](v)
+	if err != nil || !ok {
 		return nil, err
 	}
 	if o.ColdCmd == "" {
-		if v.Changed("cold-timeout") {
+		if v.Given(o, &o.ColdTimeout) {
 			return nil, fmt.Errorf("--cold-timeout bounds the wait after --cold-cmd: give the command too, or leave it out")
 		}
 		return nil, nil
@@ -58,11 +48,10 @@ func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
 		return nil, fmt.Errorf("--cold-timeout must be positive (got %s)", o.ColdTimeout)
 	}
 	c := &coldStart{cmd: o.ColdCmd, timeout: o.ColdTimeout}
-	if _, ok := v.Flag("target"); ok {
-		for _, raw := range v.Strings("target") {
-			if t, err := engine.Parse(raw); err == nil {
-				c.targets = append(c.targets, t)
-			}
+	to, _, _ := workload.Group[Targeting](v)
+	for _, raw := range to.Target {
+		if t, err := engine.Parse(raw); err == nil {
+			c.targets = append(c.targets, t)
 		}
 	}
 	return c, nil

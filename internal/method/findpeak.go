@@ -7,19 +7,13 @@ import (
 	"math"
 
 	"github.com/dbdyno/dbdyno/internal/method/peak"
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
-// userDriven: a measured command whose load is virtual users (a sweepable --vus) takes --find-peak.
-func userDriven(c *workload.Command) bool {
-	for _, f := range c.Flags {
-		if f.Name == "vus" && f.Kind == workload.Counts {
-			return true
-		}
-	}
-	return false
-}
+// userDriven: a measured command whose load is virtual users (runner.Timing's --vus) takes --find-peak.
+func userDriven(c *workload.Command) bool { return workload.Declares[runner.Timing](c.Flags) }
 
 // maxRate is the highest open-loop rate a knee search asks for.
 const maxRate = 1e7
@@ -36,21 +30,17 @@ func (k *knee) Start() int { return k.start }
 
 // newSearch reads --find-peak's options: nil when it is off (its other options are then refused as unused).
 func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
-	if _, ok := v.Flag("find-peak"); !ok {
-		return nil, workload.Flag{}, nil
-	}
-	o, err := workload.Options[peak.Flags](v)
-	if err != nil {
+	o, ok, err := workload.Group[peak.Flags](v)
+	if err != nil || !ok {
 		return nil, workload.Flag{}, err
 	}
 	if !o.FindPeak {
-		for _, f := range []string{"by", "min-gain", "sla", "resolution"} {
-			switch {
-			case f == "by" && stepsGiven(v): // --by is a stepped load's too
-			case f == "by" && v.Changed(f):
-				return nil, workload.Flag{}, fmt.Errorf("--by is an option of the knee search and of a stepped load: add --find-peak or --steps, or leave it out")
-			case v.Changed(f):
-				return nil, workload.Flag{}, fmt.Errorf("--%s is an option of the knee search: add --find-peak, or leave it out", f)
+		if v.Given(o, &o.By) && !stepsGiven(v) { // --by is a stepped load's too
+			return nil, workload.Flag{}, fmt.Errorf("--by is an option of the knee search and of a stepped load: add --find-peak or --steps, or leave it out")
+		}
+		for _, f := range []any{&o.MinGain, &o.SLA, &o.Resolution} {
+			if v.Given(o, f) {
+				return nil, workload.Flag{}, fmt.Errorf("--%s is an option of the knee search: add --find-peak, or leave it out", v.FlagOf(o, f).Name)
 			}
 		}
 		return nil, workload.Flag{}, nil
@@ -65,25 +55,32 @@ func newSearch(v *workload.Values, swept string) (*knee, workload.Flag, error) {
 	if o.Resolution < 0 {
 		return nil, workload.Flag{}, fmt.Errorf("--resolution cannot be negative (got %g)", o.Resolution)
 	}
+	t, _, err := workload.Group[runner.Timing](v)
+	if err != nil {
+		return nil, workload.Flag{}, err
+	}
+	u, users, err := workload.Group[runner.Users](v)
+	if err != nil {
+		return nil, workload.Flag{}, err
+	}
 	k := &knee{}
 	var max float64
 	switch o.By {
 	case "users":
-		k.flag, _ = v.Flag("vus")
-		k.start, max = v.Count("vus"), workload.MaxCount
+		k.flag = v.FlagOf(t, &t.VUs)
+		k.start, max = t.VUs, workload.MaxCount
 		if k.start < 1 {
 			k.start = 1
 		}
 	case "rate":
-		f, ok := v.Flag("rate")
-		if !ok || f.Kind != workload.Float {
+		if !users {
 			return nil, workload.Flag{}, fmt.Errorf("--by rate raises the open-loop --rate, and this command has none: use --by users")
 		}
-		r := v.Float("rate")
+		r := u.Rate
 		if r < 1 || r != math.Round(r) {
 			return nil, workload.Flag{}, fmt.Errorf("--find-peak --by rate starts from --rate and doubles it: give a whole rate of at least 1 to begin with, e.g. --rate 100 (got %g)", r)
 		}
-		k.flag, k.start, max = f, int(r), maxRate
+		k.flag, k.start, max = v.FlagOf(u, &u.Rate), int(r), maxRate
 	default:
 		return nil, workload.Flag{}, fmt.Errorf("--by %q is not known: use users or rate", o.By)
 	}

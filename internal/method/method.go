@@ -11,12 +11,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
@@ -33,36 +34,57 @@ func Flags() []workload.Flag {
 	return workload.FlagsOf(&workload.Measuring{Store: store.DefaultPath})
 }
 
-// TargetFlag is a command's --target flag.
-func TargetFlag(m *workload.Meta, use workload.TargetUse) workload.Flag {
+// Targeting are the options of a command that takes targets (--target's help is the command's: TargetFlags).
+type Targeting struct {
+	Target         []string      `flag:"target" plan:"-"`
+	ConnectTimeout time.Duration `flag:"connect-timeout" help:"a connection to a server that is not made within this time fails"`
+}
+
+// TargetFlags are a command's --target and --connect-timeout: the workload's default target, and the help
+// saying whether several targets run at once or in turn.
+func TargetFlags(m *workload.Meta, use workload.TargetUse) []workload.Flag {
+	var proto Targeting
+	if m.DefaultTarget != "" {
+		proto.Target = []string{m.DefaultTarget}
+	}
+	proto.ConnectTimeout = engine.DefaultConnectTimeout
+	flags := workload.FlagsOf(&proto)
 	help := "database URL: " + engine.URLForms() + " (password also from " + engine.PasswordEnv + ")"
 	if use == workload.ManyTargets {
-		return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to run every target at the same time"}
+		flags[0].Help = help + "; give it more than once to run every target at the same time"
+	} else {
+		flags[0].Help = help + "; give it more than once to do this on every target in turn"
 	}
-	return workload.Flag{Name: "target", Kind: workload.Strings, Default: m.DefaultTarget, NoPlan: true, Help: help + "; give it more than once to do this on every target in turn"}
+	return flags
+}
+
+// Agents are the options of a measured command on targets that read the database host's samples from its
+// agent, and the database's wait events.
+type Agents struct {
+	Agent          []string      `flag:"agent" help:"a dbdyno agent on the database host (http://HOST:PORT): its CPU, memory, disk and network samples of the run go into the result; once for every target, or once per --target in order"`
+	AgentTokenFile string        `flag:"agent-token-file"`
+	AgentCA        string        `flag:"agent-ca" help:"CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)"`
+	WaitInterval   time.Duration `flag:"wait-interval" default:"100ms" help:"sample the database's active sessions' wait events this often during the run, on a connection of its own (0: not at all)"`
 }
 
 // CommandFlags are every flag of a command: its own, --target, and the method's for a measured command.
 func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	flags := append([]workload.Flag(nil), c.Flags...)
 	if c.Target != workload.NoTarget {
-		flags = append(flags, TargetFlag(m, c.Target), workload.Flag{Name: "connect-timeout", Kind: workload.Duration,
-			Default: engine.DefaultConnectTimeout.String(), Help: "a connection to a server that is not made within this time fails"})
+		flags = append(flags, TargetFlags(m, c.Target)...)
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
-		flags = append(flags, workload.FlagsOf(&ColdFlags{ColdTimeout: 2 * time.Minute})...)
+		flags = append(flags, workload.FlagsOf(&workload.Cold{ColdTimeout: 2 * time.Minute})...)
 	}
 	if c.Measured != nil && userDriven(c) {
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
 		flags = append(flags, workload.FlagsOf(&StepFlags{StepDuration: time.Minute})...)
 	}
 	if c.Measured != nil && c.Target != workload.NoTarget {
-		flags = append(flags,
-			workload.Flag{Name: "agent", Kind: workload.Strings, Help: "a dbdyno agent on the database host (http://HOST:PORT): its CPU, memory, disk and network samples of the run go into the result; once for every target, or once per --target in order"},
-			workload.Flag{Name: "agent-token-file", Kind: workload.String, Help: "the agent's token (else from " + agent.TokenEnv + ")"},
-			workload.Flag{Name: "agent-ca", Kind: workload.String, Help: "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)"},
-			workload.Flag{Name: "wait-interval", Kind: workload.Duration, Default: "100ms", Help: "sample the database's active sessions' wait events this often during the run, on a connection of its own (0: not at all)"})
+		af := workload.FlagsOf(&Agents{})
+		af[1].Help = "the agent's token (else from " + agent.TokenEnv + ")"
+		flags = append(flags, af...)
 	}
 	return flags
 }
@@ -70,16 +92,16 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 // Execute runs one of a workload's commands: its targets are parsed first (a bad URL is one line and nothing
 // runs), then a plain command runs, and a measured one goes through Run.
 func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *workload.Values, env *workload.Env) error {
-	var raws []string
-	if c.Target != workload.NoTarget {
-		raws = v.Strings("target")
+	to, _, err := workload.Group[Targeting](v)
+	if err != nil {
+		return err
 	}
-	for _, raw := range raws {
+	for _, raw := range to.Target {
 		t, err := engine.Parse(raw)
 		if err != nil {
 			return err
 		}
-		if t.ConnectTimeout = v.Duration("connect-timeout"); t.ConnectTimeout <= 0 {
+		if t.ConnectTimeout = to.ConnectTimeout; t.ConnectTimeout <= 0 {
 			return fmt.Errorf("--connect-timeout must be positive (got %s)", t.ConnectTimeout)
 		}
 		for _, o := range env.Targets {
@@ -167,20 +189,22 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if s.labels, err = ParseLabels(o.Labels); err != nil {
 		return nil, err
 	}
-	if _, ok := v.Flag("agent"); ok {
-		if s.waitInterval = v.Duration("wait-interval"); s.waitInterval != 0 && s.waitInterval < 10*time.Millisecond {
+	if a, ok, err := workload.Group[Agents](v); err != nil {
+		return nil, err
+	} else if ok {
+		if s.waitInterval = a.WaitInterval; s.waitInterval != 0 && s.waitInterval < 10*time.Millisecond {
 			return nil, fmt.Errorf("--wait-interval must be 0 (off) or at least 10ms (got %s)", s.waitInterval)
 		}
-		s.agents = v.Strings("agent")
+		s.agents = a.Agent
 		for _, a := range s.agents {
 			if err := agent.CheckURL(a); err != nil {
 				return nil, err
 			}
 		}
-		if s.agentTLS, err = agent.ClientTLS(v.String("agent-ca")); err != nil {
+		if s.agentTLS, err = agent.ClientTLS(a.AgentCA); err != nil {
 			return nil, err
 		}
-		switch f := v.String("agent-token-file"); {
+		switch f := a.AgentTokenFile; {
 		case f != "":
 			if s.token, err = agent.ReadToken(f); err != nil {
 				return nil, fmt.Errorf("--agent-token-file: %v", err)
@@ -311,9 +335,10 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if err := CheckOutput("--result", s.result, ResultJSON, append(inputs, s.store)...); err != nil {
 		return err
 	}
-	if _, ok := v.Flag("log-latency"); ok && v.String("log-latency") != "" {
+	if u, _, err := workload.Group[runner.Users](v); err != nil {
+		return err
+	} else if path := u.LogLatency; path != "" {
 		// a virtual-user run's per-transaction log (runner.Users): one file, so one measured run
-		path := v.String("log-latency")
 		if err := CheckOutput("--log-latency", path, LatencyLog, append(inputs, s.store, s.result)...); err != nil {
 			return err
 		}

@@ -91,14 +91,18 @@ func targetFiles(ts []*engine.Target) []string {
 // build would write its tables among the results, a run its load).
 func checkTargetsAreNotTheStore(v *workload.Values, targets []*engine.Target) error {
 	files := targetFiles(targets)
-	if _, ok := v.Flag("store"); ok {
-		if err := CheckStore(v.String("store"), files); err != nil {
+	m, measuring, err := workload.Group[workload.Measuring](v)
+	if err != nil {
+		return err
+	}
+	if measuring {
+		if err := CheckStore(m.Store, files); err != nil {
 			return err
 		}
 	}
 	for _, t := range targets {
-		if _, ok := v.Flag("store"); ok && store.IsTarget(v.String("store"), t) {
-			return fmt.Errorf("--store %s is the database of --target %s: its tables and load would go in among the results; keep the results in a database of their own", store.Display(v.String("store")), t)
+		if measuring && store.IsTarget(m.Store, t) {
+			return fmt.Errorf("--store %s is the database of --target %s: its tables and load would go in among the results; keep the results in a database of their own", store.Display(m.Store), t)
 		}
 		if t != nil && t.Engine.Embedded && outfile.SamePath(t.Path, store.DefaultPath) {
 			return fmt.Errorf("--target %s is dbdyno's results store (%s): its tables would go in among the results; give the target a file of its own", t, store.DefaultPath)

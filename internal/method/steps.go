@@ -37,65 +37,70 @@ type stepping struct {
 	flag     workload.Flag // the setting each step sets: vus or rate
 	duration time.Duration // each step's measured time
 	rampup   time.Duration
+	// timed are the flags a step's run is timed by: --rampup and --duration (runner.Timing's)
+	timed [2]workload.Flag
 }
 
-// stepped says whether the command has the stepped load's options (StepFlags): a workload may have a
-// --steps of its own (probe cpu's doubling steps), so --step-duration, StepFlags' alone, tells.
-func stepped(v *workload.Values) bool {
-	_, ok := v.Flag("step-duration")
-	return ok
-}
-
-// stepsGiven says whether the command was given --steps.
+// stepsGiven says whether the command has the stepped load's options (StepFlags; a workload may have a --steps
+// of its own, as probe cpu's doubling steps) and was given --steps.
 func stepsGiven(v *workload.Values) bool {
-	return stepped(v) && strings.TrimSpace(v.String("steps")) != ""
+	o, ok, _ := workload.Group[StepFlags](v)
+	return ok && strings.TrimSpace(o.Steps) != ""
 }
 
 // readSteps reads --steps and its options: nil when it is off (its other options are then refused as
 // unused); swept is the flag given a list, if any.
 func readSteps(v *workload.Values, swept string) (*stepping, error) {
-	if !stepped(v) {
-		return nil, nil
-	}
-	o, err := workload.Options[StepFlags](v)
-	if err != nil {
+	o, ok, err := workload.Group[StepFlags](v)
+	if err != nil || !ok {
 		return nil, err
 	}
-	if !stepsGiven(v) {
-		for _, f := range []string{"step-duration", "step-rampup"} {
-			if v.Changed(f) {
-				return nil, fmt.Errorf("--%s is an option of a stepped load: add --steps, e.g. --steps 2,4,8, or leave it out", f)
+	if strings.TrimSpace(o.Steps) == "" {
+		for _, f := range []*time.Duration{&o.StepDuration, &o.StepRampup} {
+			if v.Given(o, f) {
+				return nil, fmt.Errorf("--%s is an option of a stepped load: add --steps, e.g. --steps 2,4,8, or leave it out", v.FlagOf(o, f).Name)
 			}
 		}
 		return nil, nil
 	}
+	p, _, err := workload.Group[peak.Flags](v)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := workload.Group[runner.Timing](v)
+	if err != nil {
+		return nil, err
+	}
+	u, users, err := workload.Group[runner.Users](v)
+	if err != nil {
+		return nil, err
+	}
 	switch {
-	case v.Bool("find-peak"):
+	case p.FindPeak:
 		return nil, fmt.Errorf("--steps runs the loads given and --find-peak chooses its own: give one of them")
 	case swept != "":
 		return nil, fmt.Errorf("--steps sets each step's load: give --%s one value (or none), not a list", swept)
-	case v.Changed("duration") || v.Changed("rampup"):
+	case v.Given(t, &t.Duration) || v.Given(t, &t.Rampup):
 		return nil, fmt.Errorf("--duration and --rampup time a plain run: with --steps each step lasts --step-duration and its first --step-rampup is not measured")
-	case v.Changed("transactions") && v.Int("transactions") > 0:
+	case users && u.Transactions > 0:
 		return nil, fmt.Errorf("--steps times each step with --step-duration and --transactions ends a run by a count: give one of them")
-	case v.Changed("log-latency") && v.String("log-latency") != "":
+	case users && u.LogLatency != "":
 		return nil, fmt.Errorf("--log-latency holds one run's transactions and --steps makes a run per step: run the step you want logged on its own")
 	}
-	st := &stepping{}
-	switch by := v.String("by"); by {
+	st := &stepping{timed: [2]workload.Flag{v.FlagOf(t, &t.Rampup), v.FlagOf(t, &t.Duration)}}
+	switch p.By {
 	case "users":
-		st.flag, _ = v.Flag("vus")
+		st.flag = v.FlagOf(t, &t.VUs)
 	case "rate":
-		f, ok := v.Flag("rate")
-		if !ok || f.Kind != workload.Float {
+		if !users {
 			return nil, fmt.Errorf("--by rate steps the open-loop --rate, and this command has none: use --by users")
 		}
-		st.flag = f
+		st.flag = v.FlagOf(u, &u.Rate)
 		if err := runner.RateWithThinking("--steps "+o.Steps+" --by rate", v); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("--by %q is not known: use users or rate", by)
+		return nil, fmt.Errorf("--by %q is not known: use users or rate", p.By)
 	}
 	for _, term := range strings.Split(o.Steps, ",") {
 		n, err := st.parseLoad(strings.TrimSpace(term))
@@ -108,7 +113,7 @@ func readSteps(v *workload.Values, swept string) (*stepping, error) {
 		return nil, fmt.Errorf("--step-duration must be positive (got %s)", o.StepDuration)
 	}
 	st.rampup = o.StepDuration / 6
-	if v.Changed("step-rampup") {
+	if v.Given(o, &o.StepRampup) {
 		st.rampup = o.StepRampup
 	}
 	if st.rampup < 0 || st.rampup >= o.StepDuration {
@@ -153,7 +158,7 @@ func (st *stepping) values(v *workload.Values, load float64) *workload.Values {
 	} else { // users, whole (parseLoad)
 		v = setLoad(v, st.flag, int(load))
 	}
-	return v.Set("rampup", st.rampup).Set("duration", st.duration)
+	return v.Set(st.timed[0].Name, st.rampup).Set(st.timed[1].Name, st.duration)
 }
 
 // errNoSteps is once's when its run does not take a stepped load in one loop (workload.StepsRun).

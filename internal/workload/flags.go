@@ -24,6 +24,7 @@ const (
 	Strings // repeatable: --label a=1 --label b=2
 	Counts  // a count, a range 1..N or a list 1,2,4: a sweep when it holds more than one
 	Percent // a share: 20% or 20 (units.ParsePercent); 0.2 without % is refused as ambiguous
+	Sharded // a run's share: I/N (ParseShard), held as a Shard
 )
 
 // Flag is one option of a command, declared once: the CLI flag, the plan key and sweeps derive from it.
@@ -90,7 +91,7 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 			d := &durationValue{s: orZero(f.Default)}
 			fs.VarP(d, f.Name, f.Short, f.Help)
 			ptrs[f.Name] = d
-		case String, Counts, Percent:
+		case String, Counts, Percent, Sharded:
 			ptrs[f.Name] = fs.StringP(f.Name, f.Short, f.Default, f.Help)
 		case Strings:
 			var d []string
@@ -140,6 +141,14 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 			case *[]string:
 				v.vals[f.Name] = append([]string(nil), *p...)
 			case *string:
+				if f.Kind == Sharded {
+					sh, err := ParseShard("--"+f.Name, *p)
+					if err != nil {
+						return nil, err
+					}
+					v.vals[f.Name] = sh
+					continue
+				}
 				if f.Kind == Percent {
 					pct, err := units.ParsePercent("--"+f.Name, *p)
 					if err != nil {

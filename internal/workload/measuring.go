@@ -16,3 +16,11 @@ type Measuring struct {
 	StartAt         string        `flag:"start-at" plan:"-" help:"start the measured window at this instant (RFC 3339, or +30s from now), the set-up and ramp-up before it: the shards of one run (--shard) start together"`
 	ClockRef        string        `flag:"clock-ref" plan:"-" help:"a dbdyno agent (http://HOST:PORT) or an NTP server (ntp://HOST) whose clock --start-at is read on: the run measures its clock's offset against it and records it (the merge corrects the shards' windows by it)"`
 }
+
+// Cold are the cold start's options, every measured command's (the method's, as Measuring): a shell command
+// run before each measured repeat (restart the server, drop the OS cache), then the wait for the targets to
+// answer again. A workload that places the cold start itself reads them too (Group).
+type Cold struct {
+	ColdCmd     string        `flag:"cold-cmd" help:"a shell command run before each measured repeat to start cold (restart the server, drop the OS caches); the run waits for the target to answer again (--cold-timeout) and records what ran, its exit status and how long the target took to come back"`
+	ColdTimeout time.Duration `flag:"cold-timeout" default:"2m" help:"with --cold-cmd: how long after the command the target may take to answer a query before the run fails"`
+}

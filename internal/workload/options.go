@@ -37,8 +37,8 @@ import (
 //     so an open-loop rate is refused beside it (Values.Thinking)
 //
 // The field's Go type gives the option's kind: int (Int, or Counts with sweep), uint64 (Uint), float64 (Float),
-// bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable) and units.Percent
-// (Percent: "20%" or "20", a bare number below 1 refused as ambiguous). A percentage given as a string field
+// bool (Bool), time.Duration (Duration), string (String), []string (Strings, repeatable), units.Percent
+// (Percent: "20%" or "20", a bare number below 1 refused as ambiguous) and Shard (Sharded: I/N, parsed once). A percentage given as a string field
 // (unit:"%") holds it written cleanly ("20%"), as a float64 field the number of per cent (20).
 //
 // A struct field without a flag tag that is itself a struct (embedded or named) is a group: its options are the
@@ -49,6 +49,7 @@ import (
 var (
 	durationType = reflect.TypeOf(time.Duration(0))
 	percentType  = reflect.TypeOf(units.Percent(0))
+	shardType    = reflect.TypeOf(Shard{})
 )
 
 // FlagsOf derives the flags of an options struct from its tags; proto is a pointer to the struct, whose
@@ -83,7 +84,7 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		path := append(append([]int(nil), at...), i)
 		name, ok := sf.Tag.Lookup("flag")
 		if !ok {
-			if sf.Type.Kind() == reflect.Struct && sf.Type != durationType {
+			if sf.Type.Kind() == reflect.Struct && sf.Type != durationType && sf.Type != shardType {
 				collect(sv.Field(i), path, append(append([]reflect.StructTag(nil), adjust...), sf.Tag), out)
 			}
 			continue
@@ -103,6 +104,8 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		switch {
 		case sf.Type == durationType:
 			f.Kind = Duration
+		case sf.Type == shardType:
+			f.Kind = Sharded
 		case sf.Type == percentType || f.Unit == "%" && (sf.Type.Kind() == reflect.String || sf.Type.Kind() == reflect.Float64):
 			f.Kind, f.Unit = Percent, "%"
 		default:
@@ -174,6 +177,8 @@ func format(v reflect.Value) string {
 		return x.String()
 	case units.Percent:
 		return x.String()
+	case Shard:
+		return x.String()
 	case []string:
 		if len(x) > 0 {
 			return x[0]
@@ -183,18 +188,20 @@ func format(v reflect.Value) string {
 	return fmt.Sprint(v.Interface())
 }
 
-// Decode fills the options struct dst points to from the values, and checks the ranges its tags give. A swept
-// option holds its first value (in a run, the run's point).
+// Decode fills the options struct dst points to from the values, and checks the ranges its tags give; dst may
+// be a group the options struct embeds (runner.Users), whose fields are then filled. A swept option holds its
+// first value (in a run, the run's point).
 func (v *Values) Decode(dst any) error {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("workload: Decode needs a pointer to a struct, not %T", dst))
 	}
 	for _, f := range v.flags {
-		if f.field == nil || f.owner != rv.Elem().Type() {
+		path, ok := f.in(rv.Elem().Type())
+		if !ok {
 			continue
 		}
-		fv := rv.Elem().FieldByIndex(f.field)
+		fv := rv.Elem().FieldByIndex(path)
 		x := v.get(f.Name)
 		if f.Kind == Counts {
 			x = v.Count(f.Name)

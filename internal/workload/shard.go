@@ -12,21 +12,36 @@ import (
 // checks the shards' shares cover the work once, whatever the unit.
 type Shard struct{ I, N int }
 
-// ShardHelp is the --shard flag's help, the unit said by each workload.
-const ShardHelp = "drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of "
+// Sharding is the --shard option, declared once: a measured command that can drive a share of one run embeds
+// it, saying what it splits in its embedding field's tag (`shard.help:"..."`). The option is parsed once, when
+// the flags or the plan are read, into a Shard (an option of Go type Shard is of kind Sharded).
+type Sharding struct {
+	Shard Shard `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes; merge the shards' results with dbdyno results merge"`
+}
 
-// ParseShard reads --shard I/N ("" is the whole run).
-func ParseShard(s string) (Shard, error) {
-	if s == "" {
+// Sharded is the shard the options hold: the runner gives a shard its share of an open-loop rate through it.
+func (s Sharding) Sharded() Shard { return s.Shard }
+
+// ParseShard reads --shard I/N ("" is the whole run); flag names the option in the refusal.
+func ParseShard(flag, s string) (Shard, error) {
+	if strings.TrimSpace(s) == "" {
 		return Shard{}, nil
 	}
-	i, n, ok := strings.Cut(s, "/")
+	i, n, ok := strings.Cut(strings.TrimSpace(s), "/")
 	si, err1 := strconv.Atoi(i)
 	sn, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || sn < 1 || si < 1 || si > sn {
-		return Shard{}, fmt.Errorf("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4", s)
+		return Shard{}, fmt.Errorf("%s %q: give I/N with 1 <= I <= N, e.g. %s 2/4", flag, s, flag)
 	}
 	return Shard{si, sn}, nil
+}
+
+// String is the shard as it is typed (I/N), "" for the whole run.
+func (s Shard) String() string {
+	if !s.On() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
 }
 
 // On says the run is a shard.
@@ -57,7 +72,7 @@ func (s Shard) Record(opts map[string]any, unit string, n, first int) {
 		return
 	}
 	lo, hi := s.Range(n)
-	opts["shard"] = fmt.Sprintf("%d/%d", s.I, s.N)
+	opts["shard"] = s.String()
 	opts["shard_range"] = fmt.Sprintf("%s %d..%d", unit, lo+first, hi-1+first)
 	opts["shard_share"] = map[string]any{"unit": unit, "from": lo, "to": hi, "of": n}
 }

@@ -17,12 +17,15 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/lib/abort"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
-// Meta describes a workload.
+// Meta describes a workload: its one registration. Register makes known everything it carries (its commands,
+// its result kind, its datasets, its report sections), so that a workload is registered in one place.
 type Meta struct {
 	Name  string // the command: dbdyno NAME ...
 	Short string
@@ -48,6 +51,14 @@ type Meta struct {
 	// Sections are the parts every run's result holds ("measurement", "analytic"): a result without them is
 	// refused when read (an aggregate holds its metrics and parts instead).
 	Sections []string
+	// Datasets are the tables its builds make, one build record each, so that another workload's build can tell
+	// them from a user's (bulk.Register).
+	Datasets []*bulk.Dataset
+	// Report is its part of a run's report, between the run's metrics and its system metrics (nil: the
+	// measurement's, report.MeasurementSection). StudyReport is its own view of a study after the study's
+	// tables (CrystalDiskMark's grids side by side), nil for none.
+	Report      report.Section
+	StudyReport report.StudySection
 }
 
 // Command is one verb of a workload: `dbdyno NAME VERB`, or `dbdyno NAME` when its Name is "".
@@ -250,6 +261,15 @@ func Register(m *Meta) {
 	}
 	registry[m.Name] = m
 	result.RegisterKind(m.kind())
+	for _, d := range m.Datasets {
+		bulk.Register(d)
+	}
+	if m.Report != nil {
+		report.RegisterSection(m.Name, m.Report)
+	}
+	if m.StudyReport != nil {
+		report.RegisterStudySection(m.Name, m.StudyReport)
+	}
 }
 
 // kind is what the result layer knows of the workload's results: their sections and hooks, and how a sweep

@@ -593,6 +593,10 @@ func value(kind workload.Kind, v *yaml.Node) (string, error) {
 		if _, err := units.ParsePercent("the value", s); err != nil {
 			return "", err
 		}
+	case workload.Sharded:
+		if _, err := workload.ParseShard("the value", s); err != nil {
+			return "", err
+		}
 	case workload.Counts:
 		for _, part := range strings.FieldsFunc(strings.ReplaceAll(s, "..", ","), func(r rune) bool { return r == ',' }) {
 			if _, err := strconv.Atoi(strings.TrimSpace(part)); err != nil {

@@ -117,23 +117,18 @@ type Setup struct {
 	// Transactions, when positive, is the measured window's count of transactions instead of Duration (never
 	// for the warm-up run, which is timed by --warmup).
 	Transactions int
-	// Shard is the run's --shard I/N when the command has one (the zero Shard otherwise): the runner gives the
+	// Shard is the run's --shard I/N when its options embed workload.Sharding (the zero Shard otherwise): the runner gives the
 	// shard its share of the open-loop --rate (rate/N), whatever the workload splits (warehouses, customers,
 	// users).
 	Shard workload.Shard
 }
 
-// ShardOf is the --shard a command was given, when it has one (workload.ShardHelp): the zero Shard for a
-// command without it, one not given, or one that does not parse (the workload's own check refuses that).
-func ShardOf(v *workload.Values) workload.Shard {
-	if v == nil {
-		return workload.Shard{}
+// shardOf is the --shard the options hold when they embed workload.Sharding (the zero Shard otherwise).
+func shardOf(o any) workload.Shard {
+	if s, ok := o.(interface{ Sharded() workload.Shard }); ok {
+		return s.Sharded()
 	}
-	if f, ok := v.Flag("shard"); !ok || f.Kind != workload.String {
-		return workload.Shard{}
-	}
-	sh, _ := workload.ParseShard(v.String("shard"))
-	return sh
+	return workload.Shard{}
 }
 
 // VU is the measured command of a virtual-user workload with options T: the workload supplies its options'
@@ -160,10 +155,10 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	if err := u.Check(); err != nil {
 		return err
 	}
-	if u.Transactions > 0 && v.Changed("duration") {
+	if u.Transactions > 0 && v.Given(u, &u.Duration) {
 		return fmt.Errorf("--transactions %d and --duration %s both end the measured window: give one of them", u.Transactions, u.Duration)
 	}
-	if err := CheckRate(u.Rate, v.Changed("rate")); err != nil {
+	if err := CheckRate(u.Rate, v.Given(u, &u.Rate)); err != nil {
 		return err
 	}
 	if u.Rate > 0 {
@@ -176,7 +171,7 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 			return err
 		}
 	}
-	if !v.Changed("seed") {
+	if !v.Given(u, &u.Seed) {
 		u.Seed = uint64(time.Now().UnixNano())
 	}
 	return nil
@@ -214,7 +209,7 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 	u := *w.users(o)
 	m := w.modes(o)
 	vr := &vuRun{check: m != nil && m.Check && !s.Warmup}
-	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }, Shard: ShardOf(s.Values)}
+	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }, Shard: shardOf(o)}
 	if s.Warmup {
 		r.Duration = u.Warmup
 	} else {

@@ -1,13 +1,14 @@
 package ioprobe
 
 import (
-	"github.com/dbdyno/dbdyno/internal/output/result"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // A fio job file means what it means to fio: [global] options under every job, fio's own defaults where

@@ -33,29 +33,29 @@ func init() {
 		Derive:   metrics,
 		Work:     work,
 		Commands: []*workload.Command{runCommand(), sizeCommand()},
+		// its part of a report: what its result's io section holds
+		Report: report.Part(func(r *result.Result) *result.IO { return r.IO }, storage),
+		// its part of a study: CrystalDiskMark grids side by side, configuration by configuration
+		StudyReport: cdmStudy,
 	})
-	// its part of a report: what its result's io section holds
-	report.RegisterSection("io", report.Part(func(r *result.Result) *result.IO { return r.IO }, storage))
-	// its part of a study: CrystalDiskMark grids side by side, configuration by configuration
-	report.RegisterStudySection("io", cdmStudy)
 }
 
 // RunFlags are `io run`'s own options, which are not fio's: which tests run, and how. fio's options are the
 // table's (options.go), which places --device among them; the others follow fio's, in this order.
 type RunFlags struct {
-	Device      string        `flag:"device" help:"a block device to measure (reads only, unless --i-know-this-destroys-data)"`
-	Job         string        `flag:"job" help:"a fio job file ([global] and job sections, the options above); any other option is an error naming it"`
-	Preset      string        `flag:"preset" help:"a study's tests: "` // and the presets' names (runCommand)
-	Matrix      []string      `flag:"matrix" help:"tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"`
-	Passes      int           `flag:"passes" default:"0" help:"run each test this many times in the run and keep the best (0: the preset's, else 1)"`
-	Overwrite   bool          `flag:"overwrite" help:"allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"`
-	Destroy     bool          `flag:"i-know-this-destroys-data" help:"allow jobs to write to the --device"`
-	WarmupWrite time.Duration `flag:"warmup-write" help:"before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"`
-	WarmupRead  time.Duration `flag:"warmup-read" help:"then read 1 MiB blocks for this long"`
-	Interval    time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
-	Shard       string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of each job's clones (numjobs), on their own files (--directory) or the I-th of N regions of a shared file; merge with dbdyno results merge"`
-	CDMPrepare  time.Duration `flag:"cdm-prepare" default:"5s" min:"0s" help:"a CrystalDiskMark preset's unmeasured preparing pass before each test (0: none)"`
-	CDMInterval time.Duration `flag:"cdm-interval" default:"5s" min:"0s" help:"a CrystalDiskMark preset's pause between tests"`
+	Device            string        `flag:"device" help:"a block device to measure (reads only, unless --i-know-this-destroys-data)"`
+	Job               string        `flag:"job" help:"a fio job file ([global] and job sections, the options above); any other option is an error naming it"`
+	Preset            string        `flag:"preset" help:"a study's tests: "` // and the presets' names (runCommand)
+	Matrix            []string      `flag:"matrix" help:"tests over every combination, e.g. --matrix \"bs=4k,8k,64k,1m iodepth=1,8,32,128 rw=randread,randwrite\" (repeatable)"`
+	Passes            int           `flag:"passes" default:"0" help:"run each test this many times in the run and keep the best (0: the preset's, else 1)"`
+	Overwrite         bool          `flag:"overwrite" help:"allow writing to (and laying out) an existing file dbdyno did not lay out: its content is lost"`
+	Destroy           bool          `flag:"i-know-this-destroys-data" help:"allow jobs to write to the --device"`
+	WarmupWrite       time.Duration `flag:"warmup-write" help:"before measuring, write 1 MiB blocks sequentially for this long (caches warmed as the studies did)"`
+	WarmupRead        time.Duration `flag:"warmup-read" help:"then read 1 MiB blocks for this long"`
+	Interval          time.Duration `flag:"interval" default:"1s" help:"progress line and series interval"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of each job's clones (numjobs), on their own files (--directory) or the I-th of N regions of a shared file; merge with dbdyno results merge"`
+	CDMPrepare        time.Duration `flag:"cdm-prepare" default:"5s" min:"0s" help:"a CrystalDiskMark preset's unmeasured preparing pass before each test (0: none)"`
+	CDMInterval       time.Duration `flag:"cdm-interval" default:"5s" min:"0s" help:"a CrystalDiskMark preset's pause between tests"`
 	ProfileFlags
 }
 
@@ -63,7 +63,7 @@ type RunFlags struct {
 // table's, by their plan keys.
 func (o *RunFlags) record(out map[string]any) {
 	out["device"], out["job"], out["preset"], out["matrix"] = o.Device, o.Job, o.Preset, strings.Join(o.Matrix, " ")
-	out["passes"], out["overwrite"], out["shard"] = o.Passes, o.Overwrite, o.Shard // a shard's share: Options (shard.go)
+	out["passes"], out["overwrite"], out["shard"] = o.Passes, o.Overwrite, o.Shard.String() // a shard's share: Options (shard.go)
 	out["warmup_write"], out["warmup_read"] = o.WarmupWrite.Seconds(), o.WarmupRead.Seconds()
 	o.recordCDM(out)
 	o.recordProfile(out)
@@ -165,11 +165,7 @@ func Tests(o *RunFlags, v *workload.Values) ([]Test, error) {
 			tests[i].Passes = p
 		}
 	}
-	sh, err := workload.ParseShard(o.Shard)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := shardTests(tests, sh, o); err != nil {
+	if _, err := shardTests(tests, o.Shard, o); err != nil {
 		return nil, err
 	}
 	return tests, nil
@@ -325,7 +321,7 @@ func (r *run) Options() map[string]any {
 		names = append(names, t.Name)
 	}
 	o["tests"] = strings.Join(names, "; ")
-	if sh, _ := workload.ParseShard(r.o.Shard); sh.On() && len(r.tests) > 0 {
+	if sh := r.o.Shard; sh.On() && len(r.tests) > 0 {
 		sh.Record(o, "job clones", r.tests[0].Jobs[0].NumJobs, 0)
 		if j := r.tests[0].Jobs[0]; j.Filename != "" {
 			o["shard_region"] = fmt.Sprintf("bytes %d..%d of %s", j.Offset, j.Offset+j.Size-1, j.path(0))

@@ -14,6 +14,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -48,6 +49,8 @@ func init() {
 		Commands: []*workload.Command{
 			workload.NewMeasured(workload.Command{Target: workload.ManyTargets}, &Options{}, measured{}),
 		},
+		// its part of a report: its measurement, throughput over time and the transactions' latencies
+		Report: report.MeasurementSection,
 	})
 }
 

@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +20,6 @@ import (
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
-	"github.com/jackc/pgx/v5"
 )
 
 // The mixed probe's operations, in the order its results list them.
@@ -41,14 +39,14 @@ var mixedTable = mixedSet.PartName(1)
 // MixedFlags are `probe mixed`'s options: the virtual users' shared ones under the probe's names and
 // defaults (threads, measured from a cold start, per-minute series), then the probe's own.
 type MixedFlags struct {
-	runner.Users `vus.alias:"threads" vus.sweep:"by virtual users (client threads)" vus.help:"virtual users: client threads, one connection each, unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
-	Rows         int    `flag:"rows" default:"1000000" help:"rows of the mixed table when it is built (410 bytes each)"`
-	Mix          string `flag:"mix" default:"20/30/30/20" help:"per cent of insert/select/update/delete, chosen per request at random"`
-	SelectRows   string `flag:"select-rows" unit:"%" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
-	Range        int    `flag:"range" default:"100" help:"ids a range select spans"`
-	Hot          string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
-	HotIDs       string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
-	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --vus, and --rate/N; build the table first; merge with dbdyno results merge"`
+	runner.Users      `vus.alias:"threads" vus.sweep:"by virtual users (client threads)" vus.help:"virtual users: client threads, one connection each, unthrottled; a list 1,2,4,8 sweeps them (the study's matrix)" warmup.help:"a warm-up run of this length before the measured runs" rampup.default:"0s" rampup.help:"time before measuring starts (the study measured from a cold start)" duration.default:"5m" interval.default:"1m" interval.help:"series and progress interval (the study's charts are per minute)"`
+	Rows              int    `flag:"rows" default:"1000000" help:"rows of the mixed table when it is built (410 bytes each)"`
+	Mix               string `flag:"mix" default:"20/30/30/20" help:"per cent of insert/select/update/delete, chosen per request at random"`
+	SelectRows        string `flag:"select-rows" unit:"%" default:"75%" help:"share of selects that read one row by id (the rest read a range of rows)"`
+	Range             int    `flag:"range" default:"100" help:"ids a range select spans"`
+	Hot               string `flag:"hot" unit:"%" default:"90%" help:"share of single-row operations on the newest --hot-ids of the table (the rest uniform over all ids)"`
+	HotIDs            string `flag:"hot-ids" unit:"%" default:"5%" help:"the newest share of ids the hot operations go to"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: the I-th of N even ranges of --vus, and --rate/N; build the table first; merge with dbdyno results merge"`
 	ColdStart
 	Build `rebuild.help:"replace the mixed table when it was built with another --rows" load-threads.default:"2"`
 }
@@ -174,11 +172,7 @@ func checkMixed(o *MixedFlags) error {
 	if o.Rampup < 0 || o.Warmup < 0 || o.Rate < 0 {
 		return fmt.Errorf("--rampup, --warmup and --rate cannot be negative")
 	}
-	sh, err := workload.ParseShard(o.Shard)
-	if err != nil {
-		return err
-	}
-	if err := sh.Check(o.VUs, "virtual users"); err != nil {
+	if err := o.Shard.Check(o.VUs, "virtual users"); err != nil {
 		return err
 	}
 	return o.Build.check()
@@ -200,6 +194,7 @@ type mixed struct {
 	db        *sql.DB
 	t         *engine.Target
 	st        sqlfile.Set
+	ops       sqlfile.Set  // the five operations' statements on the mixed table
 	newest    atomic.Int64 // the highest id handed out
 	missed    [5]atomic.Int64
 	rowsStart int64
@@ -243,7 +238,7 @@ func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.
 		}
 	}
 	m := &mixed{setup: setup, o: o, mix: mix, t: t, opTimeout: o.ReconnectTimeout}
-	m.shard, _ = workload.ParseShard(o.Shard)
+	m.shard = o.Shard
 	lo, hi := m.shard.Range(o.VUs)
 	setup.Users.VUs = hi - lo // the shard's threads (the options keep the run's)
 	if m.db, err = t.Open(ctx); err != nil {
@@ -252,6 +247,10 @@ func openMixed(ctx context.Context, setup *runner.Setup, o *MixedFlags) (runner.
 	if m.st, err = statements(t.Engine); err != nil {
 		m.db.Close()
 		return nil, err
+	}
+	m.ops = sqlfile.Set{}
+	for _, name := range opStatements {
+		m.ops[name] = m.st[name].Ident("part", mixedTable)
 	}
 	m.version = t.Engine.ServerVersion(ctx, m.db)
 	var newest int64
@@ -371,10 +370,7 @@ type worker struct {
 	runner.Cut // interrupts the connection
 	m          *mixed
 	r          *rand.Rand
-	conn       *sql.Conn
-	stmts      [5]*sql.Stmt
-	args       [5]*sqlfile.Statement
-	pg         *pgx.Conn
+	s          *engine.Session
 }
 
 var opStatements = [5]string{"insert_row", "select_row", "select_range", "update_row", "delete_row"}
@@ -387,45 +383,21 @@ func (w *worker) Reconnect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	w.conn = conn
-	w.Set(engine.Interrupter(conn))
-	if w.m.t.Engine.Wire == engine.WirePostgres {
-		if w.pg, err = engine.Pgx(conn); err != nil {
-			w.Close()
-			return err
-		}
+	if w.s, err = w.m.t.Engine.NewSession(conn, w.m.ops); err != nil {
+		conn.Close()
+		return err
 	}
-	for i, name := range opStatements {
-		st := w.m.st[name].Ident("part", mixedTable)
-		w.args[i] = st
-		if w.pg != nil {
-			_, err = w.pg.Prepare(ctx, name, st.SQL)
-		} else {
-			w.stmts[i], err = conn.PrepareContext(ctx, st.SQL)
-		}
-		if err != nil {
-			w.Close()
-			return fmt.Errorf("preparing %s: %w", name, err)
-		}
+	w.Set(w.s.Interrupter())
+	if err := w.s.Prepare(ctx, opStatements[:]...); err != nil {
+		w.Close()
+		return err
 	}
 	return nil
 }
 
 func (w *worker) Close() {
-	for i, s := range w.stmts {
-		if s != nil {
-			s.Close()
-			w.stmts[i] = nil
-		}
-	}
-	if w.pg != nil {
-		w.pg.Close(context.Background()) // database/sql finds the connection closed and discards it
-		w.pg = nil
-	}
-	if w.conn != nil {
-		w.conn.Close()
-		w.conn = nil
-	}
+	w.s.Close()
+	w.s = nil
 }
 
 func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
@@ -436,67 +408,45 @@ func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
 	defer cancel()
 	m := w.m
 	newest := m.newest.Load()
-	var n int64
-	var err error
+	var args []any
 	switch op {
 	case OpInsert:
 		row := MakeRow(m.newest.Add(1), 0)
-		n, err = w.exec(ctx, op, row.args()...)
+		args = row.args()
 	case OpSelectRow:
-		n, err = w.query(ctx, op, m.mix.RowID(w.r, newest))
+		args = []any{m.mix.RowID(w.r, newest)}
 	case OpSelectRange:
 		lo := m.mix.RangeStart(w.r, newest)
-		n, err = w.query(ctx, op, lo, lo+m.mix.Range)
+		args = []any{lo, lo + m.mix.Range}
 	case OpUpdate:
 		id := m.mix.RowID(w.r, newest)
 		row := MakeRow(id, w.r.Uint64()|1)
-		n, err = w.exec(ctx, op, id, row.I1, float64(row.Amount)/1e4, row.Stamp, row.Note)
+		args = []any{id, row.I1, float64(row.Amount) / 1e4, row.Stamp, row.Note}
 	case OpDelete:
-		n, err = w.exec(ctx, op, m.mix.RowID(w.r, newest))
+		args = []any{m.mix.RowID(w.r, newest)}
 	}
-	if err != nil {
-		return runner.Outcome{Err: err, ConnLost: errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone)}
-	}
-	if n == 0 {
-		m.missed[op].Add(1)
-	}
-	return runner.Outcome{}
+	retry := runner.Retry{Engine: m.t.Engine}
+	return retry.Do(ctx, func(int) runner.Outcome { // a deadlock or lock timeout runs the same statement again
+		var n int64
+		var err error
+		if op == OpSelectRow || op == OpSelectRange {
+			n, err = w.query(ctx, op, args...)
+		} else {
+			n, err = w.exec(ctx, op, args...)
+		}
+		if err == nil && n == 0 {
+			m.missed[op].Add(1)
+		}
+		return retry.Outcome(OpNames[op], false, err)
+	})
 }
 
 func (w *worker) exec(ctx context.Context, op int, args ...any) (int64, error) {
-	if w.pg != nil {
-		tag, err := w.pg.Exec(ctx, opStatements[op], args...)
-		return tag.RowsAffected(), err
-	}
-	r, err := w.stmts[op].ExecContext(ctx, w.args[op].Args(args)...)
-	if err != nil {
-		return 0, err
-	}
-	return r.RowsAffected()
+	return w.s.Exec(ctx, opStatements[op], args...)
 }
 
+// query reads a query's rows to the end (the driver reads and decodes each row: the values are not copied
+// again) and returns how many there were.
 func (w *worker) query(ctx context.Context, op int, args ...any) (int64, error) {
-	if w.pg != nil {
-		rows, err := w.pg.Query(ctx, opStatements[op], args...)
-		if err != nil {
-			return 0, err
-		}
-		var n int64
-		for rows.Next() {
-			n++
-		}
-		rows.Close()
-		return n, rows.Err()
-	}
-	rows, err := w.stmts[op].QueryContext(ctx, w.args[op].Args(args)...)
-	if err != nil {
-		return 0, err
-	}
-	// the driver has read and decoded each row when Next returns: the values are not copied again
-	var n int64
-	for rows.Next() {
-		n++
-	}
-	rows.Close()
-	return n, rows.Err()
+	return w.s.Count(ctx, opStatements[op], args...)
 }

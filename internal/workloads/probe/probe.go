@@ -52,7 +52,7 @@ var (
 )
 
 func dataset(kind, title, parts string, fsys fs.FS) *bulk.Dataset {
-	return bulk.Register(&bulk.Dataset{Workload: "probe_" + kind, Title: title, Parts: parts, FS: fsys, Command: "dbdyno probe " + kind})
+	return &bulk.Dataset{Workload: "probe_" + kind, Title: title, Parts: parts, FS: fsys, Command: "dbdyno probe " + kind}
 }
 
 func sub(f fs.FS, dir string) fs.FS {

@@ -48,7 +48,7 @@ func readSize(o *ReadFlags, total bool) (tables int, rows int64, err error) {
 type readProbe struct{}
 
 func (readProbe) Prepare(o *ReadFlags, v *workload.Values) error {
-	if _, _, err := readSize(o, v.Changed("total")); err != nil {
+	if _, _, err := readSize(o, v.Given(o, &o.Total)); err != nil {
 		return err
 	}
 	return o.Build.check()
@@ -57,7 +57,7 @@ func (readProbe) Prepare(o *ReadFlags, v *workload.Values) error {
 func (readProbe) Warmup(*ReadFlags) (bool, string) { return false, "" }
 
 func (readProbe) Start(ctx context.Context, sp workload.Spec, o *ReadFlags) (workload.Run, error) {
-	tables, rows, _ := readSize(o, sp.Values.Changed("total"))
+	tables, rows, _ := readSize(o, sp.Values.Given(o, &o.Total))
 	want := built{"rows_per_table": fmt.Sprint(rows)}
 	db, err := ensure(ctx, readSet, sp.Target, want, tables, o.Rebuild, o.LoadThreads, int64(tables)*rows*RowBytes,
 		func(c adder) []bulk.Work {

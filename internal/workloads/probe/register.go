@@ -51,10 +51,11 @@ func init() {
 			}),
 			{Name: "drop", Short: "remove every probe's tables (dbdyno_probe_*, and nothing else)", Target: workload.OneTarget, Existing: true, Do: drop},
 		},
+		Datasets: datasets,
+		// its part of a report: the mixed probe's measurement, the other probes' steps
+		Report: report.Sections(report.MeasurementSection,
+			report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)),
 	})
-	// its part of a report: the mixed probe's measurement, the other probes' steps
-	report.RegisterSection("probe", report.Sections(report.MeasurementSection,
-		report.Part(func(r *result.Result) *result.Probe { return r.Probe }, probeSection)))
 }
 
 // ColdStart are the cold-start options of the probes that read what they built (the method's --cold-cmd runs

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -62,26 +63,19 @@ func (w *worker) Counted(tx int, out runner.Outcome) {
 }
 
 func (w *worker) try(ctx context.Context, tx int) runner.Outcome {
-	tries := w.s.o.MaxTries
-	if tries <= 1 {
+	retry := runner.Retry{Engine: w.s.eng, Tries: w.s.o.MaxTries}
+	if retry.Tries <= 1 {
 		return w.once(ctx, tx)
 	}
-	vars, pcg := make(map[string]value, len(w.vars)), *w.rand.pcg
-	for k, v := range w.vars {
-		vars[k] = v
-	}
-	for try := 1; ; try++ {
-		out := w.once(ctx, tx)
-		out.Retries = try - 1
-		if out.Err == nil || out.ConnLost || try >= tries || ctx.Err() != nil || w.s.eng.Classify(out.Err) != engine.Retryable {
-			return out
+	vars, pcg := maps.Clone(w.vars), *w.rand.pcg
+	return retry.Do(ctx, func(try int) runner.Outcome {
+		if try > 1 { // the variables and random state the script started with
+			*w.rand.pcg = pcg
+			clear(w.vars)
+			maps.Copy(w.vars, vars)
 		}
-		*w.rand.pcg = pcg
-		clear(w.vars)
-		for k, v := range vars {
-			w.vars[k] = v
-		}
-	}
+		return w.once(ctx, tx)
+	})
 }
 
 // once runs the script from its first command to its last.

@@ -2,6 +2,7 @@ package tpcc
 
 import (
 	"fmt"
+
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
@@ -20,7 +21,7 @@ func (s *runSession) CrossCheck(m *result.Measurement, fig map[string]any) error
 		return nil
 	}
 	client := m.Transactions[TxNames[NewOrder]].Count
-	if s.wl.Options().Shards > 0 {
+	if s.wl.Options().Shard.On() {
 		// a shard's database count holds the other shards' new orders too: it holds at least this shard's
 		if tol := m.KeyAtEdges; db+tol < client {
 			return fmt.Errorf("the database counted %d new orders in the measured window and this shard's client %d: fewer than the shard's own (by more than the %d in flight at the window's edges): lost commits or a rebuilt table", db, client, tol)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
-	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 )
@@ -17,8 +16,8 @@ import (
 var sqlFS embed.FS
 
 // Dataset is the TPC-C tables and the files that make them (sql/generic and sql/ENGINE).
-var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS,
-	Grows: []string{THistory, TOrders, TOrderLine}, Churns: []string{TNewOrder}, Static: []string{TItem}})
+var Dataset = &bulk.Dataset{Workload: "tpcc", Title: "TPC-C", Tables: Tables, FS: sqlFS,
+	Grows: []string{THistory, TOrders, TOrderLine}, Churns: []string{TNewOrder}, Static: []string{TItem}}
 
 // DefaultTarget is the embedded database the workload uses unless told otherwise.
 const DefaultTarget = "sqlite://dbdyno.db"
@@ -76,22 +75,9 @@ func (db *DB) ReadMeta(ctx context.Context) (*Meta, error) {
 	return m, nil
 }
 
-// newSession opens a virtual user's connection: PostgreSQL's is driven through pgconn, the others through
-// database/sql.
-func (db *DB) newSession(ctx context.Context) (session, error) {
-	conn, err := runner.Conn(ctx, db.Data.SQL, db.T)
-	if err != nil {
-		return nil, err
-	}
-	if db.T.Engine.Wire == engine.WirePostgres {
-		ps, err := pgfast.New(conn, db.Stmts)
-		if err != nil {
-			conn.Close()
-			return nil, err
-		}
-		return pgSession{ps}, nil
-	}
-	return newSQLSession(conn, db.Stmts), nil
+// newSession opens a virtual user's statement session (the engine picks its path).
+func (db *DB) newSession(ctx context.Context) (*engine.Session, error) {
+	return runner.Connect(ctx, db.Data.SQL, db.T, db.Stmts)
 }
 
 // SumNextOrderID is sum(d_next_o_id): it grows by one for each committed New-Order. A connection lost on the
@@ -133,8 +119,5 @@ func (db *DB) NextOrderIDReader(ctx context.Context) (read func(context.Context)
 
 // connLost reports an error after which the connection cannot be used again.
 func (db *DB) connLost(err error) bool {
-	return err != nil && (errors.Is(err, errClosed) || db.T.Engine.Classify(err) == engine.ConnLost)
+	return err != nil && db.T.Engine.Classify(err) == engine.ConnLost
 }
-
-// retryable reports a serialization failure, deadlock or lock timeout: the transaction is run again.
-func (db *DB) retryable(err error) bool { return db.T.Engine.Classify(err) == engine.Retryable }

@@ -185,7 +185,7 @@ func TestNewOrderEffectsInEveryMode(t *testing.T) {
 				if _, err := term.newOrder(ctx, in); !errors.Is(err, errRollback) {
 					t.Fatalf("procedures=%v: New-Order with an unused item: %v, want the rollback", procs, err)
 				}
-				term.s.rollback(ctx)
+				term.s.Rollback(ctx)
 				if after, n := stockOf(t, h, q, in), nextOrderID(t, h, q, in); n != next || after[[2]int{1, 12}] != before[[2]int{1, 12}] {
 					t.Errorf("procedures=%v: the rolled-back New-Order changed d_next_o_id %d -> %d or stock %+v -> %+v", procs, next, n, before, after)
 				}
@@ -284,16 +284,16 @@ func sessionOutlivesTheRunsContext(t *testing.T, db *DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
+	defer s.Close()
 	run, end := context.WithCancel(ctx)
 	var v int64
-	if err := s.batch(run, op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil {
+	if err := s.Batch(run, engine.Op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil {
 		t.Fatal(err)
 	}
 	end()
 	time.Sleep(50 * time.Millisecond) // the watcher has set the deadline by now
 	for _, c := range []context.Context{context.Background(), context.WithoutCancel(run)} {
-		if err := s.batch(c, op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil || v == 0 {
+		if err := s.Batch(c, engine.Op{Name: "sum_next_o_id", Dest: []any{&v}}); err != nil || v == 0 {
 			t.Fatalf("after the run's context ended: %v (sum %d)", err, v)
 		}
 	}

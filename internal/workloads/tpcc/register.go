@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/output/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -59,6 +60,9 @@ func init() {
 				Short: "write the initial population as CSV files (one per table and warehouse) instead of loading it"},
 				&GenFlags{Threads: runtime.NumCPU(), Seed: 1}, gen),
 		},
+		Datasets: []*bulk.Dataset{Dataset},
+		// its part of a report: its measurement, throughput over time and the transactions' latencies
+		Report: report.MeasurementSection,
 	})
 	workload.RegisterShortcut(workload.NewShortcut(workload.Shortcut{Name: "quickstart",
 		Short: "build 1 warehouse in the embedded SQLite default, run 2 virtual users for 20 s, check, write the result"},
@@ -105,11 +109,11 @@ type GenFlags struct {
 type RunFlags struct {
 	runner.Users
 	runner.Modes
-	Warehouses     int    `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
-	AllWarehouses  bool   `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
-	KeyingThinking bool   `flag:"keying-thinking" think:"true" help:"apply the specification's keying and think times"`
-	Shard          string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
-	Mix            string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
+	Warehouses        int  `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
+	AllWarehouses     bool `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
+	KeyingThinking    bool `flag:"keying-thinking" think:"true" help:"apply the specification's keying and think times"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
+	Mix               string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
 
 // runMix is --mix over the five transactions.
@@ -183,18 +187,13 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	if err != nil {
 		return nil, err
 	}
-	shard, shards, err := ParseShard(o.Shard)
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
 	m, err := runMix(o)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	ro := RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
-		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: shard, Shards: shards}
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: o.Shard}
 	if m.Custom {
 		ro.Mix = m
 	}
@@ -222,8 +221,8 @@ func (s *runSession) Options() map[string]any {
 	out, wl := s.setup.Options(), s.wl
 	out["warehouses"], out["warehouses_built"], out["all_warehouses"] = wl.Options().Warehouses, wl.Meta().Warehouses, s.o.AllWarehouses
 	out["keying_thinking"], out["nurand_c_run"], out["nurand_c_load"], out["build_seed"] = s.o.KeyingThinking, wl.C, wl.Meta().C, fmt.Sprint(wl.Meta().Seed)
-	if o := wl.Options(); o.Shards > 0 {
-		workload.Shard{I: o.Shard, N: o.Shards}.Record(out, "warehouses", o.Warehouses, 1) // the terminals' homes
+	if o := wl.Options(); o.Shard.On() {
+		o.Shard.Record(out, "warehouses", o.Warehouses, 1) // the terminals' homes
 	}
 	if m := wl.Options().Mix; m.Custom {
 		out["mix"] = m.Text // a custom mix: compare sets it only beside the same mix (Work)

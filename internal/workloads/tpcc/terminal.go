@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -21,31 +21,15 @@ type RunOptions struct {
 	Seed           uint64
 	MaxRetries     int
 	Mix            workload.Mix // a custom mix (--mix); the standard one when not Custom
-	// Shard of Shards (1-based; Shards 0: the whole run): the terminals' home warehouses are the Shard-th of
-	// Shards even ranges of the warehouses (remote warehouses are still drawn from all of them).
-	Shard, Shards int
+	// Shard (the zero Shard: the whole run): the terminals' home warehouses are the I-th of N even ranges of the
+	// warehouses (remote warehouses are still drawn from all of them).
+	Shard workload.Shard
 }
 
 // homes are the home warehouses [lo, hi) of the run's terminals: all, or its shard's range.
 func (o RunOptions) homes() (lo, hi int) {
-	if o.Shards == 0 {
-		return 1, o.Warehouses + 1
-	}
-	return (o.Shard-1)*o.Warehouses/o.Shards + 1, o.Shard*o.Warehouses/o.Shards + 1
-}
-
-// ParseShard reads --shard I/N ("" is the whole run: 0, 0).
-func ParseShard(s string) (shard, shards int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	i, n, ok := strings.Cut(s, "/")
-	shard, err1 := strconv.Atoi(i)
-	shards, err2 := strconv.Atoi(n)
-	if !ok || err1 != nil || err2 != nil || shards < 1 || shard < 1 || shard > shards {
-		return 0, 0, fmt.Errorf("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4", s)
-	}
-	return shard, shards, nil
+	lo, hi = o.Shard.Range(o.Warehouses)
+	return lo + 1, hi + 1
 }
 
 // Workload is the TPC-C driver for the runner.
@@ -71,8 +55,8 @@ func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, erro
 	if opts.Warehouses > meta.Warehouses {
 		return nil, fmt.Errorf("--warehouses %d is more than the %d built: rebuild with 'dbdyno tpcc build --warehouses %d --drop'", opts.Warehouses, meta.Warehouses, opts.Warehouses)
 	}
-	if opts.Shards > opts.Warehouses {
-		return nil, fmt.Errorf("--shard %d/%d: %d shards of %d warehouses leave some without a warehouse: use at most %d shards, or build more warehouses", opts.Shard, opts.Shards, opts.Shards, opts.Warehouses, opts.Warehouses)
+	if opts.Shard.N > opts.Warehouses {
+		return nil, fmt.Errorf("--shard %s: %d shards of %d warehouses leave some without a warehouse: use at most %d shards, or build more warehouses", opts.Shard, opts.Shard.N, opts.Warehouses, opts.Warehouses)
 	}
 	if opts.Procedures && !db.T.Procedures(ctx) {
 		return nil, fmt.Errorf("--mode procedures is not available on %s (%s): use --mode sql", db.T.Engine, db.T.NoProcedures(ctx))
@@ -102,7 +86,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
 	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
 		listsAsText: !w.db.T.Engine.Arrays, districtNext: w.db.Stmts["no_district_next"] != nil}
-	t.Set(s.interrupter())
+	t.Set(s.Interrupter())
 	t.lo, t.hi = w.opts.homes()
 	t.home = t.lo + vu%(t.hi-t.lo)
 	t.cur = t.home
@@ -115,7 +99,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 type Terminal struct {
 	runner.Cut  // interrupts the current session's connection
 	w           *Workload
-	s           session
+	s           *engine.Session
 	r           *Rand
 	c           Constants
 	warehouses  int
@@ -179,33 +163,28 @@ func (t *Terminal) Do(ctx context.Context, tx int) runner.Outcome {
 		w, threshold := t.homeWID(), t.r.Int(10, 20)
 		run = func() error { _, err := t.stockLevel(ctx, w, t.did, threshold); return err }
 	}
-	var out runner.Outcome
-	for {
+	retry := runner.Retry{Engine: t.w.db.T.Engine, Tries: t.w.opts.MaxRetries + 1}
+	return retry.Do(ctx, func(int) runner.Outcome {
 		err := run()
 		if err == nil {
-			return out
+			return runner.Outcome{}
 		}
-		if !t.procs && !t.w.db.connLost(err) {
+		lost := t.w.db.connLost(err)
+		if !t.procs && !lost {
 			// A procedure ends its own transaction (PostgreSQL's implicit one aborts with the error, MySQL's exit
 			// handler and SQL Server's XACT_ABORT roll back, an unused item rolls back): another ROLLBACK would
 			// be counted again by PostgreSQL (with a warning) and MySQL, doubling the server's rollbacks.
-			t.s.rollback(ctx)
+			t.s.Rollback(ctx)
 		}
 		switch {
 		case errors.Is(err, errRollback):
-			out.RolledBack = true
-			return out
-		case t.w.db.connLost(err):
-			out.Err, out.ConnLost = fmt.Errorf("%s: connection lost: %w", TxNames[tx], err), true
-			return out
-		case t.w.db.retryable(err) && out.Retries < t.w.opts.MaxRetries && ctx.Err() == nil:
-			out.Retries++
-			continue
+			return runner.Outcome{RolledBack: true}
+		case lost:
+			return runner.Outcome{Err: fmt.Errorf("%s: connection lost: %w", TxNames[tx], err), ConnLost: true}
 		default:
-			out.Err = fmt.Errorf("%s: %w", TxNames[tx], err)
-			return out
+			return runner.Outcome{Err: fmt.Errorf("%s: %w", TxNames[tx], err)}
 		}
-	}
+	})
 }
 
 // isItemNotFound reports the error dbdyno's New-Order procedure raises for the 1% of orders with an unused item.
@@ -216,34 +195,17 @@ func (t *Terminal) isItemNotFound(err error) bool {
 
 // Reconnect implements runner.Worker.
 func (t *Terminal) Reconnect(ctx context.Context) error {
-	t.s.close()
+	t.s.Close()
 	s, err := t.w.db.newSession(ctx)
 	if err != nil {
-		t.s = closedSession{}
+		t.s = nil // engine.ErrClosed until a reconnect succeeds
 		t.Set(nil)
 		return err
 	}
 	t.s = s
-	t.Set(s.interrupter())
+	t.Set(s.Interrupter())
 	return nil
 }
 
 // Close implements runner.Worker.
-func (t *Terminal) Close() { t.s.close() }
-
-// closedSession stands in while a terminal waits to reconnect.
-type closedSession struct{}
-
-var errClosed = errors.New("connection closed")
-
-func (closedSession) begin(context.Context, bool) error  { return errClosed }
-func (closedSession) commit(context.Context) error       { return errClosed }
-func (closedSession) rollback(context.Context) error     { return nil }
-func (closedSession) batch(context.Context, ...op) error { return errClosed }
-func (closedSession) query(context.Context, string, []any, []any, func() error) error {
-	return errClosed
-}
-func (closedSession) close()              {}
-func (closedSession) interrupter() func() { return nil }
-
-func (closedSession) batchCommit(context.Context, ...op) error { return errClosed }
+func (t *Terminal) Close() { t.s.Close() }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
 )
 
 // Transaction types, in the order of the mix.
@@ -97,7 +99,7 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		} else {
 			args = []any{in.wID, in.dID, in.cID, len(in.lines), in.allLocal, items, supply, qty}
 		}
-		err := s.batch(ctx, op{Name: "proc_new_order", Args: args, Dest: []any{&total, &rolledBack}})
+		err := s.Batch(ctx, engine.Op{Name: "proc_new_order", Args: args, Dest: []any{&total, &rolledBack}})
 		if err != nil {
 			if t.isItemNotFound(err) {
 				return 0, errRollback
@@ -109,21 +111,21 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		}
 		return total, nil
 	}
-	if err := s.begin(ctx, false); err != nil {
+	if err := s.Begin(ctx, false); err != nil {
 		return 0, err
 	}
 	var wTax, dTax, cDiscount float64
 	var oID int
 	var cLast, cCredit string
-	district := []op{
+	district := []engine.Op{
 		{Name: "no_district", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}},
 		{Name: "no_district_update", Args: []any{in.wID, in.dID}}}
 	if t.districtNext {
 		// the dialect takes the next order number in one statement: the increment, then its own write read back
-		district = []op{{Name: "no_district_next", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}}}
+		district = []engine.Op{{Name: "no_district_next", Args: []any{in.wID, in.dID}, Dest: []any{&dTax, &oID}}}
 	}
-	if err := s.batch(ctx, append(append([]op{{Name: "no_warehouse", Args: []any{in.wID}, Dest: []any{&wTax}}}, district...),
-		op{Name: "no_customer", Args: []any{in.wID, in.dID, in.cID}, Dest: []any{&cDiscount, &cLast, &cCredit}})...,
+	if err := s.Batch(ctx, append(append([]engine.Op{{Name: "no_warehouse", Args: []any{in.wID}, Dest: []any{&wTax}}}, district...),
+		engine.Op{Name: "no_customer", Args: []any{in.wID, in.dID, in.cID}, Dest: []any{&cDiscount, &cLast, &cCredit}})...,
 	); err != nil {
 		return 0, err
 	}
@@ -132,14 +134,14 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	names := make([]string, n)
 	idata := make([]string, n)
 	found := make([]bool, n)
-	ops := make([]op, 0, 2+2*n)
+	ops := make([]engine.Op, 0, 2+2*n)
 	ops = append(ops,
-		op{Name: "no_insert_order", Args: []any{oID, in.dID, in.wID, in.cID, t.now(), n, in.allLocal}},
-		op{Name: "no_insert_new_order", Args: []any{oID, in.dID, in.wID}})
+		engine.Op{Name: "no_insert_order", Args: []any{oID, in.dID, in.wID, in.cID, t.now(), n, in.allLocal}},
+		engine.Op{Name: "no_insert_new_order", Args: []any{oID, in.dID, in.wID}})
 	for i, l := range in.lines {
-		ops = append(ops, op{Name: "no_item", Args: []any{l.iID}, Dest: []any{&prices[i], &names[i], &idata[i]}, Found: &found[i]})
+		ops = append(ops, engine.Op{Name: "no_item", Args: []any{l.iID}, Dest: []any{&prices[i], &names[i], &idata[i]}, Found: &found[i]})
 	}
-	if err := s.batch(ctx, ops...); err != nil {
+	if err := s.Batch(ctx, ops...); err != nil {
 		return 0, err
 	}
 	for i := range found {
@@ -152,9 +154,9 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 	sDist := make([]string, n)
 	ops = ops[:0]
 	for i, l := range in.lines {
-		ops = append(ops, op{Name: "no_stock", Args: []any{l.supplyWID, l.iID, in.dID}, Dest: []any{&sQty[i], &sData[i], &sDist[i]}})
+		ops = append(ops, engine.Op{Name: "no_stock", Args: []any{l.supplyWID, l.iID, in.dID}, Dest: []any{&sQty[i], &sData[i], &sDist[i]}})
 	}
-	if err := s.batch(ctx, ops...); err != nil {
+	if err := s.Batch(ctx, ops...); err != nil {
 		return 0, err
 	}
 	ops = ops[:0]
@@ -181,10 +183,10 @@ func (t *Terminal) newOrder(ctx context.Context, in newOrderInput) (total float6
 		// brand-generic (clause 2.4.2.2) is computed for the output screen only.
 		_ = strings.Contains(idata[i], "ORIGINAL") && strings.Contains(sData[i], "ORIGINAL")
 		ops = append(ops,
-			op{Name: "no_stock_update", Args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
-			op{Name: "no_insert_order_line", Args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
+			engine.Op{Name: "no_stock_update", Args: []any{q, l.quantity, remote, l.supplyWID, l.iID}},
+			engine.Op{Name: "no_insert_order_line", Args: []any{oID, in.dID, in.wID, i + 1, l.iID, l.supplyWID, l.quantity, amount, sDist[i]}})
 	}
-	if err := s.batchCommit(ctx, ops...); err != nil {
+	if err := s.BatchCommit(ctx, ops...); err != nil {
 		return 0, err
 	}
 	return sum * (1 - cDiscount) * (1 + wTax + dTax), nil
@@ -232,7 +234,7 @@ func (t *Terminal) paymentInput() paymentInput {
 func (t *Terminal) pickByName(ctx context.Context, wID, dID int, last string) (int, error) {
 	ids := t.idBuf[:0]
 	var id int
-	err := t.s.query(ctx, "customers_by_last", []any{wID, dID, last}, []any{&id}, func() error {
+	err := t.s.Query(ctx, "customers_by_last", []any{wID, dID, last}, []any{&id}, func() error {
 		ids = append(ids, id)
 		return nil
 	})
@@ -241,7 +243,7 @@ func (t *Terminal) pickByName(ctx context.Context, wID, dID int, last string) (i
 		return 0, err
 	}
 	if len(ids) == 0 {
-		return 0, fmt.Errorf("no customer named %s in warehouse %d district %d: %w", last, wID, dID, errNotFound)
+		return 0, fmt.Errorf("no customer named %s in warehouse %d district %d: %w", last, wID, dID, engine.ErrNoRow)
 	}
 	return ids[(len(ids)+1)/2-1], nil
 }
@@ -251,18 +253,18 @@ func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
 	if t.procs {
 		var cID int
 		var balance float64
-		return s.batch(ctx, op{Name: "proc_payment", Args: []any{in.wID, in.dID, in.cWID, in.cDID, in.cID, in.byName, in.cLast, in.amount},
+		return s.Batch(ctx, engine.Op{Name: "proc_payment", Args: []any{in.wID, in.dID, in.cWID, in.cDID, in.cID, in.byName, in.cLast, in.amount},
 			Dest: []any{&cID, &balance}})
 	}
-	if err := s.begin(ctx, false); err != nil {
+	if err := s.Begin(ctx, false); err != nil {
 		return err
 	}
 	var wName, wS1, wS2, wCity, wState, wZip, dName, dS1, dS2, dCity, dState, dZip string
-	if err := s.batch(ctx,
-		op{Name: "pay_warehouse_update", Args: []any{in.wID, in.amount}},
-		op{Name: "pay_warehouse", Args: []any{in.wID}, Dest: []any{&wName, &wS1, &wS2, &wCity, &wState, &wZip}},
-		op{Name: "pay_district_update", Args: []any{in.wID, in.dID, in.amount}},
-		op{Name: "pay_district", Args: []any{in.wID, in.dID}, Dest: []any{&dName, &dS1, &dS2, &dCity, &dState, &dZip}},
+	if err := s.Batch(ctx,
+		engine.Op{Name: "pay_warehouse_update", Args: []any{in.wID, in.amount}},
+		engine.Op{Name: "pay_warehouse", Args: []any{in.wID}, Dest: []any{&wName, &wS1, &wS2, &wCity, &wState, &wZip}},
+		engine.Op{Name: "pay_district_update", Args: []any{in.wID, in.dID, in.amount}},
+		engine.Op{Name: "pay_district", Args: []any{in.wID, in.dID}, Dest: []any{&dName, &dS1, &dS2, &dCity, &dState, &dZip}},
 	); err != nil {
 		return err
 	}
@@ -276,26 +278,26 @@ func (t *Terminal) payment(ctx context.Context, in paymentInput) error {
 	var first, middle, last, s1, s2, city, state, zip, phone, credit string
 	var since any
 	var limit, discount, balance float64
-	if err := s.batch(ctx, op{Name: "pay_customer", Args: []any{in.cWID, in.cDID, cID},
+	if err := s.Batch(ctx, engine.Op{Name: "pay_customer", Args: []any{in.cWID, in.cDID, cID},
 		Dest: []any{&first, &middle, &last, &s1, &s2, &city, &state, &zip, &phone, &since, &credit, &limit, &discount, &balance}}); err != nil {
 		return err
 	}
-	var tail []op
+	var tail []engine.Op
 	if credit == "BC" {
 		var data string
-		if err := s.batch(ctx, op{Name: "pay_customer_data", Args: []any{in.cWID, in.cDID, cID}, Dest: []any{&data}}); err != nil {
+		if err := s.Batch(ctx, engine.Op{Name: "pay_customer_data", Args: []any{in.cWID, in.cDID, cID}, Dest: []any{&data}}); err != nil {
 			return err
 		}
 		data = fmt.Sprintf("%d %d %d %d %d %.2f|%s", cID, in.cDID, in.cWID, in.dID, in.wID, in.amount, data)
 		if len(data) > 500 {
 			data = data[:500]
 		}
-		tail = append(tail, op{Name: "pay_customer_update_bc", Args: []any{in.cWID, in.cDID, cID, in.amount, data}})
+		tail = append(tail, engine.Op{Name: "pay_customer_update_bc", Args: []any{in.cWID, in.cDID, cID, in.amount, data}})
 	} else {
-		tail = append(tail, op{Name: "pay_customer_update", Args: []any{in.cWID, in.cDID, cID, in.amount}})
+		tail = append(tail, engine.Op{Name: "pay_customer_update", Args: []any{in.cWID, in.cDID, cID, in.amount}})
 	}
-	tail = append(tail, op{Name: "pay_insert_history", Args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
-	return s.batchCommit(ctx, tail...)
+	tail = append(tail, engine.Op{Name: "pay_insert_history", Args: []any{cID, in.cDID, in.cWID, in.dID, in.wID, t.now(), in.amount, wName + "    " + dName}})
+	return s.BatchCommit(ctx, tail...)
 }
 
 // orderStatusInput is clause 2.6.1's input data.
@@ -321,9 +323,9 @@ func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
 	s := t.s
 	if t.procs {
 		var cID, lines int
-		return s.batch(ctx, op{Name: "proc_order_status", Args: []any{in.wID, in.dID, in.cID, in.byName, in.cLast}, Dest: []any{&cID, &lines}})
+		return s.Batch(ctx, engine.Op{Name: "proc_order_status", Args: []any{in.wID, in.dID, in.cID, in.byName, in.cLast}, Dest: []any{&cID, &lines}})
 	}
-	if err := s.begin(ctx, true); err != nil {
+	if err := s.Begin(ctx, true); err != nil {
 		return err
 	}
 	cID := in.cID
@@ -338,9 +340,9 @@ func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
 	var oID int
 	var entry, carrier any
 	found := false
-	if err := s.batch(ctx,
-		op{Name: "os_customer", Args: []any{in.wID, in.dID, cID}, Dest: []any{&balance, &first, &middle, &last}},
-		op{Name: "os_last_order", Args: []any{in.wID, in.dID, cID}, Dest: []any{&oID, &entry, &carrier}, Found: &found},
+	if err := s.Batch(ctx,
+		engine.Op{Name: "os_customer", Args: []any{in.wID, in.dID, cID}, Dest: []any{&balance, &first, &middle, &last}},
+		engine.Op{Name: "os_last_order", Args: []any{in.wID, in.dID, cID}, Dest: []any{&oID, &entry, &carrier}, Found: &found},
 	); err != nil {
 		return err
 	}
@@ -348,20 +350,20 @@ func (t *Terminal) orderStatus(ctx context.Context, in orderStatusInput) error {
 		var iID, supply, qty int
 		var amount float64
 		var delivery any
-		if err := s.query(ctx, "os_order_lines", []any{in.wID, in.dID, oID}, []any{&iID, &supply, &qty, &amount, &delivery}, func() error { return nil }); err != nil {
+		if err := s.Query(ctx, "os_order_lines", []any{in.wID, in.dID, oID}, []any{&iID, &supply, &qty, &amount, &delivery}, func() error { return nil }); err != nil {
 			return err
 		}
 	}
-	return s.commit(ctx)
+	return s.Commit(ctx)
 }
 
 func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	s := t.s
 	if t.procs {
 		var delivered int
-		return s.batch(ctx, op{Name: "proc_delivery", Args: []any{wID, carrier}, Dest: []any{&delivered}})
+		return s.Batch(ctx, engine.Op{Name: "proc_delivery", Args: []any{wID, carrier}, Dest: []any{&delivered}})
 	}
-	if err := s.begin(ctx, false); err != nil {
+	if err := s.Begin(ctx, false); err != nil {
 		return err
 	}
 	// Three round trips for the ten districts: find each district's oldest undelivered order, deliver them all,
@@ -370,11 +372,11 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 	var oID, cID [DistrictsPerWH]int
 	var amount [DistrictsPerWH]float64
 	var found [DistrictsPerWH]bool
-	ops := make([]op, 0, 5*DistrictsPerWH)
+	ops := make([]engine.Op, 0, 5*DistrictsPerWH)
 	for d := 1; d <= DistrictsPerWH; d++ {
-		ops = append(ops, op{Name: "dl_new_order", Args: []any{wID, d}, Dest: []any{&oID[d-1]}, Found: &found[d-1]})
+		ops = append(ops, engine.Op{Name: "dl_new_order", Args: []any{wID, d}, Dest: []any{&oID[d-1]}, Found: &found[d-1]})
 	}
-	if err := s.batch(ctx, ops...); err != nil {
+	if err := s.Batch(ctx, ops...); err != nil {
 		return err
 	}
 	ops = ops[:0]
@@ -384,41 +386,41 @@ func (t *Terminal) delivery(ctx context.Context, wID, carrier int) error {
 		}
 		o := oID[d-1]
 		ops = append(ops,
-			op{Name: "dl_delete_new_order", Args: []any{wID, d, o}},
-			op{Name: "dl_order", Args: []any{wID, d, o}, Dest: []any{&cID[d-1]}},
-			op{Name: "dl_update_order", Args: []any{wID, d, o, carrier}},
-			op{Name: "dl_update_order_lines", Args: []any{wID, d, o, now}},
-			op{Name: "dl_sum_order_lines", Args: []any{wID, d, o}, Dest: []any{&amount[d-1]}})
+			engine.Op{Name: "dl_delete_new_order", Args: []any{wID, d, o}},
+			engine.Op{Name: "dl_order", Args: []any{wID, d, o}, Dest: []any{&cID[d-1]}},
+			engine.Op{Name: "dl_update_order", Args: []any{wID, d, o, carrier}},
+			engine.Op{Name: "dl_update_order_lines", Args: []any{wID, d, o, now}},
+			engine.Op{Name: "dl_sum_order_lines", Args: []any{wID, d, o}, Dest: []any{&amount[d-1]}})
 	}
 	if len(ops) == 0 {
-		return s.commit(ctx)
+		return s.Commit(ctx)
 	}
-	if err := s.batch(ctx, ops...); err != nil {
+	if err := s.Batch(ctx, ops...); err != nil {
 		return err
 	}
 	ops = ops[:0]
 	for d := 1; d <= DistrictsPerWH; d++ {
 		if found[d-1] {
-			ops = append(ops, op{Name: "dl_update_customer", Args: []any{wID, d, cID[d-1], amount[d-1]}})
+			ops = append(ops, engine.Op{Name: "dl_update_customer", Args: []any{wID, d, cID[d-1], amount[d-1]}})
 		}
 	}
-	return s.batchCommit(ctx, ops...)
+	return s.BatchCommit(ctx, ops...)
 }
 
 func (t *Terminal) stockLevel(ctx context.Context, wID, dID, threshold int) (int, error) {
 	s := t.s
 	var low int
 	if t.procs {
-		return low, s.batch(ctx, op{Name: "proc_stock_level", Args: []any{wID, dID, threshold}, Dest: []any{&low}})
+		return low, s.Batch(ctx, engine.Op{Name: "proc_stock_level", Args: []any{wID, dID, threshold}, Dest: []any{&low}})
 	}
-	if err := s.begin(ctx, true); err != nil {
+	if err := s.Begin(ctx, true); err != nil {
 		return 0, err
 	}
 	var next int
-	if err := s.batch(ctx, op{Name: "sl_district", Args: []any{wID, dID}, Dest: []any{&next}}); err != nil {
+	if err := s.Batch(ctx, engine.Op{Name: "sl_district", Args: []any{wID, dID}, Dest: []any{&next}}); err != nil {
 		return 0, err
 	}
-	return low, s.batchCommit(ctx, op{Name: "sl_count", Args: []any{wID, dID, next, threshold}, Dest: []any{&low}})
+	return low, s.BatchCommit(ctx, engine.Op{Name: "sl_count", Args: []any{wID, dID, next, threshold}, Dest: []any{&low}})
 }
 
 func (t *Terminal) now() time.Time { return time.Now().UTC().Truncate(time.Second) }

@@ -30,10 +30,10 @@ var Tables = []string{"dbdyno_tpce_meta", "dbdyno_tpce_opening",
 
 // Dataset is the workload's tables and the files that make them. The growing tables are the specification's
 // eight (trade_request and holding churn: a run inserts and deletes).
-var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpce", Title: "TPC-E", Tables: Tables, FS: sqlFS,
+var Dataset = &bulk.Dataset{Workload: "tpce", Title: "TPC-E", Tables: Tables, FS: sqlFS,
 	Grows:  []string{"trade", "trade_history", "settlement", "cash_transaction", "holding_history"},
 	Churns: []string{"trade_request", "holding", "holding_summary"},
-	Static: []string{"status_type", "trade_type", "sector", "industry", "charge", "commission_rate", "zip_code", "dbdyno_tpce_opening"}})
+	Static: []string{"status_type", "trade_type", "sector", "industry", "charge", "commission_rate", "zip_code", "dbdyno_tpce_opening"}}
 
 // DB is an open TPC-E target.
 type DB struct{ bulk.TxDB }

@@ -91,7 +91,7 @@ func dmCleanupBothModes(t *testing.T, ctx context.Context, db *DB, sqlW, procW *
 }
 
 func inRolledBack(ctx context.Context, wk *worker, fn func(tx *sql.Tx) error) error {
-	tx, err := wk.conn.BeginTx(ctx, nil)
+	tx, err := wk.conn().BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}

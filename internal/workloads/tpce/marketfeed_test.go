@@ -75,7 +75,7 @@ func feedsOnce(t *testing.T, ctx context.Context, db *DB, procs bool) {
 	at := "2026-01-05 10:00:00"
 	// a pending limit buy at 29.00, committed
 	tid := w.nextTID.Add(1)
-	tx, err := a.conn.BeginTx(ctx, nil)
+	tx, err := a.conn().BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func feedsOnce(t *testing.T, ctx context.Context, db *DB, procs bool) {
 	}
 	// B's feed has read before A commits (as an earlier tick's read of trade_request does): its snapshot. A plain
 	// read: a tick's own locking reads (MySQL's procedure) could hold gap locks A would wait for.
-	tb, err := b.conn.BeginTx(ctx, nil)
+	tb, err := b.conn().BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func feedsOnce(t *testing.T, ctx context.Context, db *DB, procs bool) {
 		t.Fatal(err)
 	}
 	// A's feed crosses the order's price: it submits the order and commits
-	ta, err := a.conn.BeginTx(ctx, nil)
+	ta, err := a.conn().BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

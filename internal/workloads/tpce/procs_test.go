@@ -223,7 +223,7 @@ func framesBothModes(t *testing.T, ctx context.Context, db *DB) {
 					nonEmpty[frame] = true
 				}
 			}
-			tx, err := wk.conn.BeginTx(ctx, nil)
+			tx, err := wk.conn().BeginTx(ctx, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

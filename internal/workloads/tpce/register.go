@@ -7,6 +7,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -42,9 +43,6 @@ func init() {
 				Short:  "drive the customer emulator's mix and the market exchange emulator; report tpsE",
 				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error {
-					if _, err := workload.ParseShard(o.Shard); err != nil {
-						return err
-					}
 					_, err := ParseMix(o.Mix)
 					return err
 				},
@@ -52,6 +50,9 @@ func init() {
 			runner.CheckCommand("verify trade, holding, settlement and cash agreement, balances and holding summaries", Open),
 			workload.DropCommand("remove dbdyno's TPC-E tables (and nothing else)", Open),
 		},
+		Datasets: []*bulk.Dataset{Dataset},
+		// its part of a report: its measurement, throughput over time and the transactions' latencies
+		Report: report.MeasurementSection,
 	})
 }
 

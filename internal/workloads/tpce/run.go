@@ -151,13 +151,8 @@ func (w *Workload) Transactions() []string { return TxNames }
 
 // NewWorker opens a virtual user's connection.
 func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
-	conn, err := runner.Conn(ctx, w.db.Data.SQL, w.db.T)
-	if err != nil {
-		return nil, err
-	}
 	wk := &worker{w: w, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
-	if err := wk.attach(conn); err != nil {
-		conn.Close()
+	if err := wk.connect(ctx); err != nil {
 		return nil, err
 	}
 	return wk, nil
@@ -166,9 +161,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 type worker struct {
 	runner.Cut
 	w    *Workload
-	conn *sql.Conn
-	fast *fastConn // conn driven through pgfast (PostgreSQL's wire): where the transactions run
-	pc   *prepConn // else conn with its prepared statements
+	s    *engine.Session // where the transactions run (nil while a reconnect fails)
 	r    *rand.Rand
 	deck *deck
 	ord  order
@@ -184,15 +177,7 @@ func (wk *worker) Close() { wk.detach() }
 
 func (wk *worker) Reconnect(ctx context.Context) error {
 	wk.detach()
-	conn, err := runner.Conn(ctx, wk.w.db.Data.SQL, wk.w.db.T)
-	if err != nil {
-		return err
-	}
-	if err := wk.attach(conn); err != nil {
-		conn.Close()
-		return err
-	}
-	return nil
+	return wk.connect(ctx)
 }
 
 // Next: Data-Maintenance when its minute is up, else the MEE's due Trade-Result or Market-Feed, else the
@@ -218,21 +203,12 @@ func (wk *worker) Next() (int, time.Duration, time.Duration) {
 }
 
 func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
-	var out runner.Outcome
 	wk.w.trips.tx.Add(1)
-	for attempt := 0; ; attempt++ {
+	retry := runner.Retry{Engine: wk.w.db.T.Engine}
+	return retry.Do(ctx, func(int) runner.Outcome {
 		rolledBack, err := wk.do(ctx, tx)
-		if err != nil && wk.w.db.T.Engine.Classify(err) == engine.Retryable && attempt < 10 && ctx.Err() == nil {
-			out.Retries++
-			continue
-		}
-		if err != nil {
-			out.Err = fmt.Errorf("%s: %w", TxNames[tx], err)
-			out.ConnLost = wk.w.db.T.Engine.Classify(err) == engine.ConnLost || errors.Is(err, sql.ErrConnDone)
-		}
-		out.RolledBack = rolledBack
-		return out
-	}
+		return retry.Outcome(TxNames[tx], rolledBack, err)
+	})
 }
 
 // rows is a statement's result rows; one scans its single row (sql.ErrNoRows when there is none); count is the
@@ -245,8 +221,8 @@ func (wk *worker) rows(ctx context.Context, e engine.Queryer, name string, args 
 			return nil, err
 		}
 	}
-	if f, ok := e.(*fastConn); ok {
-		return f.rows(ctx, name, args)
+	if s, ok := e.(*engine.Session); ok {
+		return sessionRows(ctx, s, name, args)
 	}
 	st := wk.w.db.Stmts[name]
 	out, err := readRows(e.QueryContext(ctx, st.SQL, st.Args(args)...))
@@ -259,19 +235,18 @@ func (wk *worker) rows(ctx context.Context, e engine.Queryer, name string, args 
 func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args []any, dest ...any) error {
 	wk.w.trips.n.Add(1)
 	var err error
-	if f, ok := e.(*fastConn); ok {
-		err = f.one(ctx, name, args, dest)
+	if s, ok := e.(*engine.Session); ok {
+		err = sessionOne(ctx, s, name, args, dest) // its error names the statement
 	} else {
 		st := wk.w.db.Stmts[name]
-		err = e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...)
+		if err = e.QueryRowContext(ctx, st.SQL, st.Args(args)...).Scan(dest...); err != nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if wk.tap != nil && (err == nil || errors.Is(err, sql.ErrNoRows)) {
 		wk.tapOne(e, name, args, err, dest)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	return err
 }
 
 func (wk *worker) count(ctx context.Context, e engine.Queryer, name string, args ...any) (int64, error) {
@@ -281,10 +256,8 @@ func (wk *worker) count(ctx context.Context, e engine.Queryer, name string, args
 			return 0, err
 		}
 	}
-	if f, ok := e.(*fastConn); ok {
-		var n int64
-		err := f.s.QueryText(ctx, name, args, func([][]byte) error { n++; return nil })
-		return n, err
+	if s, ok := e.(*engine.Session); ok {
+		return s.Count(ctx, name, args...)
 	}
 	st := wk.w.db.Stmts[name]
 	n, err := drain(e.QueryContext(ctx, st.SQL, st.Args(args)...))
@@ -321,8 +294,8 @@ func (wk *worker) exec(ctx context.Context, e engine.Queryer, name string, args 
 	if wk.tap != nil {
 		wk.tap(e, name, args, nil) // a write: the test sees its arguments before it runs
 	}
-	if f, ok := e.(*fastConn); ok {
-		return f.s.Exec(ctx, name, args...)
+	if s, ok := e.(*engine.Session); ok {
+		return s.Exec(ctx, name, args...)
 	}
 	r, err := wk.w.db.exec(ctx, e, name, args...)
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 // RunFlags are `tpce run`'s options.
 type RunFlags struct {
 	runner.Users
-	runner.Modes `mode.help:"sql (each frame's statements from the client) or procedures (each frame one stored-procedure call; the default where the engine has them)"`
-	Shard        string `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: its customers are the I-th of N even ranges of the customers' load units, its trade ids of its own (shard 1 runs Data-Maintenance); merge the shards' results with dbdyno results merge (tpsE: their sum)"`
-	Mix          string `flag:"mix" help:"the customer emulator's weights, e.g. trade_order=30,trade_status=40,market_watch=30 (relative; a transaction not named does not run; trade_result and market_feed follow trade_order, as the market exchange emulator starts them); a mix other than the standard broker_volume=4.9,customer_position=13,market_watch=18,security_detail=14,trade_lookup=8,trade_order=10.1,trade_status=19,trade_update=2 marks the result \"custom mix\" and compare sets it only beside the same mix"`
+	runner.Modes      `mode.help:"sql (each frame's statements from the client) or procedures (each frame one stored-procedure call; the default where the engine has them)"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: its customers are the I-th of N even ranges of the customers' load units, its trade ids of its own (shard 1 runs Data-Maintenance); merge the shards' results with dbdyno results merge (tpsE: their sum)"`
+	Mix               string `flag:"mix" help:"the customer emulator's weights, e.g. trade_order=30,trade_status=40,market_watch=30 (relative; a transaction not named does not run; trade_result and market_feed follow trade_order, as the market exchange emulator starts them); a mix other than the standard broker_volume=4.9,customer_position=13,market_watch=18,security_detail=14,trade_lookup=8,trade_order=10.1,trade_status=19,trade_update=2 marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
 
 // Disclaimer goes with every tpce result.
@@ -38,15 +38,11 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 	if err != nil {
 		return nil, err
 	}
-	sh, err := workload.ParseShard(o.Shard)
-	if err != nil {
-		return nil, err
-	}
 	db, err := Open(ctx, setup.Target)
 	if err != nil {
 		return nil, err
 	}
-	w, err := db.newWorkload(ctx, o.Seed, setup.Mode == "procedures", sh)
+	w, err := db.newWorkload(ctx, o.Seed, setup.Mode == "procedures", o.Shard)
 	if err != nil {
 		db.Close()
 		return nil, err

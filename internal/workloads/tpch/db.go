@@ -18,8 +18,8 @@ var sqlFS embed.FS
 var tableNames = []string{"region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"}
 
 // Dataset is the TPC-H tables and the files that make them (sql/generic and sql/ENGINE).
-var Dataset = bulk.Register(&bulk.Dataset{Workload: "tpch", Title: "TPC-H", Tables: tableNames, FS: sqlFS,
-	Churns: []string{"orders", "lineitem"}, ChurnsWith: metaRefreshSets, Static: tableNames})
+var Dataset = &bulk.Dataset{Workload: "tpch", Title: "TPC-H", Tables: tableNames, FS: sqlFS,
+	Churns: []string{"orders", "lineitem"}, ChurnsWith: metaRefreshSets, Static: tableNames}
 
 // DefaultTarget is the embedded database the workload uses unless told otherwise.
 const DefaultTarget = "duckdb://dbdyno-tpch.duckdb"

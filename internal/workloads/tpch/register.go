@@ -74,9 +74,10 @@ func init() {
 				return d.data.DropCommand(ctx, env.Out)
 			}),
 		},
+		Datasets: []*bulk.Dataset{Dataset},
+		// its part of a report: what its result's analytic section holds
+		Report: report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic),
 	})
-	// its part of a report: what its result's analytic section holds
-	report.RegisterSection("tpch", report.Part(func(r *result.Result) *result.Analytic { return r.Analytic }, analytic))
 }
 
 // runCommand is `tpch run`, the measured command.
@@ -139,17 +140,17 @@ type BuildFlags struct {
 
 // RunFlags are `tpch run`'s options.
 type RunFlags struct {
-	Streams    int           `flag:"streams" sweep:"N concurrent streams" help:"stream count N, a sweep 1..N, or a list 1,2,4"`
-	Power      bool          `flag:"power" help:"run the power test (RF1, stream 0, RF2)"`
-	Throughput bool          `flag:"throughput" help:"run the throughput test (N streams and a refresh stream)"`
-	Refresh    bool          `flag:"refresh" help:"run the refresh functions RF1/RF2 in the power and throughput tests"`
-	Queries    string        `flag:"queries" help:"run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)"`
-	Timeout    time.Duration `flag:"timeout" default:"30m" help:"a query running longer fails (0: no limit)"`
-	Seed       uint64        `flag:"seed" help:"qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"`
-	NoWarmup   bool          `flag:"no-warmup" help:"skip the warm-up stream before a --streams sweep"`
-	MaxDOP     int           `flag:"maxdop" help:"hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"`
-	NoRestore  bool          `flag:"no-restore" help:"leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"`
-	Shard      string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a throughput test driven by N processes: the I-th of N even ranges of its --streams (stream s keeps its seed SEED+s: give every shard one --seed); merge with dbdyno results merge"`
+	Streams           int           `flag:"streams" sweep:"N concurrent streams" help:"stream count N, a sweep 1..N, or a list 1,2,4"`
+	Power             bool          `flag:"power" help:"run the power test (RF1, stream 0, RF2)"`
+	Throughput        bool          `flag:"throughput" help:"run the throughput test (N streams and a refresh stream)"`
+	Refresh           bool          `flag:"refresh" help:"run the refresh functions RF1/RF2 in the power and throughput tests"`
+	Queries           string        `flag:"queries" help:"run only these queries, e.g. 1,3,5 (metrics are then marked as a subset)"`
+	Timeout           time.Duration `flag:"timeout" default:"30m" help:"a query running longer fails (0: no limit)"`
+	Seed              uint64        `flag:"seed" help:"qgen seed of the substitution parameters: stream s uses qgen -r SEED+s (default: the time as mmddhhmmss, as the specification suggests; always recorded)"`
+	NoWarmup          bool          `flag:"no-warmup" help:"skip the warm-up stream before a --streams sweep"`
+	MaxDOP            int           `flag:"maxdop" help:"hold each query to N parallel workers, the engine's way (a MAXDOP hint, max_parallel_workers_per_gather, threads); recorded (default: the engine's own setting)"`
+	NoRestore         bool          `flag:"no-restore" help:"leave dbgen's update sets applied after the run (the next run goes on with the following sets) instead of restoring the loaded data"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4) of a throughput test driven by N processes: the I-th of N even ranges of its --streams (stream s keeps its seed SEED+s: give every shard one --seed); merge with dbdyno results merge"`
 }
 
 // ValidateFlags are `tpch validate`'s options.
@@ -337,12 +338,10 @@ func (measured) Prepare(o *RunFlags, v *workload.Values) error {
 	if o.MaxDOP < 0 {
 		return fmt.Errorf("--maxdop must be at least 1 (leave it out for the engine's own setting)")
 	}
-	if sh, err := workload.ParseShard(o.Shard); err != nil {
-		return err
-	} else if sh.On() && (o.Power || o.Refresh) {
+	if o.Shard.On() && (o.Power || o.Refresh) {
 		return fmt.Errorf("--shard %s runs a share of the throughput test's query streams; the power test and the refresh stream are one per run: run them without --shard", o.Shard)
 	}
-	if !v.Changed("seed") {
+	if !v.Given(o, &o.Seed) {
 		o.Seed = qgenClockSeed(time.Now())
 	}
 	return nil
@@ -366,8 +365,8 @@ func (m sweepWarmup) Warmup(v *workload.Values) (bool, string) {
 	_, points, _ := v.Swept() // --streams is the command's only sweepable option
 	// after a cold start (--cold-cmd) every measured set has its warm-up stream: the study's restart, one
 	// warm-up stream, then the measured streams
-	_, hasCold := v.Flag("cold-cmd")
-	cold := hasCold && v.String("cold-cmd") != ""
+	c, _, _ := workload.Group[workload.Cold](v)
+	cold := c.ColdCmd != ""
 	return ok && (len(points) > 1 || cold), what
 }
 
@@ -384,7 +383,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	opts := RunOptions{Power: o.Power, Throughput: o.Throughput, Refresh: o.Refresh, Timeout: o.Timeout,
 		Seed: o.Seed, Streams: o.Streams, NoRestore: o.NoRestore, MaxDOP: o.MaxDOP, Progress: s.Out}
 	opts.Queries, _ = ParseQueries(o.Queries)
-	opts.Shard, _ = workload.ParseShard(o.Shard)
+	opts.Shard = o.Shard
 	d, err := Open(ctx, s.Target)
 	if err != nil {
 		return nil, err

@@ -29,9 +29,9 @@ var Tables = []string{"dbdyno_webstore_meta", "dbdyno_webstore_ids", "categories
 	"customers", "cust_hist", "orders", "orderlines", "reorder", "membership", "reviews", "reviews_helpfulness"}
 
 // Dataset is the web store's tables and the files that make them.
-var Dataset = bulk.Register(&bulk.Dataset{Workload: "webstore", Title: "web store", Tables: Tables, FS: sqlFS,
+var Dataset = &bulk.Dataset{Workload: "webstore", Title: "web store", Tables: Tables, FS: sqlFS,
 	Grows: []string{"customers", "cust_hist", "orders", "orderlines", "membership", "reviews", "reviews_helpfulness"}, Churns: []string{"reorder", "dbdyno_webstore_ids"},
-	Static: []string{"categories", "products", "inventory_loaded"}})
+	Static: []string{"categories", "products", "inventory_loaded"}}
 
 // DB is an open web store target.
 type DB struct{ bulk.TxDB }

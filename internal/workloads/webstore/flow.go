@@ -2,8 +2,6 @@ package webstore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,7 +12,6 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -269,7 +266,7 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 		return nil, err
 	}
 	wk := &worker{w: w, s: s, vu: vu, r: rand.New(rand.NewPCG(w.opts.Seed, uint64(vu)))}
-	wk.Set(s.cut)
+	wk.Set(s.es.Interrupter())
 	return wk, nil
 }
 
@@ -341,20 +338,11 @@ func (wk *worker) Do(ctx context.Context, step int) runner.Outcome {
 }
 
 func (wk *worker) try(ctx context.Context, step int) runner.Outcome {
-	var out runner.Outcome
-	for attempt := 0; ; attempt++ {
+	retry := runner.Retry{Engine: wk.w.db.T.Engine}
+	return retry.Do(ctx, func(int) runner.Outcome {
 		rolledBack, err := wk.do(ctx, step)
-		if err != nil && wk.w.db.T.Engine.Classify(err) == engine.Retryable && attempt < 10 && ctx.Err() == nil {
-			out.Retries++
-			continue
-		}
-		if err != nil {
-			out.Err = fmt.Errorf("%s: %w", StepNames[step], err)
-			out.ConnLost = wk.w.db.T.Engine.Classify(err) == engine.ConnLost || errors.Is(err, sql.ErrConnDone)
-		}
-		out.RolledBack = rolledBack
-		return out
-	}
+		return retry.Outcome(StepNames[step], rolledBack, err)
+	})
 }
 
 func (wk *worker) do(ctx context.Context, step int) (bool, error) {
@@ -450,7 +438,7 @@ func (wk *worker) Reconnect(ctx context.Context) error {
 		return err
 	}
 	wk.s = s
-	wk.Set(s.cut)
+	wk.Set(s.es.Interrupter())
 	return nil
 }
 
@@ -458,36 +446,21 @@ func (wk *worker) Close() { wk.s.close() }
 
 // ---- a connection's statements ----
 
-// session is one connection with its prepared statements: a PostgreSQL connection is driven through pgfast
-// (statements prepared by name, text parameters and results, batches in one round trip), the others through
-// database/sql.
+// session is one connection's statement session (the engine picks its path) with the store's steps on it.
 type session struct {
-	cut   func() // closes the connection from another goroutine (nil: no way to)
-	db    *DB
-	conn  *sql.Conn
-	stmts map[string]*sql.Stmt
-	pg    *pgfast.Session
-	// the client-side PostgreSQL purchase's reused statements and results
-	ops      []pgfast.Op
+	es *engine.Session
+	db *DB
+	// the client-side purchase's reused statements and results
+	ops      []engine.Op
 	affected []int64
 }
 
 func (db *DB) newSession(ctx context.Context) (*session, error) {
-	conn, err := runner.Conn(ctx, db.Data.SQL, db.T)
+	es, err := runner.Connect(ctx, db.Data.SQL, db.T, db.Stmts)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{db: db, conn: conn, stmts: map[string]*sql.Stmt{}}
-	if db.T.Engine.Wire == engine.WirePostgres {
-		if s.pg, err = pgfast.New(conn, db.Stmts); err != nil {
-			conn.Close()
-			return nil, err
-		}
-		s.cut = s.pg.Interrupt
-	} else {
-		s.cut = engine.Interrupter(conn)
-	}
-	return s, nil
+	return &session{es: es, db: db}, nil
 }
 
 // Session opens a connection for running steps one by one (tests and tools).
@@ -512,113 +485,30 @@ func (x *Session) Login(ctx context.Context, procedures bool, user, password str
 // Close releases the connection.
 func (x *Session) Close() { x.s.close() }
 
-func (s *session) close() {
-	if s.pg != nil {
-		s.pg.Close() // database/sql finds the connection closed and discards it
-		return
-	}
-	for _, p := range s.stmts {
-		p.Close()
-	}
-	s.conn.Close()
-}
-
-func (s *session) stmt(ctx context.Context, name string) (*sql.Stmt, error) {
-	st, ok := s.db.Stmts[name]
-	if !ok {
-		panic("webstore: statement " + name + " missing from the statement file") // part of the build
-	}
-	if p, ok := s.stmts[name]; ok {
-		return p, nil
-	}
-	p, err := s.conn.PrepareContext(ctx, st.SQL)
-	if err != nil {
-		return nil, fmt.Errorf("prepare %s: %w", name, err)
-	}
-	s.stmts[name] = p
-	return p, nil
-}
+func (s *session) close() { s.es.Close() }
 
 func (s *session) exec(ctx context.Context, name string, args ...any) (int64, error) {
-	if s.pg != nil {
-		return s.pg.Exec(ctx, name, args...)
-	}
-	p, err := s.stmt(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	r, err := p.ExecContext(ctx, s.db.Stmts[name].Args(args)...)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", name, err)
-	}
-	return r.RowsAffected()
+	return s.es.Exec(ctx, name, args...)
 }
 
 func (s *session) query(ctx context.Context, name string, args []any, dest []any, each func()) error {
-	if s.pg != nil {
-		return s.pg.Query(ctx, name, args, dest, func() error { each(); return nil })
-	}
-	p, err := s.stmt(ctx, name)
-	if err != nil {
-		return err
-	}
-	rows, err := p.QueryContext(ctx, s.db.Stmts[name].Args(args)...)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		each()
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	return s.es.Query(ctx, name, args, dest, func() error { each(); return nil })
 }
 
-// control runs begin_write or commit through database/sql.
-func (s *session) control(ctx context.Context, name string) error {
-	_, err := s.conn.ExecContext(ctx, s.db.Stmts[name].SQL)
-	return err
-}
-
-func (s *session) rollback(ctx context.Context) {
-	if s.pg != nil {
-		s.pg.Rollback(ctx)
-		return
-	}
-	ctx, cancel := runner.EndContext(ctx) // even after the run's end, but bounded
-	defer cancel()
-	s.conn.ExecContext(ctx, s.db.Stmts["rollback"].SQL)
-}
+func (s *session) rollback(ctx context.Context) { s.es.Rollback(ctx) } // even after the run's end, but bounded
 
 // takeIDs reserves n keys of kind k and returns the end of the block (the keys are end-n .. end-1).
 func (s *session) takeIDs(ctx context.Context, k string, n int64) (int64, error) {
-	if s.pg != nil { // one round trip: BEGIN, take, read, COMMIT
-		var end int64
-		s.pg.Begin()
-		err := s.pg.Send(ctx, true, pgfast.Op{Name: "ids_take", Args: []any{k, n}}, pgfast.Op{Name: "ids_next", Args: []any{k}, Dest: []any{&end}})
-		if err != nil {
-			s.pg.Rollback(ctx)
-		}
-		return end, err
-	}
-	if err := s.control(ctx, "begin_write"); err != nil {
-		return 0, err
-	}
-	if _, err := s.exec(ctx, "ids_take", k, n); err != nil {
-		s.rollback(ctx)
-		return 0, err
-	}
 	var end int64
-	if err := s.query(ctx, "ids_next", []any{k}, []any{&end}, func() {}); err != nil {
+	if err := s.es.Begin(ctx, false); err != nil {
+		return 0, err
+	}
+	// one round trip where the session pipelines: BEGIN, take, read, COMMIT
+	if err := s.es.BatchCommit(ctx, engine.Op{Name: "ids_take", Args: []any{k, n}}, engine.Op{Name: "ids_next", Args: []any{k}, Dest: []any{&end}}); err != nil {
 		s.rollback(ctx)
 		return 0, err
 	}
-	return end, s.control(ctx, "commit")
+	return end, nil
 }
 
 func (s *session) login(ctx context.Context, procedures bool, user, password string) (int64, int, error) {
@@ -725,73 +615,44 @@ func (s *session) purchase(ctx context.Context, procedures bool, seed uint64, cu
 		}
 		return rolledBack == 1, err
 	}
-	if s.pg != nil {
-		return s.purchasePG(ctx, seed, customer, order, day, prods, qtys)
+	return s.purchaseSQL(ctx, seed, customer, order, day, prods, qtys)
+}
+
+// purchaseSQL is the client-side purchase in two batches (two round trips where the session pipelines): BEGIN
+// and every line's stock update, then (when every line's stock covered it) the order, its lines, the history
+// rows and COMMIT. A short stock rolls the whole purchase back, the later lines' updates of the first batch
+// included, so the effects are those of the line-by-line purchase.
+func (s *session) purchaseSQL(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64) (bool, error) {
+	n := len(prods)
+	s.affected = append(s.affected[:0], make([]int64, n)...)
+	ops := s.ops[:0]
+	for i, p := range prods {
+		ops = append(ops, engine.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]})
 	}
-	if err := s.control(ctx, "begin_write"); err != nil {
+	s.ops = ops
+	fail := func(err error) (bool, error) { s.rollback(ctx); return false, err }
+	if err := s.es.Begin(ctx, false); err != nil {
 		return false, err
 	}
-	fail := func(err error) (bool, error) { s.rollback(ctx); return false, err }
-	for i, p := range prods {
-		n, err := s.exec(ctx, "purchase_stock", p, qtys[i])
-		if err != nil {
-			return fail(err)
-		}
-		if n == 0 { // short stock: the purchase rolls back
+	if err := s.es.Batch(ctx, ops...); err != nil {
+		return fail(err)
+	}
+	for _, a := range s.affected {
+		if a == 0 { // short stock: the purchase rolls back
 			s.rollback(ctx)
 			return true, nil
 		}
 	}
 	net, tax, total := Amounts(seed, prods, qtys)
-	if _, err := s.exec(ctx, "purchase_order", order, day, customer, cents(net), cents(tax), cents(total)); err != nil {
-		return fail(err)
-	}
+	ops = append(ops[:0], engine.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
 	for i, p := range prods {
-		if _, err := s.exec(ctx, "purchase_line", i+1, order, p, qtys[i], day); err != nil {
-			return fail(err)
-		}
+		ops = append(ops, engine.Op{Name: "purchase_line", Args: []any{i + 1, order, p, qtys[i], day}})
 	}
 	for _, p := range prods {
-		if _, err := s.exec(ctx, "purchase_history", customer, order, p); err != nil {
-			return fail(err)
-		}
-	}
-	return false, s.control(ctx, "commit")
-}
-
-// purchasePG is the client-side purchase on PostgreSQL in two round trips: BEGIN and every line's stock update
-// in one pipeline, then (when every line's stock covered it) the order, its lines, the history rows and COMMIT
-// in another. A short stock rolls the whole purchase back, the later lines' updates of the first pipeline
-// included, so the effects are those of the line-by-line purchase.
-func (s *session) purchasePG(ctx context.Context, seed uint64, customer, order int64, day string, prods, qtys []int64) (bool, error) {
-	n := len(prods)
-	s.affected = append(s.affected[:0], make([]int64, n)...)
-	ops := s.ops[:0]
-	for i, p := range prods {
-		ops = append(ops, pgfast.Op{Name: "purchase_stock", Args: []any{p, qtys[i]}, Affected: &s.affected[i]})
+		ops = append(ops, engine.Op{Name: "purchase_history", Args: []any{customer, order, p}})
 	}
 	s.ops = ops
-	fail := func(err error) (bool, error) { s.pg.Rollback(ctx); return false, err }
-	s.pg.Begin()
-	if err := s.pg.Send(ctx, false, ops...); err != nil {
-		return fail(err)
-	}
-	for _, a := range s.affected {
-		if a == 0 { // short stock: the purchase rolls back
-			s.pg.Rollback(ctx)
-			return true, nil
-		}
-	}
-	net, tax, total := Amounts(seed, prods, qtys)
-	ops = append(ops[:0], pgfast.Op{Name: "purchase_order", Args: []any{order, day, customer, cents(net), cents(tax), cents(total)}})
-	for i, p := range prods {
-		ops = append(ops, pgfast.Op{Name: "purchase_line", Args: []any{i + 1, order, p, qtys[i], day}})
-	}
-	for _, p := range prods {
-		ops = append(ops, pgfast.Op{Name: "purchase_history", Args: []any{customer, order, p}})
-	}
-	s.ops = ops
-	if err := s.pg.Send(ctx, true, ops...); err != nil {
+	if err := s.es.BatchCommit(ctx, ops...); err != nil {
 		return fail(err)
 	}
 	return false, nil

@@ -12,11 +12,13 @@ import (
 )
 
 // No verdict without a noise estimate, and the estimate is honest: one configuration run 20 times (SQLite,
-// short runs of 8 intervals of half a second, 128 virtual users each thinking a mean 1 s, as DVD Store's do) and
+// short runs of 8 intervals of half a second, 32 virtual users each thinking a mean 1 s, as DVD Store's do) and
 // every one of the 190 pairs compared as `compare` compares two runs: at most 5% of them are called better or
-// worse. The same load with twice the think time (half the orders, 20 runs) is called worse in at least 95% of
-// the 400 pairs of one run of each. Think time, not the machine, sets the rate, so the test does not depend on
-// the machine's speed (nor, much, on what else loads it).
+// worse. The same load with three times the think time (a third of the orders, 20 runs) is called worse in at
+// least 95% of the 400 pairs of one run of each. Think time, not the machine, sets the rate, so the test does
+// not depend on the machine's speed: the load asks a tenth of a core, and even a machine that gives it half of
+// what it asks still leaves the slower load well below the faster one (128 users asked half a core; a loaded CI
+// machine held the 1 s load to 70% of its rate and twice the think time was only 30% lower, within noise).
 func TestIdenticalRunsAreNotJudged(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -28,7 +30,7 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 		var out []*result.Result
 		for i := 0; i < n; i++ {
 			file := filepath.Join(t.TempDir(), fmt.Sprintf("r%d.json", i))
-			clitest.Must(t, "webstore", "run", "--target", url, "--vus", "128", "--rampup", "2s", "--duration", "4s", "--interval", "500ms",
+			clitest.Must(t, "webstore", "run", "--target", url, "--vus", "32", "--rampup", "2s", "--duration", "4s", "--interval", "500ms",
 				"--think", think, "--store", "", "--result", file)
 			r, _ := clitest.ReadResult(t, file)
 			// each interval's end kept to the millisecond: a rate is a count over its span, as the interval's own
@@ -76,7 +78,7 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 	if pairs != 190 || judged*20 > pairs {
 		t.Errorf("%d of %d pairs of identical runs judged better or worse, want at most 5%%", judged, pairs)
 	}
-	slower := runs("2s", 20)
+	slower := runs("3s", 20)
 	called, cross := 0, 0
 	for _, a := range same {
 		for _, b := range slower {
@@ -84,11 +86,11 @@ func TestIdenticalRunsAreNotJudged(t *testing.T) {
 			if r := judge(a, b); r.Verdict(1) == compare.Worse {
 				called++
 			} else if cross-called <= 10 {
-				t.Logf("twice the think time: %s", r.Words(1))
+				t.Logf("three times the think time: %s", r.Words(1))
 			}
 		}
 	}
 	if called*20 < cross*19 {
-		t.Errorf("twice the think time called worse in %d of %d pairs, want at least 95%%", called, cross)
+		t.Errorf("three times the think time called worse in %d of %d pairs, want at least 95%%", called, cross)
 	}
 }

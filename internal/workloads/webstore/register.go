@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -72,6 +73,9 @@ func init() {
 			},
 			workload.DropCommand("remove dbdyno's web store tables and procedures (and nothing else)", Open),
 		},
+		Datasets: []*bulk.Dataset{Dataset},
+		// its part of a report: its measurement, throughput over time and the transactions' latencies
+		Report: report.MeasurementSection,
 	})
 }
 
@@ -95,19 +99,19 @@ type BuildFlags struct {
 // RunFlags are `webstore run`'s options: the virtual users' shared ones, then the workload's own.
 type RunFlags struct {
 	runner.Users
-	runner.Modes   `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
-	NewCustomers   string        `flag:"new-customers" unit:"%" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
-	Searches       int           `flag:"searches" default:"3" help:"mean browse steps per order, as DVD Store 3's n_searches: uniform in 1..2N-1 (each by category, actor or title at random; 0: none)"`
-	Batch          int           `flag:"batch" default:"5" help:"mean results asked per browse, as DVD Store 3's search_batch_size: uniform in 1..2N-1"`
-	Lines          string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (DVD Store 3's n_line_items 5 is 1..9; 0..0: browsing only)"`
-	NewMembers     string        `flag:"new-members" unit:"%" default:"1%" help:"share of orders in which a loaded customer joins the premier membership (DVD Store 3's pct_newmember)"`
-	ReviewSearches int           `flag:"review-searches" default:"3" help:"mean review searches per order, as DVD Store 3's n_reviews: uniform in 1..2N-1 searches by actor or title, and as many reads of a product's reviews (0: none)"`
-	NewReviews     string        `flag:"new-reviews" unit:"%" default:"5%" help:"share of orders in which the customer writes a review (DVD Store 3's pct_newreviews)"`
-	NewHelpfulness string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
-	Think          time.Duration `flag:"think" think:"true" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
-	NoReset        bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
-	Mix            string        `flag:"mix" help:"DVD Store 3's order flow as weights, e.g. login=80,new_customer=20,browse=600,purchase=50 (relative; login and new_customer together are the orders, browse and reviews a mean per order, purchase, new_member, new_review and new_helpfulness a share of them; a part not named does not happen); the standard is login=80,new_customer=20,browse=300,purchase=100,new_member=1,reviews=300,new_review=5,new_helpfulness=10, and another marks the result \"custom mix\" and compare sets it only beside the same mix"`
-	Shard          string        `flag:"shard" help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: logins by the I-th of N even ranges of the loaded customers (the shards share one store: reset it once, and give them --no-reset); merge with dbdyno results merge"`
+	runner.Modes      `mode.help:"sql (client-side statements) or procedures (a login and a purchase are one procedure call each; default where the engine has them)"`
+	NewCustomers      string        `flag:"new-customers" unit:"%" default:"20%" help:"share of orders placed by a newly registered customer instead of a login"`
+	Searches          int           `flag:"searches" default:"3" help:"mean browse steps per order, as DVD Store 3's n_searches: uniform in 1..2N-1 (each by category, actor or title at random; 0: none)"`
+	Batch             int           `flag:"batch" default:"5" help:"mean results asked per browse, as DVD Store 3's search_batch_size: uniform in 1..2N-1"`
+	Lines             string        `flag:"lines" default:"1..9" help:"products bought per order, uniform in the range (DVD Store 3's n_line_items 5 is 1..9; 0..0: browsing only)"`
+	NewMembers        string        `flag:"new-members" unit:"%" default:"1%" help:"share of orders in which a loaded customer joins the premier membership (DVD Store 3's pct_newmember)"`
+	ReviewSearches    int           `flag:"review-searches" default:"3" help:"mean review searches per order, as DVD Store 3's n_reviews: uniform in 1..2N-1 searches by actor or title, and as many reads of a product's reviews (0: none)"`
+	NewReviews        string        `flag:"new-reviews" unit:"%" default:"5%" help:"share of orders in which the customer writes a review (DVD Store 3's pct_newreviews)"`
+	NewHelpfulness    string        `flag:"new-helpfulness" unit:"%" default:"10%" help:"share of orders in which the customer rates a review's helpfulness (DVD Store 3's pct_newhelpfulness)"`
+	Think             time.Duration `flag:"think" think:"true" default:"0s" help:"mean think time after each order, as DVD Store 3's think_time: drawn per order, uniform in 0..2x (off by default)"`
+	NoReset           bool          `flag:"no-reset" help:"do not reset the store to its loaded state before the run"`
+	Mix               string        `flag:"mix" help:"DVD Store 3's order flow as weights, e.g. login=80,new_customer=20,browse=600,purchase=50 (relative; login and new_customer together are the orders, browse and reviews a mean per order, purchase, new_member, new_review and new_helpfulness a share of them; a part not named does not happen); the standard is login=80,new_customer=20,browse=300,purchase=100,new_member=1,reviews=300,new_review=5,new_helpfulness=10, and another marks the result \"custom mix\" and compare sets it only beside the same mix"`
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4) of a run driven by N processes: logins by the I-th of N even ranges of the loaded customers (the shards share one store: reset it once, and give them --no-reset); merge with dbdyno results merge"`
 }
 
 // buildCommand is `webstore build`. Its Do reads the options as BuildFlags, and also which counts were given:
@@ -207,9 +211,7 @@ func options(o *RunFlags) (Options, error) {
 	if err := applyMix(o.Mix, o, &w); err != nil {
 		return w, err
 	}
-	if w.Shard, err = workload.ParseShard(o.Shard); err != nil {
-		return w, err
-	}
+	w.Shard = o.Shard
 	if w.Shard.On() && !o.NoReset {
 		return w, fmt.Errorf("--shard %s: the shards share one store, and each one's reset would undo the others' orders: reset it once (dbdyno webstore reset) and give every shard --no-reset", o.Shard)
 	}

@@ -2,11 +2,12 @@ package webstore_test
 
 import (
 	"context"
-	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbdyno/dbdyno/internal/method/runner"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"

@@ -1,5 +1,5 @@
-// Package pgfast drives a PostgreSQL connection by the shortest path pgx offers, for the OLTP workloads'
-// virtual users: each statement of a statement set prepared once per connection under its name, executed with
+// Package pgfast is engine.Session's path on PostgreSQL's wire: it drives a PostgreSQL connection by the shortest path pgx offers, for the OLTP workloads'
+// virtual users (which reach it only through engine.Session): each statement of a statement set prepared once per connection under its name, executed with
 // text-encoded parameters and its text results parsed straight into the destinations, without a Describe and
 // without per-call allocations. Statements that belong together travel in pgconn batches (one round trip per
 // batch, BEGIN and COMMIT included). This keeps the driver's own CPU per transaction small, so that on a
@@ -14,10 +14,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // Op is one statement of a batch: an exec when Dest is nil, otherwise a single-row query. A query whose row
@@ -82,11 +82,25 @@ type Session struct {
 
 // New takes over a PostgreSQL connection of database/sql; Close returns it (closed) to the pool.
 func New(conn *sql.Conn, set sqlfile.Set) (*Session, error) {
-	pc, err := engine.Pgx(conn)
+	pc, err := Pgx(conn)
 	if err != nil {
 		return nil, err
 	}
 	return &Session{conn: pc, sqlc: conn, set: set}, nil
+}
+
+// Pgx is the pgx connection under a database/sql connection of pgx's stdlib driver.
+func Pgx(c *sql.Conn) (*pgx.Conn, error) {
+	var pc *pgx.Conn
+	err := c.Raw(func(dc any) error {
+		s, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("not a PostgreSQL connection: %T", dc)
+		}
+		pc = s.Conn()
+		return nil
+	})
+	return pc, err
 }
 
 func (s *Session) sql(name string) string {
@@ -124,6 +138,12 @@ func (s *Session) calm(ctx context.Context) context.Context {
 	s.watched, s.watchDone = ctx, done
 	s.stopWatch = context.AfterFunc(ctx, func() { nc.SetDeadline(time.Unix(1, 0)); close(done) })
 	return context.Background()
+}
+
+// Prepare prepares a statement of the set now (it is otherwise prepared on first use).
+func (s *Session) Prepare(ctx context.Context, name string) error {
+	_, err := s.stmt(s.calm(ctx), name)
+	return err
 }
 
 // Begin starts a transaction: its BEGIN travels with the next statements.

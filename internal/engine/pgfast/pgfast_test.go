@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/lib/pgfast"
+	"github.com/dbdyno/dbdyno/internal/engine/pgfast"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )

@@ -1,0 +1,50 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
+)
+
+// DefaultTries is the runs of a unit of work the retry policy allows in all, the first included, when a
+// workload does not say: ten retries, as HammerDB's and go-tpc's drivers allow a serialization failure.
+const DefaultTries = 11
+
+// Retry is the runner's one retry policy, as BenchBase's worker keeps one for every benchmark: a unit of work
+// that fails with a serialization failure, a deadlock or a lock timeout (the engine's Retryable class) runs again
+// with the input it started with, up to Tries runs in all, while the run goes on. A lost connection, an expected
+// rollback or any other error ends it at once. Every workload's Worker.Do runs its unit of work through it, so
+// the retries a result counts mean the same in every workload.
+type Retry struct {
+	Engine *engine.Engine // classifies the errors
+	Tries  int            // runs in all, the first included (0: DefaultTries; 1: no retry, as pgbench's default)
+}
+
+// Do runs attempt until it ends other than retryably, or the tries are spent, or ctx ends. attempt gets the
+// try's number (1 for the first) and restores the unit's input itself when try > 1 (the same order, the same
+// script variables). The outcome's Retries counts the runs before the last.
+func (p Retry) Do(ctx context.Context, attempt func(try int) Outcome) Outcome {
+	tries := p.Tries
+	if tries <= 0 {
+		tries = DefaultTries
+	}
+	for try := 1; ; try++ {
+		out := attempt(try)
+		out.Retries = try - 1
+		if out.Err == nil || out.ConnLost || try >= tries || ctx.Err() != nil || p.Engine.Classify(out.Err) != engine.Retryable {
+			return out
+		}
+	}
+}
+
+// Outcome is how one attempt of unit name ended: err (nil when it committed or rolled back as the workload
+// defines) named by the unit, and whether the connection is gone, as the engine classifies it.
+func (p Retry) Outcome(name string, rolledBack bool, err error) Outcome {
+	out := Outcome{RolledBack: rolledBack}
+	if err != nil {
+		out.Err = fmt.Errorf("%s: %w", name, err)
+		out.ConnLost = p.Engine.Classify(err) == engine.ConnLost
+	}
+	return out
+}
