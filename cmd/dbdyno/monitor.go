@@ -8,8 +8,9 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
-	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +60,7 @@ func (a *app) monitorCmd() *cobra.Command {
 			fmt.Fprintf(a.stderr, "monitor %s: every %v into %s (Ctrl-C stops; the same --name appends)\n", o.Name, o.Interval, storePath)
 			n, err := monitor.Record(cmd.Context(), st, o)
 			if err == nil || n > 0 {
-				fmt.Fprintf(a.stdout, "monitor %s: %d intervals recorded; its checklist:\n  dbdyno monitor checklist %s --store %s\n", o.Name, n, method.ShellQuote(o.Name), method.ShellQuote(store.Display(storePath)))
+				fmt.Fprintf(a.stdout, "monitor %s: %d intervals recorded; its checklist:\n  dbdyno monitor checklist %s --store %s\n", o.Name, n, shell.Quote(o.Name), shell.Quote(store.Display(storePath)))
 			}
 			return err
 		},
@@ -75,14 +76,14 @@ func (a *app) monitorCmd() *cobra.Command {
 	c.Flags().StringVar(&tokenFile, "agent-token-file", "", "the agent's token (else from "+agent.TokenEnv+")")
 	c.Flags().StringVar(&agentCA, "agent-ca", "", "CA certificates (PEM) that an https agent's certificate is checked against (default: the system's)")
 
-	var view method.MonitorView
+	var view results.MonitorView
 	var format, checkOut string
 	check := &cobra.Command{
 		Use:   "checklist NAME",
 		Short: "the storage-planning requirements checklist of a recording: per period, p50/p90/p99 of IOPS, read share, request size, throughput, latency, queue depth, CPU, memory",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.MonitorChecklistTo(cmd.Context(), a.stdout, storePath, args[0], view, format, checkOut)
+			return results.MonitorChecklistTo(cmd.Context(), a.stdout, storePath, args[0], view, format, checkOut)
 		},
 	}
 	check.Flags().StringVar(&view.Periods, "periods", "", "named weekly periods, e.g. \"normal=Mon-Fri 09:00-17:00,peak=Mon-Fri 12:00-13:00,off=Sat-Sun 00:00-24:00\" (default: found from the load: peak the hours of the week above the 90th percentile of the hourly mean IOPS, off at or below the 25th, normal the rest)")
@@ -114,7 +115,7 @@ func (a *app) monitorCmd() *cobra.Command {
 		Short: "an HTML report of a recording: IOPS, MB/s, latency, queue depth, CPU and TPS over time with the periods shaded, and the checklist",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := method.MonitorReport(cmd.Context(), storePath, args[0], view, out); err != nil {
+			if err := results.MonitorReport(cmd.Context(), storePath, args[0], view, out); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "report of %s: %s\n", args[0], out)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
 	"github.com/dbdyno/dbdyno/internal/output/leaderboard"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +21,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "one line per stored run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return method.List(cmd.Context(), a.stdout, storePath, f)
+			return results.List(cmd.Context(), a.stdout, storePath, f)
 		},
 	}
 	list.Flags().StringVar(&f.Workload, "workload", "", "only this workload")
@@ -32,7 +32,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "print a stored run's result JSON (RUN: run ID or prefix, store number, or group ID)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.Show(cmd.Context(), a.stdout, storePath, args[0])
+			return results.Show(cmd.Context(), a.stdout, storePath, args[0])
 		},
 	}
 	var format, out string
@@ -40,7 +40,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Use:   "export [RUN...]",
 		Short: "export runs (all, or those named) as CSV (one row per run and metric), a Markdown table (one row per run) or JSON (an array of results)",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := method.Export(cmd.Context(), a.stdout, a.stderr, storePath, args, f, format, out)
+			n, err := results.Export(cmd.Context(), a.stdout, a.stderr, storePath, args, f, format, out)
 			if err == nil && out != "" {
 				fmt.Fprintf(a.stderr, "exported %d run(s) to %s\n", n, out)
 			}
@@ -56,7 +56,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "add published figures (score, system, processor, cores, sockets, threads_per_core, source, workload, metric) marked published, to rank beside measured runs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return method.ImportPublished(cmd.Context(), a.stdout, storePath, args[0], version)
+			return results.ImportPublished(cmd.Context(), a.stdout, storePath, args[0], version)
 		},
 	}
 	var mergeLabels []string
@@ -65,7 +65,7 @@ func (a *app) resultsCmd() *cobra.Command {
 		Short: "merge the results of the shards of one run (run IDs in the store, or FILE.json) into one stored result: counts and rates added up, latency percentiles of the union of their histograms, their common measured window",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := method.Merge(cmd.Context(), a.stdout, storePath, args, mergeLabels, version)
+			_, err := results.Merge(cmd.Context(), a.stdout, storePath, args, mergeLabels, version)
 			return err
 		},
 	}
@@ -105,12 +105,12 @@ func (a *app) resultsCmd() *cobra.Command {
 // --recordings); runs alone, recordings alone, or both.
 func copyStores(cmd *cobra.Command, a *app, from, to string, runs []string, allRuns bool, recs []string, allRecs bool) error {
 	if len(runs) > 0 || allRuns || len(recs) == 0 && !allRecs {
-		if err := method.CopyRuns(cmd.Context(), a.stdout, from, to, runs, allRuns); err != nil {
+		if err := results.CopyRuns(cmd.Context(), a.stdout, from, to, runs, allRuns); err != nil {
 			return err
 		}
 	}
 	if len(recs) > 0 || allRecs {
-		return method.CopyRecordings(cmd.Context(), a.stdout, from, to, recs, allRecs)
+		return results.CopyRecordings(cmd.Context(), a.stdout, from, to, recs, allRecs)
 	}
 	return nil
 }
@@ -123,7 +123,7 @@ func (a *app) leaderboardCmd() *cobra.Command {
 		Short: "rank the stored runs of one workload, measured and published, by headline per physical core of the database host, with license cost",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return method.Leaderboard(cmd.Context(), a.stdout, a.stderr, storePath, o, format)
+			return results.Leaderboard(cmd.Context(), a.stdout, a.stderr, storePath, o, format)
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)
@@ -135,13 +135,13 @@ func (a *app) leaderboardCmd() *cobra.Command {
 
 func (a *app) reportCmd() *cobra.Command {
 	var storePath string
-	var o method.ReportOptions
+	var o results.ReportOptions
 	var f store.Filter
 	c := &cobra.Command{
 		Use:   "report [RUN|GROUP|FILE.json ...] -o report.html",
 		Short: "write a self-contained HTML report (tables and inline SVG charts) of runs; a study's (two or more configurations) opens with its table",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := method.ReportWith(cmd.Context(), a.stderr, storePath, args, f, o)
+			n, err := results.ReportWith(cmd.Context(), a.stderr, storePath, args, f, o)
 			if err == nil {
 				fmt.Fprintf(a.stdout, "report of %d run(s) written to %s\n", n, o.Out)
 			}
@@ -163,7 +163,7 @@ func (a *app) reportCmd() *cobra.Command {
 
 func (a *app) compareCmd() *cobra.Command {
 	var storePath string
-	var o method.CompareOptions
+	var o results.CompareOptions
 	c := &cobra.Command{
 		Use:   "compare A B [C...] | compare --label plan=NAME",
 		Short: "compare configurations like for like: metric by metric, or a study's table point by point (\"B vs A: 9.78% higher (better)\", judged against both one's noise)",
@@ -177,7 +177,7 @@ func (a *app) compareCmd() *cobra.Command {
 			if len(args) == 1 {
 				return fmt.Errorf("name two or more configurations to compare (got %s alone)", args[0])
 			}
-			return method.CompareWith(cmd.Context(), a.stdout, storePath, args, o)
+			return results.CompareWith(cmd.Context(), a.stdout, storePath, args, o)
 		},
 	}
 	c.Flags().StringVar(&storePath, "store", store.DefaultPath, store.FlagHelp)

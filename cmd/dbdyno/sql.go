@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/spf13/cobra"
 )
 
@@ -15,7 +15,7 @@ func (a *app) sqlCmd() *cobra.Command {
 			"counter statements. Without --workload, only the engine's.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return method.PrintSQL(a.stdout, w, e)
+			return results.PrintSQL(a.stdout, w, e)
 		},
 	}
 	c.Flags().StringVar(&w, "workload", "", "workload")

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dbdyno/dbdyno/internal/lib/enginenames"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 )
 
@@ -118,6 +119,7 @@ func register(e *Engine) {
 	}
 	registry = append(registry, e)
 	sort.SliceStable(registry, func(i, j int) bool { return registry[i].rank < registry[j].rank })
+	enginenames.Add(e.Name)
 }
 
 // All lists the engines, the embedded defaults first.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/output/result"
 	"net"
 	"net/url"
 	"os"
@@ -190,15 +189,12 @@ func (t *Target) Local() bool {
 	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1" || strings.HasPrefix(h, "/")
 }
 
-// LocalCores says a host core count is this machine's: the database runs here.
-const LocalCores = result.LocalCores
-
 // HostCores are the physical cores of the machine the database runs on and where that figure came from, when
-// it can be told: this machine's (machineCores) when the database runs here, else the engine's own answer
-// where its catalog has one (a host_cores statement); 0 when neither can tell.
-func (t *Target) HostCores(ctx context.Context, q Queryer, machineCores int) (int, string) {
+// it can be told: this machine's (machineCores, source local) when the database runs here, else the engine's
+// own answer where its catalog has one (a host_cores statement); 0 when neither can tell.
+func (t *Target) HostCores(ctx context.Context, q Queryer, machineCores int, local string) (int, string) {
 	if t.Local() && machineCores > 0 {
-		return machineCores, LocalCores
+		return machineCores, local
 	}
 	if st, ok := t.Engine.catalog.Set()["host_cores"]; ok && q != nil {
 		var n int

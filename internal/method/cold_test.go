@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/pgproc"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
@@ -65,10 +64,10 @@ func TestColdCmdOnSQLite(t *testing.T) {
 	measured := 0
 	for i := 1; i <= 4; i++ { // each repeat's warm-up run, then its measured run
 		r, _ := clitest.ReadResult(t, clitest.ResultFile(res2, i))
-		if method.IsWarmup(r) != (i%2 == 1) {
-			t.Fatalf("result %d: warm-up %v", i, method.IsWarmup(r))
+		if r.IsWarmup() != (i%2 == 1) {
+			t.Fatalf("result %d: warm-up %v", i, r.IsWarmup())
 		}
-		if method.IsWarmup(r) {
+		if r.IsWarmup() {
 			continue
 		}
 		measured++

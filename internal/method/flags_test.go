@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 

@@ -46,7 +46,7 @@ func startMeasured(ctx context.Context, t *engine.Target, engineVersion string, 
 	if db != nil {
 		q = db
 	}
-	m.env.DBHostCores, m.env.DBHostCoresSource = t.HostCores(ctx, q, m.env.Cores)
+	m.env.DBHostCores, m.env.DBHostCoresSource = t.HostCores(ctx, q, m.env.Cores, result.LocalCores)
 	switch {
 	case db == nil:
 	case t.Engine.Embedded:

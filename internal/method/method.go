@@ -6,18 +6,16 @@ package method
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+	"github.com/dbdyno/dbdyno/internal/results"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
@@ -25,7 +23,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/method/peak"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -186,7 +184,7 @@ func readSettings(v *workload.Values) (*settings, error) {
 	if s.interval < 100*time.Millisecond {
 		return nil, fmt.Errorf("--metrics-interval must be at least 100ms (got %s)", s.interval)
 	}
-	if s.labels, err = ParseLabels(o.Labels); err != nil {
+	if s.labels, err = results.ParseLabels(o.Labels); err != nil {
 		return nil, err
 	}
 	if a, ok, err := workload.Group[Agents](v); err != nil {
@@ -227,47 +225,6 @@ func (s *settings) agentFor(i, n int) (string, error) {
 		return s.agents[i], nil
 	}
 	return "", fmt.Errorf("--agent is given %d times for %d targets: give it once for all, or once per --target", len(s.agents), n)
-}
-
-// Labels are short: they name systems and settings, and travel in every list, result and report.
-const maxLabelKey, maxLabelValue = 64, 256
-
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
-	}
-	return s
-}
-
-// ParseLabels reads key=value pairs; numbers stay numbers (price_per_hour=1.008).
-func ParseLabels(in []string) (map[string]any, error) {
-	if len(in) == 0 {
-		return nil, nil
-	}
-	out := map[string]any{}
-	for _, l := range in {
-		k, v, ok := strings.Cut(l, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--label %q: use key=value, e.g. system=E16ds_v4", short(l))
-		}
-		if len(k) > maxLabelKey || len(v) > maxLabelValue {
-			return nil, fmt.Errorf("--label %q: a label's key may hold %d characters and its value %d", short(l), maxLabelKey, maxLabelValue)
-		}
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			out[k] = f
-		} else {
-			out[k] = v
-		}
-	}
-	return out, nil
-}
-
-// NewID is a run or group identifier: prefix, UTC time, random suffix.
-func NewID(prefix string) string {
-	b := make([]byte, 3)
-	rand.Read(b)
-	return prefix + time.Now().UTC().Format("20060102T150405") + "-" + hex.EncodeToString(b)
 }
 
 // Run runs a measured command with the method: the warm-up run, then for each point of a sweep its repeats,
@@ -332,14 +289,14 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 		}
 		inputs = append(inputs, own...)
 	}
-	if err := CheckOutput("--result", s.result, ResultJSON, append(inputs, s.store)...); err != nil {
+	if err := results.CheckOutput("--result", s.result, results.ResultJSON, append(inputs, s.store)...); err != nil {
 		return err
 	}
 	if u, _, err := workload.Group[runner.Users](v); err != nil {
 		return err
 	} else if path := u.LogLatency; path != "" {
 		// a virtual-user run's per-transaction log (runner.Users): one file, so one measured run
-		if err := CheckOutput("--log-latency", path, LatencyLog, append(inputs, s.store, s.result)...); err != nil {
+		if err := results.CheckOutput("--log-latency", path, results.LatencyLog, append(inputs, s.store, s.result)...); err != nil {
 			return err
 		}
 		if n := s.repeat * len(points) * max(1, len(env.Targets)); n > 1 {
@@ -388,7 +345,7 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if s.start, err = settleStartAt(ctx, &s.startFlags, s); err != nil {
 		return err
 	}
-	groupID := NewID("g")
+	groupID := result.NewID("g")
 	var runErr error
 	var pointRuns []*result.Result // the runs of the point under way (for the knee search)
 	// --cold-cmd with a warm-up: each repeat starts cold, warms up, then measures (the studies' restart, one
@@ -566,7 +523,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "dbdyno", Version: env.Version, GoVersion: goVersion()},
 		Workload:      m.Name,
-		RunID:         NewID("r"),
+		RunID:         result.NewID("r"),
 		Command:       env.Args,
 		StartedAt:     started,
 		Options:       run.Options(),

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/browser"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
@@ -99,17 +99,17 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 
 	ctx := context.Background()
 	var list, show, cmp bytes.Buffer
-	if err := method.List(ctx, &list, st, store.Filter{}); err != nil || strings.Count(list.String(), "tpcc") != 6 {
+	if err := results.List(ctx, &list, st, store.Filter{}); err != nil || strings.Count(list.String(), "tpcc") != 6 {
 		t.Fatalf("results list: %v\n%s", err, list.String())
 	}
-	if err := method.Show(ctx, &show, st, runs[0].RunID); err != nil {
+	if err := results.Show(ctx, &show, st, runs[0].RunID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := result.Parse(show.Bytes()); err != nil {
 		t.Fatalf("results show does not give a valid result: %v", err)
 	}
 	csvFile := filepath.Join(dir, "e.csv")
-	if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", csvFile); err != nil {
+	if _, err := results.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", csvFile); err != nil {
 		t.Fatal(err)
 	}
 	f, _ := os.Open(csvFile)
@@ -125,7 +125,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		}
 	}
 	var md bytes.Buffer
-	if _, err := method.Export(ctx, &md, os.Stderr, st, nil, store.Filter{}, "md", ""); err != nil {
+	if _, err := results.Export(ctx, &md, os.Stderr, st, nil, store.Filter{}, "md", ""); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(md.String()), "\n")
@@ -133,7 +133,7 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 		!strings.HasPrefix(lines[1], "| --- | --- | --- | ---: | --- | --- | --- | ---: |") || !regexp.MustCompile(`^\| r\S+ \| tpcc \| ok \| [123]/3 \| [12] \| 1\.5 \| box-a \| \d+ \|`).MatchString(lines[2]) {
 		t.Fatalf("markdown export:\n%s", md.String())
 	}
-	if err := method.Compare(ctx, &cmp, st, []string{runs[0].RunID, runs[3].RunID}); err != nil {
+	if err := results.Compare(ctx, &cmp, st, []string{runs[0].RunID, runs[3].RunID}); err != nil {
 		t.Fatal(err)
 	}
 	// two single runs of 3 measured intervals each: no noise estimate, so neither better nor worse, and it says so
@@ -150,19 +150,19 @@ func TestRepeatsSweepStoreCompareReport(t *testing.T) {
 	// a sweep's group is a configuration across points: a study, each point against the other's same point
 	g := runs[0].Group.ID
 	cmp.Reset()
-	if err := method.Compare(ctx, &cmp, st, []string{g, runs[0].RunID}); err != nil || !strings.Contains(cmp.String(), "study: 2 configurations at 2 point(s), vus swept") {
+	if err := results.Compare(ctx, &cmp, st, []string{g, runs[0].RunID}); err != nil || !strings.Contains(cmp.String(), "study: 2 configurations at 2 point(s), vus swept") {
 		t.Fatalf("compare of a whole sweep: %v\n%s", err, cmp.String())
 	}
 	cmp.Reset()
-	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=3", g + "@vus=1"}); err == nil || !strings.Contains(err.Error(), "has no runs at vus=3: its points are vus=1, vus=2") {
+	if err := results.Compare(ctx, &cmp, st, []string{g + "@vus=3", g + "@vus=1"}); err == nil || !strings.Contains(err.Error(), "has no runs at vus=3: its points are vus=1, vus=2") {
 		t.Fatalf("compare of a point the sweep lacks: %v", err)
 	}
-	if err := method.Compare(ctx, &cmp, st, []string{g + "@vus=1", g + "@vus=2"}); err != nil ||
+	if err := results.Compare(ctx, &cmp, st, []string{g + "@vus=1", g + "@vus=2"}); err != nil ||
 		!strings.Contains(cmp.String(), "all: box-a\nA  vus=1\n   3 runs, group ") || !strings.Contains(cmp.String(), "B  vus=2\n   3 runs, group ") {
 		t.Fatalf("compare of two points: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(dir, "report.html")
-	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
+	if _, err := results.Report(ctx, os.Stderr, st, nil, store.Filter{}, "dbdyno report", html); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(html)
@@ -230,7 +230,7 @@ func TestWarmupRunIsNotMeasured(t *testing.T) {
 		t.Fatalf("a single run is summarised as a median:\n%s", r.Stdout)
 	}
 	var l bytes.Buffer
-	if err := method.List(context.Background(), &l, st, store.Filter{Label: "phase=warmup"}); err != nil ||
+	if err := results.List(context.Background(), &l, st, store.Filter{Label: "phase=warmup"}); err != nil ||
 		strings.Count(l.String(), "tpcc") != 1 || !strings.Contains(l.String(), "-warmup") {
 		t.Fatalf("the warm-up run is recorded in a group of its own: %v\n%s", err, l.String())
 	}
@@ -273,15 +273,15 @@ func TestSeveralTargetsAtOnce(t *testing.T) {
 	}
 	ctx := context.Background()
 	var list, cmp bytes.Buffer
-	if err := method.List(ctx, &list, store.DefaultPath, store.Filter{Group: r1.Group.ID}); err != nil || strings.Count(list.String(), "tpcc") != 3 {
+	if err := results.List(ctx, &list, store.DefaultPath, store.Filter{Group: r1.Group.ID}); err != nil || strings.Count(list.String(), "tpcc") != 3 {
 		t.Fatalf("stored: %v\n%s", err, list.String())
 	}
-	if err := method.Compare(ctx, &cmp, store.DefaultPath, []string{r1.RunID, r1.Group.ID}); err != nil ||
+	if err := results.Compare(ctx, &cmp, store.DefaultPath, []string{r1.RunID, r1.Group.ID}); err != nil ||
 		!strings.Contains(cmp.String(), "aggregate of 2 targets") || !strings.Contains(cmp.String(), compare.Format(h.Value)) {
 		t.Fatalf("a group of targets compares by its aggregate: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(dir, "r.html")
-	if _, err := method.Report(ctx, os.Stderr, store.DefaultPath, []string{r1.Group.ID}, store.Filter{}, "t", html); err != nil {
+	if _, err := results.Report(ctx, os.Stderr, store.DefaultPath, []string{r1.Group.ID}, store.Filter{}, "t", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)
@@ -301,10 +301,10 @@ func TestStoreRefusesANewerSchema(t *testing.T) {
 	db.Exec("UPDATE store_meta SET v = '9' WHERE k = 'schema_version'")
 	db.Close()
 	var out bytes.Buffer
-	if err := method.List(context.Background(), &out, path, store.Filter{}); err == nil || !strings.Contains(err.Error(), "store schema version 9 is not supported") {
+	if err := results.List(context.Background(), &out, path, store.Filter{}); err == nil || !strings.Contains(err.Error(), "store schema version 9 is not supported") {
 		t.Fatalf("newer store: %v", err)
 	}
-	if err := method.List(context.Background(), &out, filepath.Join(t.TempDir(), "none.db"), store.Filter{}); err == nil || !strings.Contains(err.Error(), "no results store") {
+	if err := results.List(context.Background(), &out, filepath.Join(t.TempDir(), "none.db"), store.Filter{}); err == nil || !strings.Contains(err.Error(), "no results store") {
 		t.Fatalf("missing store: %v", err)
 	}
 	if r := clitest.Run(context.Background(), "tpcc", "run", "--label", "nokey"); r.Code == 0 || !strings.Contains(r.Stderr, "use key=value") {

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // noiseRun is a constructed tpcc result: its headline and, when given, its measured intervals' rates.
@@ -63,7 +63,7 @@ func TestDifferencesAgainstNoise(t *testing.T) {
 	s.Close()
 	cmp := func(a, b string) (string, string) {
 		var out bytes.Buffer
-		if err := method.Compare(ctx, &out, st, []string{a, b}); err != nil {
+		if err := results.Compare(ctx, &out, st, []string{a, b}); err != nil {
 			t.Fatal(err)
 		}
 		for _, l := range strings.Split(out.String(), "\n") {

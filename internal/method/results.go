@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
-	"github.com/dbdyno/dbdyno/internal/lib/shell"
 	"io"
 	"net/url"
 	"os"
@@ -13,10 +11,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
+	"github.com/dbdyno/dbdyno/internal/results"
+
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -51,7 +53,7 @@ func (rs *runSet) add(r *result.Result) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if r.RunID == "" {
-		r.RunID = NewID("r")
+		r.RunID = result.NewID("r")
 	}
 	if len(rs.s.labels) > 0 {
 		merged := map[string]any{}
@@ -74,7 +76,7 @@ func (rs *runSet) configurations() [][]*result.Result {
 	at := map[string]int{}
 	var out [][]*result.Result
 	for _, r := range rs.results {
-		if r.Group == nil || IsWarmup(r) {
+		if r.Group == nil || r.IsWarmup() {
 			continue
 		}
 		k := r.Configuration()
@@ -108,7 +110,7 @@ func (rs *runSet) close(ctx context.Context) error {
 				ext := filepath.Ext(path)
 				path = strings.TrimSuffix(path, ext) + fmt.Sprintf(".%d", i+1) + ext
 			}
-			err := CheckOutput("--result", path, ResultJSON, append(rs.inputs, rs.s.store)...)
+			err := results.CheckOutput("--result", path, results.ResultJSON, append(rs.inputs, rs.s.store)...)
 			if err == nil {
 				err = r.WriteFile(path)
 			}
@@ -124,11 +126,11 @@ func (rs *runSet) close(ctx context.Context) error {
 		if rs.st != nil {
 			h := ""
 			if m, ok := r.Headline(); ok {
-				h = m.Name + " " + withUnit(m, m.Value)
+				h = m.Name + " " + results.WithUnit(m, m.Value)
 			}
 			if err := rs.st.Add(context.WithoutCancel(ctx), r, h); err != nil {
 				errs = append(errs, err)
-				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, storeName(rs.s.store), err)
+				fmt.Fprintf(rs.out, "could not record run %s in %s: %v\n", r.RunID, results.StoreName(rs.s.store), err)
 			} else {
 				kept = true
 				rs.stored[r.RunID] = true
@@ -196,12 +198,12 @@ func (rs *runSet) printMedians() {
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
 		if len(runs) == 1 {
-			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, withUnit(h, h.Value), r.RunID)
+			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, results.WithUnit(h, h.Value), r.RunID)
 			continue
 		}
 		st := compare.Summarise("", runs).Metrics[h.Name]
 		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
-			withUnit(h, st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
+			results.WithUnit(h, st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
 	}
 }
 
@@ -209,7 +211,7 @@ func (rs *runSet) printMedians() {
 // "sum"), the longest of their times ("max"), or what the workload computes over them; the parts are named.
 func aggregate(w workload.Measured, parts []*result.Result, targets int) *result.Result {
 	p0 := parts[0]
-	agg := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: NewID("r"),
+	agg := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: result.NewID("r"),
 		Command: p0.Command, Options: p0.Options, Status: result.StatusOK, StartedAt: p0.StartedAt, EndedAt: p0.EndedAt}
 	g := *p0.Group
 	g.Target, g.Aggregate = 0, true
@@ -238,11 +240,11 @@ func aggregate(w workload.Measured, parts []*result.Result, targets int) *result
 	if len(parts) < targets && agg.Status == result.StatusOK {
 		agg.Status, agg.Error = result.StatusFailed, fmt.Sprintf("%d of %d targets did not run", targets-len(parts), targets)
 	}
-	agg.Target = result.Target{URL: fmt.Sprintf("%d targets", targets), Engine: only(engines), ServerVersion: only(versions)}
+	agg.Target = result.Target{URL: fmt.Sprintf("%d targets", targets), Engine: results.Only(engines), ServerVersion: results.Only(versions)}
 	if a, ok := w.(workload.Aggregator); ok {
 		agg.Metrics = a.Aggregate(parts)
 	} else {
-		agg.Metrics = combine(parts)
+		agg.Metrics = results.Combine(parts)
 	}
 	if p0.Environment != nil {
 		e := *p0.Environment
@@ -256,47 +258,6 @@ func aggregate(w workload.Measured, parts []*result.Result, targets int) *result
 		agg.Environment = &e
 	}
 	return agg
-}
-
-// only is the one key of a set, or "several".
-func only(set map[string]bool) string {
-	if len(set) == 1 {
-		for k := range set {
-			return k
-		}
-	}
-	return result.Several
-}
-
-// combine adds up the parts' metrics marked "sum" and takes the largest of those marked "max"; a metric some
-// part lacks is left out.
-func combine(parts []*result.Result) []result.Metric {
-	var out []result.Metric
-	for _, m := range parts[0].Metrics {
-		if m.Aggregate == "" {
-			continue
-		}
-		v, all := m.Value, true
-		for _, p := range parts[1:] {
-			found := false
-			for _, o := range p.Metrics {
-				if o.Name == m.Name {
-					found = true
-					if m.Aggregate == "sum" {
-						v += o.Value
-					} else if o.Value > v {
-						v = o.Value
-					}
-				}
-			}
-			all = all && found
-		}
-		if all {
-			m.Value = v
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // hostCores are the database cores of the targets together: the machine's own when every database runs on
@@ -330,17 +291,7 @@ func aggregateLine(agg *result.Result, targets int) string {
 	if !ok {
 		return fmt.Sprintf("aggregate of %d targets: %s", targets, agg.Status)
 	}
-	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, withUnit(h, h.Value))
-}
-
-// withUnit writes a metric's value with its unit, unless its name says it ("read MB/min 5047.1"): the store's
-// headline, the medians and the aggregate line state what the number counts.
-func withUnit(m result.Metric, v float64) string {
-	s := compare.Format(v)
-	if m.Unit != "" && !strings.HasSuffix(m.Name, m.Unit) {
-		s += " " + m.Unit
-	}
-	return s
+	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, results.WithUnit(h, h.Value))
 }
 
 // prefixWriter prefixes each line, so concurrent targets' progress stays readable.
@@ -390,22 +341,6 @@ func onTargets(out io.Writer, targets []*engine.Target, fn func(t *engine.Target
 	return res, errs
 }
 
-// absPath is a path as the user can find it from anywhere.
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
-}
-
-// ShellQuote quotes a word of a command line for a POSIX shell when it needs it.
-func ShellQuote(s string) string { return shell.Quote(s) }
-
-// ShellLine is a command line, each word quoted for a POSIX shell where it needs it.
-func ShellLine(args []string) string { return shell.Line(args) }
-
-func shellQuote(s string) string { return shell.Quote(s) }
-
 // next is what to do with a command's runs: the line saying where they are kept, and the dbdyno report and
 // dbdyno compare command lines that use them (with a note on what to put for OTHER).
 type next struct {
@@ -441,16 +376,16 @@ func (rs *runSet) next() *next {
 	switch {
 	case rs.stored[r0.RunID]:
 		if !outfile.SamePath(rs.s.store, store.DefaultPath) {
-			storeFlag = " --store " + shellQuote(storeName(rs.s.store))
+			storeFlag = " --store " + shell.Quote(results.StoreName(rs.s.store))
 		}
 		if len(runs) == 1 || r0.Group == nil {
-			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, storeName(rs.s.store))
+			n.Where = fmt.Sprintf("run %s (%s) is stored in %s", r0.RunID, r0.Status, results.StoreName(rs.s.store))
 			refs, cmpA, cmpB = []string{r0.RunID}, "OTHER", r0.RunID
 			break
 		}
 		g := r0.Group
 		n.ID = g.ID
-		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), storeName(rs.s.store))
+		n.Where = fmt.Sprintf("group %s (%d runs) is stored in %s", g.ID, len(runs), results.StoreName(rs.s.store))
 		refs, cmpA, cmpB = []string{g.ID}, "OTHER", g.ID
 		if g.Sweep != "" {
 			first, last := runs[0].Group.Point(), runs[len(runs)-1].Group.Point()
@@ -459,10 +394,10 @@ func (rs *runSet) next() *next {
 			}
 		}
 	case rs.written[r0.RunID] != "":
-		n.Where = fmt.Sprintf("run %s (%s) is not in a results store (--store \"\"); its result is %s", r0.RunID, r0.Status, absPath(rs.written[r0.RunID]))
+		n.Where = fmt.Sprintf("run %s (%s) is not in a results store (--store \"\"); its result is %s", r0.RunID, r0.Status, results.AbsPath(rs.written[r0.RunID]))
 		for _, r := range runs {
 			if p := rs.written[r.RunID]; p != "" {
-				refs = append(refs, shellQuote(absPath(p)))
+				refs = append(refs, shell.Quote(results.AbsPath(p)))
 			}
 		}
 		cmpA, cmpB = "OTHER.json", refs[len(refs)-1]
@@ -509,7 +444,3 @@ func (rs *runSet) printNext() {
 		fmt.Fprintf(rs.out, "  (%s)\n", n.Note)
 	}
 }
-
-// IsWarmup says a run is a warm-up run: recorded (phase=warmup, a group of its own), never measured, never a
-// configuration of a comparison or a summary.
-func IsWarmup(r *result.Result) bool { return r.IsWarmup() }

@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
@@ -82,15 +82,15 @@ func TestResultsOfVersion1Load(t *testing.T) {
 	db.Close()
 	ctx := context.Background()
 	var list, cmp bytes.Buffer
-	if err := method.List(ctx, &list, path, store.Filter{}); err != nil || strings.Count(list.String(), "\n") != 5 {
+	if err := results.List(ctx, &list, path, store.Filter{}); err != nil || strings.Count(list.String(), "\n") != 5 {
 		t.Fatalf("list: %v\n%s", err, list.String())
 	}
 	ids := []string{byName["tpcc.json"].RunID, byName["tpcc-target2.json"].RunID}
-	if err := method.Compare(ctx, &cmp, path, ids); err != nil || !strings.Contains(cmp.String(), "NOPM per $/hour") {
+	if err := results.Compare(ctx, &cmp, path, ids); err != nil || !strings.Contains(cmp.String(), "NOPM per $/hour") {
 		t.Fatalf("compare: %v\n%s", err, cmp.String())
 	}
 	html := filepath.Join(t.TempDir(), "r.html")
-	if _, err := method.Report(ctx, os.Stderr, path, nil, store.Filter{}, "v1", html); err != nil {
+	if _, err := results.Report(ctx, os.Stderr, path, nil, store.Filter{}, "v1", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)
@@ -120,7 +120,7 @@ func TestDatabaseHostCores(t *testing.T) {
 		t.Fatalf("labelled: %d cores from %q", d.Environment.DBHostCores, d.Environment.DBHostCoresSource)
 	}
 	var out bytes.Buffer
-	if err := method.Compare(context.Background(), &out, "", []string{local, labelled}); err != nil {
+	if err := results.Compare(context.Background(), &out, "", []string{local, labelled}); err != nil {
 		t.Fatal(err)
 	}
 	h, _ := d.Headline()
@@ -134,7 +134,7 @@ func TestDatabaseHostCores(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if err := method.Compare(context.Background(), &out, "", []string{remote, labelled}); err != nil || strings.Contains(out.String(), "per physical core") {
+	if err := results.Compare(context.Background(), &out, "", []string{remote, labelled}); err != nil || strings.Contains(out.String(), "per physical core") {
 		t.Fatalf("no per-core figure without the database host's cores: %v\n%s", err, out.String())
 	}
 }
@@ -155,13 +155,13 @@ func TestSQLGolden(t *testing.T) {
 		for _, e := range engine.All() {
 			if m.Supports != nil && m.Supports(e) != nil {
 				// dbdyno sql refuses it, as the workload does
-				if err := method.PrintSQL(io.Discard, m.Name, e.Name); err == nil || err.Error() != m.Supports(e).Error() {
+				if err := results.PrintSQL(io.Discard, m.Name, e.Name); err == nil || err.Error() != m.Supports(e).Error() {
 					t.Errorf("dbdyno sql --workload %s --engine %s: %v, want the workload's refusal", m.Name, e.Name, err)
 				}
 				continue
 			}
 			var out bytes.Buffer
-			if err := method.PrintSQL(&out, m.Name, e.Name); err != nil {
+			if err := results.PrintSQL(&out, m.Name, e.Name); err != nil {
 				t.Fatalf("%s on %s: %v", m.Name, e.Name, err)
 			}
 			marker := []byte("-- " + e.Title + "'s own statements (internal/engine/sql)\n")

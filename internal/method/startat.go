@@ -98,13 +98,3 @@ func (sa *startAt) wait(ctx context.Context, out io.Writer) error {
 		return nil
 	}
 }
-
-// clockOffset is the offset a shard recorded (reference − local; 0 without --clock-ref).
-func clockOffset(opts map[string]any) time.Duration {
-	c, ok := opts["clock"].(map[string]any)
-	if !ok {
-		return 0
-	}
-	ms, _ := c["offset_ms"].(float64)
-	return time.Duration(ms * float64(time.Millisecond))
-}

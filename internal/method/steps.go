@@ -17,6 +17,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/method/runner"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -380,7 +381,7 @@ func (st *stepping) line(i int, r *result.Result) string {
 		s += ", p95 " + compare.Format(p) + " ms"
 	}
 	if h, ok := r.Headline(); ok {
-		s += ", " + h.Name + " " + withUnit(h, h.Value)
+		s += ", " + h.Name + " " + results.WithUnit(h, h.Value)
 	}
 	return s
 }
@@ -410,7 +411,7 @@ func best(parts []*result.Result) int {
 func (st *stepping) combine(parts []*result.Result, err error) *result.Result {
 	hi := best(parts)
 	r := *parts[hi]
-	r.RunID = NewID("r")
+	r.RunID = result.NewID("r")
 	r.StartedAt, r.EndedAt = parts[0].StartedAt, parts[len(parts)-1].EndedAt
 	r.ColdStart = parts[0].ColdStart
 	r.Options = map[string]any{}
@@ -483,7 +484,7 @@ func (st *stepping) table(out io.Writer, r *result.Result) {
 		hv := "-"
 		for _, m := range s.Metrics {
 			if m.Headline {
-				hv = withUnit(m, m.Value)
+				hv = results.WithUnit(m, m.Value)
 			}
 		}
 		mark := ""

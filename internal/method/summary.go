@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -53,7 +54,7 @@ func writeSummary(w io.Writer, m *workload.Meta, env *workload.Env, rs *runSet, 
 	s := Summary{Tool: "dbdyno", Version: env.Version, Workload: m.Name, Command: env.Args, Status: result.StatusOK,
 		Runs: []RunSummary{}, Next: rs.next()}
 	if rs.s.store != "" {
-		s.Store = storeName(rs.s.store)
+		s.Store = results.StoreName(rs.s.store)
 	}
 	if runErr != nil {
 		s.Status = result.StatusFailed
@@ -69,7 +70,7 @@ func writeSummary(w io.Writer, m *workload.Meta, env *workload.Env, rs *runSet, 
 			Stored: rs.stored[r.RunID], Metrics: r.Metrics}
 		one.Warmup = r.Group != nil && strings.HasSuffix(r.Group.ID, "-warmup")
 		if p := rs.written[r.RunID]; p != "" {
-			one.ResultFile = absPath(p)
+			one.ResultFile = results.AbsPath(p)
 		}
 		if h, ok := r.Headline(); ok {
 			one.Headline = &h

@@ -12,7 +12,8 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -73,14 +74,14 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 		t.Errorf("--store naming another database: %d %q", r.Code, r.Stderr)
 	}
 	ctx := context.Background()
-	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+	if _, err := results.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", st); err == nil || !strings.Contains(err.Error(), "is also an input") {
 		t.Errorf("report -o the store: %v", err)
 	}
-	if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", notes); err == nil || !strings.Contains(err.Error(), "not a dbdyno HTML report") {
+	if _, err := results.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", notes); err == nil || !strings.Contains(err.Error(), "not a dbdyno HTML report") {
 		t.Errorf("report -o a text file: %v", err)
 	}
 	for _, format := range []string{"csv", "json"} {
-		if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, format, st); err == nil || !strings.Contains(err.Error(), "is also an input") {
+		if _, err := results.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, format, st); err == nil || !strings.Contains(err.Error(), "is also an input") {
 			t.Errorf("export -o the store: %v", err)
 		}
 	}
@@ -95,10 +96,10 @@ func TestOutputPathsNeverReplaceInputs(t *testing.T) {
 	// writing over a report, an export or a result dbdyno wrote is fine
 	html := filepath.Join(dir, "r.html")
 	for i := 0; i < 2; i++ {
-		if _, err := method.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", html); err != nil {
+		if _, err := results.Report(ctx, os.Stderr, st, nil, store.Filter{}, "t", html); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := method.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv")); err != nil {
+		if _, err := results.Export(ctx, nil, os.Stderr, st, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -170,7 +171,7 @@ func TestDamagedResultsAreRefused(t *testing.T) {
 	b, _ = json.Marshal(doc)
 	os.WriteFile(damaged, b, 0o644)
 	var out bytes.Buffer
-	err := method.Compare(context.Background(), &out, "", []string{filepath.Join("testdata", "v1", "tpch.json"), damaged})
+	err := results.Compare(context.Background(), &out, "", []string{filepath.Join("testdata", "v1", "tpch.json"), damaged})
 	if err == nil || !strings.Contains(err.Error(), "has no analytic section") {
 		t.Fatalf("compare with a damaged result: %v\n%s", err, out.String())
 	}
@@ -197,17 +198,17 @@ func TestCompareRefusesTheIncomparable(t *testing.T) {
 		{[]string{v1("tpcc.json"), failed}, "ended failed (connection lost"},
 	} {
 		var out bytes.Buffer
-		if err := method.Compare(ctx, &out, "", c.refs); err == nil || !strings.Contains(err.Error(), c.want) || out.Len() > 0 {
+		if err := results.Compare(ctx, &out, "", c.refs); err == nil || !strings.Contains(err.Error(), c.want) || out.Len() > 0 {
 			t.Errorf("%v: %v, output %q; want an error saying %q", c.refs, err, out.String(), c.want)
 		}
 	}
 	var out bytes.Buffer
-	if err := method.Compare(ctx, &out, "", []string{v1("tpcc.json"), v1("tpcc-target2.json")}); err != nil {
+	if err := results.Compare(ctx, &out, "", []string{v1("tpcc.json"), v1("tpcc-target2.json")}); err != nil {
 		t.Fatalf("two runs of the same work: %v", err)
 	}
 	// asked for, runs of other work compare what they share, each one's work in the legend
 	out.Reset()
-	if err := method.CompareWith(ctx, &out, "", []string{v1("tpch.json"), v1("tpchsweep.json")}, method.CompareOptions{AllowDifferentWork: true}); err != nil ||
+	if err := results.CompareWith(ctx, &out, "", []string{v1("tpch.json"), v1("tpchsweep.json")}, results.CompareOptions{AllowDifferentWork: true}); err != nil ||
 		!strings.Contains(out.String(), `   tpch: scale 0.01, refresh true, queries ""`) || !strings.Contains(out.String(), "no metric is in every configuration:\n  power test") {
 		t.Fatalf("other work, allowed: %v\n%s", err, out.String())
 	}
@@ -225,7 +226,7 @@ func TestCompareRefusesTheIncomparable(t *testing.T) {
 		st.Add(ctx, r, "")
 	}
 	st.Close()
-	if err := method.Compare(ctx, &out, path, []string{"r2026", v1("tpcc.json")}); err == nil || !strings.Contains(err.Error(), "is the start of 2 run IDs") {
+	if err := results.Compare(ctx, &out, path, []string{"r2026", v1("tpcc.json")}); err == nil || !strings.Contains(err.Error(), "is the start of 2 run IDs") {
 		t.Fatalf("an ambiguous prefix: %v", err)
 	}
 }
@@ -253,17 +254,17 @@ func TestOneBrokenStoredRunDoesNotBreakTheRest(t *testing.T) {
 	db.Exec("UPDATE results SET document = substr(document, 1, 100) WHERE run_id = ?", ids[1])
 	db.Close()
 	var warn bytes.Buffer
-	n, err := method.Report(ctx, &warn, path, nil, store.Filter{}, "r", filepath.Join(dir, "r.html"))
+	n, err := results.Report(ctx, &warn, path, nil, store.Filter{}, "r", filepath.Join(dir, "r.html"))
 	if err != nil || n != 2 || !strings.Contains(warn.String(), ids[1]) {
 		t.Fatalf("report: %d runs, %v; warning %q", n, err, warn.String())
 	}
 	warn.Reset()
-	n, err = method.Export(ctx, nil, &warn, path, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv"))
+	n, err = results.Export(ctx, nil, &warn, path, nil, store.Filter{}, "csv", filepath.Join(dir, "e.csv"))
 	if err != nil || n != 2 || !strings.Contains(warn.String(), ids[1]) {
 		t.Fatalf("export: %d runs, %v; warning %q", n, err, warn.String())
 	}
 	// named on its own, the broken run is an error
-	if err := method.Compare(ctx, &warn, path, []string{ids[1], ids[0]}); err == nil || !strings.Contains(err.Error(), ids[1]) {
+	if err := results.Compare(ctx, &warn, path, []string{ids[1], ids[0]}); err == nil || !strings.Contains(err.Error(), ids[1]) {
 		t.Fatalf("compare naming the broken run: %v", err)
 	}
 }

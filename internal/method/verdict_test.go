@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 )
 
 // compare refuses a failed run unless asked for it (--include-failed), and then says which run failed beside
@@ -25,11 +25,11 @@ func TestCompareIncludesFailedRunsOnlyWhenAsked(t *testing.T) {
 	os.WriteFile(failed, b, 0o644)
 	ctx := context.Background()
 	var out bytes.Buffer
-	if err := method.Compare(ctx, &out, "", []string{v1("tpcc.json"), failed}); err == nil || !strings.Contains(err.Error(), "--include-failed") {
+	if err := results.Compare(ctx, &out, "", []string{v1("tpcc.json"), failed}); err == nil || !strings.Contains(err.Error(), "--include-failed") {
 		t.Fatalf("a failed run compared without being asked for: %v\n%s", err, out.String())
 	}
 	out.Reset()
-	if err := method.CompareWith(ctx, &out, "", []string{v1("tpcc.json"), failed}, method.CompareOptions{IncludeFailed: true}); err != nil {
+	if err := results.CompareWith(ctx, &out, "", []string{v1("tpcc.json"), failed}, results.CompareOptions{IncludeFailed: true}); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, "WARNING: run "+doc["run_id"].(string)+" ended failed (the run stalled)") || !strings.Contains(s, "NOPM") {

@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/host/agent"
-	"github.com/dbdyno/dbdyno/internal/method"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -103,7 +103,7 @@ func TestRunRecordsTheAgentsSamples(t *testing.T) {
 		t.Fatalf("database host fingerprint %+v (this machine %+v)", h, r.Environment.CPU)
 	}
 	html := filepath.Join(dir, "r.html")
-	if _, err := method.Report(context.Background(), os.Stderr, store.DefaultPath, []string{r.RunID}, store.Filter{}, "r", html); err != nil {
+	if _, err := results.Report(context.Background(), os.Stderr, store.DefaultPath, []string{r.RunID}, store.Filter{}, "r", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)

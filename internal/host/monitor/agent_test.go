@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/host/agent"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // startAgent runs a dbdyno agent on 127.0.0.1 (a port of its own) with a token, until the test ends.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // A share from a trace that lost events is marked as such, never given as if whole: two intervals of a

@@ -4,11 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+
 	"github.com/dbdyno/dbdyno/internal/lib/shell"
 
 	"errors"
 	"fmt"
-	gojson "github.com/goccy/go-json"
 	"io"
 	"os"
 	"runtime"
@@ -17,9 +17,11 @@ import (
 	"strings"
 	"time"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // Options are a recording's.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // TestRecordChild is the recording the crash test runs in a process of its own (and kills).

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // synthRecording writes days of intervals at interval into a store with the recording writer's own path

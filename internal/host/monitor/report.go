@@ -3,14 +3,15 @@ package monitor
 import (
 	"context"
 	"fmt"
-	gojson "github.com/goccy/go-json"
 	"io"
 	"math"
 	"strings"
 	"time"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/dbdyno/dbdyno/internal/output/report"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // The HTML report of a recording (dbdyno monitor report): its time series (IOPS, MB/s, latency, queue depth,

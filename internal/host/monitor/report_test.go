@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/dbdyno/dbdyno/internal/testkit/browser"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // storeWeek puts the synthetic fortnight (periods_test.go) into a results store as a recording, with TPS: a copy,

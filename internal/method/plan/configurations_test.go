@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // A plan's configurations: each has its own targets, labels, settings and set-up, and runs every step alone,
@@ -57,7 +57,7 @@ func TestPlanConfigurationsRunOneAfterTheOther(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := method.Resolve(ctx, s, nil, store.Filter{Labels: []string{"plan=two-systems"}}, nil)
+	runs, err := results.Resolve(ctx, s, nil, store.Filter{Labels: []string{"plan=two-systems"}}, nil)
 	s.Close()
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs stored (%v)", len(runs), err)
@@ -66,7 +66,7 @@ func TestPlanConfigurationsRunOneAfterTheOther(t *testing.T) {
 		t.Fatalf("labels %v and %v", runs[0].Labels, runs[1].Labels)
 	}
 	var cmp bytes.Buffer
-	if err := method.CompareWith(ctx, &cmp, st, nil, method.CompareOptions{Labels: []string{"plan=two-systems"}, Format: "md"}); err != nil {
+	if err := results.CompareWith(ctx, &cmp, st, nil, results.CompareOptions{Labels: []string{"plan=two-systems"}, Format: "md"}); err != nil {
 		t.Fatal(err)
 	}
 	if c := cmp.String(); !strings.Contains(c, "| configuration | NOPM (new orders/min) | vs older |") || !strings.Contains(c, "| older | ") || !strings.Contains(c, "| baseline |") {

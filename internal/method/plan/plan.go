@@ -23,10 +23,11 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	"go.yaml.in/yaml/v3"
 )
@@ -704,7 +705,7 @@ func (p *Plan) Check(out io.Writer) {
 			fmt.Fprintln(out)
 		}
 		for i, st := range p.Steps {
-			fmt.Fprintf(out, "step %d (line %d): %s\n", i+1, st.Line, method.ShellLine(engine.RedactArgs(p.CommandsFor(st, c)[0])))
+			fmt.Fprintf(out, "step %d (line %d): %s\n", i+1, st.Line, shell.Line(engine.RedactArgs(p.CommandsFor(st, c)[0])))
 		}
 	}
 	if len(p.Configurations) > 0 {
@@ -771,12 +772,12 @@ func (p *Plan) RunResuming(ctx context.Context, out io.Writer, invoke func(args 
 	}
 	storeFlag := ""
 	if p.Store != "" {
-		storeFlag = " --store " + method.ShellQuote(store.Display(p.Store))
+		storeFlag = " --store " + shell.Quote(store.Display(p.Store))
 	}
-	plan := method.ShellQuote("plan=" + p.Name)
+	plan := shell.Quote("plan=" + p.Name)
 	// each suggestion on a line of its own, as it is pasted: quoted within quotes, a name holding a quote broke
 	// the line, and a report named from a plan "../../escape" was written two folders up
-	fmt.Fprintf(out, "\nplan %s done; its report:\n  dbdyno report --label %s%s -o %s\n", p.Name, plan, storeFlag, method.ShellQuote(reportFile(p.Name)))
+	fmt.Fprintf(out, "\nplan %s done; its report:\n  dbdyno report --label %s%s -o %s\n", p.Name, plan, storeFlag, shell.Quote(reportFile(p.Name)))
 	if len(p.Configurations) > 1 {
 		fmt.Fprintf(out, "its table, configuration against configuration (--format md for a document):\n  dbdyno compare --label %s%s\n", plan, storeFlag)
 	}
@@ -838,11 +839,11 @@ func (p *Plan) runSteps(ctx context.Context, out io.Writer, c int, invoke func(a
 				}
 				if ok {
 					skipped++
-					fmt.Fprintf(out, "\n== step %d (line %d): done before (%s), skipped: dbdyno %s\n", i+1, st.Line, key, method.ShellLine(engine.RedactArgs(args)))
+					fmt.Fprintf(out, "\n== step %d (line %d): done before (%s), skipped: dbdyno %s\n", i+1, st.Line, key, shell.Line(engine.RedactArgs(args)))
 					continue
 				}
 			}
-			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, method.ShellLine(engine.RedactArgs(args)))
+			fmt.Fprintf(out, "\n== step %d (line %d): dbdyno %s\n", i+1, st.Line, shell.Line(engine.RedactArgs(args)))
 			if err := invoke(args); err != nil {
 				if ctx.Err() != nil {
 					return skipped, fmt.Errorf("%w: plan %s stopped at step %d ('dbdyno plan run --resume' runs the rest)", workload.ErrAborted, p.Name, i+1)

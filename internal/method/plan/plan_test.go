@@ -10,7 +10,8 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -127,7 +128,7 @@ func TestExamplePlans(t *testing.T) {
 		t.Fatalf("tpch-streams stored %d runs, want 13", n)
 	}
 	html := filepath.Join(dir, "r.html")
-	if _, err := method.Report(context.Background(), os.Stderr, store.DefaultPath, nil, store.Filter{Label: "plan=tpch-streams"}, "r", html); err != nil {
+	if _, err := results.Report(context.Background(), os.Stderr, store.DefaultPath, nil, store.Filter{Label: "plan=tpch-streams"}, "r", html); err != nil {
 		t.Fatal(err)
 	}
 	page, _ := os.ReadFile(html)

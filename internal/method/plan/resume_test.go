@@ -10,7 +10,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/method/plan"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // A plan interrupted after its first step (Ctrl-C as the second begins) resumes with --resume: the finished

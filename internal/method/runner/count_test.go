@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
 // logLines reads a latency log, checking every line's form.
@@ -25,7 +27,7 @@ func logLines(t *testing.T, path string) []string {
 		lines = nil
 	}
 	for _, l := range lines {
-		if !LatencyLogLine.MatchString(l) {
+		if !result.LatencyLogLine.MatchString(l) {
 			t.Fatalf("latency log line %q is not client tx_no elapsed_us name outcome epoch_s epoch_us", l)
 		}
 	}

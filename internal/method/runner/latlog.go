@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -28,9 +27,6 @@ type latencyLog struct {
 	w    *bufio.Writer
 	err  error
 }
-
-// LatencyLogLine matches one line of a latency log (the method recognises its own files by it).
-var LatencyLogLine = regexp.MustCompile(`^\d+ \d+ \d+ \S+ (ok|rollback|error) \d+ \d+$`)
 
 func openLatencyLog(path string) (*latencyLog, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")

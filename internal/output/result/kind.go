@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/dbdyno/dbdyno/internal/lib/enginenames"
 )
 
 // Kind is what the result layer knows of one workload's results: the sections every run of it holds, how its
@@ -155,6 +157,7 @@ func SweepTitle(workload, flag string) string {
 	return "by " + flag
 }
 
-// KnownEngine says whether dbdyno drives an engine of this name (its own name, not another scheme of it); the
-// engine layer sets it. Until it does, no engine is known.
-var KnownEngine = func(name string) bool { return false }
+// KnownEngine says whether dbdyno drives an engine of this name (its own name, not another scheme of it): the
+// engine layer adds each engine's name to internal/lib/enginenames as it registers it (a program without the
+// engine layer knows none). A test may set its own.
+var KnownEngine = enginenames.Known

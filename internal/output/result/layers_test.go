@@ -14,7 +14,7 @@ func TestOutputLayerDependsOnNoDriver(t *testing.T) {
 		t.Skip("no go tool:", err)
 	}
 	const mod = "github.com/dbdyno/dbdyno/"
-	pkgs := []string{mod + "internal/output/result", mod + "internal/output/compare", mod + "internal/output/report"}
+	pkgs := []string{mod + "internal/output/result", mod + "internal/output/compare", mod + "internal/output/report", mod + "internal/output/leaderboard"}
 	out, err := exec.Command(gobin, append([]string{"list", "-deps"}, pkgs...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)

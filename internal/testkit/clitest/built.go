@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // tpccTemplate is the one TPC-C build (1 warehouse, SQLite) a test process makes for TPCCCopy.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -40,12 +40,12 @@ func TestCustomMix(t *testing.T) {
 	}
 	ctx := context.Background()
 	var out bytes.Buffer
-	err := method.Compare(ctx, &out, st, []string{std.RunID, custom.RunID})
+	err := results.Compare(ctx, &out, st, []string{std.RunID, custom.RunID})
 	if err == nil || !strings.Contains(err.Error(), "custom mix") {
 		t.Fatalf("compare of a custom mix beside the standard: %v\n%s", err, out.String())
 	}
 	out.Reset()
-	if err := method.CompareWith(ctx, &out, st, []string{std.RunID, custom.RunID}, method.CompareOptions{AllowDifferentWork: true}); err != nil {
+	if err := results.CompareWith(ctx, &out, st, []string{std.RunID, custom.RunID}, results.CompareOptions{AllowDifferentWork: true}); err != nil {
 		t.Fatalf("compare allowed to set different work side by side: %v", err)
 	}
 	for mix, want := range map[string]string{"payment=-1": "0 or more", "refund=1": "names no transaction", "payment=1": "gives new_order no weight"} {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 )
@@ -74,10 +75,10 @@ func TestRunRefusesATamperedDatabase(t *testing.T) {
 				t.Fatalf("the clean run records changes: %q", c.DatabaseChanges)
 			}
 			var out strings.Builder
-			if err := method.CompareChanged(context.Background(), &out, store, []string{clean, changed}, false); err == nil || !strings.Contains(err.Error(), "compare it only with --allow-changed") {
+			if err := results.CompareChanged(context.Background(), &out, store, []string{clean, changed}, false); err == nil || !strings.Contains(err.Error(), "compare it only with --allow-changed") {
 				t.Fatalf("compare of a changed run: %v\n%s", err, out.String())
 			}
-			if err := method.CompareChanged(context.Background(), &out, store, []string{clean, changed}, true); err != nil || !strings.Contains(strings.ToLower(out.String()), "nopm") {
+			if err := results.CompareChanged(context.Background(), &out, store, []string{clean, changed}, true); err != nil || !strings.Contains(strings.ToLower(out.String()), "nopm") {
 				t.Fatalf("compare --allow-changed: %v\n%s", err, out.String())
 			}
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpce"
 )
@@ -53,16 +53,16 @@ func TestCustomMix(t *testing.T) {
 	}
 	ctx := context.Background()
 	var out bytes.Buffer
-	if err := method.Compare(ctx, &out, st, []string{std.RunID, scaled.RunID}); err != nil {
+	if err := results.Compare(ctx, &out, st, []string{std.RunID, scaled.RunID}); err != nil {
 		t.Fatalf("compare of the standard mix beside the standard weights in proportion: %v", err)
 	}
 	out.Reset()
-	err := method.Compare(ctx, &out, st, []string{std.RunID, custom.RunID})
+	err := results.Compare(ctx, &out, st, []string{std.RunID, custom.RunID})
 	if err == nil || !strings.Contains(err.Error(), "custom mix") {
 		t.Fatalf("compare of a custom mix beside the standard: %v\n%s", err, out.String())
 	}
 	out.Reset()
-	if err := method.CompareWith(ctx, &out, st, []string{std.RunID, custom.RunID}, method.CompareOptions{AllowDifferentWork: true}); err != nil {
+	if err := results.CompareWith(ctx, &out, st, []string{std.RunID, custom.RunID}, results.CompareOptions{AllowDifferentWork: true}); err != nil {
 		t.Fatalf("compare allowed to set different work side by side: %v", err)
 	}
 	for mix, want := range map[string]string{

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpce"
@@ -86,7 +86,7 @@ func TestShardsMerge(t *testing.T) {
 	}
 	// dbdyno results merge
 	var out strings.Builder
-	m, err := method.Merge(context.Background(), &out, filepath.Join(dir, "merged.db"), files, nil, "test")
+	m, err := results.Merge(context.Background(), &out, filepath.Join(dir, "merged.db"), files, nil, "test")
 	if err != nil {
 		t.Fatalf("merge: %v\n%s", err, out.String())
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch"
@@ -331,7 +332,7 @@ func TestTPCHSweepAndSubset(t *testing.T) {
 		}
 	}
 	var list strings.Builder
-	if err := method.List(context.Background(), &list, st, store.Filter{}); err != nil || strings.Count(list.String(), mark) != 3 { // the warm-up has no metrics
+	if err := results.List(context.Background(), &list, st, store.Filter{}); err != nil || strings.Count(list.String(), mark) != 3 { // the warm-up has no metrics
 		t.Errorf("results list: %v\n%s", err, list.String())
 	}
 	// a run of all 22 is not marked

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 	"github.com/dbdyno/dbdyno/internal/testkit/testsrv"
 	"github.com/dbdyno/dbdyno/internal/workloads/webstore"
@@ -105,12 +105,12 @@ func customMix(t *testing.T, name string, refusals bool) {
 	}
 	ctx := context.Background()
 	var out bytes.Buffer
-	err := method.Compare(ctx, &out, st, []string{s.RunID, c.RunID})
+	err := results.Compare(ctx, &out, st, []string{s.RunID, c.RunID})
 	if err == nil || !strings.Contains(err.Error(), "custom mix") {
 		t.Fatalf("%s: compare of a custom mix beside the standard: %v\n%s", url, err, out.String())
 	}
 	out.Reset()
-	if err := method.CompareWith(ctx, &out, st, []string{s.RunID, c.RunID}, method.CompareOptions{AllowDifferentWork: true}); err != nil {
+	if err := results.CompareWith(ctx, &out, st, []string{s.RunID, c.RunID}, results.CompareOptions{AllowDifferentWork: true}); err != nil {
 		t.Fatalf("%s: compare allowed to set different work side by side: %v", url, err)
 	}
 	// the standard mix in proportion is the standard flow, not a custom one

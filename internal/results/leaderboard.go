@@ -1,4 +1,4 @@
-package method
+package results
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/leaderboard"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // Leaderboard ranks the stored runs of one workload (measured and published) by headline per physical core and
@@ -70,7 +70,7 @@ func ImportPublished(ctx context.Context, w io.Writer, storePath, file, version 
 			return err
 		}
 		h, _ := r.Headline()
-		if err := st.Add(ctx, r, h.Name+" "+withUnit(h, h.Value)); err != nil {
+		if err := st.Add(ctx, r, h.Name+" "+WithUnit(h, h.Value)); err != nil {
 			return err
 		}
 		added++

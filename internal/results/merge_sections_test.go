@@ -1,4 +1,4 @@
-package method_test
+package results_test
 
 import (
 	"encoding/json"
@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -81,7 +81,7 @@ func TestMergeTPCHThroughputShards(t *testing.T) {
 		return s
 	}
 	a, b := split("rA", 1, 0, 2), split("rB", 2, 2, 4)
-	m, err := method.MergeResults([]*result.Result{b, a}, nil)
+	m, err := results.MergeResults([]*result.Result{b, a}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestMergeTPCHThroughputShards(t *testing.T) {
 	late := clone(t, b)
 	late.Analytic.Tests[0].StartUnixS -= 5
 	late.Options["clock"] = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": 5000.0}
-	m2, err := method.MergeResults([]*result.Result{a, late}, nil)
+	m2, err := results.MergeResults([]*result.Result{a, late}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestMergeTPCHThroughputShards(t *testing.T) {
 	skew.Analytic.Tests[0].StartUnixS += 5
 	refuse := func(what string, want string, shards ...*result.Result) {
 		t.Helper()
-		_, err := method.MergeResults(shards, nil)
+		_, err := results.MergeResults(shards, nil)
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Fatalf("%s: %v, want one line with %q", what, err, want)
 		}
@@ -135,7 +135,7 @@ func TestMergeTPCHThroughputShards(t *testing.T) {
 	refuse("no start time", "does not record when its test started", a, old)
 
 	// one shard missing: incomplete, named
-	m3, err := method.MergeResults([]*result.Result{a}, []string{"rB"})
+	m3, err := results.MergeResults([]*result.Result{a}, []string{"rB"})
 	if err != nil || m3.Status != result.StatusIncomplete || !strings.Contains(m3.Error, "rB is missing") {
 		t.Fatalf("a missing shard: %v, %s %q", err, m3.Status, m3.Error)
 	}
@@ -180,7 +180,7 @@ func TestMergeIOShards(t *testing.T) {
 		return r
 	}
 	a, b := shard("rA", 1, 100, 20000), shard("rB", 2, 900, 5000) // b's latencies 9x a's: averaging percentiles is wrong
-	m, err := method.MergeResults([]*result.Result{a, b}, nil)
+	m, err := results.MergeResults([]*result.Result{a, b}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,17 +208,17 @@ func TestMergeIOShards(t *testing.T) {
 	}
 	passes := clone(t, b)
 	passes.IO.Tests[0].Passes = 3
-	if _, err := method.MergeResults([]*result.Result{a, passes}, nil); err == nil || !strings.Contains(err.Error(), "passes") {
+	if _, err := results.MergeResults([]*result.Result{a, passes}, nil); err == nil || !strings.Contains(err.Error(), "passes") {
 		t.Fatalf("several passes: %v", err)
 	}
 	old := clone(t, b)
 	old.IO.Tests[0].Read.Histogram = ""
-	if _, err := method.MergeResults([]*result.Result{a, old}, nil); err == nil || !strings.Contains(err.Error(), "no latency histogram") {
+	if _, err := results.MergeResults([]*result.Result{a, old}, nil); err == nil || !strings.Contains(err.Error(), "no latency histogram") {
 		t.Fatalf("no histogram: %v", err)
 	}
 	skew := clone(t, b)
 	skew.IO.Tests[0].StartUnixS += 1
-	if _, err := method.MergeResults([]*result.Result{a, skew}, nil); err == nil || !strings.Contains(err.Error(), "apart") {
+	if _, err := results.MergeResults([]*result.Result{a, skew}, nil); err == nil || !strings.Contains(err.Error(), "apart") {
 		t.Fatalf("windows 1 s apart: %v", err)
 	}
 }

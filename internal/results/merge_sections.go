@@ -1,4 +1,4 @@
-package method
+package results
 
 import (
 	"fmt"
@@ -112,7 +112,7 @@ func mergeAnalytic(shards []*result.Result) (*result.Analytic, error) {
 		if t0 == nil {
 			t0 = t
 		}
-		start := t.StartUnixS + clockOffset(s.Options).Seconds()
+		start := t.StartUnixS + ClockOffset(s.Options).Seconds()
 		ws = append(ws, window{s.RunID, start, t.Seconds})
 		streams = append(streams, t.QueryStreams...)
 	}
@@ -194,7 +194,7 @@ func mergeIOTest(shards []*result.Result, i int) (result.IOTest, error) {
 		}
 		out.NumJobs += t.NumJobs
 		out.Buffered = out.Buffered || t.Buffered
-		start := t.StartUnixS + clockOffset(s.Options).Seconds()
+		start := t.StartUnixS + ClockOffset(s.Options).Seconds()
 		ws = append(ws, window{s.RunID, start, t.Seconds})
 		for d, dir := range []*result.IODir{t.Read, t.Write} {
 			if dir == nil || dir.IOs == 0 {

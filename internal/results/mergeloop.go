@@ -1,4 +1,4 @@
-package method
+package results
 
 import (
 	"math"

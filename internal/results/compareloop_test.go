@@ -1,4 +1,4 @@
-package method_test
+package results_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -30,13 +30,13 @@ func TestCompareShowsOpenLoopFigures(t *testing.T) {
 	b := run("b", "--rate", "150.5", "--latency-limit", "50ms")
 	c := run("c")
 
-	cmp := func(o method.CompareOptions, refs ...string) (string, error) {
+	cmp := func(o results.CompareOptions, refs ...string) (string, error) {
 		var b strings.Builder
 		o.AllowChanged = true // the runs share one database, which each changes
-		err := method.CompareWith(context.Background(), &b, st, refs, o)
+		err := results.CompareWith(context.Background(), &b, st, refs, o)
 		return b.String(), err
 	}
-	out, err := cmp(method.CompareOptions{}, a, b)
+	out, err := cmp(results.CompareOptions{}, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,12 +66,12 @@ func TestCompareShowsOpenLoopFigures(t *testing.T) {
 		t.Errorf("the target rates' change is not in:\n%s", table)
 	}
 
-	_, err = cmp(method.CompareOptions{}, a, c)
+	_, err = cmp(results.CompareOptions{}, a, c)
 	want := fmt.Sprintf("run %s ran open loop at 300/s and run %s closed loop", a, c)
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "not like-for-like") {
 		t.Errorf("open against closed loop: %v (want one line saying %q)", err, want)
 	}
-	if out, err = cmp(method.CompareOptions{AllowDifferentWork: true}, c, a); err != nil {
+	if out, err = cmp(results.CompareOptions{AllowDifferentWork: true}, c, a); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out, "NOT LIKE-FOR-LIKE") || !strings.Contains(out, "A  closed loop") || !strings.Contains(out, "B  open loop at 300/s") || strings.Contains(out, "\nopen loop\n") {

@@ -1,4 +1,4 @@
-package method_test
+package results_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -47,12 +47,12 @@ func TestMergeChecksShares(t *testing.T) {
 		"took a share of 9 customers": {shard("a", "1/2", 0, 4, 8, "customers"), shard("b", "2/2", 4, 9, 9, "customers")},
 		"took a share of 8 streams":   {shard("a", "1/2", 0, 4, 8, "customers"), shard("b", "2/2", 4, 8, 8, "streams")},
 	} {
-		if _, err := method.MergeResults(rs, nil); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := results.MergeResults(rs, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("merge: %v, want %q", err, want)
 		}
 	}
 	// shares that leave a gap (the shards of 1/2 and 2/2 of different totals read alike) leave it incomplete
-	if _, err := method.MergeResults([]*result.Result{shard("a", "1/2", 0, 3, 8, "customers"), shard("b", "2/2", 4, 8, 8, "customers")}, nil); err == nil ||
+	if _, err := results.MergeResults([]*result.Result{shard("a", "1/2", 0, 3, 8, "customers"), shard("b", "2/2", 4, 8, 8, "customers")}, nil); err == nil ||
 		!strings.Contains(err.Error(), "customers 4..4 were driven by no shard") {
 		t.Errorf("a gap: %v", err)
 	}

@@ -1,4 +1,4 @@
-package method
+package results
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // shardOptions are options the shards of one run differ in, left out of the merged result's: their random
@@ -98,7 +98,7 @@ func Merge(ctx context.Context, w io.Writer, storePath string, refs []string, la
 	}
 	headline := ""
 	if h, ok := m.Headline(); ok {
-		headline = h.Name + " " + withUnit(h, h.Value)
+		headline = h.Name + " " + WithUnit(h, h.Value)
 	}
 	if err := st.Add(ctx, m, headline); err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 	if len(done) == 0 {
 		return nil, fmt.Errorf("no shard completed: %s", strings.Join(left, "; "))
 	}
-	m := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: NewID("r"),
+	m := &result.Result{SchemaVersion: result.SchemaVersion, Tool: p0.Tool, Workload: p0.Workload, RunID: result.NewID("r"),
 		Options: maps.Clone(p0.Options), Status: result.StatusOK, StartedAt: p0.StartedAt, EndedAt: p0.EndedAt}
 	for _, k := range shardOptions {
 		delete(m.Options, k)
@@ -217,7 +217,7 @@ func MergeResults(shards []*result.Result, missing []string) (*result.Result, er
 	for _, ref := range missing {
 		m.Parts = append(m.Parts, result.Part{RunID: ref, Target: "", Engine: "", Status: "missing"})
 	}
-	m.Target = result.Target{URL: only(urls), Engine: only(engines), ServerVersion: only(versions)}
+	m.Target = result.Target{URL: Only(urls), Engine: Only(engines), ServerVersion: Only(versions)}
 	if len(urls) > 1 {
 		m.Target.URL = fmt.Sprintf("%d targets", len(urls))
 	}
@@ -256,7 +256,7 @@ func mergeMetrics(m *result.Result, shards []*result.Result) []result.Metric {
 	if k, ok := result.KindOf(m.Workload); ok && k.Derive != nil {
 		derived = k.Derive(m)
 	}
-	summed := combine(shards)
+	summed := Combine(shards)
 	var out []result.Metric
 	for _, x := range shards[0].Metrics {
 		if i := slices.IndexFunc(summed, func(o result.Metric) bool { return o.Name == x.Name }); i >= 0 && x.Aggregate == "sum" {
@@ -390,12 +390,12 @@ func plannedSeconds(r *result.Result) float64 {
 // the reference clock it recorded (--clock-ref: its start and end corrected by its clock's offset).
 func mergeMeasurements(shards []*result.Result) (*result.Measurement, error) {
 	m0 := shards[0].Measurement
-	off0 := clockOffset(shards[0].Options)
+	off0 := ClockOffset(shards[0].Options)
 	out := &result.Measurement{RampupSeconds: m0.RampupSeconds, PlannedSeconds: m0.PlannedSeconds, MeasureStart: m0.MeasureStart.Add(off0),
 		MeasureEnd: m0.MeasureEnd.Add(off0), KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	first, last := out.MeasureStart, out.MeasureStart
 	for _, s := range shards {
-		sm, off := s.Measurement, clockOffset(s.Options)
+		sm, off := s.Measurement, ClockOffset(s.Options)
 		start, end := sm.MeasureStart.Add(off), sm.MeasureEnd.Add(off)
 		if start.Before(first) {
 			first = start

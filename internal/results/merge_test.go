@@ -1,4 +1,4 @@
-package method_test
+package results_test
 
 import (
 	"bytes"
@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/results"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
 )
 
@@ -112,7 +112,7 @@ func TestMergeShards(t *testing.T) {
 		w := time.Duration(r.Measurement.MeasuredSecs * float64(time.Second))
 		lo, hi = min(lo, time.Duration(float64(w)*0.01)), max(hi, time.Duration(float64(w)*0.01))
 	}
-	_, err = method.MergeResults(shards, nil)
+	_, err = results.MergeResults(shards, nil)
 	want := "the shards' measured windows start " + spread.Round(time.Millisecond).String() + " apart, more than 1% of their "
 	if refused := err != nil; refused && (spread <= lo || !strings.Contains(err.Error(), want)) || !refused && spread > hi {
 		t.Fatalf("merge of targets started %s apart (1%% of their windows: %s to %s): %v, want it refused (saying %q) only beyond that", spread, lo, hi, err, want)
@@ -127,7 +127,7 @@ func TestMergeShards(t *testing.T) {
 		shards[1], ids[1] = &late, late.RunID
 	}
 	var out bytes.Buffer
-	merged, err := method.Merge(ctx, &out, stPath, ids, []string{"study=shards"}, "test")
+	merged, err := results.Merge(ctx, &out, stPath, ids, []string{"study=shards"}, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,14 +175,14 @@ func TestMergeShards(t *testing.T) {
 		t.Errorf("merged headline %+v, shards' %v + %v", h, shards[0].Metrics[0].Value, shards[1].Metrics[0].Value)
 	}
 	// the merged result is a normal stored result: compare reads it
-	if err := method.CompareWith(ctx, io.Discard, stPath, []string{merged.RunID, ids[0]}, method.CompareOptions{}); err != nil {
+	if err := results.CompareWith(ctx, io.Discard, stPath, []string{merged.RunID, ids[0]}, results.CompareOptions{}); err != nil {
 		t.Errorf("compare of the merged result: %v", err)
 	}
 
 	// the aborted shard (above) and one that is not in the store
 	out.Reset()
-	inc, err := method.Merge(ctx, &out, stPath, []string{ids[0], ids[1], aborted, "r-gone"}, nil, "test")
-	if !errors.Is(err, method.ErrIncomplete) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), inc.RunID+" is stored") {
+	inc, err := results.Merge(ctx, &out, stPath, []string{ids[0], ids[1], aborted, "r-gone"}, nil, "test")
+	if !errors.Is(err, results.ErrIncomplete) || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), inc.RunID+" is stored") {
 		t.Fatalf("an incomplete merge gives %v, want one line naming the stored result", err)
 	}
 	if inc.Status != result.StatusIncomplete || !strings.Contains(inc.Error, "shard "+aborted+" aborted") || !strings.Contains(inc.Error, "r-gone is missing") ||
@@ -216,7 +216,7 @@ func TestMergeShards(t *testing.T) {
 	}
 	for ref, want := range map[string]string{"r-old": "has no latency histogram", "r-late": "measured windows start", "r-other": "did other work",
 		ids[0]: "named twice"} {
-		if _, err := method.Merge(ctx, io.Discard, stPath, []string{ids[0], ref}, nil, "test"); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		if _, err := results.Merge(ctx, io.Discard, stPath, []string{ids[0], ref}, nil, "test"); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("merge with %s: %v, want one line saying %q", ref, err, want)
 		}
 	}
@@ -231,7 +231,7 @@ func TestMergeShards(t *testing.T) {
 		offset += c["offset_ms"].(float64)
 	}
 	fixed.Options["clock"], fixed.RunID = map[string]any{"ref": "http://127.0.0.1:1", "offset_ms": offset, "round_trip_ms": 0.1}, "r-fixed"
-	if fm, err := method.MergeResults([]*result.Result{shards[0], &fixed}, nil); err != nil || fm.Status != result.StatusOK || fm.Options["clock"] != nil {
+	if fm, err := results.MergeResults([]*result.Result{shards[0], &fixed}, nil); err != nil || fm.Status != result.StatusOK || fm.Options["clock"] != nil {
 		t.Fatalf("merge with the late shard's clock offset: %v", err)
 	}
 	if shards[0].Options["start_at"] == nil || shards[0].Options["start_at"] != shards[1].Options["start_at"] {
@@ -252,12 +252,12 @@ func TestMergeShards(t *testing.T) {
 		}
 		files = append(files, f)
 	}
-	fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), files, nil, "test")
+	fm, err := results.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), files, nil, "test")
 	if err != nil || fm.Status != result.StatusOK || fm.Measurement.Committed != mm.Committed || fm.Measurement.Transactions["new_order"].Latency != mm.Transactions["new_order"].Latency {
 		t.Fatalf("merge of result files: %v", err)
 	}
 	gone := filepath.Join(dir, "shard3.json")
-	if fm, err := method.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); !errors.Is(err, method.ErrIncomplete) || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
+	if fm, err := results.Merge(ctx, io.Discard, filepath.Join(dir, "new.db"), append(files, gone), nil, "test"); !errors.Is(err, results.ErrIncomplete) || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, gone+" is missing") {
 		t.Fatalf("merge with a missing file: %v", err)
 	}
 
@@ -271,11 +271,11 @@ func TestMergeShards(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if fm, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k,part=shard-1", "label:study=k,part=shard-2", "label:study=k,part=shard-3"}, nil, "test"); !errors.Is(err, method.ErrIncomplete) ||
+	if fm, err := results.Merge(ctx, io.Discard, stPath, []string{"label:study=k,part=shard-1", "label:study=k,part=shard-2", "label:study=k,part=shard-3"}, nil, "test"); !errors.Is(err, results.ErrIncomplete) ||
 		!strings.Contains(fm.Error, "label:study=k,part=shard-3 is missing") || fm.Measurement.Committed != mm.Committed {
 		t.Fatalf("merge by labels: %v", err)
 	}
-	if _, err := method.Merge(ctx, io.Discard, stPath, []string{"label:study=k", "r-l1"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "names 2 runs") {
+	if _, err := results.Merge(ctx, io.Discard, stPath, []string{"label:study=k", "r-l1"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "names 2 runs") {
 		t.Fatalf("a label naming two runs: %v", err)
 	}
 
@@ -297,23 +297,23 @@ func TestMergeShards(t *testing.T) {
 	maps.Copy(s1.Options, shards[0].Options)
 	maps.Copy(s2.Options, shards[1].Options)
 	s1.Options["shard"], s2.Options["shard"] = "1/3", "2/3"
-	if fm, err := method.MergeResults([]*result.Result{&s1, &s2}, nil); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, "shard 3/3 was not named") {
+	if fm, err := results.MergeResults([]*result.Result{&s1, &s2}, nil); err != nil || fm.Status != result.StatusIncomplete || !strings.Contains(fm.Error, "shard 3/3 was not named") {
 		t.Fatalf("shards 1/3 and 2/3 merged: %v", err)
 	}
 	s2.Options["shard"] = "1/3"
-	if _, err := method.MergeResults([]*result.Result{&s1, &s2}, nil); err == nil || !strings.Contains(err.Error(), "are both shard 1/3") {
+	if _, err := results.MergeResults([]*result.Result{&s1, &s2}, nil); err == nil || !strings.Contains(err.Error(), "are both shard 1/3") {
 		t.Fatalf("shard 1/3 twice: %v", err)
 	}
-	if _, err := method.MergeResults([]*result.Result{&s1, shards[1]}, nil); err == nil || !strings.Contains(err.Error(), "not run with --shard") {
+	if _, err := results.MergeResults([]*result.Result{&s1, shards[1]}, nil); err == nil || !strings.Contains(err.Error(), "not run with --shard") {
 		t.Fatalf("a shard without --shard among shards with it: %v", err)
 	}
 }
 
 func TestMergeRefusesNoStore(t *testing.T) {
-	if _, err := method.Merge(context.Background(), io.Discard, "", []string{"a.json", "b.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), `--store "" keeps nothing`) {
+	if _, err := results.Merge(context.Background(), io.Discard, "", []string{"a.json", "b.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), `--store "" keeps nothing`) {
 		t.Fatalf("merge into no store: %v", err)
 	}
-	if _, err := method.Merge(context.Background(), io.Discard, filepath.Join(t.TempDir(), "s.db"), []string{"a.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "at least two shards") {
+	if _, err := results.Merge(context.Background(), io.Discard, filepath.Join(t.TempDir(), "s.db"), []string{"a.json"}, nil, "test"); err == nil || !strings.Contains(err.Error(), "at least two shards") {
 		t.Fatalf("merge of one shard: %v", err)
 	}
 }

@@ -1,13 +1,14 @@
-package method
+package results
 
 import (
 	"context"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"strings"
 
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // CopyRuns copies runs from one results store to another (dbdyno results push and pull): those refs name (run
@@ -64,7 +65,7 @@ func openStorePair(ctx context.Context, from, to string) (src, dst *store.Store,
 		return nil, nil, fmt.Errorf(`--store "" is no store: name the stores to copy between`)
 	}
 	if store.Display(from) == store.Display(to) || !store.IsURL(from) && !store.IsURL(to) && outfile.SamePath(from, to) {
-		return nil, nil, fmt.Errorf("%s is both the store copied from and the one copied to: name another", storeName(from))
+		return nil, nil, fmt.Errorf("%s is both the store copied from and the one copied to: name another", StoreName(from))
 	}
 	if src, err = OpenStore(ctx, from); err != nil {
 		return nil, nil, err

@@ -1,15 +1,17 @@
-package method
+package results
 
 import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
+
 	"github.com/dbdyno/dbdyno/internal/host/monitor"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 )
 
 // MonitorView is how `monitor checklist` and `monitor report` read a recording: the periods (empty: found from
@@ -71,7 +73,7 @@ func MonitorChecklistTo(ctx context.Context, w io.Writer, storePath, name string
 		if err := outfile.WriteAtomic(out, b.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "checklist of %s written to %s (dbdyno io size --need %s)\n", name, out, ShellQuote(out))
+		fmt.Fprintf(w, "checklist of %s written to %s (dbdyno io size --need %s)\n", name, out, shell.Quote(out))
 		return nil
 	}
 	st, err := store.Open(ctx, storePath)

@@ -1,11 +1,11 @@
-package method_test
+package results_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/results"
 )
 
 // The merge of open-loop shards is open loop at the whole rate: the shards' rates (rate/N each), starts,
@@ -22,7 +22,7 @@ func TestMergeKeepsTheOpenLoop(t *testing.T) {
 	}
 	a := &result.OpenLoop{RatePerS: 150, WholeRatePerS: 300, Started: 9000, Completed: 8990, Skipped: 10, Late: 4, LagMeanUS: 100, LagMaxUS: 5000, LatencyLimitUS: 50000}
 	b := &result.OpenLoop{RatePerS: 150, WholeRatePerS: 300, Started: 3000, Completed: 2990, Skipped: 2, Late: 1, LagMeanUS: 500, LagMaxUS: 9000, LatencyLimitUS: 50000}
-	m, err := method.MergeResults([]*result.Result{shard("a", "1/2", 0, 4, a), shard("b", "2/2", 4, 8, b)}, nil)
+	m, err := results.MergeResults([]*result.Result{shard("a", "1/2", 0, 4, a), shard("b", "2/2", 4, 8, b)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestMergeKeepsTheOpenLoop(t *testing.T) {
 		t.Fatalf("merged open loop %+v, want %+v", got, want)
 	}
 	// a closed-loop shard among them: no open-loop part
-	m, err = method.MergeResults([]*result.Result{shard("a", "1/2", 0, 4, a), shard("b", "2/2", 4, 8, nil)}, nil)
+	m, err = results.MergeResults([]*result.Result{shard("a", "1/2", 0, 4, a), shard("b", "2/2", 4, 8, nil)}, nil)
 	if err != nil || m.Measurement.OpenLoop != nil {
 		t.Fatalf("open and closed shards: %v, open loop %+v, want none", err, m.Measurement.OpenLoop)
 	}

@@ -1,4 +1,4 @@
-package method
+package results
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"io"
 	"slices"
 	"sort"
@@ -15,12 +14,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/dbdyno/dbdyno/internal/lib/outfile"
+
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
 	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
-	"github.com/dbdyno/dbdyno/internal/output/store"
+	"github.com/dbdyno/dbdyno/internal/store"
 	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
@@ -41,11 +42,11 @@ func openIfThere(ctx context.Context, path string) (*store.Store, error) {
 }
 
 // storeName is a --store value as it is printed: a file's absolute path, a server's URL without its password.
-func storeName(loc string) string {
+func StoreName(loc string) string {
 	if store.IsURL(loc) {
 		return store.Display(loc)
 	}
-	return absPath(loc)
+	return AbsPath(loc)
 }
 
 // Resolve turns references (run IDs or prefixes, store numbers, group IDs, result files) into runs; none means
@@ -499,7 +500,7 @@ func warnFailed(w io.Writer, runs []*result.Result, format string) {
 func measuredRuns(runs []*result.Result) []*result.Result {
 	var out []*result.Result
 	for _, r := range runs {
-		if !IsWarmup(r) {
+		if !r.IsWarmup() {
 			out = append(out, r)
 		}
 	}
