@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 )
@@ -19,7 +20,14 @@ const DefaultTries = 11
 type Retry struct {
 	Engine *engine.Engine // classifies the errors
 	Tries  int            // runs in all, the first included (0: DefaultTries; 1: no retry, as pgbench's default)
+	// Backoff is the wait before the second run, doubled before each one after it up to MaxBackoff (0: none:
+	// every workload retries at once, as BenchBase's worker, HammerDB and pgbench do; the time a retry took
+	// counts in the unit's latency either way).
+	Backoff time.Duration
 }
+
+// MaxBackoff bounds a retry's wait.
+const MaxBackoff = time.Second
 
 // Do runs attempt until it ends other than retryably, or the tries are spent, or ctx ends. attempt gets the
 // try's number (1 for the first) and restores the unit's input itself when try > 1 (the same order, the same
@@ -29,11 +37,22 @@ func (p Retry) Do(ctx context.Context, attempt func(try int) Outcome) Outcome {
 	if tries <= 0 {
 		tries = DefaultTries
 	}
+	wait := min(p.Backoff, MaxBackoff)
 	for try := 1; ; try++ {
 		out := attempt(try)
 		out.Retries = try - 1
 		if out.Err == nil || out.ConnLost || try >= tries || ctx.Err() != nil || p.Engine.Classify(out.Err) != engine.Retryable {
 			return out
+		}
+		if wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return out // the run ended during the wait: the last attempt's error stands
+			case <-t.C:
+			}
+			wait = min(2*wait, MaxBackoff)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -64,5 +65,41 @@ func TestRetryPolicy(t *testing.T) {
 				t.Fatalf("the outcome's error %q is not named by its unit", out.Err)
 			}
 		})
+	}
+}
+
+// A back-off waits before each retry, doubling, and a run that ends during the wait ends the unit there.
+func TestRetryBackoff(t *testing.T) {
+	pg, _ := engine.Lookup("postgres")
+	serial := &pgconn.PgError{Code: "40001"}
+	p := Retry{Engine: pg, Tries: 3, Backoff: 20 * time.Millisecond}
+	var at []time.Time
+	out := p.Do(context.Background(), func(int) Outcome {
+		at = append(at, time.Now())
+		return p.Outcome("payment", false, serial)
+	})
+	if len(at) != 3 || out.Retries != 2 {
+		t.Fatalf("%d runs, %d retries; want 3 and 2", len(at), out.Retries)
+	}
+	if d1, d2 := at[1].Sub(at[0]), at[2].Sub(at[1]); d1 < 20*time.Millisecond || d2 < 40*time.Millisecond {
+		t.Fatalf("waited %s and %s before the retries, want at least 20ms, then 40ms", d1, d2)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	runs := 0
+	p = Retry{Engine: pg, Tries: 5, Backoff: time.Hour}
+	done := make(chan Outcome, 1)
+	go func() {
+		done <- p.Do(ctx, func(int) Outcome { runs++; return p.Outcome("payment", false, serial) })
+	}()
+	time.Sleep(10 * time.Millisecond)
+	cancel()
+	select {
+	case out := <-done:
+		if runs != 1 || out.Err == nil {
+			t.Fatalf("after the run ended in the wait: %d runs, error %v", runs, out.Err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the run ended and the retry kept waiting")
 	}
 }

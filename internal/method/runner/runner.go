@@ -148,15 +148,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	if cfg.VUs < 1 {
 		return nil, errors.New("--vus must be at least 1")
 	}
-	if cfg.Interval <= 0 {
-		cfg.Interval = 10 * time.Second
-	}
-	if cfg.ReconnectTimeout <= 0 {
-		cfg.ReconnectTimeout = 30 * time.Second
-	}
-	if cfg.Progress == nil {
-		cfg.Progress = io.Discard
-	}
+	cfg.defaults()
 	names := w.Transactions()
 	cfg.guard = newGuard(cfg)
 	st := &stats{}
@@ -164,21 +156,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		st.interval = append(st.interval, newTxStat())
 		st.total = append(st.total, newTxStat())
 	}
-
-	workers := make([]Worker, cfg.VUs)
-	for i := range workers {
-		wk, err := w.NewWorker(parent, i)
-		if err == nil && parent.Err() != nil { // Ctrl-C or SIGTERM while users connect: stop connecting them
-			wk.Close()
-			err = fmt.Errorf("%w while connecting virtual users", ErrAborted)
-		}
-		if err != nil {
-			for _, o := range workers[:i] {
-				o.Close()
-			}
-			return nil, err
-		}
-		workers[i] = wk
+	workers, err := connectUsers(parent, w, cfg.VUs)
+	if err != nil {
+		return nil, err
 	}
 	defer func() {
 		for _, wk := range workers {
@@ -382,20 +362,56 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
 	rates(m)
 	guardErr := cfg.guard.finish(m, keyTxName(cfg, names), cfg.KeyLabel, wasMeasuring)
-
-	switch {
-	case failErr != nil:
-		return m, failErr
-	case parent.Err() != nil:
-		return m, fmt.Errorf("%w after %.1fs", ErrAborted, time.Since(start).Seconds())
-	case boundaryErr != nil:
-		return m, boundaryErr
-	case guardErr != nil:
-		return m, guardErr
-	case logErr != nil:
-		return m, logErr
+	if parent.Err() != nil && failErr == nil {
+		failErr = fmt.Errorf("%w after %.1fs", ErrAborted, time.Since(start).Seconds())
 	}
-	return m, nil
+	// the first of: a user's failure (which ended the run), the run's abort, the window's edges, the guards
+	// (errors by class, stalls, time without a connection), the latency log
+	return m, first(failErr, boundaryErr, guardErr, logErr)
+}
+
+// first is the first error that is not nil.
+func first(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// defaults fills what a Config leaves at zero: 10 s intervals, a 30 s reconnect timeout, no progress.
+func (cfg *Config) defaults() {
+	if cfg.Interval <= 0 {
+		cfg.Interval = 10 * time.Second
+	}
+	if cfg.ReconnectTimeout <= 0 {
+		cfg.ReconnectTimeout = 30 * time.Second
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+}
+
+// connectUsers opens the run's n virtual users, each its own Worker (its connection): all of them, or none
+// (those opened are closed again) when one fails or the run is stopped (Ctrl-C, SIGTERM) while they connect.
+func connectUsers(parent context.Context, w Workload, n int) ([]Worker, error) {
+	workers := make([]Worker, n)
+	for i := range workers {
+		wk, err := w.NewWorker(parent, i)
+		if err == nil && parent.Err() != nil { // stopped while users connect: stop connecting them
+			wk.Close()
+			err = fmt.Errorf("%w while connecting virtual users", ErrAborted)
+		}
+		if err != nil {
+			for _, o := range workers[:i] {
+				o.Close()
+			}
+			return nil, err
+		}
+		workers[i] = wk
+	}
+	return workers, nil
 }
 
 // cutAt ends the interval begun at last at the window's start (at), unmeasured: an interval of its own, or,
