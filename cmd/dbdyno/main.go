@@ -19,6 +19,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workload"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/all" // every workload registers itself
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version is the tool version recorded in every result.
@@ -64,7 +65,19 @@ func (a *app) rootCmd() *cobra.Command {
 		root.AddCommand(a.shortcutCmd(s))
 	}
 	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd(), a.agentCmd(), a.leaderboardCmd(), a.monitorCmd())
+	redactDefaults(root)
 	return root
+}
+
+// redactDefaults masks the passwords in the defaults the help shows (a --store default from $DBDYNO_STORE
+// holds a shared store's URL, password and all); the flags' values keep them.
+func redactDefaults(c *cobra.Command) {
+	mask := func(f *pflag.Flag) { f.DefValue = engine.Redact(f.DefValue) }
+	c.Flags().VisitAll(mask)
+	c.PersistentFlags().VisitAll(mask)
+	for _, sub := range c.Commands() {
+		redactDefaults(sub)
+	}
 }
 
 func (a *app) env() *workload.Env {

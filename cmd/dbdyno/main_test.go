@@ -387,3 +387,20 @@ func TestOutputFormatJSON(t *testing.T) {
 		t.Fatalf("--output-format xml: exit %d %s", r.code, r.stderr)
 	}
 }
+
+// A shared store's URL as the default store ($DBDYNO_STORE) never shows its password in the help: every
+// command that takes --store printed it as its default before.
+func TestHelpMasksTheStoresPassword(t *testing.T) {
+	old := store.DefaultPath
+	defer func() { store.DefaultPath = old }()
+	store.DefaultPath = "postgres://u:s3cretpw@127.0.0.1:1/x"
+	for _, args := range [][]string{{"tpcc", "run", "--help"}, {"results", "list", "--help"}, {"monitor", "--help"}, {"report", "--help"}, {"compare", "--help"}} {
+		r := cli(context.Background(), args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "--store") {
+			t.Fatalf("%v: exit %d, no --store in the help:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "s3cretpw") {
+			t.Errorf("%v shows the store's password in its help", args)
+		}
+	}
+}
