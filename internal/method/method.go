@@ -273,35 +273,9 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 	if points == nil {
 		points = []int{0} // no sweep
 	}
-	inputs := targetFiles(env.Targets)
-	if err := CheckStore(s.store, inputs); err != nil {
+	inputs, err := checkOutputs(w, v, env, s, len(points))
+	if err != nil {
 		return err
-	}
-	if in, ok := w.(workload.Inputs); ok {
-		own, err := in.Inputs(v)
-		if err != nil {
-			return err
-		}
-		for _, f := range own {
-			if s.store != "" && outfile.SamePath(s.store, f) {
-				return fmt.Errorf("--store %s is one of the files this command works on (%s): the results store is a file of its own; choose another", s.store, f)
-			}
-		}
-		inputs = append(inputs, own...)
-	}
-	if err := results.CheckOutput("--result", s.result, results.ResultJSON, append(inputs, s.store)...); err != nil {
-		return err
-	}
-	if u, _, err := workload.Group[runner.Users](v); err != nil {
-		return err
-	} else if path := u.LogLatency; path != "" {
-		// a virtual-user run's per-transaction log (runner.Users): one file, so one measured run
-		if err := results.CheckOutput("--log-latency", path, results.LatencyLog, append(inputs, s.store, s.result)...); err != nil {
-			return err
-		}
-		if n := s.repeat * len(points) * max(1, len(env.Targets)); n > 1 {
-			return fmt.Errorf("--log-latency %s holds one run's transactions and this command makes %d runs (--repeat, a sweep or several --target): run them one at a time", path, n)
-		}
 	}
 	rs, err := newRunSet(ctx, env.Out, s)
 	if err != nil {
@@ -470,6 +444,44 @@ func run(ctx context.Context, m *workload.Meta, w workload.Measured, coldIn bool
 		runErr = fmt.Errorf("%w before every run was done", workload.ErrAborted)
 	}
 	return runErr
+}
+
+// checkOutputs refuses, before any work is done, an output that would lose data: the results store, --result
+// or --log-latency on one of the command's inputs (its targets' files, the files it works on) or on a file
+// dbdyno did not write, and a latency log for more than one run (points: the sweep's points). It returns the
+// inputs.
+func checkOutputs(w workload.Measured, v *workload.Values, env *workload.Env, s *settings, points int) ([]string, error) {
+	inputs := targetFiles(env.Targets)
+	if err := CheckStore(s.store, inputs); err != nil {
+		return nil, err
+	}
+	if in, ok := w.(workload.Inputs); ok {
+		own, err := in.Inputs(v)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range own {
+			if s.store != "" && outfile.SamePath(s.store, f) {
+				return nil, fmt.Errorf("--store %s is one of the files this command works on (%s): the results store is a file of its own; choose another", s.store, f)
+			}
+		}
+		inputs = append(inputs, own...)
+	}
+	if err := results.CheckOutput("--result", s.result, results.ResultJSON, append(inputs, s.store)...); err != nil {
+		return nil, err
+	}
+	if u, _, err := workload.Group[runner.Users](v); err != nil {
+		return nil, err
+	} else if path := u.LogLatency; path != "" {
+		// a virtual-user run's per-transaction log (runner.Users): one file, so one measured run
+		if err := results.CheckOutput("--log-latency", path, results.LatencyLog, append(inputs, s.store, s.result)...); err != nil {
+			return nil, err
+		}
+		if n := s.repeat * points * max(1, len(env.Targets)); n > 1 {
+			return nil, fmt.Errorf("--log-latency %s holds one run's transactions and this command makes %d runs (--repeat, a sweep or several --target): run them one at a time", path, n)
+		}
+	}
+	return inputs, nil
 }
 
 // once runs one measured run against one target and assembles its result (nil when it could not start).
