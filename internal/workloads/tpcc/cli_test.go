@@ -63,10 +63,12 @@ func TestBuildRunCheckOnEveryEngine(t *testing.T) {
 					}
 					// NOPM counted by the client agrees with the database's d_next_o_id: a transaction in flight
 					// when the window opens or closes can fall on either side of the database's reading, so the
-					// two may differ by at most one per VU at each edge (2 VUs, 2 edges)
+					// two may differ by the New-Orders the runner counted in flight at the edges (at least one per
+					// VU at each edge: 2 VUs, 2 edges; more on a loaded machine, where an edge's read lasts: a CI
+					// run counted 47 against the database's 57 with a fixed bound of 4)
 					dbNew := res.Figures["new_orders_db"].(float64)
-					if diff := dbNew - float64(no.Count); diff < -4 || diff > 4 {
-						t.Fatalf("client counted %d new orders, the database %v", no.Count, dbNew)
+					if diff, tol := dbNew-float64(no.Count), float64(max(4, m.KeyAtEdges)); diff < -tol || diff > tol {
+						t.Fatalf("client counted %d new orders, the database %v, %d in flight at the edges", no.Count, dbNew, m.KeyAtEdges)
 					}
 					if m.ClientCPU.MicrosPerTx <= 0 || no.Latency.P99 < no.Latency.P50 || no.Latency.Max < no.Latency.P99 {
 						t.Fatalf("cpu %.1f µs/tx, latency %+v", m.ClientCPU.MicrosPerTx, no.Latency)
