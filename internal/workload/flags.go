@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -42,10 +43,13 @@ type Flag struct {
 	Why        string // why the range is what it is, said after a refusal ("" for nothing)
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
-	Short   string       // a one-letter spelling (-D), from the short tag
-	Think   bool         // a user's think or keying time (the think tag): an open-loop rate is refused beside it
-	field   []int        // the field of the options struct that holds it (FlagsOf)
-	owner   reflect.Type // that struct
+	Short   string // a one-letter spelling (-D), from the short tag
+	// Bare is the unit a Duration flag's bare number is in ("s", "ms"; the bare tag), as a peer tool's users
+	// type it (pgbench's -T 10 and -L 5); "" refuses a bare number
+	Bare  string
+	Think bool         // a user's think or keying time (the think tag): an open-loop rate is refused beside it
+	field []int        // the field of the options struct that holds it (FlagsOf)
+	owner reflect.Type // that struct
 }
 
 // PlanKey is the flag's key in a plan's step.
@@ -133,7 +137,7 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 			case *bool:
 				v.vals[f.Name] = *p
 			case *durationValue:
-				d, err := ParseDuration("--"+f.Name, p.s)
+				d, err := parseDuration("--"+f.Name, p.s, f.Bare)
 				if err != nil {
 					return nil, err
 				}
@@ -198,11 +202,19 @@ func (d *durationValue) Set(s string) error {
 }
 
 // ParseDuration reads a duration option: always with its unit (30s, 5m, 1h30m); a bare number is refused,
-// naming the forms (only the storage probe's fio options take seconds).
-func ParseDuration(flag, s string) (time.Duration, error) {
+// naming the forms (the storage probe's fio options and the options a flag's bare tag gives a unit take one).
+func ParseDuration(flag, s string) (time.Duration, error) { return parseDuration(flag, s, "") }
+
+// parseDuration is ParseDuration where a bare number is in unit bare ("s", "ms") when that is set.
+func parseDuration(flag, s, bare string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err == nil {
 		return d, nil
+	}
+	if n, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && bare != "" && n >= 0 && !math.IsInf(n, 0) {
+		if d, err := time.ParseDuration(strings.TrimSpace(s) + bare); err == nil {
+			return d, nil
+		}
 	}
 	if _, nerr := strconv.ParseFloat(strings.TrimSpace(s), 64); nerr == nil && s != "0" {
 		return 0, fmt.Errorf("%s %s has no unit: write %ss, %sm or %sh", flag, s, s, s, s)

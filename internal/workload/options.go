@@ -33,6 +33,8 @@ import (
 //   - why:"text"     why the range is what it is: said after the refusal of a number out of it
 //   - alias:"a,b"    older spellings that still work, hidden (a renamed flag keeps its old name this way)
 //   - short:"D"      a one-letter spelling (-D), where a peer tool's users expect one (pgbench's -D)
+//   - bare:"s"       a time.Duration option's bare number is in this unit (s or ms), as a peer tool's users
+//     type it (pgbench's -T 10); without it a bare number is refused
 //   - think:"true"   the option is a user's think or keying time (set when not zero): it paces a closed loop,
 //     so an open-loop rate is refused beside it (Values.Thinking)
 //
@@ -43,7 +45,7 @@ import (
 //
 // A struct field without a flag tag that is itself a struct (embedded or named) is a group: its options are the
 // command's. The group's field may adjust its options for this command with tags NAME.flag, NAME.default,
-// NAME.help, NAME.why and NAME.alias (NAME the option's flag in the group), e.g. `vus.alias:"threads"
+// NAME.help, NAME.why, NAME.alias, NAME.short and NAME.bare (NAME the option's flag in the group), e.g. `vus.alias:"threads"
 // rampup.default:"0s"`.
 
 var (
@@ -99,7 +101,7 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 			f.Aliases = strings.Split(a, ",")
 		}
 		f.Hidden = sf.Tag.Get("hidden") == "true"
-		f.Short = sf.Tag.Get("short")
+		f.Short, f.Bare = sf.Tag.Get("short"), sf.Tag.Get("bare")
 		f.Think = sf.Tag.Get("think") == "true"
 		switch {
 		case sf.Type == durationType:
@@ -163,6 +165,12 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		}
 		if v, ok := lookup("alias"); ok {
 			f.Aliases = strings.Split(v, ",")
+		}
+		if v, ok := lookup("short"); ok {
+			f.Short = v
+		}
+		if v, ok := lookup("bare"); ok && f.Kind == Duration {
+			f.Bare = v
 		}
 		if v, ok := lookup("sweep"); ok && f.Kind == Counts {
 			f.SweepTitle = v

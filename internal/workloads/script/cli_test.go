@@ -279,3 +279,38 @@ func TestMaxTriesOnDuckDB(t *testing.T) {
 		t.Errorf("sums differ after retries: accounts %d, branches %d, history %d", a, b, h)
 	}
 }
+
+// pgbench's users keep their habits: -c -j -T -P -R -L -M -f -b -n mean what they mean to pgbench (-T, -P in
+// bare seconds, -L in milliseconds), a run has no ramp-up and runs in simple mode unless asked, and the summary
+// ends with pgbench's lines. Before, -c was "unknown shorthand flag", -T 2 ran a hidden 10 s ramp-up first, and
+// prepared was the default.
+func TestPgbenchFlags(t *testing.T) {
+	t.Parallel()
+	url := "sqlite://" + filepath.Join(t.TempDir(), "s.db")
+	clitest.Must(t, "script", "init", "--target", url)
+	res := filepath.Join(t.TempDir(), "r.json")
+	r := clitest.Must(t, "script", "run", "--target", url, "--store", "", "--result", res,
+		"-c", "2", "-j", "2", "-T", "2", "-P", "1", "-L", "250", "-n", "-b", "select-only@2", "-f", write(t, "one.sql", "SELECT 1;\n"))
+	rr, _ := clitest.ReadResult(t, res)
+	m := rr.Measurement
+	if m.VUs != 2 || m.RampupSeconds != 0 || m.PlannedSeconds != 2 || rr.Options["latency_limit_ms"] != 250.0 || len(m.Intervals) < 2 {
+		t.Fatalf("-c 2 -T 2 -P 1 -L 250: %d users, ramp-up %gs, %gs planned, latency limit %v, %d intervals",
+			m.VUs, m.RampupSeconds, m.PlannedSeconds, rr.Options["latency_limit_ms"], len(m.Intervals))
+	}
+	if _, ok := m.Transactions["select_only"]; !ok {
+		t.Fatalf("-b select-only did not run: %v", m.Transactions)
+	}
+	var done int64
+	for _, tx := range m.Transactions {
+		done += tx.Count
+	}
+	for _, want := range []string{"query mode: simple", "number of clients: 2", "number of threads: 2", "duration: 2 s",
+		fmt.Sprintf("number of transactions actually processed: %d\n", done), "number of failed transactions: 0 (0.000%)", "latency average = ", "tps = "} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("the summary lacks pgbench's %q:\n%s", want, r.Stdout)
+		}
+	}
+	if r := clitest.Run(context.Background(), "script", "run", "--target", url, "--store", "", "-c", "1", "-t", "1", "-b", "select-only"); r.Code == 0 {
+		t.Errorf("-t (pgbench's per client, dbdyno's --transactions counts all clients) was taken:\n%s", r.Stdout)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"embed"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -79,14 +80,19 @@ func init() {
 }
 
 // RunFlags are `script run`'s options.
+//
+// pgbench's users keep their habits: -c, -T (seconds), -R, -L (milliseconds), -P (seconds), -M, -f, -b, -D, -j
+// and -n mean what they mean to pgbench, and a run has no ramp-up unless asked (pgbench has none).
 type RunFlags struct {
-	runner.Users `vus.help:"virtual users (pgbench's clients, one connection each); a list 1,2,4 or a range 1..8 sweeps them"`
-	Script       []string `flag:"script" help:"a script file, FILE.sql or FILE.sql@WEIGHT (repeatable; the command's arguments are scripts too)"`
-	Builtin      []string `flag:"builtin" help:"pgbench's built-in script: tpcb-like, simple-update or select-only, with @WEIGHT if wanted (repeatable)"`
+	runner.Users `vus.help:"virtual users (pgbench's clients, one connection each; -c); a list 1,2,4 or a range 1..8 sweeps them" vus.short:"c" duration.short:"T" duration.bare:"s" duration.help:"measured time (-T: a bare number is seconds, as pgbench's)" rate.short:"R" latency-limit.short:"L" latency-limit.bare:"ms" interval.short:"P" interval.bare:"s" interval.help:"progress line interval (-P: a bare number is seconds)" rampup.default:"0s" rampup.help:"time before measuring starts (none by default, as pgbench has none)"`
+	Script       []string `flag:"script" short:"f" help:"a script file, FILE.sql or FILE.sql@WEIGHT (repeatable, -f; the command's arguments are scripts too)"`
+	Builtin      []string `flag:"builtin" short:"b" help:"pgbench's built-in script: tpcb-like, simple-update or select-only, with @WEIGHT if wanted (repeatable, -b)"`
 	Define       []string `flag:"define" short:"D" help:"a variable every script starts with, NAME=VALUE (repeatable), as pgbench's -D"`
 	Scale        int      `flag:"scale" min:"0" help:"the value of :scale (0: the rows of pgbench_branches where that table exists, else 1, as pgbench reads it)"`
 	MaxTries     int      `flag:"max-tries" default:"1" min:"1" help:"runs of a transaction that fails with a serialization failure or deadlock, the first included, as pgbench's --max-tries (1: no retry)"`
-	QueryMode    string   `flag:"query-mode" default:"prepared" help:"prepared (each statement prepared once per connection, :variables sent as bind parameters) or simple (the variables' text put into the statement, as pgbench's default -M simple)"`
+	QueryMode    string   `flag:"query-mode" short:"M" default:"simple" help:"simple (the variables' text put into the statement, as pgbench's default -M simple) or prepared (each statement prepared once per connection, :variables sent as bind parameters)"`
+	Jobs         int      `flag:"jobs" short:"j" default:"1" min:"1" help:"pgbench's worker threads (-j): taken, and the virtual users run on every core whatever it says (each is a goroutine, Go's scheduler spreads them)"`
+	NoVacuum     bool     `flag:"no-vacuum" short:"n" help:"pgbench's -n: taken; dbdyno never vacuums before a run"`
 }
 
 // scripts reads the scripts the options name, with their weights, and checks them all.
@@ -366,7 +372,43 @@ func (s *session) Finish(_ context.Context, res *result.Result) {
 		fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %v µs per transaction; reconnects %d\n",
 			m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, v, m.Reconnects)
 	}
+	s.pgbenchLines(w, m)
 	runner.PrintErrors(w, res)
+}
+
+// pgbenchLines are the measured window's figures in the lines pgbench ends its run with, for a pgbench user's
+// eye and scripts. Its latency average is the mean of the measured transactions' latencies (pgbench prints that
+// with -P, -R or -L; without them it derives one from the duration and the clients).
+func (s *session) pgbenchLines(w io.Writer, m *result.Measurement) {
+	var done, failed int64
+	var sum float64
+	for _, n := range s.names {
+		t := m.Transactions[n]
+		done, failed = done+t.Count, failed+t.Errors
+		sum += t.Latency.Mean * float64(t.Count)
+	}
+	var types []string
+	for _, sc := range s.scripts {
+		types = append(types, sc.File)
+	}
+	fmt.Fprintf(w, "\nas pgbench prints it:\ntransaction type: %s\nscaling factor: %d\nquery mode: %s\nnumber of clients: %d\nnumber of threads: %d\nmaximum number of tries: %d\n",
+		strings.Join(types, ", "), s.scale, s.o.QueryMode, s.o.VUs, s.o.Jobs, s.o.MaxTries)
+	if s.o.Transactions > 0 {
+		fmt.Fprintf(w, "number of transactions (all clients): %d\n", s.o.Transactions)
+	} else {
+		fmt.Fprintf(w, "duration: %.0f s\n", m.PlannedSeconds)
+	}
+	pct := 0.0
+	if done+failed > 0 {
+		pct = 100 * float64(failed) / float64(done+failed)
+	}
+	fmt.Fprintf(w, "number of transactions actually processed: %d\nnumber of failed transactions: %d (%.3f%%)\n", done, failed, pct)
+	if done > 0 {
+		fmt.Fprintf(w, "latency average = %.3f ms\n", sum/float64(done)/1000)
+	}
+	if m.MeasuredSecs > 0 {
+		fmt.Fprintf(w, "tps = %f (without initial connection time)\n", float64(done)/m.MeasuredSecs)
+	}
 }
 
 func (s *session) Close() { s.db.Close() }
