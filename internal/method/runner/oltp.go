@@ -26,16 +26,16 @@ func Profile(path string) (stop func(), err error) {
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
-// PrintTable writes the measured window's per-transaction counts and latency percentiles (ms), in names' order
+// PrintTable writes the measured window's per-transaction counts, latency average and percentiles (ms), in names' order
 // under the heading kind ("transaction", "step").
 func PrintTable(w io.Writer, m *result.Measurement, kind string, names []string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\tcount\trollbacks\terrors\tretries\tmin\tp50\tp90\tp95\tp99\tmax (ms)\t\n", kind)
+	fmt.Fprintf(tw, "%s\tcount\trollbacks\terrors\tretries\tmin\tavg\tp50\tp90\tp95\tp99\tmax (ms)\t\n", kind)
 	for _, n := range names {
 		s := m.Transactions[n]
 		l := s.Latency
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", n, s.Count, s.Rollbacks, s.Errors, s.Retries,
-			msf(l.Min), msf(l.P50), msf(l.P90), msf(l.P95), msf(l.P99), msf(l.Max))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", n, s.Count, s.Rollbacks, s.Errors, s.Retries,
+			msf(l.Min), l.Mean/1000, msf(l.P50), msf(l.P90), msf(l.P95), msf(l.P99), msf(l.Max))
 	}
 	tw.Flush()
 }

@@ -86,12 +86,12 @@ func Measurement(b *strings.Builder, m *result.Measurement, of string) {
 	sort.Strings(names)
 	var p50, p95, p99 Series
 	p50.Name, p95.Name, p99.Name = "p50", "p95", "p99"
-	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
+	b.WriteString("<table class=\"latency\"><tr><th class=\"l\">transaction</th><th>count</th><th>rollbacks</th><th>errors</th><th>min</th><th>average</th><th>p50</th><th>p90</th><th>p95</th><th>p99</th><th>max (ms)</th></tr>")
 	for _, n := range names {
 		t := m.Transactions[n]
 		l := t.Latency
-		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
-			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>",
+			esc(n), t.Count, t.Rollbacks, t.Errors, ms(l.Min), l.Mean/1000, ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
 		p50.Y, p95.Y, p99.Y = append(p50.Y, ms(l.P50)), append(p95.Y, ms(l.P95)), append(p99.Y, ms(l.P99))
 	}
 	b.WriteString("</table>\n")
