@@ -102,7 +102,20 @@ func (a *app) workloadCmd(m *workload.Meta) *cobra.Command {
 
 // bind gives a cobra command a workload command's flags and runs it through the method.
 func (a *app) bind(c *cobra.Command, m *workload.Meta, wc *workload.Command) {
-	read := workload.Define(c.Flags(), method.CommandFlags(m, wc))
+	flags := method.CommandFlags(m, wc)
+	read := workload.Define(c.Flags(), flags)
+	own := map[string]bool{}
+	for _, f := range append(append([]workload.Flag(nil), wc.Flags...), method.TargetFlags(m, wc.Target)...) {
+		own[f.Name] = true
+	}
+	for _, f := range flags {
+		if !own[f.Name] {
+			c.Flags().SetAnnotation(f.Name, studyGroup, []string{"true"})
+		}
+	}
+	c.Flags().SortFlags = false
+	c.Example = wc.Example
+	c.SetUsageFunc(groupedUsage)
 	c.Args = cobra.NoArgs
 	if wc.Positional != "" {
 		c.Args = cobra.ArbitraryArgs

@@ -404,3 +404,45 @@ func TestHelpMasksTheStoresPassword(t *testing.T) {
 		}
 	}
 }
+
+// A workload command's help can be scanned: its own options first (--target before them, in the order its
+// options struct declares them), the study's after under a heading of their own, every line wrapped at the
+// terminal's width, and examples at the end. Before, tpcc run's 51 flags were one alphabetical list with lines
+// up to 867 characters and no example.
+func TestHelpGroupsAndWraps(t *testing.T) {
+	t.Setenv("COLUMNS", "100")
+	for _, c := range []struct {
+		args           []string
+		own, study, ex string
+	}{
+		{[]string{"tpcc", "run", "--help"}, "--warehouses", "--repeat", "dbdyno tpcc run --target"},
+		{[]string{"script", "run", "--help"}, "-c, --vus", "--label", "dbdyno script run --target"},
+		{[]string{"io", "run", "--help"}, "--rw", "--cold-cmd", "dbdyno io run --filename"},
+		{[]string{"tpch", "run", "--help"}, "--streams", "--store", "dbdyno tpch run --target"},
+	} {
+		r := cli(context.Background(), c.args...)
+		out := r.stdout
+		opts, study, ex := strings.Index(out, "\nOptions:\n"), strings.Index(out, "\nStudy options"), strings.Index(out, "\nExamples:\n")
+		if r.code != 0 || opts < 0 || study < opts || ex < study {
+			t.Fatalf("%v: exit %d, sections at %d, %d, %d:\n%s", c.args, r.code, opts, study, ex, out)
+		}
+		own := strings.Index(out[opts:], c.own)
+		if own < 0 || opts+own > study {
+			t.Errorf("%v: %s is not among the command's own options", c.args, c.own)
+		}
+		if i := strings.Index(out[study:], c.study); i < 0 || study+i > ex {
+			t.Errorf("%v: %s is not among the study's options", c.args, c.study)
+		}
+		if !strings.Contains(out[ex:], c.ex) {
+			t.Errorf("%v: no example %q", c.args, c.ex)
+		}
+		if tg := strings.Index(out[opts:], "--target"); c.args[0] != "io" && (tg < 0 || tg > own) {
+			t.Errorf("%v: --target is not the first of the command's own options", c.args)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if len([]rune(l)) > 160 {
+				t.Errorf("%v: a line of %d characters: %.80s...", c.args, len([]rune(l)), l)
+			}
+		}
+	}
+}

@@ -38,6 +38,9 @@ func readCold(v *workload.Values, w workload.Measured) (*coldStart, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
+	if !v.Holds(&Targeting{}) && v.Given(o, &o.ColdTimeout) {
+		return nil, fmt.Errorf("--cold-timeout bounds the wait for a target to answer after --cold-cmd, and this command has no target: leave it out")
+	}
 	if o.ColdCmd == "" {
 		if v.Given(o, &o.ColdTimeout) {
 			return nil, fmt.Errorf("--cold-timeout bounds the wait after --cold-cmd: give the command too, or leave it out")

@@ -73,7 +73,12 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	}
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
-		flags = append(flags, workload.FlagsOf(&workload.Cold{ColdTimeout: 2 * time.Minute})...)
+		cold := workload.FlagsOf(&workload.Cold{ColdTimeout: 2 * time.Minute})
+		if c.Target == workload.NoTarget { // nothing to wait for: the command alone (a storage probe's cache drop)
+			cold[0].Help = "a shell command run before each measured repeat to start cold (drop the OS caches, remount the disk); the run records what ran, its exit status and how long it took"
+			cold[1].Help = "with a target's --cold-cmd, how long the target may take to answer again: this command has none, and refuses it"
+		}
+		flags = append(flags, cold...)
 	}
 	if c.Measured != nil && userDriven(c) {
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)

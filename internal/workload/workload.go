@@ -79,6 +79,8 @@ type Command struct {
 	// Positional names the command's Strings flag that takes the command line's arguments too, after the flag's
 	// own values (dbdyno script run A.sql B.sql@5); "" for a command that takes none.
 	Positional string
+	// Example is two or three command lines the help ends with, indented two spaces.
+	Example string
 	// ColdInStart says the measured command runs --cold-cmd itself in Start, through Spec.Cold, once its data
 	// is ready (a probe that builds its tables in the run); otherwise the method runs it before Start.
 	ColdInStart bool

@@ -63,9 +63,17 @@ func Presets() []string {
 func PresetHelp() string {
 	var b strings.Builder
 	for _, n := range Presets() {
-		fmt.Fprintf(&b, "%s: %s; ", n, presets[n].help)
+		line := "  " + n + ":"
+		for _, word := range strings.Fields(presets[n].help) {
+			if len(line)+1+len(word) > 100 {
+				b.WriteString(line + "\n")
+				line = "   "
+			}
+			line += " " + word
+		}
+		b.WriteString(line + "\n")
 	}
-	return strings.TrimSuffix(b.String(), "; ")
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // presetTests makes a preset's tests from the command's job; sizeGiven/runtimeGiven keep the user's --size

@@ -75,7 +75,10 @@ func runCommand() *workload.Command {
 	c := workload.NewMeasured(workload.Command{
 		Name:  "run",
 		Short: "measure IOPS, MB/s and latency of a file or device",
-		Long:  "Runs one job (the options), a fio job file (--job), a preset (--preset " + strings.Join(Presets(), "|") + ") or a --matrix of tests.\nPresets: " + PresetHelp(),
+		Long:  "Runs one job (the options), a fio job file (--job), a preset (--preset NAME) or a --matrix of tests.\nPresets:\n" + PresetHelp(),
+		Example: "  dbdyno io run --filename /data/dbdyno.io --size 4g --rw randread --bs 8k --iodepth 32 --numjobs 2 --runtime 60\n" +
+			"  dbdyno io run --directory /data --preset crystaldiskmark\n" +
+			"  dbdyno io run --job ssd-test.fio",
 	}, &RunFlags{}, measured{})
 	for i := range c.Flags {
 		if f := &c.Flags[i]; f.Name == "preset" {

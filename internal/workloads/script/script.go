@@ -71,7 +71,10 @@ func init() {
 				Target: workload.OneTarget}, &InitFlags{}, initCommand),
 			workload.NewMeasured(workload.Command{Name: "run", Positional: "script",
 				Short:  "run script files (FILE.sql[@WEIGHT] ..., or --builtin NAME) with virtual users and report TPS and latency per script",
-				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true,
+				Example: "  dbdyno script run --target postgres://bench@db1/pgbench -c 4 -j 2 -T 60 -P 5 -b tpcb-like\n" +
+					"  dbdyno script run --target sqlite://s.db read.sql@9 write.sql@1 --vus 1,2,4 --duration 30s\n" +
+					"  dbdyno script run --target postgres://bench@db1/pgbench -M prepared -R 500 -L 50 -b select-only"}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error { _, err := o.scripts(); return err },
 				Open:  open,
 			}),

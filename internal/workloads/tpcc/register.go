@@ -44,7 +44,10 @@ func init() {
 			workload.NewCommand(workload.Command{Name: "build", Short: "create the schema and load the initial population (clause 4.3)",
 				Target: workload.OneTarget}, &BuildFlags{Threads: runtime.NumCPU(), Seed: 1}, build),
 			workload.NewMeasured(workload.Command{Name: "run", Short: "drive the five transactions with virtual users and report NOPM, TPM and latency",
-				Target: workload.ManyTargets, Existing: true}, &RunFlags{}, runner.VU[RunFlags]{
+				Target: workload.ManyTargets, Existing: true,
+				Example: "  dbdyno tpcc run --target postgres://bench@db1/tpcc --vus 8 --duration 5m --mode procedures\n" +
+					"  dbdyno tpcc run --vus 1,2,4,8 --repeat 3 --label system=E16ds_v5      # a sweep, three runs each\n" +
+					"  dbdyno tpcc run --vus 4 --keying-thinking --check                      # the specification's pacing"}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)

@@ -89,6 +89,9 @@ func runCommand() *workload.Command {
 			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
 			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
 		Target: workload.ManyTargets, Existing: true,
+		Example: "  dbdyno tpch run --target duckdb://tpch.duckdb                         # power and throughput tests\n" +
+			"  dbdyno tpch run --target postgres://bench@db1/tpch --streams 1..4 --repeat 3\n" +
+			"  dbdyno tpch run --target duckdb://tpch.duckdb --power --queries 1,6,14",
 	}, &RunFlags{}, measured{})
 	c.Measured = sweepWarmup{c.Measured, measured{}}
 	return c
