@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -413,5 +414,13 @@ func (s *Session) Close() {
 	for _, p := range s.texts {
 		p.Close()
 	}
-	s.conn.Close()
+	Discard(s.conn)
+}
+
+// Discard closes conn's connection instead of returning it to its pool: a virtual user's connection is its
+// own, and one closed after an error (a reconnect) may hold a transaction that was never ended, which the
+// next user of a pooled connection would join and commit.
+func Discard(conn *sql.Conn) {
+	conn.Raw(func(any) error { return driver.ErrBadConn }) // database/sql closes a connection its Raw call finds bad
+	conn.Close()
 }

@@ -330,7 +330,7 @@ func (w *worker) Close() {
 	}
 	w.stmts = nil
 	if w.conn != nil {
-		w.conn.Close()
+		engine.Discard(w.conn) // its own: never back to the pool with a transaction the failure left open
 		w.conn = nil
 	}
 }
