@@ -15,11 +15,11 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/host/agent"
+	"github.com/dbdyno/dbdyno/internal/lib/cmdhelp"
 	"github.com/dbdyno/dbdyno/internal/method"
 	"github.com/dbdyno/dbdyno/internal/workload"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/all" // every workload registers itself
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // version is the tool version recorded in every result.
@@ -65,19 +65,8 @@ func (a *app) rootCmd() *cobra.Command {
 		root.AddCommand(a.shortcutCmd(s))
 	}
 	root.AddCommand(a.resultsCmd(), a.reportCmd(), a.compareCmd(), a.planCmd(), a.sqlCmd(), a.agentCmd(), a.leaderboardCmd(), a.monitorCmd())
-	redactDefaults(root)
+	cmdhelp.RedactDefaults(root, engine.Redact)
 	return root
-}
-
-// redactDefaults masks the passwords in the defaults the help shows (a --store default from $DBDYNO_STORE
-// holds a shared store's URL, password and all); the flags' values keep them.
-func redactDefaults(c *cobra.Command) {
-	mask := func(f *pflag.Flag) { f.DefValue = engine.Redact(f.DefValue) }
-	c.Flags().VisitAll(mask)
-	c.PersistentFlags().VisitAll(mask)
-	for _, sub := range c.Commands() {
-		redactDefaults(sub)
-	}
 }
 
 func (a *app) env() *workload.Env {
@@ -102,20 +91,9 @@ func (a *app) workloadCmd(m *workload.Meta) *cobra.Command {
 
 // bind gives a cobra command a workload command's flags and runs it through the method.
 func (a *app) bind(c *cobra.Command, m *workload.Meta, wc *workload.Command) {
-	flags := method.CommandFlags(m, wc)
-	read := workload.Define(c.Flags(), flags)
-	own := map[string]bool{}
-	for _, f := range append(append([]workload.Flag(nil), wc.Flags...), method.TargetFlags(m, wc.Target)...) {
-		own[f.Name] = true
-	}
-	for _, f := range flags {
-		if !own[f.Name] {
-			c.Flags().SetAnnotation(f.Name, studyGroup, []string{"true"})
-		}
-	}
-	c.Flags().SortFlags = false
+	read := workload.Define(c.Flags(), method.CommandFlags(m, wc))
 	c.Example = wc.Example
-	c.SetUsageFunc(groupedUsage)
+	c.SetUsageFunc(cmdhelp.Grouped)
 	c.Args = cobra.NoArgs
 	if wc.Positional != "" {
 		c.Args = cobra.ArbitraryArgs

@@ -65,12 +65,14 @@ type Agents struct {
 	WaitInterval   time.Duration `flag:"wait-interval" default:"100ms" help:"sample the database's active sessions' wait events this often during the run, on a connection of its own (0: not at all)"`
 }
 
-// CommandFlags are every flag of a command: its own, --target, and the method's for a measured command.
+// CommandFlags are every flag of a command: its own, --target, and the method's for a measured command (marked
+// Study).
 func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	flags := append([]workload.Flag(nil), c.Flags...)
 	if c.Target != workload.NoTarget {
 		flags = append(flags, TargetFlags(m, c.Target)...)
 	}
+	own := len(flags) // the rest are the study's (Flag.Study): the help lists them after these
 	if c.Measured != nil {
 		flags = append(flags, Flags()...)
 		cold := workload.FlagsOf(&workload.Cold{ColdTimeout: 2 * time.Minute})
@@ -88,6 +90,9 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 		af := workload.FlagsOf(&Agents{})
 		af[1].Help = "the agent's token (else from " + agent.TokenEnv + ")"
 		flags = append(flags, af...)
+	}
+	for i := own; i < len(flags); i++ {
+		flags[i].Study = true
 	}
 	return flags
 }

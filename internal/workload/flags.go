@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/cmdhelp"
 	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/spf13/pflag"
 )
@@ -44,6 +45,9 @@ type Flag struct {
 	// Aliases are older spellings of the flag that still work (hidden from the help; a plan takes them too).
 	Aliases []string
 	Short   string // a one-letter spelling (-D), from the short tag
+	// Study marks an option of the method's (repeats, results, the host's samples ...), which a command's help
+	// lists after the command's own (lib/cmdhelp.Grouped)
+	Study bool
 	// Bare is the unit a Duration flag's bare number is in ("s", "ms"; the bare tag), as a peer tool's users
 	// type it (pgbench's -T 10 and -L 5); "" refuses a bare number
 	Bare  string
@@ -107,7 +111,11 @@ func Define(fs *pflag.FlagSet, flags []Flag) func() (*Values, error) {
 		if f.Hidden {
 			fs.MarkHidden(f.Name)
 		}
+		if f.Study {
+			fs.SetAnnotation(f.Name, cmdhelp.StudyGroup, []string{"true"})
+		}
 	}
+	fs.SortFlags = false // the help lists them as declared: a command's own first
 	aliases := map[string]string{}
 	for _, f := range flags {
 		for _, a := range f.Aliases {

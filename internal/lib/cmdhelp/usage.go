@@ -1,4 +1,6 @@
-package main
+// Package cmdhelp is how dbdyno's commands present themselves: a workload command's help in groups, wrapped at the
+// terminal's width, and the defaults the help shows with their secrets masked.
+package cmdhelp
 
 import (
 	"fmt"
@@ -10,21 +12,21 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// studyGroup marks the flags of a workload's command that are the method's (repeats, sweeps, results, the
-// host's samples, cold starts, knee searches, stepped loads), not the workload's own.
-const studyGroup = "dbdyno_study"
+// StudyGroup is the annotation marking the flags of a workload's command that are the method's (repeats,
+// sweeps, results, the host's samples, cold starts, knee searches, stepped loads), not the workload's own.
+const StudyGroup = "dbdyno_study"
 
-// groupedUsage prints a workload command's help with its own options first, in the order its options struct
+// Grouped prints a workload command's help with its own options first, in the order its options struct
 // declares them (--target among them), then the study's, each group wrapped at the terminal's width, then the
 // command's examples: the flags a user needs are not lost among thirty a study needs.
-func groupedUsage(c *cobra.Command) error {
+func Grouped(c *cobra.Command) error {
 	w := c.OutOrStderr()
 	fmt.Fprintf(w, "Usage:\n  %s\n", c.UseLine())
 	own, study := pflag.NewFlagSet("own", pflag.ContinueOnError), pflag.NewFlagSet("study", pflag.ContinueOnError)
 	own.SortFlags, study.SortFlags = false, false
 	var rest []*pflag.Flag
 	c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		switch _, ok := f.Annotations[studyGroup]; {
+		switch _, ok := f.Annotations[StudyGroup]; {
 		case ok:
 			study.AddFlag(f)
 		case f.Name == "target":
@@ -56,4 +58,16 @@ func width() int {
 		return max(n, 60)
 	}
 	return 100
+}
+
+// RedactDefaults masks, with mask, the secrets in the defaults every command under c shows in its help (a
+// --store default from $DBDYNO_STORE holds a shared store's URL, password and all); the flags' values keep
+// them.
+func RedactDefaults(c *cobra.Command, mask func(string) string) {
+	m := func(f *pflag.Flag) { f.DefValue = mask(f.DefValue) }
+	c.Flags().VisitAll(m)
+	c.PersistentFlags().VisitAll(m)
+	for _, sub := range c.Commands() {
+		RedactDefaults(sub, mask)
+	}
 }
