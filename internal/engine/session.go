@@ -221,6 +221,17 @@ func (s *Session) Query(ctx context.Context, name string, args []any, dest []any
 	if s.fast != nil {
 		return s.fast.Query(ctx, name, args, dest, each)
 	}
+	return s.eachRow(ctx, name, args, func(rows *sql.Rows) error {
+		if err := rows.Scan(dest...); err != nil {
+			return err
+		}
+		return each()
+	})
+}
+
+// eachRow runs a statement of the set on database/sql's path and calls row for every row of its result; an
+// error is named by the statement.
+func (s *Session) eachRow(ctx context.Context, name string, args []any, row func(*sql.Rows) error) error {
 	p, st, err := s.prepared(ctx, name)
 	if err != nil {
 		return err
@@ -231,10 +242,7 @@ func (s *Session) Query(ctx context.Context, name string, args []any, dest []any
 	}
 	defer rows.Close()
 	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := each(); err != nil {
+		if err := row(rows); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -265,41 +273,28 @@ func (s *Session) Values(ctx context.Context, name string, args []any, each func
 			return each(row)
 		})
 	}
-	p, st, err := s.prepared(ctx, name)
-	if err != nil {
-		return err
-	}
-	rows, err := p.QueryContext(ctx, st.Args(args)...)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
+	var vals, ptrs []any
+	return s.eachRow(ctx, name, args, func(rows *sql.Rows) error {
+		if ptrs == nil { // the columns, once
+			cols, err := rows.Columns()
+			if err != nil {
+				return err
+			}
+			vals, ptrs = make([]any, len(cols)), make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return err
 		}
 		for i, v := range vals {
 			if b, ok := v.([]byte); ok {
 				vals[i] = string(b)
 			}
 		}
-		if err := each(vals); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+		return each(vals)
+	})
 }
 
 // Count runs a statement and returns the number of rows of its result, reading them to the end.
@@ -312,22 +307,9 @@ func (s *Session) Count(ctx context.Context, name string, args ...any) (int64, e
 		err := s.fast.QueryText(ctx, name, args, func([][]byte) error { n++; return nil })
 		return n, err
 	}
-	p, st, err := s.prepared(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	rows, err := p.QueryContext(ctx, st.Args(args)...)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", name, err)
-	}
-	defer rows.Close()
-	for rows.Next() { // the driver has read and decoded the row: it is not copied again
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		return n, fmt.Errorf("%s: %w", name, err)
-	}
-	return n, nil
+	// the driver has read and decoded each row: it is not copied again
+	err := s.eachRow(ctx, name, args, func(*sql.Rows) error { n++; return nil })
+	return n, err
 }
 
 // SQL is the database/sql side of the session's connection, for statements outside its set (a test's

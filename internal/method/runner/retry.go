@@ -57,6 +57,16 @@ func (p Retry) Do(ctx context.Context, attempt func(try int) Outcome) Outcome {
 	}
 }
 
+// Unit runs the unit of work name through Do, each attempt one call of do, which says whether the unit rolled
+// back as the workload defines and its error (named by the unit in the outcome): the shape of most workloads'
+// Worker.Do.
+func (p Retry) Unit(ctx context.Context, name string, do func() (rolledBack bool, err error)) Outcome {
+	return p.Do(ctx, func(int) Outcome {
+		rolledBack, err := do()
+		return p.Outcome(name, rolledBack, err)
+	})
+}
+
 // Outcome is how one attempt of unit name ended: err (nil when it committed or rolled back as the workload
 // defines) named by the unit, and whether the connection is gone, as the engine classifies it.
 func (p Retry) Outcome(name string, rolledBack bool, err error) Outcome {

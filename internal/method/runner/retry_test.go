@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,5 +102,21 @@ func TestRetryBackoff(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the run ended and the retry kept waiting")
+	}
+}
+
+// Unit is Do around a unit that says whether it rolled back: retried alike, its error named by the unit.
+func TestRetryUnit(t *testing.T) {
+	pg, _ := engine.Lookup("postgres")
+	runs := 0
+	out := Retry{Engine: pg, Tries: 3}.Unit(context.Background(), "delivery", func() (bool, error) {
+		runs++
+		return false, &pgconn.PgError{Code: "40001"}
+	})
+	if runs != 3 || out.Retries != 2 || out.Err == nil || !strings.HasPrefix(out.Err.Error(), "delivery: ") {
+		t.Fatalf("%d runs, outcome %+v", runs, out)
+	}
+	if out := (Retry{Engine: pg}).Unit(context.Background(), "new_order", func() (bool, error) { return true, nil }); !out.RolledBack || out.Err != nil {
+		t.Fatalf("an expected rollback: %+v", out)
 	}
 }

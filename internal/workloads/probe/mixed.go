@@ -425,8 +425,8 @@ func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
 	case OpDelete:
 		args = []any{m.mix.RowID(w.r, newest)}
 	}
-	retry := runner.Retry{Engine: m.t.Engine}
-	return retry.Do(ctx, func(int) runner.Outcome { // a deadlock or lock timeout runs the same statement again
+	// a deadlock or lock timeout runs the same statement again
+	return runner.Retry{Engine: m.t.Engine}.Unit(ctx, OpNames[op], func() (bool, error) {
 		var n int64
 		var err error
 		if op == OpSelectRow || op == OpSelectRange {
@@ -437,7 +437,7 @@ func (w *worker) Do(ctx context.Context, op int) runner.Outcome {
 		if err == nil && n == 0 {
 			m.missed[op].Add(1)
 		}
-		return retry.Outcome(OpNames[op], false, err)
+		return false, err
 	})
 }
 

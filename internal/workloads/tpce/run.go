@@ -204,11 +204,7 @@ func (wk *worker) Next() (int, time.Duration, time.Duration) {
 
 func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 	wk.w.trips.tx.Add(1)
-	retry := runner.Retry{Engine: wk.w.db.T.Engine}
-	return retry.Do(ctx, func(int) runner.Outcome {
-		rolledBack, err := wk.do(ctx, tx)
-		return retry.Outcome(TxNames[tx], rolledBack, err)
-	})
+	return runner.Retry{Engine: wk.w.db.T.Engine}.Unit(ctx, TxNames[tx], func() (bool, error) { return wk.do(ctx, tx) })
 }
 
 // rows is a statement's result rows; one scans its single row (sql.ErrNoRows when there is none); count is the

@@ -338,11 +338,7 @@ func (wk *worker) Do(ctx context.Context, step int) runner.Outcome {
 }
 
 func (wk *worker) try(ctx context.Context, step int) runner.Outcome {
-	retry := runner.Retry{Engine: wk.w.db.T.Engine}
-	return retry.Do(ctx, func(int) runner.Outcome {
-		rolledBack, err := wk.do(ctx, step)
-		return retry.Outcome(StepNames[step], rolledBack, err)
-	})
+	return runner.Retry{Engine: wk.w.db.T.Engine}.Unit(ctx, StepNames[step], func() (bool, error) { return wk.do(ctx, step) })
 }
 
 func (wk *worker) do(ctx context.Context, step int) (bool, error) {
