@@ -68,7 +68,7 @@ func TestBadInputGivesOneLineErrors(t *testing.T) {
 		{[]string{"probe", "mixed", "--target", empty, "--hot", "0.9"}, "dbdyno: --hot 0.9 is ambiguous: write 0.9% or 90%\n"},
 		{[]string{"tpcc", "run", "--target", empty, "--max-error-rate", "0.5"}, "--max-error-rate 0.5 is ambiguous: write 0.5% or 50%"},
 		{[]string{"tpcc", "run", "--target", empty, "--label", "system=" + strings.Repeat("x", 100000)}, "a label's key may hold 64 characters and its value 256"},
-		{[]string{"tpcc", "build", "--target", "sqlite://" + filepath.Join(dir, "huge.db"), "--warehouses", "100000"}, "this build needs about 9.7 TB"},
+		{[]string{"tpcc", "build", "--target", "sqlite://" + filepath.Join(dir, "huge.db"), "--warehouses", "100000"}, "this build needs about 9.7 TiB"},
 		{[]string{"tpch", "build", "--target", "duckdb://" + filepath.Join(dir, "huge.duckdb"), "--scale", "100000"}, "choose another disk"},
 	}
 	if pg := os.Getenv("DBDYNO_TEST_PG"); pg != "" {

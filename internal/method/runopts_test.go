@@ -27,7 +27,7 @@ func TestTransactionsAndLatencyLog(t *testing.T) {
 	res, log := filepath.Join(dir, "r.json"), filepath.Join(dir, "lat.log")
 	r := clitest.Must(t, "tpcc", "run", "--target", url, "--vus", "4", "--rampup", "1s", "--transactions", "200", "--interval", "500ms",
 		"--store", "", "--result", res, "--log-latency", log)
-	if !regexp.MustCompile(`s \d+/200 tx ETA \S+ measure TPM`).MatchString(r.Stdout) {
+	if !regexp.MustCompile(`s \d+/200 tx ETA \S+ measure client TPM`).MatchString(r.Stdout) {
 		t.Fatalf("progress lines lack the count done and the ETA:\n%s", r.Stdout)
 	}
 	got, err := result.Read(res)

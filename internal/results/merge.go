@@ -392,7 +392,7 @@ func mergeMeasurements(shards []*result.Result) (*result.Measurement, error) {
 	m0 := shards[0].Measurement
 	off0 := ClockOffset(shards[0].Options)
 	out := &result.Measurement{RampupSeconds: m0.RampupSeconds, PlannedSeconds: m0.PlannedSeconds, MeasureStart: m0.MeasureStart.Add(off0),
-		MeasureEnd: m0.MeasureEnd.Add(off0), KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+		MeasureEnd: m0.MeasureEnd.Add(off0), KeyTx: m0.KeyTx, KeyLabel: m0.KeyLabel, PerSecond: m0.PerSecond, Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	first, last := out.MeasureStart, out.MeasureStart
 	for _, s := range shards {
 		sm, off := s.Measurement, ClockOffset(s.Options)

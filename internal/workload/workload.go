@@ -48,6 +48,9 @@ type Meta struct {
 	// Work describes the settings of a run that change the work it does (scale, refresh, warehouses, mode):
 	// runs whose work differs are not compared.
 	Work func(r *result.Result) string
+	// Describe, when set, names a run's own settings in a few words, as the workload's users name them
+	// ("randread 8k Q32T2"): configurations that labels and targets do not tell apart are named by it.
+	Describe func(r *result.Result) string
 	// Sections are the parts every run's result holds ("measurement", "analytic"): a result without them is
 	// refused when read (an aggregate holds its metrics and parts instead).
 	Sections []string
@@ -277,7 +280,7 @@ func Register(m *Meta) {
 // kind is what the result layer knows of the workload's results: their sections and hooks, and how a sweep
 // over each of its flags is worded (the first command naming a flag words it).
 func (m *Meta) kind() *result.Kind {
-	k := &result.Kind{Workload: m.Name, Sections: m.Sections, Derive: m.Derive, Upgrade: m.Upgrade, Work: m.Work,
+	k := &result.Kind{Workload: m.Name, Sections: m.Sections, Derive: m.Derive, Upgrade: m.Upgrade, Work: m.Work, Describe: m.Describe,
 		SweepTitles: map[string]string{}}
 	for _, c := range m.Commands {
 		for _, f := range c.Flags {

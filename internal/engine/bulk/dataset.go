@@ -19,6 +19,7 @@ import (
 	"github.com/dbdyno/dbdyno/internal/lib/abort"
 	"github.com/dbdyno/dbdyno/internal/lib/progress"
 	"github.com/dbdyno/dbdyno/internal/lib/sqlfile"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/shirou/gopsutil/v4/disk"
 )
 
@@ -699,12 +700,5 @@ func CheckSpace(ctx context.Context, t *engine.Target, rawBytes int64) error {
 	return nil
 }
 
-func humanBytes(b uint64) string {
-	switch {
-	case b >= 1<<40:
-		return fmt.Sprintf("%.1f TB", float64(b)/(1<<40))
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GB", float64(b)/(1<<30))
-	}
-	return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
-}
+// humanBytes is a size in the binary units every size is printed in (MiB, GiB: 16m is 16 MiB).
+func humanBytes(b uint64) string { return units.FormatBytes(int64(b)) }

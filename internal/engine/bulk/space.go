@@ -72,10 +72,5 @@ func Allocated(path string) uint64 {
 	return uint64(fi.Size())
 }
 
-// spaceBytes words a size as humanBytes does, with sizes under a megabyte in kilobytes.
-func spaceBytes(b uint64) string {
-	if b < 1<<20 {
-		return fmt.Sprintf("%d KB", (b+1023)/1024)
-	}
-	return humanBytes(b)
-}
+// spaceBytes words a size as humanBytes does.
+func spaceBytes(b uint64) string { return humanBytes(b) }

@@ -299,7 +299,7 @@ var rowDefs = []struct {
 	{KeyRandomPct, "% random operations", "%", false},
 	{KeySeqPct, "% sequential operations", "%", false},
 	{KeyIOSize, "IO request size", "KB", false},
-	{KeyMBps, "throughput", "MB/s", true},
+	{KeyMBps, "throughput", "MiB/s", true},
 	{KeyLatency, "latency", "ms", false},
 	{KeyQueueDepth, "queue depth", "", true},
 	{KeyCPU, "CPU", "%", true},

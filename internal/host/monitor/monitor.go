@@ -267,7 +267,7 @@ func (r *recorder) status(s Sample, n int) string {
 		d.WeightedMs += x.WeightedMs
 	}
 	ops := float64(d.Reads + d.Writes)
-	line := fmt.Sprintf("monitor %s: %d intervals stored | %d devices %.0f IOPS %.1f MB/s", r.o.Name, n, len(s.Devices), ops/s.Seconds,
+	line := fmt.Sprintf("monitor %s: %d intervals stored | %d devices %.0f IOPS %.1f MiB/s", r.o.Name, n, len(s.Devices), ops/s.Seconds,
 		float64(d.ReadBytes+d.WriteBytes)/s.Seconds/(1<<20))
 	if ops > 0 {
 		line += fmt.Sprintf(" reads %.0f%%", 100*float64(d.Reads)/ops)

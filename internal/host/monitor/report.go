@@ -95,11 +95,13 @@ func WriteReport(ctx context.Context, st *store.Store, w io.Writer, name string,
 		return err
 	}
 	cl.PeriodsNote = note
-	// the charts' x axis: from the first interval's start, in minutes, hours or days
+	// the charts' x axis: from the first interval's start, in seconds, minutes, hours or days
 	from, to := cl.From.In(loc), cl.To.In(loc)
 	span := to.Sub(from)
 	unit, unitName := time.Hour, "hours"
 	switch {
+	case span <= 5*time.Minute: // a 50 s recording in seconds, not at 0.2 and 0.4 minutes
+		unit, unitName = time.Second, "seconds"
 	case span <= 3*time.Hour:
 		unit, unitName = time.Minute, "minutes"
 	case span > 4*24*time.Hour:
@@ -120,7 +122,7 @@ func WriteReport(ctx context.Context, st *store.Store, w io.Writer, name string,
 		lines[key] = newBucketed(name)
 		return lines[key]
 	}
-	for _, k := range [][2]string{{"r", "reads/s"}, {"w", "writes/s"}, {"rmb", "read MB/s"}, {"wmb", "write MB/s"}, {"lat", "latency (ms)"},
+	for _, k := range [][2]string{{"r", "reads/s"}, {"w", "writes/s"}, {"rmb", "read MiB/s"}, {"wmb", "write MiB/s"}, {"lat", "latency (ms)"},
 		{"qd", "queue depth"}, {"cpu", "CPU busy %"}, {"tps", "transactions/s"}, {"rand", "% random"}} {
 		line(k[0], k[1])
 	}
@@ -205,7 +207,7 @@ func WriteReport(ctx context.Context, st *store.Store, w io.Writer, name string,
 		keys     []string
 	}{
 		{"IOPS", "operations/s", []string{"r", "w"}},
-		{"Throughput", "MB/s", []string{"rmb", "wmb"}},
+		{"Throughput", "MiB/s", []string{"rmb", "wmb"}},
 		{"Latency (mean per interval)", "ms", []string{"lat"}},
 		{"Queue depth", "requests", []string{"qd"}},
 		{"CPU", "%", []string{"cpu"}},

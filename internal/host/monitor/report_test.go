@@ -162,3 +162,31 @@ func TestReportInChromium(t *testing.T) {
 		os.WriteFile(filepath.Join(out, fmt.Sprintf("monitor-%d.jpg", width)), shot, 0o644)
 	}
 }
+
+// A short recording's charts run in seconds: 50 s of 5 s intervals is 0 to 50 seconds, not 0.2 and 0.4 minutes,
+// and its throughput is named in the unit it is counted in (MiB/s).
+func TestShortRecordingInSeconds(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "r.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	t0 := time.Date(2026, 11, 16, 10, 0, 0, 0, time.UTC)
+	for i := 1; i <= 10; i++ {
+		s := Sample{At: t0.Add(time.Duration(i) * 5 * time.Second), Seconds: 5, CPU: 20, MemUsed: 4 << 30, MemTotal: 8 << 30,
+			Devices: map[string]Delta{"sda": {Reads: 500, ReadBytes: 500 * 8192, ReadMs: 250, IOMs: 2000, WeightedMs: 500}}}
+		doc, _ := json.Marshal(s)
+		if err := st.AddSample(ctx, "short", s.At, doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteReport(ctx, st, &b, "short", nil, nil, 1, time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if !strings.Contains(page, ">seconds from ") || strings.Contains(page, ">minutes from ") || !strings.Contains(page, "MiB/s") {
+		t.Errorf("a 50 s recording's axis is not in seconds, or its throughput not in MiB/s:\n%.3000s", page)
+	}
+}

@@ -196,7 +196,7 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	}
 
 	start := time.Now()
-	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(),
+	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(), PerSecond: cfg.PerSecond,
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	if win != nil {
 		m.PlannedSeconds = 0

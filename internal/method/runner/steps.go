@@ -234,7 +234,7 @@ func runStep(parent, ctx context.Context, cfg Config, names []string, st *stats,
 	st.mu.Lock()
 	st.samples = nil // the intervals go on: work done between the steps is in this step's first (ramp-up) interval
 	st.mu.Unlock()
-	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(),
+	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(), PerSecond: cfg.PerSecond,
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
 	fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup, cfg.Duration)
 

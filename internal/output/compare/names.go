@@ -82,16 +82,18 @@ func Names(confs [][]*result.Result) []string {
 		}
 		return fmt.Sprintf("%d runs", len(confs[i]))
 	}
+	var dupRuns []*result.Result // the runs of the names being told apart
 	at := func(tell func(*result.Result, []string) string) func(int, []string) string {
 		return func(i int, keys []string) string { return tell(reps[i], keys) }
 	}
-	for _, tell := range []func(i int, keys []string) string{at(byLabels), at(byTarget), at(byGroup), byRun} {
+	for _, tell := range []func(i int, keys []string) string{at(byLabels), at(byTarget), at(byDescribe), at(func(r *result.Result, _ []string) string { return byOptions(dupRuns, r) }), at(byGroup), byRun} {
 		for _, dup := range collisions(names) {
 			var rs []*result.Result
 			for _, i := range dup {
 				rs = append(rs, reps[i])
 			}
 			keys := differingLabels(rs)
+			dupRuns = rs
 			tags, distinct := make([]string, len(dup)), map[string]bool{}
 			for j, i := range dup {
 				tags[j] = tell(i, keys)
@@ -175,6 +177,37 @@ func byTarget(r *result.Result, _ []string) string {
 		return filepath.Base(strings.TrimPrefix(r.Target.URL, u.Scheme+"://"))
 	}
 	return u.Host + u.Path
+}
+
+// byDescribe names a run by its workload's words for its settings ("randread 8k Q32T2").
+func byDescribe(r *result.Result, _ []string) string {
+	if k, ok := result.KindOf(r.Workload); ok && k.Describe != nil {
+		return k.Describe(r)
+	}
+	return ""
+}
+
+// byOptions names a run by the options it was given that differ among those of all (vus=16), at most three;
+// "" where more differ, which a name would not hold.
+func byOptions(all []*result.Result, r *result.Result) string {
+	var keys []string
+	for k, v := range r.Options {
+		for _, o := range all {
+			if fmt.Sprint(o.Options[k]) != fmt.Sprint(v) {
+				keys = append(keys, k)
+				break
+			}
+		}
+	}
+	if len(keys) == 0 || len(keys) > 3 {
+		return ""
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, r.Options[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 func byGroup(r *result.Result, _ []string) string {

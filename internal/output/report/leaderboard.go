@@ -47,10 +47,12 @@ func RankedBarChart(title, unit string, groups []string, rows []Ranked) string {
 				it.x, y+2, it.color, it.x+14, y+11, html.EscapeString(it.name))
 		}
 	}
-	for i := 0; i <= 4; i++ {
-		x := x0 + float64(i)*barW/4
+	step := yStep(vMax)
+	n := int(math.Round(vMax / step))
+	for i := 0; i <= n; i++ {
+		x := x0 + float64(i)*barW/float64(n)
 		fmt.Fprintf(&b, `<path class="g" d="M%.1f %.0fV%.0f"/>`, x, top, top+rowH*float64(len(rows)))
-		fmt.Fprintf(&b, `<text class="xtick s" x="%.1f" y="%.0f">%s</text>`, x, top+rowH*float64(len(rows))+13, fmtNum(vMax*float64(i)/4))
+		fmt.Fprintf(&b, `<text class="xtick s" x="%.1f" y="%.0f">%s</text>`, x, top+rowH*float64(len(rows))+13, fmtTick(step*float64(i), vMax))
 	}
 	fmt.Fprintf(&b, `<text class="xl" x="%.0f" y="%.0f">%s</text>`, x0+barW/2, h-3, html.EscapeString(shorten(unit, barW, 12, false)))
 	for i, r := range rows {

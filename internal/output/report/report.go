@@ -53,7 +53,7 @@ func Group(runs []*result.Result) []Configuration {
 
 const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;padding:0 16px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
-table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}td{overflow-wrap:anywhere}
+table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}td{overflow-wrap:break-word}
 th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
 .wide{overflow-x:auto;max-width:100%}nav ol{margin:4px 0;padding-left:22px}nav li{margin:2px 0}nav .runs a{margin-right:6px}
 p.pair{margin:4px 0;max-width:90ch}small.ok,small.bad{margin-left:4px}
@@ -74,6 +74,9 @@ func WriteWith(w io.Writer, o Options) error {
 	alias := map[*result.Result]string{}
 	for i := range confs {
 		confs[i].Alias = compare.Alias(i) // lettered again without the warm-ups
+	}
+	shortAliases(confs)
+	for i := range confs {
 		for _, r := range confs[i].Runs {
 			alias[r] = confs[i].Alias
 		}
@@ -93,6 +96,9 @@ func WriteWith(w io.Writer, o Options) error {
 		legendConfs = nil
 		for _, c := range s.Configs {
 			legendConfs = append(legendConfs, Configuration{Alias: c.Alias, Name: c.Name, About: compare.About(c.Runs, c.Name), Runs: c.Runs})
+		}
+		shortAliases(legendConfs)
+		for _, c := range legendConfs {
 			for _, r := range c.Runs {
 				if !r.IsWarmup() {
 					alias[r] = strings.TrimSpace(c.Alias + " " + r.Group.Point())
@@ -217,7 +223,12 @@ func legend(b *strings.Builder, confs []Configuration) {
 			}
 		}
 	}
-	b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by its letter.</p>\n")
+	named := len(confs) > 1 && confs[0].Alias != compare.Alias(0)
+	if named {
+		b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by what tells it apart from the others.</p>\n")
+	} else {
+		b.WriteString("<h2 id=\"configurations\">Configurations</h2>\n<p class=\"note\">Tables, sentences and charts name each configuration by its letter.</p>\n")
+	}
 	var all []string
 	if common != "" {
 		all = append(all, esc(common))
@@ -230,6 +241,18 @@ func legend(b *strings.Builder, confs []Configuration) {
 	} else {
 		rest, target = names, ""
 	}
+	if named { // the configuration's own part is its name in the page: no letter to give
+		b.WriteString("<div class=\"wide\"><table id=\"legend\"><tr><th class=\"l\">configuration</th><th class=\"l\">workload</th><th class=\"l\">runs and group</th></tr>\n")
+		for i, c := range confs {
+			about := c.About
+			if target != "" {
+				about = strings.TrimSuffix(about, ", target "+target)
+			}
+			fmt.Fprintf(b, "<tr><td class=\"l\"><b>%s</b></td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", esc(rest[i]), esc(c.Runs[0].Workload), esc(about))
+		}
+		b.WriteString("</table></div>\n")
+		return
+	}
 	b.WriteString("<div class=\"wide\"><table id=\"legend\"><tr><th class=\"l\">alias</th><th class=\"l\">configuration</th><th class=\"l\">workload</th><th class=\"l\">runs and group</th></tr>\n")
 	for i, c := range confs {
 		about := c.About
@@ -239,6 +262,36 @@ func legend(b *strings.Builder, confs []Configuration) {
 		fmt.Fprintf(b, "<tr><td class=\"l\"><b>%s</b></td><td class=\"l\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td></tr>\n", esc(c.Alias), esc(rest[i]), esc(c.Runs[0].Workload), esc(about))
 	}
 	b.WriteString("</table></div>\n")
+}
+
+// shortAlias is the longest name a configuration goes by in tables and charts; a longer one keeps its letter.
+const shortAlias = 24
+
+// shortAliases names each configuration in tables and charts by what tells it apart from the others (its
+// labels, its test: "tier=S1", "randread 8k Q32T2") where that is short and tells every one apart, rather than
+// by a letter to look up in the legend; otherwise each keeps its letter.
+func shortAliases(confs []Configuration) {
+	if len(confs) < 2 {
+		return
+	}
+	names := make([]string, len(confs))
+	for i, c := range confs {
+		names[i] = c.Name
+	}
+	_, rest := compare.CommonStart(names)
+	seen := map[string]bool{}
+	for _, r := range rest {
+		if r == "" || seen[r] || len([]rune(r)) > shortAlias || len(r) <= 2 && strings.ToUpper(r) == r ||
+			strings.Contains(r, "group g") || strings.Contains(r, "run r") || strings.Contains(r, "#") || strings.HasSuffix(r, " runs") {
+			// empty, the same twice, too long, a letter of its own ("B" named "B" would read as another's), or
+			// told apart only by IDs, which say less than a letter
+			return
+		}
+		seen[r] = true
+	}
+	for i := range confs {
+		confs[i].Alias = rest[i]
+	}
 }
 
 // summaryTable lists the runs, each by its configuration's alias; the headline's name is the column's when

@@ -62,23 +62,7 @@ func Measurement(b *strings.Builder, m *result.Measurement, of string) {
 		m.VUs, m.MeasuredSecs, m.Errors, m.Retries, m.Reconnects, m.DisconnectedSecs, m.ClientCPU.MicrosPerTx)
 	openLoop(b, m)
 	perUser(b, m, of)
-	var all, key Series
-	all.Name, key.Name = "all transactions", m.KeyLabel
-	for _, iv := range m.Intervals {
-		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, iv.PerMinute)
-		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
-			span := iv.ElapsedSeconds
-			if n := len(key.X); n > 0 {
-				span = iv.ElapsedSeconds - key.X[n-1]
-			}
-			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/math.Max(span/60, 1e-9))
-		}
-	}
-	series := []Series{all}
-	if len(key.X) > 0 {
-		series = append(series, key)
-	}
-	b.WriteString(LineChart("Throughput over time (per minute, each interval)"+of, "elapsed (s)", "per minute", series))
+	b.WriteString(throughputChart(m, of))
 	names := make([]string, 0, len(m.Transactions))
 	for n := range m.Transactions {
 		names = append(names, n)
@@ -121,9 +105,17 @@ func perUser(b *strings.Builder, m *result.Measurement, of string) {
 	}
 	names := make([]string, len(u.PerMinute))
 	for i := range names {
-		names[i] = fmt.Sprint(i)
+		names[i] = fmt.Sprint(i + 1)
 	}
-	b.WriteString(BarChart("Throughput per virtual user (per minute)"+of, "per minute", names, []Series{{Name: "transactions per minute", Y: u.PerMinute}}))
+	ys, unit := u.PerMinute, "per minute"
+	if m.PerSecond {
+		ys, unit = make([]float64, len(u.PerMinute)), "per second"
+		for i, v := range u.PerMinute {
+			ys[i] = v / 60
+		}
+	}
+	b.WriteString(BarChart(fmt.Sprintf("Throughput of each virtual user, 1 to %d (transactions %s)", len(names), unit)+of,
+		"transactions "+unit, names, []Series{{Name: "transactions " + unit, Y: ys}}))
 }
 
 // StudySection renders a workload's own view of a study, after its tables: the layout its users know for
@@ -139,4 +131,50 @@ func RegisterStudySection(workload string, s StudySection) {
 		panic("study section of " + workload + " registered twice")
 	}
 	studySections[workload] = s
+}
+
+// throughputChart draws the run's throughput in each interval, in the unit its workload reads its rates in
+// (per minute; per second for tpsE and pgbench's tps): all transactions and the key one over the measured
+// window, the ramp-up's intervals apart and shaded (not measured: a ramp-up's first interval is often far
+// above or below what follows).
+func throughputChart(m *result.Measurement, of string) string {
+	per, unit := 60.0, "per minute"
+	if m.PerSecond {
+		per, unit = 1, "per second"
+	}
+	anyMeasured := false
+	for _, iv := range m.Intervals {
+		anyMeasured = anyMeasured || iv.Measured
+	}
+	var all, key, ramp Series
+	all.Name, key.Name, ramp.Name = "all transactions", m.KeyLabel, "ramp-up (not measured)"
+	prev, rampEnd := 0.0, math.NaN()
+	for _, iv := range m.Intervals {
+		span := math.Max(iv.ElapsedSeconds-prev, 1e-9)
+		prev = iv.ElapsedSeconds
+		rate := iv.PerMinute * per / 60
+		if anyMeasured && !iv.Measured { // results before intervals were marked count every one as measured
+			ramp.X, ramp.Y = append(ramp.X, iv.ElapsedSeconds), append(ramp.Y, rate)
+			rampEnd = iv.ElapsedSeconds
+			continue
+		}
+		all.X, all.Y = append(all.X, iv.ElapsedSeconds), append(all.Y, rate)
+		if no, ok := iv.Transactions[m.KeyTx]; ok && m.KeyTx != "" {
+			key.X, key.Y = append(key.X, iv.ElapsedSeconds), append(key.Y, float64(no.Count)/span*per)
+		}
+	}
+	series := []Series{all}
+	if len(key.X) > 0 {
+		series = append(series, key)
+	}
+	var bands []Band
+	if len(ramp.X) > 0 {
+		series = append(series, ramp)
+		to := rampEnd // to halfway to the first measured point: the ramp-up's points inside the shade
+		if len(all.X) > 0 {
+			to = (rampEnd + all.X[0]) / 2
+		}
+		bands = append(bands, Band{From: 0, To: to, Fill: "#eeeeee", Label: "ramp-up: not measured"})
+	}
+	return LineChartBands("Throughput over time ("+unit+", each interval)"+of, "elapsed (s)", unit, series, bands)
 }

@@ -171,10 +171,12 @@ func (c *chart) bottom() float64 { return c.padT + plotH }
 func (c *chart) frame(title, xLabel, yLabel string, yMax float64) {
 	b := c.b
 	c.head(title)
-	for i := 0; i <= 4; i++ {
-		y := c.bottom() - float64(i)*plotH/4
+	step := yStep(yMax)
+	n := int(math.Round(yMax / step))
+	for i := 0; i <= n; i++ {
+		y := c.bottom() - float64(i)*plotH/float64(n)
 		fmt.Fprintf(b, `<path class="g" d="M%d %.0fh%d"/>`, padL, y, plotW)
-		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtNum(yMax*float64(i)/4))
+		fmt.Fprintf(b, `<text class="y" x="%d" y="%.0f">%s</text>`, padL-6, y+4, fmtTick(step*float64(i), yMax))
 	}
 	fmt.Fprintf(b, `<path class="a" d="M%d %.0fV%.0fh%d"/>`, padL, c.padT, c.bottom(), plotW)
 	if xLabel != "" {
@@ -217,17 +219,31 @@ func (c *chart) xTicks(at []float64, labels []string) {
 	}
 }
 
+// niceMax is the top of a value axis over v: a whole number of round steps (yStep), 3 to 5 of them, so that
+// every gridline reads as typed (0, 5k, 10k, 15k, 20k; never 6250, 12.5k, 18.8k).
 func niceMax(v float64) float64 {
-	if v <= 0 {
+	if !(v > 0) {
 		return 1
 	}
-	exp := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*exp >= v {
-			return m * exp
+	exp := math.Pow(10, math.Floor(math.Log10(v/4)))
+	for _, m := range []float64{1, 2, 5, 10, 20} {
+		if st := m * exp; math.Ceil(v/st*(1-1e-9))*st >= v && math.Ceil(v/st*(1-1e-9)) <= 5 {
+			return math.Ceil(v/st*(1-1e-9)) * st
 		}
 	}
-	return 10 * exp
+	return 5 * 20 * exp
+}
+
+// yStep is the gridlines' step of an axis topped by niceMax: 1, 2 or 5 times a power of ten, 3 to 5 of them.
+func yStep(top float64) float64 {
+	exp := math.Pow(10, math.Floor(math.Log10(top/5)))
+	for _, m := range []float64{1, 2, 5, 10, 20, 50} {
+		st := m * exp
+		if n := top / st; n <= 5+1e-9 && math.Abs(n-math.Round(n)) < 1e-6 {
+			return st
+		}
+	}
+	return top / 4
 }
 
 // niceStep is the round step (1, 2, 2.5 or 5 times a power of ten) nearest above v.
@@ -242,6 +258,20 @@ func niceStep(v float64) float64 {
 		}
 	}
 	return 10 * exp
+}
+
+// fmtTick is a gridline's label on an axis topped by top, every label of the axis in one unit (0, 5k, 10k; not
+// 5000, 10k).
+func fmtTick(v, top float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case top >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 3, 64) + "M"
+	case top >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'g', 3, 64) + "k"
+	}
+	return fmtNum(v)
 }
 
 func fmtNum(v float64) string {

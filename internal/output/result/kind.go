@@ -25,6 +25,8 @@ type Kind struct {
 	// Work describes the settings of a run that change the work it does (scale, refresh, warehouses, mode):
 	// runs whose work differs are not compared.
 	Work func(r *Result) string
+	// Describe names a run's own settings in a few words ("randread 8k Q32T2"), or is nil.
+	Describe func(r *Result) string
 	// SweepTitles word a sweep over each of the workload's flags ("N concurrent streams"), by flag name.
 	SweepTitles map[string]string
 }

@@ -516,6 +516,9 @@ type Measurement struct {
 	// KeyTx is the transaction whose rate is the workload's key figure, shown as KeyLabel (new_order, NOPM).
 	KeyTx    string `json:"key_transaction,omitempty"`
 	KeyLabel string `json:"key_label,omitempty"`
+	// PerSecond says the workload's rates are read per second (tpsE, pgbench's tps), not per minute: the
+	// report's throughput charts are drawn in that unit.
+	PerSecond bool `json:"per_second,omitempty"`
 	// KeyAtEdges are the key transactions in flight at the window's edges, which a database's own count read
 	// at the edges may hold on the other side from the client's (the cross-checks' margin, taken in the run:
 	// not stored).
@@ -762,10 +765,14 @@ func knownEngine(name string) bool {
 // Several stands for the engine or version of an aggregate whose targets differ.
 const Several = "several"
 
-// upgrade brings a version-1 document's result up to version 2 (its metrics, what its workload records since,
-// by its Kind). The database host's cores come from where the database ran.
+// upgrade brings a version-1 document's result up to version 2 (the database host's cores come from where the
+// database ran, its metrics are derived), and any result up to what its workload records and names now, by its
+// Kind (a Kind's Upgrade does nothing to a result that is up to date).
 func upgrade(r *Result) {
 	if r.SchemaVersion >= SchemaVersion {
+		if k, ok := KindOf(r.Workload); ok && k.Upgrade != nil {
+			k.Upgrade(r) // its metrics as written: a failed run's none are not derived again
+		}
 		return
 	}
 	r.SchemaVersion = SchemaVersion

@@ -112,6 +112,26 @@ func work(r *result.Result) string {
 	return strings.Join(parts, "; ")
 }
 
+// describe names a run by its tests as its progress did ("randread 8k Q32T2"), or by its preset; at most three
+// tests, and their count beyond.
+func describe(r *result.Result) string {
+	if r.IO == nil {
+		return ""
+	}
+	if p, _ := r.Options["preset"].(string); p != "" && len(r.IO.Tests) > 1 {
+		return p + " preset"
+	}
+	var names []string
+	for i := range r.IO.Tests {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("%d more", len(r.IO.Tests)-3))
+			break
+		}
+		names = append(names, r.IO.Tests[i].Name)
+	}
+	return strings.Join(names, ", ")
+}
+
 // printTest is a test's lines as fio prints its summary: per direction IOPS, bandwidth and latency.
 func printTest(w io.Writer, t *result.IOTest) {
 	if t == nil {
@@ -125,8 +145,8 @@ func printTest(w io.Writer, t *result.IOTest) {
 			continue
 		}
 		l := d.d.Lat
-		fmt.Fprintf(w, "  %s: IOPS=%.0f, BW=%.1fMB/s; clat (µs): min=%.0f, mean=%.1f, p50=%.0f, p90=%.0f, p99=%.0f, p99.9=%.0f, max=%.0f\n",
-			d.name, d.d.IOPS, d.d.MBs, l.Min, l.Mean, l.P50, l.P90, l.P99, l.P999, l.Max)
+		fmt.Fprintf(w, "  %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s); clat (µs): min=%.0f, mean=%.1f, p50=%.0f, p90=%.0f, p99=%.0f, p99.9=%.0f, max=%.0f\n",
+			d.name, d.d.IOPS, d.d.MBs*1e6/(1<<20), d.d.MBs, l.Min, l.Mean, l.P50, l.P90, l.P99, l.P999, l.Max)
 	}
 	fmt.Fprintf(w, "  cpu: usr=%.1f%%, sys=%.1f%%, %.2f µs per IO (job threads %.2f)", t.CPU.UserPct, t.CPU.SysPct, t.CPU.PerIOUs, t.CPU.JobsPerIOUs)
 	if t.Disk != nil {

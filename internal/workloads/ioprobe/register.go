@@ -32,6 +32,7 @@ func init() {
 		Metrics:  []workload.MetricDesc{mIOPS, mMBs, mRead50, mRead99, mWrite50, mWrite99, mCPU},
 		Derive:   metrics,
 		Work:     work,
+		Describe: describe,
 		Commands: []*workload.Command{runCommand(), sizeCommand()},
 		// its part of a report: what its result's io section holds
 		Report: report.Part(func(r *result.Result) *result.IO { return r.IO }, storage),

@@ -17,12 +17,12 @@ import (
 // tmpfs mounts a small tmpfs for the test: a real disk that fills.
 func tmpfs(t *testing.T, size string) string { return mount(t, "tmpfs", "size="+size) }
 
-// io run --size 50m on a 20 MB disk is refused up front, in one line saying what is needed, what is free and
+// io run --size 50m on a 20 MiB disk is refused up front, in one line saying what is needed, what is free and
 // the fix, and nothing is written (it used to fill the disk to 100%).
 func TestSizeBeyondTheDiskIsRefused(t *testing.T) {
 	mnt := tmpfs(t, "20m")
 	r := clitest.Run(context.Background(), "io", "run", "--directory", mnt, "--size", "50m", "--runtime", "0.2", "--store", "")
-	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "needs 50 MB") || !strings.Contains(r.Stderr, "20 MB free") || !strings.Contains(r.Stderr, "--size") {
+	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "needs 50 MiB") || !strings.Contains(r.Stderr, "20 MiB free") || !strings.Contains(r.Stderr, "--size") {
 		t.Fatalf("exit %d, %q", r.Code, r.Stderr)
 	}
 	if left, _ := os.ReadDir(mnt); len(left) != 0 {

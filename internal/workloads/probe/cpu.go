@@ -20,7 +20,7 @@ var cpuTable = cpuSet.PartName(1)
 
 // CPUFlags are `probe cpu`'s options.
 type CPUFlags struct {
-	Rows      int           `flag:"rows" default:"280000" help:"rows of the cpu table (28 bytes each: about 8 MB at the default)"`
+	Rows      int           `flag:"rows" default:"280000" help:"rows of the cpu table (28 bytes each: about 7.5 MiB at the default)"`
 	Steps     string        `flag:"steps" default:"1000.." help:"the join's N: a list 1000,2000,4000, or FROM.. doubling from FROM until a query passes --limit or N reaches --rows"`
 	Limit     time.Duration `flag:"limit" default:"2m" help:"the last step is the first to run longer than this (it is stopped at the limit)"`
 	Reference string        `flag:"reference" help:"a cpu probe run (store id or result file) whose step times this run is a multiple of"`
@@ -245,7 +245,7 @@ func cpuRun(ctx context.Context, s *stepper, steps []int64, doubling bool, limit
 		if st.CPUSeconds > 0 {
 			cpu = fmt.Sprintf(", CPU %.2fs", st.CPUSeconds)
 		}
-		fmt.Fprintf(s.spec.Out, "step %d N %d: %.3fs, %.3g row pairs/s, %d matches%s\n", i+1, n, st.Seconds, st.Rate, matches, cpu)
+		fmt.Fprintf(s.spec.Out, "step %d N %d: %.3fs, %.0f row pairs/s, %d matches%s\n", i+1, n, st.Seconds, st.Rate, matches, cpu)
 	}
 	if doubling {
 		fmt.Fprintf(s.spec.Out, "every row of the table joined within the limit\n")

@@ -124,8 +124,8 @@ func (memoryProbe) Start(ctx context.Context, sp workload.Spec, o *MemoryFlags) 
 	}
 	db.Close()
 	s := &stepper{kind: "memory", rate: "MB/min", spec: sp,
-		options: map[string]any{"probe": "memory", "step_mb": round(float64(rows*RowBytes)/1e6, 1), "max_mb": round(float64(max)/1e6, 1), "max_from": why,
-			"row_bytes": RowBytes}}
+		options: map[string]any{"probe": "memory", "step_mib": round(float64(rows*RowBytes)/mib, 1), "max_mib": round(float64(max)/mib, 1), "max_from": why,
+			"rows_per_table": rows, "row_bytes": RowBytes}}
 	if err := s.open(ctx, memorySet); err != nil {
 		s.Close()
 		return nil, err
@@ -140,7 +140,7 @@ func memorySteps(ctx context.Context, s *stepper, sets []int, rows int64) error 
 	for _, k := range sets {
 		bytes := int64(k) * rows * RowBytes
 		for pass := 1; pass <= 2; pass++ {
-			st, err := s.step(ctx, fmt.Sprintf("%s pass %d", mb(bytes), pass), float64(bytes)/1e6, int64(k)*rows, bytes, func(ctx context.Context) error {
+			st, err := s.step(ctx, fmt.Sprintf("%s pass %d", mb(bytes), pass), float64(bytes)/mib, int64(k)*rows, bytes, func(ctx context.Context) error {
 				for _, name := range names[:k] {
 					if _, err := s.count(ctx, s.table("scan", name)); err != nil {
 						return fmt.Errorf("scanning %s: %w", name, err)
@@ -186,17 +186,17 @@ func memoryEstimate(p *result.Probe) map[string]any {
 	case below == nil && above == nil:
 		return out // no counters: no estimate
 	case above == nil:
-		out["cache_mb"] = below.X
-		out["cache_note"] = fmt.Sprintf("at least %.0f MB: every working set stayed cached", below.X)
+		out["cache_mib"] = below.X
+		out["cache_note"] = fmt.Sprintf("at least %s: every working set stayed cached", mibs(below.X))
 		out["cache_bound"] = "at least"
 	case below == nil:
-		out["cache_mb"] = round(above.X**above.Cached/100, 1)
-		out["cache_note"] = fmt.Sprintf("less than %.0f MB, the smallest working set (%.0f%% cached on its second read)", above.X, *above.Cached)
+		out["cache_mib"] = round(above.X**above.Cached/100, 1)
+		out["cache_note"] = fmt.Sprintf("less than %s, the smallest working set (%.0f%% cached on its second read)", mibs(above.X), *above.Cached)
 	default:
 		est := max(below.X, round(above.X**above.Cached/100, 1))
-		out["cache_mb"] = est
-		out["cache_note"] = fmt.Sprintf("between %.0f MB (%.0f%% cached on the second read) and %.0f MB (%.0f%%)", below.X, *below.Cached, above.X, *above.Cached)
-		out["knee_low_mb"], out["knee_high_mb"] = below.X, above.X
+		out["cache_mib"] = est
+		out["cache_note"] = fmt.Sprintf("between %s (%.0f%% cached on the second read) and %s (%.0f%%)", mibs(below.X), *below.Cached, mibs(above.X), *above.Cached)
+		out["knee_low_mib"], out["knee_high_mib"] = below.X, above.X
 	}
 	return out
 }

@@ -236,7 +236,7 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			if len(r.Probe.Steps) != 3 || written != 3*chunkRows || bytes != written*probe.RowBytes {
 				t.Errorf("write: %d steps, %d rows written (want %d), %d bytes (want %d)", len(r.Probe.Steps), written, 3*chunkRows, bytes, written*probe.RowBytes)
 			}
-			if _, ok := r.Figures["log_mb"]; !ok && !tg.Engine.Embedded && noIO == "" {
+			if _, ok := r.Figures["log_mib"]; !ok && !tg.Engine.Embedded && noIO == "" {
 				t.Errorf("write: no log volume from the engine: %v", r.Figures)
 			}
 			r = run(t, dir, "bulk", "probe", "write", "--target", u, "--chunk", "1m", "--total", "2m", "--method", "bulk", "--threads", "2")
@@ -332,10 +332,10 @@ func TestProbesOnEveryEngine(t *testing.T) {
 			}
 			for _, st := range r.Probe.Steps { // --max is a maximum: 1, 2 and 3 tables, not 4
 				if st.X*1e6 > 3<<20 {
-					t.Errorf("memory: a working set of %.1f MB beyond --max 3m", st.X)
+					t.Errorf("memory: a working set of %.1f MiB beyond --max 3m", st.X)
 				}
 			}
-			if _, ok := r.Figures["cache_mb"]; !ok && noIO == "" {
+			if _, ok := r.Figures["cache_mib"]; !ok && noIO == "" {
 				t.Errorf("memory: no estimate: %v", r.Figures)
 			}
 
@@ -468,7 +468,7 @@ func TestServerStorageCountersAndCache(t *testing.T) {
 	}
 }
 
-// probe memory's default largest working set fits the machine it runs on: on a 48 MB disk it builds what that
+// probe memory's default largest working set fits the machine it runs on: on a 48 MiB disk it builds what that
 // disk holds (it refused before: 2x the machine's memory), and no working set passes that maximum.
 func TestMemoryDefaultsFitTheMachine(t *testing.T) {
 	t.Parallel() // its own files
@@ -478,13 +478,13 @@ func TestMemoryDefaultsFitTheMachine(t *testing.T) {
 	// leak to find, not this test's subject): the tmpfs is detached lazily so that it can be removed
 	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
 	r := run(t, t.TempDir(), "memory", "probe", "memory", "--target", u, "--step-size", "4m")
-	max, _ := r.Options["max_mb"].(float64)
+	max, _ := r.Options["max_mib"].(float64)
 	if from, _ := r.Options["max_from"].(string); !strings.Contains(from, "free on "+dir) || max <= 0 || max > 48*1.05 {
-		t.Fatalf("default --max %v MB from %q", max, from)
+		t.Fatalf("default --max %v MiB from %q", max, from)
 	}
 	for _, st := range r.Probe.Steps {
 		if st.X > max {
-			t.Errorf("a working set of %.1f MB beyond the maximum %.1f MB", st.X, max)
+			t.Errorf("a working set of %.1f MiB beyond the maximum %.1f MiB", st.X, max)
 		}
 	}
 	if len(r.Probe.Steps) < 4 {

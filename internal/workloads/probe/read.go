@@ -77,7 +77,7 @@ func (readProbe) Start(ctx context.Context, sp workload.Spec, o *ReadFlags) (wor
 		}
 	}
 	s := &stepper{kind: "read", rate: "MB/min", spec: sp,
-		options: map[string]any{"probe": "read", "tables": tables, "rows_per_table": rows, "table_mb": round(float64(rows*RowBytes)/1e6, 1),
+		options: map[string]any{"probe": "read", "tables": tables, "rows_per_table": rows, "table_mib": round(float64(rows*RowBytes)/mib, 1),
 			"row_bytes": RowBytes, "cold": o.Cold, "cold_cmd": sp.Cold != nil}}
 	if err := s.open(ctx, readSet); err != nil {
 		s.Close()

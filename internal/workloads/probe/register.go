@@ -4,16 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/dbdyno/dbdyno/internal/method/runner"
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/report"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/workload"
@@ -23,8 +23,8 @@ func init() {
 	workload.Register(&workload.Meta{
 		Name:  "probe",
 		Short: "capacity probes: what a database tier really gives in read and write MB/min, CPU, cache and a mixed CRUD load",
-		Long: "The capacity probes of the cloud-tier studies: read (MB/min scanning 1 GB tables), write (MB/min appending\n" +
-			"100 MB chunks, with the log the engine wrote), cpu (a forced loop join stepped until one query passes a limit;\n" +
+		Long: "The capacity probes of the cloud-tier studies: read (MB/min scanning 1 GiB tables), write (MB/min appending\n" +
+			"100 MiB chunks, with the log the engine wrote), cpu (a forced loop join stepped until one query passes a limit;\n" +
 			"a multiple of a reference run), memory (a working set stepped until the engine stops keeping it cached) and\n" +
 			"mixed (a skewed insert/select/update/delete load by threads). Each probe builds its own tables once\n" +
 			"(dbdyno_probe_KIND_N) and reuses them while they match what is asked; --rebuild replaces them.",
@@ -38,7 +38,7 @@ func init() {
 		Commands: []*workload.Command{
 			workload.NewMeasured(workload.Command{Name: "read", Short: "MB/min scanning tables of identical 410-byte rows, one count(*) each",
 				Target: workload.ManyTargets, ColdInStart: true}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
-			workload.NewMeasured(workload.Command{Name: "write", Short: "MB/min appending 100 MB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
+			workload.NewMeasured(workload.Command{Name: "write", Short: "MB/min appending 100 MiB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
 				Target: workload.ManyTargets}, &WriteFlags{Build: defaultBuild()}, writeProbe{}),
 			workload.NewMeasured(workload.Command{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit",
 				Target: workload.ManyTargets}, &CPUFlags{Build: defaultBuild()}, cpuProbe{}),
@@ -103,29 +103,44 @@ var (
 	mLogRatio    = workload.MetricDesc{Name: "log bytes per byte written", Unit: "x", Better: result.Lower}
 	mPairs       = workload.MetricDesc{Name: "row pairs/s", Unit: "pairs/s", Better: result.Higher, Headline: true, PerPrice: true}
 	mMultiple    = workload.MetricDesc{Name: "multiple of the reference", Unit: "x", Better: result.Higher}
-	mCache       = workload.MetricDesc{Name: "cached data estimate", Unit: "MB", Better: result.Higher, Headline: true, PerPrice: true}
+	mCache       = workload.MetricDesc{Name: "cached data estimate", Unit: "MiB", Better: result.Higher, Headline: true, PerPrice: true}
 	mOps         = workload.MetricDesc{Name: "mixed ops/s", Unit: "ops/s", Better: result.Higher, Headline: true, PerCore: true, PerPrice: true, Aggregate: "sum"}
 	mKindP95     = workload.MetricDesc{Name: "<kind> p95 latency", Unit: "ms", Better: result.Lower}
 	mCPUPerOp    = workload.MetricDesc{Name: "client CPU per operation", Unit: "µs", Better: result.Lower}
 )
 
-// work keeps runs of different probes and sizes apart.
+// work keeps runs of different probes and sizes apart. Sizes are named in MiB, as they are typed; a result of
+// before they were (its sizes in MB of 10^6 bytes) gets the same key as the same sizes now.
 func work(r *result.Result) string {
 	o := r.Options
+	size := func(k string) string {
+		if v, ok := o[k+"_mib"].(float64); ok {
+			return units.FormatBytes(int64(v * mib))
+		}
+		v, _ := o[k+"_mb"].(float64)
+		return units.FormatBytes(int64(v * 1e6))
+	}
 	switch o["probe"] {
 	case "read":
-		return fmt.Sprintf("read: %v tables of %v MB", o["tables"], o["table_mb"])
+		return fmt.Sprintf("read: %v tables of %s", o["tables"], size("table"))
 	case "write":
-		return fmt.Sprintf("write: %v chunks of %v MB, method %v, threads %v", o["chunks"], o["chunk_mb"], o["method"], o["threads"])
+		return fmt.Sprintf("write: %v chunks of %s, method %v, threads %v", o["chunks"], size("chunk"), o["method"], o["threads"])
 	case "cpu":
 		return fmt.Sprintf("cpu: %v rows, steps %v", o["rows"], o["steps"])
 	case "memory":
-		return fmt.Sprintf("memory: steps of %v MB up to %v MB", o["step_mb"], o["max_mb"])
+		return fmt.Sprintf("memory: steps of %s up to %s", size("step"), size("max"))
 	case "mixed":
 		return fmt.Sprintf("mixed: %v rows, mix %v", o["rows"], o["mix"])
 	}
 	return fmt.Sprint(o["probe"])
 }
+
+// mib is the bytes of a MiB: the probes' sizes (tables, chunks, working sets, what was written) are in MiB, as
+// they are typed (--chunk 100m is 100 MiB); their rates in MB/min and MB/s of 10^6 bytes, the studies' unit.
+const mib = 1 << 20
+
+// mibs writes a size given in MiB as the probes print every size.
+func mibs(v float64) string { return units.FormatBytes(int64(v * mib)) }
 
 // figures sums up a stepped probe's steps.
 func figures(p *result.Probe, o map[string]any) map[string]any {
@@ -155,10 +170,10 @@ func figures(p *result.Probe, o map[string]any) map[string]any {
 			fig["mb_per_min"] = round(bytes/1e6/(secs/60), 1)
 			fig["mb_per_s"] = round(bytes/1e6/secs, 1)
 			fig["median_chunk_mb_per_min"] = round(median(rates), 1)
-			fig["mb_written"] = round(bytes/1e6, 1)
+			fig["written_mib"] = round(bytes/mib, 1)
 		}
 		if logBytes > 0 && bytes > 0 {
-			fig["log_mb"] = round(logBytes/1e6, 1)
+			fig["log_mib"] = round(logBytes/mib, 1)
 			fig["log_per_byte"] = round(logBytes/bytes, 3)
 		}
 	case "cpu":
@@ -207,7 +222,7 @@ func metrics(r *result.Result) []result.Metric {
 			out = append(out, mMultiple.Value(v))
 		}
 	case "memory":
-		if v, ok := num("cache_mb"); ok {
+		if v, ok := num("cache_mib"); ok {
 			m := mCache.Value(v)
 			if b, ok := f["cache_bound"].(string); ok {
 				m.Bound = b // every working set stayed cached: the cache holds at least the largest tried
@@ -227,17 +242,18 @@ var figureLabels = []struct{ key, label, unit string }{
 	{"min_mb_per_min", "slowest table", "MB/min"},
 	{"max_mb_per_min", "fastest table", "MB/min"},
 	{"median_chunk_mb_per_min", "median chunk", "MB/min"},
-	{"mb_written", "written", "MB"},
-	{"log_mb", "log written", "MB"},
+	{"written_mib", "written", "MiB"},
+	{"log_mib", "log written", "MiB"},
 	{"log_per_byte", "log bytes per byte written", ""},
 	{"pairs_per_s", "row pairs compared (largest completed step)", "pairs/s"},
 	{"largest_n", "largest N completed", "rows"},
 	{"largest_s", "its time", "s"},
 	{"reference_multiple", "against the reference", "x"},
-	{"cache_mb", "cache estimate", "MB"},
+	{"cache_mib", "cache estimate", "MiB"},
 	{"cache_note", "how", ""},
-	{"knee_low_mb", "largest working set kept cached", "MB"},
-	{"knee_high_mb", "smallest working set not kept", "MB"},
+	{"knee_low_mib", "largest working set kept cached", "MiB"},
+	{"knee_high_mib", "smallest working set not kept", "MiB"},
+	{"cache_bound", "", ""}, // said by "how"
 }
 
 // printFigures prints a stepped probe's summary: a table of its figures, each labelled with its unit.
@@ -250,14 +266,12 @@ func printFigures(w io.Writer, res *result.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	done := map[string]bool{}
 	row := func(label string, v any, unit string) {
-		if f, ok := v.(float64); ok { // 1 decimal from 10 up, else 3 significant digits
-			if math.Abs(f) >= 10 {
-				v = strconv.FormatFloat(f, 'f', 1, 64)
-			} else {
-				v = strconv.FormatFloat(f, 'g', 3, 64)
-			}
+		if f, ok := v.(float64); ok { // as compare and the report print it: whole from 1,000 up, 1 decimal from 10
+			v = compare.Format(f)
 		}
-		fmt.Fprintf(tw, "  %s\t%v %s\n", label, v, unit)
+		if label != "" {
+			fmt.Fprintf(tw, "  %s\t%s\n", label, strings.TrimSpace(fmt.Sprintf("%v %s", v, unit)))
+		}
 	}
 	for _, l := range figureLabels {
 		if v, ok := res.Figures[l.key]; ok {

@@ -21,15 +21,15 @@ func probeSection(b *strings.Builder, p *result.Probe, of string) {
 		src = "the embedded engine's process IO (/proc/self/io)"
 	}
 	fmt.Fprintf(b, "<p>Counters from %s.</p>\n", src)
-	b.WriteString("<table class=\"probe\"><tr><th class=\"l\">step</th><th>seconds</th><th>rows</th><th>MB</th><th>" + report.Esc(p.Rate) +
-		"</th><th>read from storage (MB)</th><th>cached %</th><th>log / written (MB)</th><th>engine CPU (s)</th></tr>")
+	b.WriteString("<table class=\"probe\"><tr><th class=\"l\">step</th><th>seconds</th><th>rows</th><th>MiB</th><th>" + report.Esc(p.Rate) +
+		"</th><th>read from storage (MiB)</th><th>cached %</th><th>log / written (MiB)</th><th>engine CPU (s)</th></tr>")
 	for _, st := range p.Steps {
 		name := report.Esc(st.Name)
 		if st.Exceeded {
 			name += " <span class=\"bad\">(stopped at the limit)</span>"
 		}
 		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%.3f</td><td>%d</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>",
-			name, st.Seconds, st.Rows, float64(st.Bytes)/1e6, report.Value(st.Rate), counterMB(st, "read_bytes"), cachedPct(st),
+			name, st.Seconds, st.Rows, float64(st.Bytes)/mib, report.Value(st.Rate), counterMB(st, "read_bytes"), cachedPct(st),
 			counterMB(st, "log_bytes", "written_bytes"), cpuSecs(st))
 	}
 	b.WriteString("</table>\n")
@@ -73,9 +73,9 @@ func probeSection(b *strings.Builder, p *result.Probe, of string) {
 				cached.X, cached.Y = append(cached.X, st.X), append(cached.Y, *st.Cached)
 			}
 		}
-		b.WriteString(report.LineChart("Working set read MB/min by size"+of, "working set (MB)", "MB/min", []report.Series{first, second}))
+		b.WriteString(report.LineChart("Working set read MB/min by size"+of, "working set (MiB)", "MB/min", []report.Series{first, second}))
 		if len(cached.X) > 0 {
-			b.WriteString(report.LineChart("Share of the second read served from cache"+of, "working set (MB)", "%", []report.Series{cached}))
+			b.WriteString(report.LineChart("Share of the second read served from cache"+of, "working set (MiB)", "%", []report.Series{cached}))
 		}
 	}
 }
@@ -83,7 +83,7 @@ func probeSection(b *strings.Builder, p *result.Probe, of string) {
 func counterMB(st result.ProbeStep, keys ...string) string {
 	for _, k := range keys {
 		if v, ok := st.Counters[k]; ok {
-			return fmt.Sprintf("%.1f", v/1e6)
+			return fmt.Sprintf("%.1f", v/mib)
 		}
 	}
 	return "-"

@@ -78,8 +78,8 @@ func (writeProbe) Start(ctx context.Context, sp workload.Spec, o *WriteFlags) (w
 	db.Close()
 	method := o.Method
 	s := &stepper{kind: "write", rate: "MB/min", spec: sp,
-		options: map[string]any{"probe": "write", "chunk_rows": rows, "chunk_mb": round(float64(rows*RowBytes)/1e6, 1), "chunks": chunks,
-			"total_mb": round(float64(int64(chunks)*rows*RowBytes)/1e6, 1), "row_bytes": RowBytes, "method": method, "threads": 1}}
+		options: map[string]any{"probe": "write", "chunk_rows": rows, "chunk_mib": round(float64(rows*RowBytes)/mib, 1), "chunks": chunks,
+			"total_mib": round(float64(int64(chunks)*rows*RowBytes)/mib, 1), "row_bytes": RowBytes, "method": method, "threads": 1}}
 	if method == "bulk" {
 		s.options["threads"] = o.Threads
 	}

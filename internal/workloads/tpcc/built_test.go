@@ -65,8 +65,8 @@ func setIntact(url string, ok bool) {
 }
 
 // progress is a run's progress line: the elapsed seconds, the phase, the rate's name and the rate of the
-// interval ("   12.0s/5m1s ETA 4m49s measure TPM    26280 ...").
-var progress = regexp.MustCompile(`^\s*([0-9.]+)s\S* .*?\b(ramp-up|measure) (\S+)\s+([0-9]+)`)
+// interval ("   12.0s/5m1s ETA 4m49s measure client TPM    26280 ...").
+var progress = regexp.MustCompile(`^\s*([0-9.]+)s\S* .*?\b(ramp-up|measure) (\S+(?: TPM)?)\s+([0-9]+)`)
 
 // measuring is a watch (clitest.RunWatching) that calls do once, on the writing goroutine, at the first
 // progress line of the measured window that counts work: a test acts once the run is measuring, however slow

@@ -13,12 +13,12 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workloads/tpcc"
 )
 
-// tpcc gen of a warehouse (72 MB) on a 20 MB disk is refused before anything is written (the --out directory
+// tpcc gen of a warehouse (75 MiB) on a 20 MiB disk is refused before anything is written (the --out directory
 // included), in one line: what is needed, what is free, the fix. It used to write until the disk was full.
 func TestGenRefusesWhatTheDiskCannotHold(t *testing.T) {
 	mnt := testsrv.Tmpfs(t, "20m")
 	r := clitest.Run(context.Background(), "tpcc", "gen", "--warehouses", "1", "--out", filepath.Join(mnt, "w1"))
-	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "needs 7") || !strings.Contains(r.Stderr, "20 MB free") ||
+	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, "needs 7") || !strings.Contains(r.Stderr, "20 MiB free") ||
 		!strings.Contains(r.Stderr, "--warehouses") {
 		t.Fatalf("exit %d, %q", r.Code, r.Stderr)
 	}

@@ -15,13 +15,13 @@ import (
 	"github.com/dbdyno/dbdyno/internal/workloads/tpch/dbgen"
 )
 
-// tpch gen of 14 TB on a 20 MB disk is refused before anything is written (the --out directory included), in
+// tpch gen of 14 TiB on a 20 MiB disk is refused before anything is written (the --out directory included), in
 // one line: what is needed, what is free, the fix. It used to write until the disk was full.
 func TestGenRefusesWhatTheDiskCannotHold(t *testing.T) {
 	mnt := testsrv.Tmpfs(t, "20m")
 	r := clitest.Run(context.Background(), "tpch", "gen", "--scale", "10000", "--out", filepath.Join(mnt, "sf10000"))
-	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !regexp.MustCompile(`needs 1\d\.\d TB on `).MatchString(r.Stderr) ||
-		!strings.Contains(r.Stderr, "20 MB free") || !strings.Contains(r.Stderr, "--scale") {
+	if r.Code == 0 || strings.Count(r.Stderr, "\n") != 1 || !regexp.MustCompile(`needs 1\d(\.\d)? TiB on `).MatchString(r.Stderr) ||
+		!strings.Contains(r.Stderr, "20 MiB free") || !strings.Contains(r.Stderr, "--scale") {
 		t.Fatalf("exit %d, %q", r.Code, r.Stderr)
 	}
 	if left, _ := os.ReadDir(mnt); len(left) != 0 {

@@ -166,7 +166,7 @@ func (p *Profile) Judge(iops, mbps, readPct, meanKB, latencyMs float64) []Verdic
 	within := func(got, want float64) bool { return math.Abs(got-want) <= 0.02*math.Max(want, 1) }
 	return []Verdict{
 		{"IOPS", fmt.Sprintf("%.0f", p.IOPS), fmt.Sprintf("%.0f", iops), ge(iops, p.IOPS)},
-		{"throughput MB/s", fmt.Sprintf("%.1f", p.MBps), fmt.Sprintf("%.1f", mbps), ge(mbps, p.MBps)},
+		{"throughput MiB/s", fmt.Sprintf("%.1f", p.MBps), fmt.Sprintf("%.1f", mbps), ge(mbps, p.MBps)},
 		{"% reads", fmt.Sprintf("%.1f", p.ReadPct), fmt.Sprintf("%.1f", readPct), math.Abs(readPct-p.ReadPct) <= 2},
 		{"mean request size KB", fmt.Sprintf("%.1f", p.MeanKB), fmt.Sprintf("%.1f", meanKB), within(meanKB, p.MeanKB)},
 		{"average latency ms", fmt.Sprintf("<= %.2f", p.LatencyMs), fmt.Sprintf("%.2f", latencyMs), latencyMs <= p.LatencyMs},
