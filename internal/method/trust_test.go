@@ -194,7 +194,7 @@ func TestCompareRefusesTheIncomparable(t *testing.T) {
 		want string
 	}{
 		{[]string{v1("tpcc.json"), v1("tpch.json")}, "compare runs of one workload"},
-		{[]string{v1("tpch.json"), v1("tpchsweep.json")}, `did other work than run r20261123T103827-7f677a (refresh false, not refresh true; queries "1,6", not queries ""): compare runs of the same work, or give --allow-different-work`},
+		{[]string{v1("tpch.json"), v1("tpchsweep.json")}, `did other work than run r20261123T103827-7f677a (queries 1,6, not with refresh): compare runs of the same work, or give --allow-different-work`},
 		{[]string{v1("tpcc.json"), failed}, "ended failed (connection lost"},
 	} {
 		var out bytes.Buffer
@@ -209,7 +209,7 @@ func TestCompareRefusesTheIncomparable(t *testing.T) {
 	// asked for, runs of other work compare what they share, each one's work in the legend
 	out.Reset()
 	if err := results.CompareWith(ctx, &out, "", []string{v1("tpch.json"), v1("tpchsweep.json")}, results.CompareOptions{AllowDifferentWork: true}); err != nil ||
-		!strings.Contains(out.String(), `   tpch: scale 0.01, refresh true, queries ""`) || !strings.Contains(out.String(), "no metric is in every configuration:\n  power test") {
+		!strings.Contains(out.String(), `   tpch: SF 0.01, with refresh`) || !strings.Contains(out.String(), "no metric is in every configuration:\n  power test") {
 		t.Fatalf("other work, allowed: %v\n%s", err, out.String())
 	}
 	// a prefix of several run IDs in the store

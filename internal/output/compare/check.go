@@ -140,8 +140,25 @@ func orNone(s string) string {
 // not, each with a's ("warehouses 2, not warehouses 1"), else both whole.
 func Differs(a, b string) string {
 	as, bs := strings.Split(a, ", "), strings.Split(b, ", ")
-	if len(as) != len(bs) {
-		return fmt.Sprintf("%s, not %s", b, a)
+	if len(as) != len(bs) { // a part said only where it is on ("with refresh"): what each has that the other has not
+		var onlyA, onlyB []string
+		for _, p := range as {
+			if !slices.Contains(bs, p) {
+				onlyA = append(onlyA, p)
+			}
+		}
+		for _, p := range bs {
+			if !slices.Contains(as, p) {
+				onlyB = append(onlyB, p)
+			}
+		}
+		switch {
+		case len(onlyB) == 0:
+			return "not " + strings.Join(onlyA, ", not ")
+		case len(onlyA) == 0:
+			return "also " + strings.Join(onlyB, ", also ")
+		}
+		return fmt.Sprintf("%s, not %s", strings.Join(onlyB, " and "), strings.Join(onlyA, " and "))
 	}
 	var out []string
 	for i := range as {

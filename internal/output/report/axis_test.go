@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
@@ -86,5 +87,22 @@ func TestConfigurationsNamedByWhatTellsThemApart(t *testing.T) {
 func TestCellsBreakBetweenWords(t *testing.T) {
 	if strings.Contains(style, "overflow-wrap:anywhere") || !strings.Contains(style, "td{overflow-wrap:break-word}") {
 		t.Errorf("the cells' wrapping: %s", style)
+	}
+}
+
+// A published figure in the runs table is not a run: its status says published, and its import time is not
+// given as when it started (it read "ok" and the import's time).
+func TestPublishedRowsAreNotRuns(t *testing.T) {
+	r := &result.Result{RunID: "p1", Workload: "w", Status: result.StatusOK, StartedAt: time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC),
+		Published: &result.Published{System: "S", Source: "a study"},
+		Metrics:   []result.Metric{{Name: "ops", Unit: "1/s", Better: result.Higher, Value: 7, Headline: true}}}
+	var b strings.Builder
+	if err := Write(&b, "t", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	row := b.String()[strings.Index(b.String(), `<table id="summary">`):]
+	row = row[:strings.Index(row, "</table>")]
+	if !strings.Contains(row, ">published<") || !strings.Contains(row, "- (imported 2026-12-01)") || strings.Contains(row, "10:00:00") || strings.Contains(row, ">ok<") {
+		t.Errorf("the published row: %s", row)
 	}
 }

@@ -330,8 +330,12 @@ func summaryTable(b *strings.Builder, runs []*result.Result, alias map[*result.R
 				rep += " (median)"
 			}
 		}
+		status, started := esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05")
+		if p := r.Published; p != nil { // not a run: a figure someone published, imported when it says
+			cls, status, started = "", "published", "- (imported "+r.StartedAt.Format("2006-01-02")+")"
+		}
 		fmt.Fprintf(b, "<tr><td class=\"l\"><a href=\"#run-%s\">%s</a></td><td class=\"l\">%s</td><td class=\"l %s\">%s</td><td class=\"l\">%s</td><td class=\"l\">%s</td><td>%s</td></tr>\n",
-			esc(r.RunID), esc(r.RunID), esc(alias[r]), cls, esc(r.Status), r.StartedAt.Format("2006-01-02 15:04:05"), esc(rep), esc(hl))
+			esc(r.RunID), esc(r.RunID), esc(alias[r]), cls, status, esc(started), esc(rep), esc(hl))
 	}
 	b.WriteString("</table></div>\n")
 }

@@ -252,7 +252,8 @@ func TestBlockDevicesNeedToBeNamed(t *testing.T) {
 	}
 }
 
-// A job file runs as fio would: jobs together until a stonewall.
+// A job file runs as fio would: jobs together until a stonewall, each test named by its fio job names (a job of
+// its own with what it does: "seq (read 64k Q4T1)"; its name was dropped).
 func TestJobFileRun(t *testing.T) {
 	dir := t.TempDir()
 	job := filepath.Join(dir, "two.fio")
@@ -273,7 +274,7 @@ func TestJobFileRun(t *testing.T) {
 	for _, m := range r.Metrics {
 		names[m.Name] = true
 	}
-	if !names["writer+reader: IOPS"] || !names["read 64k Q4T1: MB/s"] {
+	if !names["writer+reader: IOPS"] || !names["seq (read 64k Q4T1): MB/s"] {
 		t.Fatalf("metrics: %v", names)
 	}
 }

@@ -115,7 +115,8 @@ func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 		}
 		tests[i].Name = strings.Join(names, "+")
 		if len(tests[i].Jobs) == 1 {
-			tests[i].Name = tests[i].Jobs[0].Title()
+			// fio's job name kept, with what it does: "seq-read (read 128k Q1T1)"
+			tests[i].Name = tests[i].Jobs[0].Name + " (" + tests[i].Jobs[0].Title() + ")"
 		}
 	}
 	return tests, nil

@@ -3,6 +3,7 @@ package ioprobe
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
@@ -112,6 +113,15 @@ func work(r *result.Result) string {
 	return strings.Join(parts, "; ")
 }
 
+// us writes a latency in µs to the precision it has: a sub-microsecond completion is 0.42, not 0 (fio prints
+// those in nanoseconds); three significant digits below 100, whole µs from there.
+func us(v float64) string {
+	if v < 100 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
 // describe names a run by its tests as its progress did ("randread 8k Q32T2"), or by its preset; at most three
 // tests, and their count beyond.
 func describe(r *result.Result) string {
@@ -145,8 +155,8 @@ func printTest(w io.Writer, t *result.IOTest) {
 			continue
 		}
 		l := d.d.Lat
-		fmt.Fprintf(w, "  %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s); clat (µs): min=%.0f, mean=%.1f, p50=%.0f, p90=%.0f, p99=%.0f, p99.9=%.0f, max=%.0f\n",
-			d.name, d.d.IOPS, d.d.MBs*1e6/(1<<20), d.d.MBs, l.Min, l.Mean, l.P50, l.P90, l.P99, l.P999, l.Max)
+		fmt.Fprintf(w, "  %s: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s); clat (µs): min=%s, mean=%s, p50=%s, p90=%s, p99=%s, p99.9=%s, max=%s\n",
+			d.name, d.d.IOPS, d.d.MBs*1e6/(1<<20), d.d.MBs, us(l.Min), us(l.Mean), us(l.P50), us(l.P90), us(l.P99), us(l.P999), us(l.Max))
 	}
 	fmt.Fprintf(w, "  cpu: usr=%.1f%%, sys=%.1f%%, %.2f µs per IO (job threads %.2f)", t.CPU.UserPct, t.CPU.SysPct, t.CPU.PerIOUs, t.CPU.JobsPerIOUs)
 	if t.Disk != nil {

@@ -59,3 +59,35 @@ func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
 		t.Errorf("the depth chart has %d lines, want one per kind (2)", n)
 	}
 }
+
+// Every test's IOPS over time is drawn, a test of one interval as its point (five of CrystalDiskMark's eight
+// were drawn, the three of one interval left out), twelve tests in two charts; a depth sweep's kind is named with
+// its depth open (Q*).
+func TestEveryTestDrawnOverTime(t *testing.T) {
+	var tests []result.IOTest
+	for i := 0; i < 12; i++ {
+		series := []result.IOSecond{{T: 1, ReadIOPS: 100}, {T: 2, ReadIOPS: 110}}
+		if i%3 == 1 {
+			series = series[:1]
+		}
+		tests = append(tests, result.IOTest{Name: fmt.Sprintf("test%d", i+1), RW: "randread", BS: 4096, IODepth: 1 << i, NumJobs: 1, Status: result.StatusOK,
+			Read: &result.IODir{IOs: 100, IOPS: 100, Lat: result.IOLatency{P50: 50, P99: 90}}, Series: series})
+	}
+	r := &result.Result{RunID: "r1", Workload: "io", Status: result.StatusOK, Target: result.Target{ServerVersion: "vda ext4"}, IO: &result.IO{Tests: tests}}
+	var b strings.Builder
+	if err := report.Write(&b, "io", []*result.Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for i := 1; i <= 12; i++ {
+		if !strings.Contains(html, fmt.Sprintf("<title>test%d</title>", i)) {
+			t.Errorf("test%d is not drawn over time", i)
+		}
+	}
+	if !strings.Contains(html, "tests 11 to 12 of 12") {
+		t.Errorf("the second chart is not named")
+	}
+	if !strings.Contains(html, "randread 4k Q*T1") {
+		t.Errorf("the depth chart's kind is not named with its depth open")
+	}
+}

@@ -34,7 +34,14 @@ func init() {
 		Upgrade:       upgrade,
 		Work: func(r *result.Result) string {
 			o := r.Options
-			w := fmt.Sprintf("warehouses %v, mode %v, all_warehouses %v, keying_thinking %v", o["warehouses"], o["mode"], o["all_warehouses"], o["keying_thinking"])
+			// in words, what is off unsaid ("2 warehouses, procedures mode"): the heading of a comparison
+			w := fmt.Sprintf("%v warehouses, %v mode", o["warehouses"], o["mode"])
+			if o["all_warehouses"] == true {
+				w += ", every user on all warehouses"
+			}
+			if o["keying_thinking"] == true {
+				w += ", keying and thinking times"
+			}
 			if m, ok := o["mix"].(string); ok {
 				w += ", custom mix " + m
 			}

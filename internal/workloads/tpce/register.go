@@ -27,7 +27,7 @@ func init() {
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			w := fmt.Sprintf("customers %v, trade days %v, mode %v", o["customers"], o["trade_days"], o["mode"])
+			w := fmt.Sprintf("%v customers, %v trade days, %v mode", o["customers"], o["trade_days"], o["mode"])
 			if m, ok := o["mix"].(string); ok {
 				w += ", custom mix " + m
 			}

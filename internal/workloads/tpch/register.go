@@ -38,7 +38,14 @@ func init() {
 			if a := r.Analytic; sf == nil && a != nil {
 				sf = a.Scale
 			}
-			return fmt.Sprintf("scale %v, refresh %v, queries %q", sf, r.Options["refresh"], r.Options["queries"])
+			w := fmt.Sprintf("SF %v", sf) // in words, what is off or all unsaid ("SF 1, with refresh, queries 1,6")
+			if r.Options["refresh"] == true {
+				w += ", with refresh"
+			}
+			if q, _ := r.Options["queries"].(string); q != "" {
+				w += ", queries " + q
+			}
+			return w
 		},
 		Commands: []*workload.Command{
 			workload.NewCommand(workload.Command{

@@ -36,9 +36,31 @@ func init() {
 		Derive:        runner.Measured(metrics),
 		Work: func(r *result.Result) string {
 			o := r.Options
-			w := fmt.Sprintf("customers %v, products %v, orders/month %v, reviews/product %v, mode %v, new customers %v%%, searches %v, lines %v, new members %v%%, review searches %v, new reviews %v%%, new helpfulness %v%%",
-				o["customers"], o["products"], o["orders_per_month"], o["reviews_per_product"], o["mode"], o["new_customers_pct"], o["searches"], o["lines"],
-				o["new_members_pct"], o["review_searches"], o["new_reviews_pct"], o["new_helpfulness_pct"])
+			// in words, the flow's settings only where they differ from DVD Store 3's ("20000 customers, 10000
+			// products, sql mode; searches 5"): the heading of a comparison
+			w := fmt.Sprintf("%v customers, %v products, %v orders a month, %v reviews a product, %v mode", o["customers"], o["products"],
+				o["orders_per_month"], o["reviews_per_product"], o["mode"])
+			var flow []string
+			for _, f := range []struct {
+				key, name string
+				std       any
+				pct       bool
+			}{{"new_customers_pct", "new customers", 20.0, true}, {"searches", "searches", 3.0, false}, {"lines", "lines", "1..9", false},
+				{"new_members_pct", "new members", 1.0, true}, {"review_searches", "review searches", 3.0, false},
+				{"new_reviews_pct", "new reviews", 5.0, true}, {"new_helpfulness_pct", "new helpfulness", 10.0, true}} {
+				v := o[f.key]
+				if fmt.Sprint(v) == fmt.Sprint(f.std) {
+					continue
+				}
+				if f.pct {
+					flow = append(flow, fmt.Sprintf("%s %v%%", f.name, v))
+				} else {
+					flow = append(flow, fmt.Sprintf("%s %v", f.name, v))
+				}
+			}
+			if len(flow) > 0 {
+				w += "; " + strings.Join(flow, ", ")
+			}
 			if m, ok := o["mix"].(string); ok {
 				w += ", custom mix " + m
 			}
