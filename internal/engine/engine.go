@@ -47,6 +47,9 @@ type Engine struct {
 	Schemes     []string // URL schemes that name it
 	DefaultPort int      // servers
 	DefaultUser string
+	// AdminDatabase is the database every server of the engine has, which a missing one is created from
+	// (--create-database): postgres, master; "" connects to none (MySQL).
+	AdminDatabase string
 	Embedded    bool // runs inside dbdyno's process on a local file
 	Placeholder sqlfile.Placeholder
 	OLTP        bool // made for transactions: concurrent writers through row locks or a write lock they queue for

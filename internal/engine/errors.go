@@ -109,7 +109,7 @@ func (t *Target) ConnectError(err error) error {
 	case AuthFailed:
 		return fmt.Errorf("%s: %s for user %q: check the password in --target or %s", where, t.Engine.denied, t.User, PasswordEnv)
 	case NoDatabase:
-		return fmt.Errorf("%s: database %q does not exist: create it (CREATE DATABASE %s) or name another in --target", where, t.Database, t.Engine.Ident(t.Database))
+		return fmt.Errorf("%s: database %q does not exist: build with --create-database (dbdyno creates it), create it (CREATE DATABASE %s) or name another in --target", where, t.Database, t.Engine.Ident(t.Database))
 	}
 	switch {
 	case strings.Contains(msg, "connection refused"):

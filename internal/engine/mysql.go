@@ -28,7 +28,7 @@ func init() {
 	register(&Engine{
 		rank: 4,
 		Name: "mysql", Title: "MySQL/MariaDB", Schemes: []string{"mysql", "mariadb"},
-		DefaultPort: 3306, DefaultUser: "root",
+		DefaultPort: 3306, DefaultUser: "root", AdminDatabase: "",
 		Placeholder: sqlfile.Question, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkLoadData,
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
 		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},

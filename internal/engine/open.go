@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/lib/shell"
 )
 
 // DefaultConnectTimeout is how long a connection to a server may take unless told otherwise.
@@ -54,13 +57,41 @@ func openConnector(t *Target, c driver.Connector) *sql.DB {
 	return sql.OpenDB(timeoutConnector{c, d})
 }
 
+// besides names the database files of the same kind beside a missing one (the quickstart's
+// dbdyno-quickstart.db beside the default dbdyno.db), as targets to give: "" when there are none. At most three,
+// from one directory listing.
+func besides(t *Target) string {
+	ext := filepath.Ext(t.Path)
+	if ext == "" {
+		return ""
+	}
+	entries, err := os.ReadDir(filepath.Dir(t.Path))
+	if err != nil {
+		return ""
+	}
+	var found []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && filepath.Ext(e.Name()) == ext && len(found) < 3 {
+			p := filepath.Join(filepath.Dir(t.Path), e.Name())
+			if filepath.Dir(t.Path) == "." {
+				p = e.Name()
+			}
+			found = append(found, "--target "+shell.Quote(t.Engine.Name+"://"+p))
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return " (here: " + strings.Join(found, ", ") + ")"
+}
+
 // Open opens the target as a database/sql handle and checks that it answers. Every engine is opened this one
 // way; PostgreSQL connections can be driven below database/sql with Pgx. An embedded engine creates a missing
 // file, unless the target is Existing: then a missing file is refused and nothing is created.
 func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
 	if t.Engine.Embedded && t.Existing {
 		if _, err := os.Stat(t.Path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no database file at %s: build first, or check the path", t.Path)
+			return nil, fmt.Errorf("no database file at %s: build first, or check the path%s", t.Path, besides(t))
 		}
 	}
 	if t.Engine.Embedded {
@@ -122,6 +153,31 @@ func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
 		}
 	}
 	return t.WithDatabase(name), nil
+}
+
+// CreateDatabase creates the target's database on its server when it is missing, from the engine's
+// AdminDatabase (a build's --create-database: a SQL Server user has no T-SQL client to run CREATE DATABASE
+// with), and says whether it did. An embedded engine's file is created by its open.
+func (t *Target) CreateDatabase(ctx context.Context) (bool, error) {
+	if t.Engine.Embedded || t.Database == "" {
+		return false, nil
+	}
+	admin := t.WithDatabase(t.Engine.AdminDatabase)
+	db, err := admin.Open(ctx)
+	if err != nil {
+		return false, err
+	}
+	st := t.Engine.stmt("database_exists")
+	var n int
+	err = db.QueryRowContext(ctx, st.SQL, st.Args([]any{t.Database})...).Scan(&n)
+	db.Close()
+	if err != nil || n > 0 {
+		return false, err
+	}
+	if _, err := admin.Beside(ctx, t.Database); err != nil {
+		return false, fmt.Errorf("creating database %s on %s:%d: %s", t.Engine.Ident(t.Database), t.Host, t.Port, t.Scrub(err.Error()))
+	}
+	return true, nil
 }
 
 // besideAttempts bounds the tries of a side database's CREATE DATABASE that met another at the same time.

@@ -37,7 +37,7 @@ func init() {
 	register(&Engine{
 		rank: 5,
 		Name: "sqlserver", Title: "SQL Server", Schemes: []string{"sqlserver", "mssql", "azuresql"},
-		DefaultPort: 1433, DefaultUser: "sa",
+		DefaultPort: 1433, DefaultUser: "sa", AdminDatabase: "master",
 		Placeholder: sqlfile.AtP, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkCopyIn,
 		Counters: "performance counters, file IO and wait statistics (DMVs); resource use on Azure SQL Database",
 		params: map[string]bool{"encrypt": true, "trustservercertificate": true, "hostnameincertificate": true,

@@ -38,6 +38,17 @@ type Targeting struct {
 	ConnectTimeout time.Duration `flag:"connect-timeout" help:"a connection to a server that is not made within this time fails"`
 }
 
+// Creating is a build's --create-database: a server's missing database is created before the build, as
+// HammerDB's schema build creates its own (a SQL Server user may have no T-SQL client to do it with).
+type Creating struct {
+	CreateDatabase bool `flag:"create-database" help:"create --target's database on its server when it is missing (CREATE DATABASE from the server's postgres or master database; embedded engines create their file anyway)"`
+}
+
+// builds says whether a command is a build: it makes its target's tables, so it may make the database too.
+func builds(c *workload.Command) bool {
+	return c.Name == "build" && c.Target != workload.NoTarget && c.Measured == nil && !c.Existing
+}
+
 // TargetFlags are a command's --target and --connect-timeout: the workload's default target, and the help
 // saying whether several targets run at once or in turn.
 func TargetFlags(m *workload.Meta, use workload.TargetUse) []workload.Flag {
@@ -71,6 +82,9 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 	flags := append([]workload.Flag(nil), c.Flags...)
 	if c.Target != workload.NoTarget {
 		flags = append(flags, TargetFlags(m, c.Target)...)
+	}
+	if builds(c) {
+		flags = append(flags, workload.FlagsOf(&Creating{})...)
 	}
 	own := len(flags) // the rest are the study's (Flag.Study): the help lists them after these
 	if c.Measured != nil {
@@ -122,6 +136,17 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 	}
 	if err := checkTargetsAreNotTheStore(v, env.Targets); err != nil {
 		return err
+	}
+	if cr, _, err := workload.Group[Creating](v); err == nil && v.Holds(&Creating{}) && cr.CreateDatabase {
+		for _, t := range env.Targets {
+			made, err := t.CreateDatabase(ctx)
+			if err != nil {
+				return err
+			}
+			if made {
+				fmt.Fprintf(env.Out, "created database %s on %s:%d (--create-database)\n", t.Database, t.Host, t.Port)
+			}
+		}
 	}
 	if c.Measured == nil && c.Target == workload.OneTarget && len(env.Targets) > 1 {
 		// a command on one database (a build, a check) is done on each target in turn, stopping at the first
@@ -610,6 +635,9 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 			res.Status = result.StatusAborted
 		}
 		res.Error = t.Scrub(runErr.Error())
+	}
+	if h, ok := out.(interface{ Hold() }); ok { // one of several targets: its summary printed in target order
+		h.Hold()
 	}
 	if err := run.Finish(ctx, res); err != nil && runErr == nil {
 		runErr = err

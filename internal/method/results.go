@@ -180,6 +180,19 @@ func (rs *runSet) printMedians() {
 		}
 	}
 	fmt.Fprintln(rs.out, header)
+	var all []float64 // every configuration's headline: printed at one precision
+	for _, runs := range rs.configurations() {
+		if h, ok := runs[compare.MedianIndex(runs)].Headline(); ok {
+			all = append(all, h.Value)
+		}
+	}
+	withUnit := func(h result.Metric, v float64) string {
+		s := compare.FormatAlike(v, all)
+		if h.Unit != "" && !strings.HasSuffix(h.Name, h.Unit) {
+			s += " " + h.Unit
+		}
+		return s
+	}
 	for _, runs := range rs.configurations() {
 		r := runs[compare.MedianIndex(runs)]
 		h, ok := r.Headline()
@@ -198,12 +211,12 @@ func (rs *runSet) printMedians() {
 			what += fmt.Sprintf("target %d ", g.Target)
 		}
 		if len(runs) == 1 {
-			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, results.WithUnit(h, h.Value), r.RunID)
+			fmt.Fprintf(rs.out, "  %s%s %s (one run: %s)\n", what, h.Name, withUnit(h, h.Value), r.RunID)
 			continue
 		}
 		st := compare.Summarise("", runs).Metrics[h.Name]
 		fmt.Fprintf(rs.out, "  %s%s median %s (min %s, max %s) over %d runs; median run %s\n", what, h.Name,
-			results.WithUnit(h, st.Median), compare.Format(st.Min), compare.Format(st.Max), len(runs), r.RunID)
+			withUnit(h, st.Median), compare.FormatAlike(st.Min, all), compare.FormatAlike(st.Max, all), len(runs), r.RunID)
 	}
 }
 
@@ -294,15 +307,21 @@ func aggregateLine(agg *result.Result, targets int) string {
 	return fmt.Sprintf("aggregate of %d targets: %s %s", targets, h.Name, results.WithUnit(h, h.Value))
 }
 
-// prefixWriter prefixes each line, so concurrent targets' progress stays readable.
+// prefixWriter prefixes each line, so concurrent targets' progress stays readable. Held (once its run has
+// measured), its lines wait for release: the targets' summaries print in target order, not in the order the
+// targets happened to end ([target 2]'s printed before [target 1]'s).
 type prefixWriter struct {
 	w      io.Writer
 	prefix string
 	mu     *sync.Mutex
 	buf    bytes.Buffer
+	held   bool
+	kept   bytes.Buffer
 }
 
 func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.buf.Write(b)
 	for {
 		line, err := p.buf.ReadBytes('\n')
@@ -310,12 +329,36 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 			p.buf.Write(line)
 			break
 		}
-		p.mu.Lock()
-		io.WriteString(p.w, p.prefix)
-		p.w.Write(line)
-		p.mu.Unlock()
+		to := p.w
+		if p.held {
+			to = &p.kept
+		}
+		io.WriteString(to, p.prefix)
+		to.Write(line)
 	}
 	return len(b), nil
+}
+
+// Hold keeps the lines written from now on until release.
+func (p *prefixWriter) Hold() {
+	p.mu.Lock()
+	p.held = true
+	p.mu.Unlock()
+}
+
+// release writes the lines held, and what is left of a last line.
+func (p *prefixWriter) release() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.w.Write(p.kept.Bytes())
+	if p.buf.Len() > 0 {
+		io.WriteString(p.w, p.prefix)
+		p.w.Write(p.buf.Bytes())
+		io.WriteString(p.w, "\n")
+	}
+	p.kept.Reset()
+	p.buf.Reset()
+	p.held = false
 }
 
 // onTargets runs fn against every target at the same time (each with its own line prefix when there are
@@ -326,18 +369,25 @@ func onTargets(out io.Writer, targets []*engine.Target, fn func(t *engine.Target
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	ws := make([]*prefixWriter, n)
 	for i, t := range targets {
 		wg.Add(1)
+		var w io.Writer = out
+		if n > 1 {
+			ws[i] = &prefixWriter{w: out, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
+			w = ws[i]
+		}
 		go func(i int, t *engine.Target) {
 			defer wg.Done()
-			w := out
-			if n > 1 {
-				w = &prefixWriter{w: out, prefix: fmt.Sprintf("[target %d] ", i+1), mu: &mu}
-			}
 			res[i], errs[i] = fn(t, w)
 		}(i, t)
 	}
 	wg.Wait()
+	for _, w := range ws { // each target's summary, in target order
+		if w != nil {
+			w.release()
+		}
+	}
 	return res, errs
 }
 
@@ -407,11 +457,12 @@ func (rs *runSet) next() *next {
 	default:
 		return nil
 	}
-	n.Report = fmt.Sprintf("dbdyno report %s%s -o report.html", strings.Join(refs, " "), storeFlag)
-	n.Compare = fmt.Sprintf("dbdyno compare %s %s%s", cmpA, cmpB, storeFlag)
+	self := shell.Self() // go run ./cmd/dbdyno after go run: no dbdyno on the PATH to paste
+	n.Report = fmt.Sprintf("%s report %s%s -o report.html", self, strings.Join(refs, " "), storeFlag)
+	n.Compare = fmt.Sprintf("%s compare %s %s%s", self, cmpA, cmpB, storeFlag)
 	switch cmpA {
 	case "OTHER":
-		n.Note = "OTHER: another run or group ID, from dbdyno results list" + storeFlag
+		n.Note = "OTHER: another run or group ID, from " + self + " results list" + storeFlag
 	case "OTHER.json":
 		n.Note = "OTHER.json: another run's result file"
 	}

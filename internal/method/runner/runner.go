@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/dbdyno/dbdyno/internal/engine"
@@ -716,6 +718,9 @@ func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
 	}
 }
 
+// progressTypes is the most transaction types whose percentiles each progress line shows.
+const progressTypes = 6
+
 func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Duration, measured bool, where string) result.Interval {
 	st.mu.Lock()
 	// to the millisecond: an interval's rate is its count over its span, and a span of 0.25 s kept as 0.3 s or
@@ -723,6 +728,14 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	iv := result.Interval{ElapsedSeconds: round3(elapsed.Seconds()), Measured: measured, Transactions: map[string]result.IntervalTxStat{}}
 	var committed, keyCount int64
 	var b strings.Builder
+	lat := ms
+	if cfg.Micros {
+		lat = func(us int64) string { return strconv.FormatInt(us, 10) }
+	}
+	// every type's percentiles while they fit a line; beyond progressTypes (the web store's 14 steps made a line
+	// of 300 characters) the key type's and the slowest p95's, the rest in the result and the summary
+	few := len(names) <= progressTypes
+	slowest := -1
 	for i, n := range names {
 		s := st.interval[i]
 		its := result.IntervalTxStat{Count: s.count, P50: s.hist.ValueAtQuantile(50), P95: s.hist.ValueAtQuantile(95), P99: s.hist.ValueAtQuantile(99)}
@@ -732,12 +745,16 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 		if i == cfg.KeyTx {
 			keyCount = s.count
 		}
-		lat := ms
-		if cfg.Micros {
-			lat = func(us int64) string { return strconv.FormatInt(us, 10) }
+		if few || i == cfg.KeyTx {
+			fmt.Fprintf(&b, "  %s %s/%s/%s", abbrev(n), lat(its.P50), lat(its.P95), lat(its.P99))
 		}
-		fmt.Fprintf(&b, "  %s %s/%s/%s", abbrev(n), lat(its.P50), lat(its.P95), lat(its.P99))
+		if s.count > 0 && (slowest < 0 || its.P95 > iv.Transactions[names[slowest]].P95) {
+			slowest = i
+		}
 		s.reset()
+	}
+	if !few && slowest >= 0 && slowest != cfg.KeyTx {
+		fmt.Fprintf(&b, "  slowest p95 %s %s", abbrev(names[slowest]), lat(iv.Transactions[names[slowest]].P95))
 	}
 	st.mu.Unlock()
 	minutes := span.Minutes()
@@ -799,8 +816,13 @@ func abbrev(name string) string {
 	parts := strings.Split(name, "_")
 	var b strings.Builder
 	for _, p := range parts {
-		if p != "" {
-			b.WriteByte(p[0] - 'a' + 'A')
+		r, _ := utf8.DecodeRuneInString(p)
+		switch {
+		case p == "":
+		case unicode.IsDigit(r): // a number is kept whole: step_13 is S13 (a byte's arithmetic made it "S\x11")
+			b.WriteString(p)
+		default:
+			b.WriteRune(unicode.ToUpper(r))
 		}
 	}
 	return b.String()

@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -533,6 +534,26 @@ func Format(v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.4g", v)
+}
+
+// FormatAlike writes v to the decimals that give the smallest of set (v among them) three significant digits,
+// so that a column of one metric reads at one precision (0.290 s, 0.664 s, 1.241 s; not 0.29, 0.6641, 1.241);
+// whole from 100 up, as Format.
+func FormatAlike(v float64, set []float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	least := math.Inf(1)
+	for _, x := range set {
+		if a := math.Abs(x); a > 0 && a < least && !math.IsNaN(a) {
+			least = a
+		}
+	}
+	if math.IsInf(least, 1) || least >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	d := min(6, max(0, 2-int(math.Floor(math.Log10(least)))))
+	return strconv.FormatFloat(v, 'f', d, 64)
 }
 
 // columnHeads writes a table's heading: the first column's name, each configuration's alias, then each one's
