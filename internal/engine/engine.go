@@ -50,10 +50,10 @@ type Engine struct {
 	// AdminDatabase is the database every server of the engine has, which a missing one is created from
 	// (--create-database): postgres, master; "" connects to none (MySQL).
 	AdminDatabase string
-	Embedded    bool // runs inside dbdyno's process on a local file
-	Placeholder sqlfile.Placeholder
-	OLTP        bool // made for transactions: concurrent writers through row locks or a write lock they queue for
-	Procedures  bool // stored procedures or functions (the OLTP workloads' procedures mode)
+	Embedded      bool // runs inside dbdyno's process on a local file
+	Placeholder   sqlfile.Placeholder
+	OLTP          bool // made for transactions: concurrent writers through row locks or a write lock they queue for
+	Procedures    bool // stored procedures or functions (the OLTP workloads' procedures mode)
 	// AtomicCall: a procedure's call outside a transaction runs as one transaction (a function call is one
 	// statement), so a transaction of one call needs no begin and commit; where a procedure's statements
 	// each commit on their own in autocommit (MySQL, SQL Server), false.
