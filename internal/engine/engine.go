@@ -47,6 +47,9 @@ type Engine struct {
 	Schemes     []string // URL schemes that name it
 	DefaultPort int      // servers
 	DefaultUser string
+	// TextParams: a bind parameter sent as text takes the type the server infers for it, as pgbench's -M
+	// prepared sends every one (a Go integer bound where the server inferred text is refused by the driver).
+	TextParams bool
 	// AdminDatabase is the database every server of the engine has, which a missing one is created from
 	// (--create-database): postgres, master; "" connects to none (MySQL).
 	AdminDatabase string

@@ -26,7 +26,7 @@ func init() {
 	register(&Engine{
 		rank: 3,
 		Name: "postgres", Title: "PostgreSQL", Schemes: []string{"postgres", "postgresql", "pg"},
-		DefaultPort: 5432, DefaultUser: "postgres", AdminDatabase: "postgres",
+		DefaultPort: 5432, DefaultUser: "postgres", AdminDatabase: "postgres", TextParams: true,
 		Placeholder: sqlfile.Dollar, OLTP: true, ConcurrentDDL: true, Procedures: true, AtomicCall: true, Arrays: true, Bulk: BulkCopy, Wire: WirePostgres,
 		Counters: "pg_stat_database and WAL bytes",
 		params:   map[string]bool{"sslmode": true, "sslrootcert": true, "sslcert": true, "sslkey": true, "sslpassword": true},

@@ -298,7 +298,7 @@ var rowDefs = []struct {
 	{KeyWritePct, "% write operations", "%", false},
 	{KeyRandomPct, "% random operations", "%", false},
 	{KeySeqPct, "% sequential operations", "%", false},
-	{KeyIOSize, "IO request size", "KB", false},
+	{KeyIOSize, "IO request size", "KiB", false},
 	{KeyMBps, "throughput", "MiB/s", true},
 	{KeyLatency, "latency", "ms", false},
 	{KeyQueueDepth, "queue depth", "", true},

@@ -114,7 +114,7 @@ func board(b *strings.Builder, id string, lb *leaderboard.Board) {
 		// the study's point: what the database's licenses cost per core and for the whole box beside the score
 		licHead = "<th>license per core</th><th>license for the box</th>"
 	}
-	b.WriteString("<div class=\"wide\"><table class=\"leaderboard\"><tr><th>#</th><th>per core</th><th>score</th><th class=\"l\">system</th><th class=\"l\">CPU</th>" +
+	b.WriteString("<div class=\"wide\"><table class=\"leaderboard\"><tr><th style=\"min-width:2.2em\">#</th><th>per core</th><th>score</th><th class=\"l\">system</th><th class=\"l\">CPU</th>" +
 		"<th>cores / sockets / threads per core</th><th>base / max MHz</th><th class=\"l\">engine</th><th>price per hour</th>" + licHead + "<th class=\"l\">from</th></tr>")
 	var bars []Ranked
 	for _, r := range lb.Rows {

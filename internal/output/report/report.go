@@ -53,7 +53,7 @@ func Group(runs []*result.Result) []Configuration {
 
 const style = `body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;margin:24px auto;padding:0 16px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}h3{font-size:15px}
-table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}td{overflow-wrap:break-word}
+table{border-collapse:collapse;margin:8px 0 16px 0;font-size:13px;max-width:100%}th,td{border:1px solid #ccc;padding:3px 8px;text-align:right}td{overflow-wrap:anywhere}td.w{overflow-wrap:normal}
 th{background:#f3f3f3}td.l,th.l{text-align:left}.note{color:#666;font-size:12px}.ok{color:#1a7f37}.bad{color:#cf222e}
 .wide{overflow-x:auto;max-width:100%}nav ol{margin:4px 0;padding-left:22px}nav li{margin:2px 0}nav .runs a{margin-right:6px}
 p.pair{margin:4px 0;max-width:90ch}small.ok,small.bad{margin-left:4px}

@@ -42,6 +42,21 @@ func b2i(b bool) int64 {
 	return 0
 }
 
+// debugText is the value as pgbench's debug() prints it: "int 4", "double 15", "boolean true", "null".
+func (v value) debugText() string {
+	switch v.k {
+	case kNull:
+		return "null"
+	case kBool:
+		return "boolean " + v.text()
+	case kInt:
+		return "int " + v.text()
+	case kDouble:
+		return "double " + v.text()
+	}
+	return "string " + v.s
+}
+
 // text is the value as pgbench writes it into a statement: integers in decimal, doubles with 15 significant
 // digits, true/false, NULL.
 func (v value) text() string {
@@ -80,19 +95,23 @@ func (v value) arg() any {
 // a boolean, else a string.
 func parseText(s string) value {
 	t := strings.TrimSpace(s)
+	low := strings.ToLower(t)
+	// in pgbench's order: NULL, then any prefix of true or yes (and on), of false or no (and off, of): "o"
+	// alone is neither; then an integer, then a double
+	prefix := func(word string) bool { return low != "" && strings.HasPrefix(word, low) }
+	switch {
+	case low == "null":
+		return value{}
+	case prefix("true") || prefix("yes") || low == "on":
+		return boolv(true)
+	case prefix("false") || prefix("no") || low == "off" || low == "of":
+		return boolv(false)
+	}
 	if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 		return intv(i)
 	}
 	if f, err := strconv.ParseFloat(t, 64); err == nil && t != "" && !strings.ContainsAny(t, "nN") {
 		return dblv(f)
-	}
-	switch strings.ToLower(t) {
-	case "true", "on", "yes", "t", "y":
-		return boolv(true)
-	case "false", "off", "no", "f", "n":
-		return boolv(false)
-	case "null":
-		return value{}
 	}
 	return strv(s)
 }
@@ -159,6 +178,7 @@ func (v value) toBool(op string) (bool, error) {
 type env interface {
 	lookup(name string) (value, bool)
 	rng() *randSource
+	debug(v value) // debug()'s line, as pgbench prints it
 }
 
 type node interface {
@@ -382,10 +402,7 @@ func (n binary) eval(e env) (value, error) {
 	case "*":
 		return dblv(a * b), nil
 	case "/":
-		if b == 0 {
-			return l, fmt.Errorf("division by zero")
-		}
-		return dblv(a / b), nil
+		return dblv(a / b), nil // pgbench divides doubles as C does: 1.0/0 is Infinity (integers refuse it)
 	}
 	return boolv(compare(n.op, a-b)), nil
 }
@@ -431,12 +448,20 @@ func (n call) eval(e env) (value, error) {
 		}
 		args[i] = v
 	}
+	if n.fn != "debug" {
+		for _, a := range args {
+			if a.k == kNull {
+				return value{}, nil // pgbench: a NULL argument makes the function's value NULL (exp(NULL))
+			}
+		}
+	}
 	dbl := func(i int) (float64, error) { return args[i].toDouble(n.fn) }
 	in := func(i int) (int64, error) { return args[i].toInt(n.fn) }
 	switch n.fn {
 	case "pi":
 		return dblv(math.Pi), nil
 	case "debug":
+		e.debug(args[0])
 		return args[0], nil
 	case "abs":
 		x, err := args[0].numeric(n.fn)
@@ -620,7 +645,7 @@ func lex(src string) ([]token, error) {
 					op = two
 				}
 			}
-			if !strings.Contains("+-*/%()=<>,&|#~", op[:1]) || op == "!" {
+			if !strings.Contains("+-*/%()=<>,&|#~", op[:1]) && op != "!=" {
 				return nil, fmt.Errorf("unexpected character %q at column %d", c, i+1)
 			}
 			out = append(out, token{'o', op, i})
@@ -729,6 +754,9 @@ func (ps *parser) expr(min int) (node, error) {
 func (ps *parser) unary() (node, error) {
 	t := ps.next()
 	switch {
+	case t.k == 'o' && t.s == "-" && ps.peek().k == 'n' && ps.peek().s == "9223372036854775808":
+		ps.next() // pgbench's lexer reads -9223372036854775808 as the least integer, not as a double
+		return lit{intv(math.MinInt64)}, nil
 	case t.k == 'o' && (t.s == "-" || t.s == "+" || t.s == "~"):
 		x, err := ps.unary()
 		if err != nil {

@@ -13,6 +13,7 @@ type testEnv struct {
 
 func (e testEnv) lookup(n string) (value, bool) { v, ok := e.vars[n]; return v, ok }
 func (e testEnv) rng() *randSource              { return e.r }
+func (e testEnv) debug(value)                   {}
 
 func eval(t *testing.T, src string) (value, error) {
 	t.Helper()

@@ -26,11 +26,13 @@ const (
 type command struct {
 	kind opKind
 	line int // where it starts in its file
+	num  int // pgbench's number of the command in its script (1 for the first; a compound's queries share one)
 	// opSQL: the text and the variables it reads, in order of appearance (each :name becomes a literal or a
 	// bind parameter); gset: the first row's columns become variables (with the prefix)
 	sql      string
 	refs     []ref
-	gset     bool
+	gset     bool // \gset: the query's one row into variables
+	aset     bool // \aset: every row's columns into variables, the last row's kept, none: nothing set
 	prefix   string
 	tx       txControl
 	returns  bool   // a query (its rows are read and dropped)
@@ -72,6 +74,7 @@ type Script struct {
 	cmds   []command
 	sets   map[string]bool // the variables it assigns
 	reads  map[string]int  // the variables it reads, and the first line that does
+	n      int             // the commands numbered so far (pgbench's count)
 }
 
 // errAt is a script error: one line naming the file and line.
@@ -87,31 +90,46 @@ func Parse(file, text string) (*Script, error) {
 	sqlLine := 0
 	var q scanState
 	var stack [][]int // the open \if chains: the \if and its \elif and \else so far
-	flushSQL := func(end int, gset bool, prefix string) error {
+	// flushSQL ends the statement read so far; set is the meta-command that ended it (\gset, \aset) or "". A
+	// compound statement (pgbench's \; between its queries) is its queries in order on the connection: \gset
+	// takes the last one's row, \aset every one's rows.
+	flushSQL := func(end int, set, prefix string) error {
 		t := strings.TrimSpace(sql.String())
 		sql.Reset()
-		if strings.TrimSpace(stripComments(t)) == "" {
-			if gset {
-				return errAt(file, end, "\\gset follows no query")
+		var parts []string
+		for _, p := range splitCompound(t) {
+			if strings.TrimSpace(stripComments(p)) != "" {
+				parts = append(parts, strings.TrimSpace(p))
+			}
+		}
+		if len(parts) == 0 {
+			if set != "" {
+				return errAt(file, end, "%s follows no query", set)
 			}
 			return nil
 		}
-		c, err := s.sqlCommand(t, sqlLine)
-		if err != nil {
-			return err
+		s.n++
+		for i, p := range parts {
+			c, err := s.sqlCommand(p, sqlLine)
+			if err != nil {
+				return err
+			}
+			c.num = s.n
+			c.prefix = prefix
+			c.gset = set == `\gset` && i == len(parts)-1
+			c.aset = set == `\aset`
+			if c.gset || c.aset {
+				c.returns = true
+			}
+			s.cmds = append(s.cmds, c)
 		}
-		c.gset, c.prefix = gset, prefix
-		if gset && !c.returns {
-			c.returns = true
-		}
-		s.cmds = append(s.cmds, c)
 		return nil
 	}
 	for i := 0; i < len(lines); i++ {
 		ln := i + 1
 		line := lines[i]
 		trim := strings.TrimSpace(line)
-		if q.idle() && strings.HasPrefix(trim, `\`) {
+		if q.idle() && strings.HasPrefix(trim, `\`) && !strings.HasPrefix(trim, `\;`) { // \; goes on a compound statement
 			if strings.TrimSpace(sql.String()) != "" && !isGset(trim) {
 				return nil, errAt(file, sqlLine, "statement not ended by a semicolon before %s", strings.Fields(trim)[0])
 			}
@@ -125,7 +143,7 @@ func Parse(file, text string) (*Script, error) {
 				if len(f) > 1 {
 					prefix = f[1]
 				}
-				if err := flushSQL(ln, true, prefix); err != nil {
+				if err := flushSQL(ln, f[0], prefix); err != nil {
 					return nil, err
 				}
 				continue
@@ -144,9 +162,13 @@ func Parse(file, text string) (*Script, error) {
 			if q.idle() && strings.TrimSpace(sql.String()) == "" && strings.TrimSpace(line[start:j]) == "" {
 				sqlLine = ln
 			}
+			if q.idle() && line[j] == '\\' && j+1 < len(line) && line[j+1] == ';' {
+				j++ // \; joins the queries of a compound statement: kept in the text, split at the end
+				continue
+			}
 			if end, ok := q.step(line, j); ok && end {
 				sql.WriteString(line[start:j])
-				if err := flushSQL(ln, false, ""); err != nil {
+				if err := flushSQL(ln, "", ""); err != nil {
 					return nil, err
 				}
 				start = j + 1
@@ -160,7 +182,7 @@ func Parse(file, text string) (*Script, error) {
 					if len(f) > 1 {
 						prefix = f[1]
 					}
-					if err := flushSQL(ln, true, prefix); err != nil {
+					if err := flushSQL(ln, f[0], prefix); err != nil {
 						return nil, err
 					}
 					start = len(line)
@@ -184,6 +206,26 @@ func Parse(file, text string) (*Script, error) {
 		return nil, errAt(file, 1, "the script has no command")
 	}
 	return s, nil
+}
+
+// splitCompound splits a statement at its \; (outside quotes and comments): pgbench's compound statement.
+func splitCompound(t string) []string {
+	var out []string
+	var q scanState
+	at := 0
+	for i := 0; i < len(t); i++ {
+		if q.idle() && t[i] == '\\' && i+1 < len(t) && t[i+1] == ';' {
+			out = append(out, t[at:i])
+			at = i + 2
+			i++
+			continue
+		}
+		q.step(t, i)
+		if t[i] == '\n' {
+			q.endLine()
+		}
+	}
+	return append(out, t[at:])
 }
 
 func isGset(meta string) bool {
@@ -225,6 +267,11 @@ func (s *Script) meta(text string, ln int, stack *[][]int) error {
 		s.sets[c.name] = true
 	case `\sleep`:
 		c.kind, c.unit = opSleep, 1_000_000
+		if len(f) == 2 && !strings.HasPrefix(f[1], ":") { // \sleep 2ms, as pgbench splits it
+			if k := strings.IndexFunc(f[1], func(r rune) bool { return r < '0' || r > '9' }); k > 0 {
+				f = []string{f[0], f[1][:k], f[1][k:]}
+			}
+		}
 		if len(f) < 2 || len(f) > 3 {
 			return errAt(s.File, ln, `\sleep needs a number and an optional unit: \sleep N [us|ms|s]`)
 		}
@@ -327,15 +374,17 @@ func (s *Script) meta(text string, ln int, stack *[][]int) error {
 			}
 		}
 	case `\startpipeline`, `\endpipeline`, `\syncpipeline`:
-		return errAt(s.File, ln, "%s is a pgbench meta-command dbdyno does not run (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
+		return errAt(s.File, ln, "%s is a pgbench meta-command dbdyno does not run (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset)", name)
 	default:
-		return errAt(s.File, ln, "unknown meta-command %s (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset)", name)
+		return errAt(s.File, ln, "unknown meta-command %s (supported: \\set, \\setshell, \\shell, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, and \\; between the queries of a compound statement)", name)
 	}
 	for v := range c.readVars {
 		if _, ok := s.reads[v]; !ok {
 			s.reads[v] = ln
 		}
 	}
+	s.n++
+	c.num = s.n
 	s.cmds = append(s.cmds, c)
 	return nil
 }

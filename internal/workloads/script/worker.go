@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -31,10 +30,18 @@ type worker struct {
 	buf   strings.Builder
 	// failedAt is the command at which the last run of a script failed (-1: none, or not at a command)
 	failedAt int
+	script   int // the script running, and its command
+	pc       int
 }
 
 func (w *worker) lookup(name string) (value, bool) { v, ok := w.vars[name]; return v, ok }
 func (w *worker) rng() *randSource                 { return w.rand }
+
+// debug prints debug()'s value as pgbench does: "debug(script=0,command=4): int 4", the script's place among
+// the run's and the command's number in its script (1 for the first).
+func (w *worker) debug(v value) {
+	fmt.Fprintf(w.s.setup.Out, "debug(script=%d,command=%d): %s\n", w.script, w.s.scripts[w.script].cmds[w.pc].num, v.debugText())
+}
 
 // Next draws the script by weight.
 func (w *worker) Next() (int, time.Duration, time.Duration) {
@@ -91,8 +98,10 @@ func (w *worker) once(ctx context.Context, tx int) runner.Outcome {
 		}
 		return runner.Outcome{Err: fmt.Errorf("%s:%d: %w", sc.File, sc.cmds[pc].line, err), ConnLost: lost} // the engine's error kept for its class
 	}
+	w.script = tx
 	for pc := 0; pc < len(sc.cmds); {
 		c := &sc.cmds[pc]
+		w.pc = pc
 		switch c.kind {
 		case opSet:
 			v, err := c.expr.eval(w)
@@ -195,6 +204,10 @@ func (w *worker) sql(ctx context.Context, tx, pc int, c *command, inTx *bool) er
 		if !ok {
 			return fmt.Errorf("undefined variable :%s", r.name)
 		}
+		if w.s.eng.TextParams && v.k != kNull { // as pgbench -M prepared: each value as text, typed by the server
+			w.args = append(w.args, v.text())
+			continue
+		}
 		w.args = append(w.args, sqlfile.Convert(w.s.eng.Placeholder, v.arg()))
 	}
 	var (
@@ -239,10 +252,11 @@ func (w *worker) sql(ctx context.Context, tx, pc int, c *command, inTx *bool) er
 	return w.read(rows, c)
 }
 
-// read reads a query's rows: dropped, or with \gset the one row's columns into variables.
+// read reads a query's rows: dropped; with \gset the one row's columns into variables (pgbench refuses none
+// or several); with \aset every row's, the last kept, and none sets nothing (as pgbench's).
 func (w *worker) read(rows *sql.Rows, c *command) error {
 	defer rows.Close()
-	if !c.gset {
+	if !c.gset && !c.aset {
 		for rows.Next() {
 		}
 		return rows.Err()
@@ -251,31 +265,34 @@ func (w *worker) read(rows *sql.Rows, c *command) error {
 	if err != nil {
 		return err
 	}
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return errors.New("\\gset: the query returned no row (it must return one)")
-	}
 	vals := make([]sql.NullString, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	if err := rows.Scan(ptrs...); err != nil {
+	n := 0
+	for rows.Next() {
+		if n++; c.gset && n > 1 {
+			continue // counted, for the refusal
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, col := range cols {
+			v := value{}
+			if vals[i].Valid {
+				v = parseText(vals[i].String)
+			}
+			w.vars[c.prefix+strings.ToLower(col)] = v
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return err
 	}
-	if rows.Next() {
-		return errors.New("\\gset: the query returned more than one row (it must return one)")
+	if c.gset && n != 1 {
+		return fmt.Errorf("\\gset: expected one row, got %d", n)
 	}
-	for i, col := range cols {
-		v := value{}
-		if vals[i].Valid {
-			v = parseText(vals[i].String)
-		}
-		w.vars[c.prefix+strings.ToLower(col)] = v
-	}
-	return rows.Err()
+	return nil
 }
 
 // prepared is the statement with the dialect's placeholders for its variables, prepared on this connection once.

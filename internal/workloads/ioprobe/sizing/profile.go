@@ -115,7 +115,7 @@ func ProfileOf(c *monitor.Checklist, pct, period, from string) (*Profile, error)
 	pr.RateRead = int(math.Round(pr.IOPS * pr.ReadPct / 100))
 	pr.RateWrite = int(math.Round(pr.IOPS)) - pr.RateRead
 	if job := pr.IOPS * pr.MeanKB / 1024; job < pr.MBps {
-		pr.Notes = append(pr.Notes, fmt.Sprintf("the job's rate and sizes give %.1f MB/s, less than the checklist's %.1f at %s (the percentiles come from different intervals): the throughput is judged against %.1f", job, pr.MBps, pct, job))
+		pr.Notes = append(pr.Notes, fmt.Sprintf("the job's rate and sizes give %.1f MiB/s, less than the checklist's %.1f at %s (the percentiles come from different intervals): the throughput is judged against %.1f", job, pr.MBps, pct, job))
 		pr.MBps = job
 	}
 	if r, _ := p.Row(monitor.KeyRandomPct); r.Stat == nil {
