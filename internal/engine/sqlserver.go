@@ -29,8 +29,11 @@ func init() {
 	// Strings travel as varchar: the driver's default, nvarchar, compared with the workloads' varchar and char
 	// columns makes the server convert the column on every row instead of seeking its index.
 	sqlfile.RegisterArg(sqlfile.AtP, func(v any) any {
-		if s, ok := v.(string); ok {
-			return mssql.VarChar(s)
+		switch x := v.(type) {
+		case string:
+			return mssql.VarChar(x)
+		case nil: // a typed NULL (NVARCHAR): Babelfish refuses TDS's untyped one ("Data type 0x1F is unknown")
+			return sql.NullString{}
 		}
 		return v
 	})
