@@ -37,10 +37,14 @@ type cdmRow struct {
 	random bool
 	kib    int
 	q, t   int
+	name   string // the row's own name in its version's window ("4K QD32" in 3's), else as String makes it
 }
 
 // String is the row's name in CrystalDiskMark's window: SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16.
 func (r cdmRow) String() string {
+	if r.name != "" {
+		return r.name
+	}
 	kind, size := "SEQ", fmt.Sprintf("%dK", r.kib)
 	if r.random {
 		kind = "RND"
@@ -56,14 +60,22 @@ type cdmProfile struct {
 	preset  string // ours
 	setting string // CrystalDiskMark's name for it
 	rows    []cdmRow
+	version int  // CrystalDiskMark's: 8, or 3
+	byRow   bool // each row read, then written (3's order); else every row read, then every row written (8's)
 }
 
 var (
 	// CrystalDiskMark 8's default (its Settings > Default)
-	cdmDefault = &cdmProfile{"crystaldiskmark", "Default", []cdmRow{{false, 1024, 8, 1}, {false, 1024, 1, 1}, {true, 4, 32, 1}, {true, 4, 1, 1}}}
+	cdmDefault = &cdmProfile{preset: "crystaldiskmark", setting: "Default", version: 8,
+		rows: []cdmRow{{false, 1024, 8, 1, ""}, {false, 1024, 1, 1, ""}, {true, 4, 32, 1, ""}, {true, 4, 1, 1, ""}}}
 	// its Settings > NVMe SSD (8's)
-	cdmNVMe     = &cdmProfile{"crystaldiskmark-nvme", "NVMe SSD", []cdmRow{{false, 1024, 8, 1}, {false, 128, 32, 1}, {true, 4, 32, 16}, {true, 4, 1, 1}}}
-	cdmProfiles = []*cdmProfile{cdmDefault, cdmNVMe}
+	cdmNVMe = &cdmProfile{preset: "crystaldiskmark-nvme", setting: "NVMe SSD", version: 8,
+		rows: []cdmRow{{false, 1024, 8, 1, ""}, {false, 128, 32, 1, ""}, {true, 4, 32, 16, ""}, {true, 4, 1, 1, ""}}}
+	// CrystalDiskMark 3's four rows, the TPC-E leaderboard study's figures (Seq, 512K, 4K, 4K QD32): sequential
+	// 1 MiB and random 512 KiB and 4 KiB at one queue, random 4 KiB at 32; each row read, then written
+	cdm3 = &cdmProfile{preset: "crystaldiskmark3", setting: "Default", version: 3, byRow: true,
+		rows: []cdmRow{{false, 1024, 1, 1, "Seq"}, {true, 512, 1, 1, "512K"}, {true, 4, 1, 1, "4K"}, {true, 4, 32, 1, "4K QD32"}}}
+	cdmProfiles = []*cdmProfile{cdmDefault, cdmNVMe, cdm3}
 )
 
 // asPreset is the profile as a preset: its rows read, then its rows written, with CrystalDiskMark's defaults.
@@ -75,13 +87,29 @@ func (p *cdmProfile) asPreset() preset {
 	pr := preset{cdm: p, passes: cdmPasses, size: cdmSize, runtime: cdmMeasure,
 		help: fmt.Sprintf("CrystalDiskMark 8's %s profile: %s, all read then all written; a %s preparing pass, then %d passes of %s each, the best MB/s and the lowest mean latency kept, %s between tests; one shared 1 GiB file",
 			p.setting, strings.Join(rows, ", "), cdmPrepare, cdmPasses, cdmMeasure, cdmInterval)}
-	for _, dir := range []struct{ seq, rnd, name string }{{"read", "randread", "read"}, {"write", "randwrite", "write"}} {
+	if p.version == 3 {
+		pr.help = fmt.Sprintf("CrystalDiskMark 3's rows: %s, each read then written; timed as CrystalDiskMark 8 times its passes (a %s preparing pass, %d passes of %s, the best MB/s kept, %s between tests), where 3 read and wrote a whole test file a pass; one shared 1 GiB file",
+			strings.Join(rows, ", "), cdmPrepare, cdmPasses, cdmMeasure, cdmInterval)
+	}
+	dirs := []struct{ seq, rnd, name string }{{"read", "randread", "read"}, {"write", "randwrite", "write"}}
+	add := func(r cdmRow, dir struct{ seq, rnd, name string }) {
+		rw := dir.seq
+		if r.random {
+			rw = dir.rnd
+		}
+		pr.tests = append(pr.tests, step{rw: rw, bs: r.kib << 10, depth: r.q, jobs: r.t, title: r.String() + " " + dir.name})
+	}
+	if p.byRow {
 		for _, r := range p.rows {
-			rw := dir.seq
-			if r.random {
-				rw = dir.rnd
+			for _, dir := range dirs {
+				add(r, dir)
 			}
-			pr.tests = append(pr.tests, step{rw: rw, bs: r.kib << 10, depth: r.q, jobs: r.t, title: r.String() + " " + dir.name})
+		}
+		return pr
+	}
+	for _, dir := range dirs {
+		for _, r := range p.rows {
+			add(r, dir)
 		}
 	}
 	return pr
@@ -117,7 +145,7 @@ func checkCDM(o *RunFlags, v *workload.Values) error {
 	}
 	for _, name := range []string{"cdm-prepare", "cdm-interval"} {
 		if v.Changed(name) {
-			return fmt.Errorf("--%s applies to the CrystalDiskMark presets only: add --preset crystaldiskmark (or crystaldiskmark-nvme), or drop --%s", name, name)
+			return fmt.Errorf("--%s applies to the CrystalDiskMark presets only: add --preset crystaldiskmark (or crystaldiskmark-nvme, crystaldiskmark3), or drop --%s", name, name)
 		}
 	}
 	return nil
@@ -229,6 +257,7 @@ type cdmTab struct {
 	read     map[string]*result.IOTest
 	write    map[string]*result.IOTest
 	setting  string
+	version  int // CrystalDiskMark's, whose window the table is
 	size     int64
 	passes   int
 	measureS float64
@@ -265,14 +294,14 @@ func cdmTabOf(x *result.IO) *cdmTab {
 	for _, f := range x.Files {
 		tb.size = max(tb.size, f.SizeBytes)
 	}
-	tb.setting = "custom"
+	tb.setting, tb.version = "custom", 8
 	for _, p := range cdmProfiles {
 		var names []string
 		for _, r := range p.rows {
 			names = append(names, r.String())
 		}
 		if strings.Join(names, ",") == strings.Join(tb.rows, ",") {
-			tb.setting = p.setting
+			tb.setting, tb.version = p.setting, p.version
 		}
 	}
 	return tb
@@ -327,7 +356,7 @@ func cdmTable(w io.Writer, x *result.IO) {
 	if tb == nil {
 		return
 	}
-	fmt.Fprintf(w, "\nCrystalDiskMark 8's result, %s settings (measured by dbdyno io)\n", tb.setting)
+	fmt.Fprintf(w, "\nCrystalDiskMark %d's result, %s settings (measured by dbdyno io)\n", tb.version, tb.setting)
 	fmt.Fprintln(w, "* MB/s = 1,000,000 bytes/s, KB = 1000 bytes, KiB = 1024 bytes")
 	fmt.Fprintf(w, "\n%-15s %14s %14s\n", "", "Read [MB/s]", "Write [MB/s]")
 	for _, row := range tb.rows {
@@ -359,7 +388,7 @@ func cdmReport(b *strings.Builder, x *result.IO) {
 	if tb == nil {
 		return
 	}
-	fmt.Fprintf(b, "<h3>CrystalDiskMark 8 (%s): %s (x%d), measure %g s / interval %g s</h3>\n", report.Esc(tb.setting), cdmSizeText(tb.size), tb.passes, tb.measureS, tb.interval)
+	fmt.Fprintf(b, "<h3>CrystalDiskMark %d (%s): %s (x%d), measure %g s / interval %g s</h3>\n", tb.version, report.Esc(tb.setting), cdmSizeText(tb.size), tb.passes, tb.measureS, tb.interval)
 	b.WriteString("<table class=\"io-cdm\"><tr><th class=\"l\"></th><th>Read [MB/s]</th><th>Write [MB/s]</th><th>Read latency (µs)</th><th>Write latency (µs)</th></tr>")
 	lat := func(t *result.IOTest) string {
 		if t == nil || t.CDM == nil || t.Read == nil && t.Write == nil {

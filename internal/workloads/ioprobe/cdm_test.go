@@ -21,7 +21,8 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files")
 
 // The CrystalDiskMark presets expand to CrystalDiskMark 8's test lists in its order (every row read, then every
-// row written), with its defaults (5 passes of 5 s, 1 GiB), and every thread of every test on one file.
+// row written), and 3's in its (each row read, then written), with 8's defaults (5 passes of 5 s, 1 GiB), and
+// every thread of every test on one file.
 func TestCDMPresetsAreCrystalDiskMarksProfiles(t *testing.T) {
 	base := ioprobe.Job{Name: "dbdyno", Directory: "/d", RW: "randread", BS: 4096, IODepth: 32, NumJobs: 1, RWMixRead: 50, Direct: true,
 		IOEngine: "io_uring", Size: 2 << 30, Runtime: 10 * time.Second}
@@ -43,6 +44,12 @@ func TestCDMPresetsAreCrystalDiskMarksProfiles(t *testing.T) {
 			{"RND4K Q32T16 read", "randread", 4 << 10, 32, 16}, {"RND4K Q1T1 read", "randread", 4 << 10, 1, 1},
 			{"SEQ1M Q8T1 write", "write", 1 << 20, 8, 1}, {"SEQ128K Q32T1 write", "write", 128 << 10, 32, 1},
 			{"RND4K Q32T16 write", "randwrite", 4 << 10, 32, 16}, {"RND4K Q1T1 write", "randwrite", 4 << 10, 1, 1}}},
+		// CrystalDiskMark 3's rows (the TPC-E leaderboard study's), each read then written
+		{"crystaldiskmark3", []want{
+			{"Seq read", "read", 1 << 20, 1, 1}, {"Seq write", "write", 1 << 20, 1, 1},
+			{"512K read", "randread", 512 << 10, 1, 1}, {"512K write", "randwrite", 512 << 10, 1, 1},
+			{"4K read", "randread", 4 << 10, 1, 1}, {"4K write", "randwrite", 4 << 10, 1, 1},
+			{"4K QD32 read", "randread", 4 << 10, 32, 1}, {"4K QD32 write", "randwrite", 4 << 10, 32, 1}}},
 	} {
 		tests, err := ioprobe.PresetTests(c.preset, base, false, false)
 		if err != nil {

@@ -236,3 +236,13 @@ func TestRandomMapVisitsEveryBlockOncePerPass(t *testing.T) {
 		}
 	}
 }
+
+// threads=1, as fio's steadystate and waitfor examples write thread, is read (dbdyno's jobs are threads anyway);
+// it was refused as an unknown option.
+func TestThreadsIsThread(t *testing.T) {
+	for _, text := range []string{"[global]\nthreads=1\n[a]\nrw=read\nsize=1m\n", "[a]\nthread\nrw=read\nsize=1m\n"} {
+		if _, err := ParseJobFile("x.fio", strings.NewReader(text)); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}

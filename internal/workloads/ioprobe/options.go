@@ -371,7 +371,7 @@ var options = []option{
 	// how dbdyno always works: one figure per test, each job's kept; jobs as threads; a job file's stonewall
 	// and wait_for_previous start the next test (ParseJobFile)
 	{name: "group_reporting", where: both, kind: workload.Bool, help: "accepted for fio's sake: dbdyno always reports one figure per test and keeps each job's", unrecorded: true},
-	{name: "thread", where: inFile},
+	{name: "thread", aliases: []string{"threads"}, where: inFile}, // threads=1 in fio's steadystate and waitfor examples
 	{name: "stonewall", where: inFile},
 	{name: "wait_for_previous", where: inFile},
 }

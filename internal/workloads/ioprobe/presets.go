@@ -31,6 +31,7 @@ var presets = map[string]preset{
 	// CrystalDiskMark 8's profiles (cdm.go): its default, and its NVMe SSD setting
 	"crystaldiskmark":      cdmDefault.asPreset(),
 	"crystaldiskmark-nvme": cdmNVMe.asPreset(),
+	"crystaldiskmark3":     cdm3.asPreset(),
 	// The cloud premium-storage design guide: maximum IOPS with 8K random IO at queue depth 128 over 4 workers,
 	// maximum throughput with 64K and 1M sequential IO; 30 s runs.
 	"premium-storage": {help: "the premium-storage guide's max IOPS (8K random read and write, QD128 x 4 jobs) and max throughput (64K and 1M sequential read and write); 30 s each",
