@@ -61,6 +61,20 @@ func (d *Dataset) command() string {
 // PartName is the name of numbered table n (from 1).
 func (d *Dataset) PartName(n int) string { return fmt.Sprintf(d.Parts, n) }
 
+// owns says whether a table of that name is the dataset's: one of its tables or a numbered part.
+func (d *Dataset) owns(table string) bool {
+	if slices.Contains(d.Tables, table) {
+		return true
+	}
+	if d.Parts != "" {
+		var n int
+		if _, err := fmt.Sscanf(table, d.Parts, &n); err == nil && d.PartName(n) == table {
+			return true
+		}
+	}
+	return false
+}
+
 var datasets []*Dataset
 
 // Register makes a dataset known, so that another workload's build can tell its tables from a user's.
@@ -310,9 +324,18 @@ func (db *DB) foreign(ctx context.Context, tables []string) error {
 		if o == db.D {
 			continue
 		}
+		var shared []string // the tables in the way that are o's: the owner is named by what it owns
+		for _, t := range tables {
+			if o.owns(t) {
+				shared = append(shared, t)
+			}
+		}
+		if len(shared) == 0 {
+			continue
+		}
 		if ok, _ := db.T.Engine.TableExists(ctx, db.SQL, o.metaTable()); ok {
 			return fmt.Errorf("%s holds dbdyno's %s tables, which share names with %s's (%s): build %s into another database",
-				db.T, o.Title, db.D.Title, strings.Join(tables, ", "), db.D.Title)
+				db.T, o.Title, db.D.Title, strings.Join(shared, ", "), db.D.Title)
 		}
 	}
 	return fmt.Errorf("%s has tables named like %s's (%s) that dbdyno did not create: refusing to touch them; use another database",
