@@ -90,3 +90,26 @@ func TestFiguresTpsEAndSizingWarning(t *testing.T) {
 		t.Fatal("a warning at tpsE 2.5 for 2,000 customers (nominal 4)")
 	}
 }
+
+// A mix outside the required one is said, naming the transactions, why and the fix: a 60 s run's Trade-Result
+// at 7.79% stood beside "required 10" without a word.
+func TestMixOutsideIsFlagged(t *testing.T) {
+	m := &result.Measurement{MeasuredSecs: 60, Transactions: map[string]result.TxStats{}}
+	for tx, share := range RequiredMix {
+		m.Transactions[TxNames[tx]] = result.TxStats{Count: int64(share * 1000)}
+	}
+	if _, ok := figures(m, 5000)["mix_outside"]; ok {
+		t.Fatalf("the required mix flagged: %v", figures(m, 5000)["mix_outside"])
+	}
+	m.Transactions[TxNames[TR]] = result.TxStats{Count: 7790}
+	m.Transactions[TxNames[MF]] = result.TxStats{Count: 780}
+	w, _ := figures(m, 5000)["mix_outside"].(string)
+	for _, want := range []string{"trade_result 7.98% (required 10%)", "market_feed 0.8% (required 1%)", "900 s", "--duration"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("the flag lacks %q: %q", want, w)
+		}
+	}
+	if strings.Contains(w, "trade_order") {
+		t.Errorf("trade_order flagged: %q", w)
+	}
+}
