@@ -232,7 +232,7 @@ func loadPlan(path string, given []string) (*plan.Plan, error) {
 func (a *app) planRunCmd() *cobra.Command {
 	var resume bool
 	var vars []string
-	var storeFlag string
+	var storeFlag, metricsAddr, metricsToken string
 	c := &cobra.Command{
 		Use:   "run FILE.yaml",
 		Short: "check a plan, then run its steps in order",
@@ -245,11 +245,14 @@ func (a *app) planRunCmd() *cobra.Command {
 			if cmd.Flags().Changed("store") {
 				p.Store = storeFlag
 			}
+			p.MetricsAddr, p.MetricsTokenFile = metricsAddr, metricsToken
 			return p.RunResuming(cmd.Context(), a.stdout, func(step []string) error { return a.invoke(cmd.Context(), step) }, resume)
 		},
 	}
 	c.Flags().BoolVar(&resume, "resume", false, "rerun an interrupted plan: skip the steps it finished (their results stored complete), run the rest; refused when the plan file or its variables changed")
 	c.Flags().StringArrayVar(&vars, "var", nil, varHelp)
 	c.Flags().StringVar(&storeFlag, "store", "", "the results store every step's runs go to, in place of the plan's store: (a SQLite file or a postgres:// URL)")
+	c.Flags().StringVar(&metricsAddr, "metrics-addr", "", "every step that runs virtual users serves its live figures at http://HOST:PORT/metrics in Prometheus's format while it runs (one scrape target for the plan)")
+	c.Flags().StringVar(&metricsToken, "metrics-token-file", "", "the bearer token file of --metrics-addr (needed for an address that is not loopback)")
 	return c
 }

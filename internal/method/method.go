@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/metrics"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"github.com/dbdyno/dbdyno/internal/results"
 
@@ -38,11 +39,21 @@ type Targeting struct {
 	ConnectTimeout time.Duration `flag:"connect-timeout" help:"a connection to a server that is not made within this time fails"`
 }
 
+// Exposing is a user-driven run's --metrics-addr: its figures served to Prometheus while it runs (lib/metrics).
+type Exposing struct {
+	MetricsAddr      string `flag:"metrics-addr" help:"serve the run's live figures at http://HOST:PORT/metrics in Prometheus's format while it runs (per transaction completions by outcome, retries, latency histograms, virtual users, phase, schedule lag); loopback unless a token is given"`
+	MetricsTokenFile string `flag:"metrics-token-file" help:"a file holding the bearer token every scrape of --metrics-addr must send (else from DBDYNO_METRICS_TOKEN); needed for an address that is not loopback"`
+}
+
 // Creating is a build's --create-database: a server's missing database is created before the build, as
 // HammerDB's schema build creates its own (a SQL Server user may have no T-SQL client to do it with).
 type Creating struct {
 	CreateDatabase bool `flag:"create-database" help:"create --target's database on its server when it is missing (CREATE DATABASE from the server's postgres or master database; embedded engines create their file anyway)"`
 }
+
+// ServesMetrics says whether a command takes --metrics-addr: a user-driven measured command (its runner reports
+// each unit of work as it ends).
+func ServesMetrics(c *workload.Command) bool { return c.Measured != nil && userDriven(c) }
 
 // builds says whether a command is a build: it makes its target's tables, so it may make the database too.
 func builds(c *workload.Command) bool {
@@ -97,6 +108,7 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 		flags = append(flags, cold...)
 	}
 	if c.Measured != nil && userDriven(c) {
+		flags = append(flags, workload.FlagsOf(&Exposing{})...)
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
 		flags = append(flags, workload.FlagsOf(&StepFlags{StepDuration: time.Minute})...)
 	}
@@ -198,6 +210,25 @@ type settings struct {
 	start        *startAt     // --start-at (nil: none)
 	sla          []peak.Limit // --find-peak --sla: its transactions' names checked once a run knows them
 	startFlags   workload.Measuring
+	live         *metrics.Server // --metrics-addr (nil: none)
+}
+
+// listenLive serves --metrics-addr, nil without it.
+func listenLive(v *workload.Values) (*metrics.Server, error) {
+	e, ok, err := workload.Group[Exposing](v)
+	if err != nil || !ok || e.MetricsAddr == "" {
+		if ok && e.MetricsTokenFile != "" && err == nil {
+			return nil, fmt.Errorf("--metrics-token-file is the token of --metrics-addr: give --metrics-addr too, or drop it")
+		}
+		return nil, err
+	}
+	token := os.Getenv(metrics.TokenEnv)
+	if e.MetricsTokenFile != "" {
+		if token, err = agent.ReadToken(e.MetricsTokenFile); err != nil {
+			return nil, fmt.Errorf("--metrics-token-file: %v", err)
+		}
+	}
+	return metrics.Listen(e.MetricsAddr, token)
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -273,6 +304,13 @@ func runCommand(ctx context.Context, m *workload.Meta, w workload.Measured, cold
 	s, err := readSettings(v)
 	if err != nil {
 		return err
+	}
+	if s.live, err = listenLive(v); err != nil {
+		return err
+	}
+	if s.live != nil {
+		defer s.live.Close()
+		fmt.Fprintf(env.Out, "live figures: http://%s/metrics (Prometheus's format)\n", s.live.Addr())
 	}
 	if s.json {
 		// the machine reads standard output: one JSON object, written last; people read the progress elsewhere
@@ -529,7 +567,22 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	ctx = engine.WithSideTally(ctx)
 	ctx = runner.WithEndClock(ctx)            // one deadline for the queries at the run's end (started by the runner, or below)
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
+	runID := result.NewID("r")
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
+	if s.live != nil {
+		target := ""
+		if t != nil {
+			target = t.String() // without its password
+		}
+		labels := map[string]string{}
+		for k, l := range s.labels {
+			labels[k] = fmt.Sprint(l)
+		}
+		if warm {
+			labels["warmup"] = "true"
+		}
+		spec.Live = s.live.Run(runID, m.Name, target, labels)
+	}
 	if s.start != nil && !warm {
 		spec.StartAt = s.start.local
 	}
@@ -570,7 +623,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		SchemaVersion: result.SchemaVersion,
 		Tool:          result.Tool{Name: "dbdyno", Version: env.Version, GoVersion: goVersion()},
 		Workload:      m.Name,
-		RunID:         result.NewID("r"),
+		RunID:         runID,
 		Command:       env.Args,
 		StartedAt:     started,
 		Options:       run.Options(),

@@ -107,6 +107,14 @@ const (
 	ManyTargets           // --target URL, repeatable: run against every target at the same time
 )
 
+// Live takes a run's figures as they happen (the runner calls it; lib/metrics serves them to Prometheus).
+type Live interface {
+	Done(tx string, d time.Duration, outcome string, retries int, measured bool)
+	Users(n int)
+	Phase(p string)
+	Lag(d time.Duration)
+}
+
 // Env is what a command gets besides its flags.
 type Env struct {
 	Out     io.Writer // progress and results
@@ -138,6 +146,9 @@ type Measured interface {
 
 // Spec is one run's setting.
 type Spec struct {
+	// Live, when set (--metrics-addr), takes the run's figures as they happen: each unit of work's end, the
+	// users, the phase and the schedule's lag.
+	Live   Live
 	Target *engine.Target // nil for a workload without a database
 	Values *Values        // the swept flag holds this run's value
 	Warmup bool           // the warm-up run

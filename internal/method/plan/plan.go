@@ -38,7 +38,10 @@ type Plan struct {
 	Targets []string
 	Labels  map[string]string
 	Store   string
-	Steps   []Step
+	// MetricsAddr and MetricsTokenFile (plan run --metrics-addr, --metrics-token-file) go to every step that
+	// serves live figures.
+	MetricsAddr, MetricsTokenFile string
+	Steps                         []Step
 	// Configurations are the study's configurations, each run through every step alone, one after the
 	// other; a plan without them is one configuration of its targets and labels.
 	Configurations []Configuration
@@ -647,6 +650,13 @@ func (p *Plan) CommandsFor(st Step, c int) [][]string {
 	if st.command.Measured != nil {
 		for i := range out {
 			out[i] = p.method(out[i], conf, p.stepKey(st, c, i))
+			if p.MetricsAddr != "" && method.ServesMetrics(st.command) && !slices.Contains(out[i], "--metrics-addr") {
+				// each step serves the address while it runs: one scrape target for the whole plan
+				out[i] = append(out[i], "--metrics-addr", p.MetricsAddr)
+				if p.MetricsTokenFile != "" {
+					out[i] = append(out[i], "--metrics-token-file", p.MetricsTokenFile)
+				}
+			}
 		}
 	}
 	return out

@@ -207,3 +207,21 @@ func TestPlanInstances(t *testing.T) {
 		t.Errorf("too many instances: %v", err)
 	}
 }
+
+// plan run --metrics-addr gives every step that runs virtual users the address (one scrape target for the
+// whole plan), and no step that cannot serve it (a build, TPC-H).
+func TestPlanMetricsAddrGoesToUserDrivenSteps(t *testing.T) {
+	text := "name: live\ntargets: [duckdb://a.duckdb]\nsteps:\n" +
+		"  - build: {workload: tpch, scale: 0.01}\n  - run: {workload: tpch}\n  - run: {workload: ping, duration: 5s}\n"
+	p, err := plan.Parse("live.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.MetricsAddr, p.MetricsTokenFile = "127.0.0.1:9464", "/etc/dbdyno/token"
+	for i, want := range []bool{false, false, true} {
+		line := strings.Join(p.Commands(p.Steps[i])[0], " ")
+		if got := strings.Contains(line, "--metrics-addr 127.0.0.1:9464 --metrics-token-file /etc/dbdyno/token"); got != want {
+			t.Errorf("step %d: %s (the address given: %v, want %v)", i+1, line, got, want)
+		}
+	}
+}

@@ -93,6 +93,8 @@ type Config struct {
 	// skips (and counts) intended starts already more than the limit behind when a user is free for them
 	// (pgbench --latency-limit).
 	LatencyLimit time.Duration
+	// Live, when set (--metrics-addr), takes each unit of work's end, the users and the phase as they happen.
+	Live workload.Live
 	// Classify says what a failed unit of work's error means (the target engine's Classify; nil: every error is
 	// of class Other). The first error of a fatal class (schema, read-only, corruption) ends the run as failed.
 	Classify func(error) engine.Class
@@ -246,6 +248,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		pg.measureStart = measureStart
 		measuring.Store(true)
 		phase.Store(phaseMeasuring)
+		if cfg.Live != nil {
+			cfg.Live.Phase("measure")
+		}
 		if cfg.Rampup > 0 {
 			fmt.Fprintf(cfg.Progress, "%7.1fs ramp-up done, measuring\n", time.Since(start).Seconds())
 		}
@@ -265,6 +270,12 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		openWindow()
 	}
 
+	if cfg.Live != nil {
+		cfg.Live.Users(len(workers))
+		if !measuring.Load() {
+			cfg.Live.Phase("ramp-up")
+		}
+	}
 	var wg sync.WaitGroup
 	for i, wk := range workers {
 		users[i] = newUserStat()
@@ -320,6 +331,10 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}
 	}
 	phase.Store(phaseEnded)
+	if cfg.Live != nil {
+		cfg.Live.Phase("ended")
+		cfg.Live.Users(0)
+	}
 	StartEnd(parent) // the queries at the run's end from here on share one deadline
 	wasMeasuring := measuring.Swap(false)
 	if wasMeasuring {
@@ -470,6 +485,19 @@ func rates(m *result.Measurement) {
 	}
 }
 
+// outcomeOf names a unit of work's outcome for the live figures: committed, rolled_back, or its error's class.
+func outcomeOf(out Outcome, classify func(error) engine.Class) string {
+	switch {
+	case out.Err == nil && out.RolledBack:
+		return "rolled_back"
+	case out.Err == nil:
+		return "committed"
+	case classify != nil:
+		return classify(out.Err).String()
+	}
+	return engine.Other.String()
+}
+
 // keyTxName is the key transaction's name, "" where the run has none.
 func keyTxName(cfg Config, names []string) string {
 	if cfg.KeyLabel != "" && cfg.KeyTx >= 0 && cfg.KeyTx < len(names) {
@@ -594,6 +622,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			measured = ticket // a unit of work begun in the ramp-up is not the window's
 		}
 		e.st.record(tx, elapsed, out, measured)
+		if cfg.Live != nil {
+			cfg.Live.Done(e.names[tx], elapsed, outcomeOf(out, cfg.Classify), out.Retries, measured)
+		}
 		if measured {
 			if c, ok := wk.(Counter); ok {
 				c.Counted(tx, out)
@@ -601,6 +632,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			e.user.add(elapsed.Microseconds(), out)
 			if e.sched != nil {
 				e.open.lag(began.Sub(t0))
+				if cfg.Live != nil {
+					cfg.Live.Lag(began.Sub(t0))
+				}
 			}
 			if out.Err == nil {
 				e.open.done.Add(1)

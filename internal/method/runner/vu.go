@@ -291,7 +291,7 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
 		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions),
 		Rate: u.Rate, Seed: u.Seed, LatencyLimit: u.LatencyLimit,
-		MeasureAt: v.r.StartAt}
+		MeasureAt: v.r.StartAt, Live: v.r.Live}
 	if sh := v.r.Shard; sh.On() && cfg.Rate > 0 {
 		cfg.Rate, cfg.WholeRate = cfg.Rate/float64(sh.N), cfg.Rate // N processes at rate/N: the run's rate in all
 	}

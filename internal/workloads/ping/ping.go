@@ -113,7 +113,7 @@ func (r *run) Options() map[string]any {
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	o := r.o
 	cfg := runner.Config{VUs: o.VUs, Rampup: o.Rampup, Duration: o.Duration,
-		Interval: o.Interval, ReconnectTimeout: o.ReconnectTimeout, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt}
+		Interval: o.Interval, ReconnectTimeout: o.ReconnectTimeout, Progress: r.spec.Out, KeyTx: -1, RateLabel: "calls/s", PerSecond: true, Micros: true, Classify: r.spec.Target.Engine.Classify, MeasureAt: r.spec.StartAt, Live: r.spec.Live}
 	if len(r.spec.Steps) > 0 && !r.spec.Warmup {
 		return runner.MeasureSteps(ctx, r, cfg, r.spec, res, nil)
 	}

@@ -1,0 +1,155 @@
+package method_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+
+	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
+)
+
+// scrape reads url's exposition with the Prometheus client library's own parser.
+func scrape(t *testing.T, url, token string) (map[string]*dto.MetricFamily, int) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	c := &http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, 0
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		io.Copy(io.Discard, resp.Body)
+		return nil, resp.StatusCode
+	}
+	var p expfmt.TextParser
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Errorf("the exposition does not parse: %v", err)
+	}
+	return fams, resp.StatusCode
+}
+
+func label(m *dto.Metric, name string) string {
+	for _, l := range m.GetLabel() {
+		if l.GetName() == name {
+			return l.GetValue()
+		}
+	}
+	return ""
+}
+
+var liveLine = regexp.MustCompile(`live figures: (http://\S+/metrics)`)
+
+// A run with --metrics-addr serves its live figures while it runs: scraped mid-run with the client library's
+// parser, the units of work by outcome, their latency histogram, the users and the phase are there, labelled
+// with the run's ID (the result's), workload and target (without the password) and the run's labels; after the
+// command the address is closed. Without a token a non-loopback address is refused, and with one a scrape
+// without it is turned away.
+func TestLiveMetricsDuringARun(t *testing.T) {
+	dir := t.TempDir()
+	u := "sqlite://" + filepath.Join(dir, "p.db")
+	res := filepath.Join(dir, "r.json")
+	var mu sync.Mutex
+	var url string
+	var mid map[string]*dto.MetricFamily
+	out := clitest.RunWatching(context.Background(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if mid == nil && url != "" && strings.Contains(line, " measure ") {
+			mid, _ = scrape(t, url, "")
+		}
+	}, "ping", "--target", u, "--vus", "2", "--rampup", "1s", "--duration", "3s", "--interval", "500ms",
+		"--metrics-addr", "127.0.0.1:0", "--label", "tier=S1", "--store", "", "--result", res)
+	if out.Code != 0 {
+		t.Fatalf("exit %d: %s %s", out.Code, out.Stdout, out.Stderr)
+	}
+	r, err := result.Read(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mid == nil {
+		t.Fatalf("nothing scraped during the run (url %q):\n%s", url, out.Stdout)
+	}
+	units := mid["dbdyno_units_total"]
+	if units == nil || len(units.GetMetric()) == 0 {
+		t.Fatalf("no dbdyno_units_total: %v", mid)
+	}
+	var committed float64
+	for _, m := range units.GetMetric() {
+		if label(m, "transaction") == "ping" && label(m, "outcome") == "committed" {
+			committed += m.GetCounter().GetValue()
+		}
+		if label(m, "run_id") != r.RunID || label(m, "workload") != "ping" || !strings.HasPrefix(label(m, "target"), "sqlite://") {
+			t.Errorf("labels %v, want run %s of ping on the target", m.GetLabel(), r.RunID)
+		}
+	}
+	if committed <= 0 {
+		t.Errorf("no committed ping counted mid-run")
+	}
+	if h := mid["dbdyno_unit_latency_seconds"]; h == nil || h.GetMetric()[0].GetHistogram().GetSampleCount() == 0 || len(h.GetMetric()[0].GetHistogram().GetBucket()) < 10 {
+		t.Errorf("latency histogram: %v", h)
+	}
+	if g := mid["dbdyno_virtual_users"]; g == nil || g.GetMetric()[0].GetGauge().GetValue() != 2 {
+		t.Errorf("virtual users: %v", g)
+	}
+	phase := ""
+	for _, m := range mid["dbdyno_phase"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			phase = label(m, "phase")
+		}
+	}
+	if phase != "measure" {
+		t.Errorf("phase %q mid-run, want measure", phase)
+	}
+	if info := mid["dbdyno_run_info"]; info == nil || label(info.GetMetric()[0], "labels") != "tier=S1" {
+		t.Errorf("run info: %v", info)
+	}
+	if _, code := scrape(t, url, ""); code != 0 {
+		t.Errorf("the address still answers after the command: %d", code)
+	}
+
+	// not loopback: refused without a token, in one line; with one, a scrape must send it
+	bad := clitest.Run(context.Background(), "ping", "--target", u, "--duration", "1s", "--metrics-addr", "0.0.0.0:0", "--store", "")
+	if bad.Code == 0 || !strings.Contains(bad.Stderr, "is not a loopback address: give a token") || strings.Count(strings.TrimSpace(bad.Stderr), "\n") > 0 {
+		t.Errorf("a non-loopback address without a token: exit %d, %q", bad.Code, bad.Stderr)
+	}
+	tok := filepath.Join(dir, "token")
+	os.WriteFile(tok, []byte("s3cret-token-0123456789abcdef\n"), 0o600)
+	var denied, allowed int
+	var once sync.Once
+	out = clitest.RunWatching(context.Background(), func(line string) {
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if url != "" && strings.Contains(line, " measure ") {
+			once.Do(func() {
+				_, denied = scrape(t, url, "")
+				_, allowed = scrape(t, url, "s3cret-token-0123456789abcdef")
+			})
+		}
+	}, "ping", "--target", u, "--duration", "2s", "--interval", "500ms", "--metrics-addr", "127.0.0.1:0", "--metrics-token-file", tok, "--store", "")
+	if out.Code != 0 || denied != http.StatusUnauthorized || allowed != 200 {
+		t.Errorf("with a token: exit %d, without it %d, with it %d: %s", out.Code, denied, allowed, out.Stderr)
+	}
+	if strings.Contains(out.Stdout+out.Stderr, "s3cret-token-0123456789abcdef") {
+		t.Errorf("the token is printed")
+	}
+}
