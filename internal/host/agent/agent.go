@@ -174,6 +174,7 @@ func (s *Server) Serve(ctx context.Context, out io.Writer, ready func(addr strin
 	mux.HandleFunc("GET /v1/samples", s.auth(s.handleSamples))
 	mux.HandleFunc("GET /v1/proc", s.auth(s.handleProc))
 	mux.HandleFunc("GET /v1/time", handleTime)
+	mux.HandleFunc("GET /metrics", s.auth(s.metricsHandler())) // the host's figures for a Prometheus
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second,
 		ErrorLog: nil}
 	go s.sample(ctx)
