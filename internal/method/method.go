@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/livepage"
 	"github.com/dbdyno/dbdyno/internal/lib/metrics"
 	"github.com/dbdyno/dbdyno/internal/lib/outfile"
 	"github.com/dbdyno/dbdyno/internal/results"
@@ -43,6 +44,8 @@ type Targeting struct {
 type Exposing struct {
 	MetricsAddr      string `flag:"metrics-addr" help:"serve the run's live figures at http://HOST:PORT/metrics in Prometheus's format while it runs (per transaction completions by outcome, retries, latency histograms, virtual users, phase, schedule lag); loopback unless a token is given"`
 	MetricsTokenFile string `flag:"metrics-token-file" help:"a file holding the bearer token every scrape of --metrics-addr must send (else from DBDYNO_METRICS_TOKEN); needed for an address that is not loopback"`
+	Live             string `flag:"live" help:"serve a page of the running command at http://HOST:PORT/: each run's phase, users, throughput and latency interval by interval as they come, then the result's; loopback unless a token is given"`
+	LiveTokenFile    string `flag:"live-token-file" help:"a file holding the token the --live page's address must carry (?token=...; else from DBDYNO_LIVE_TOKEN); needed for an address that is not loopback"`
 }
 
 // Creating is a build's --create-database: a server's missing database is created before the build, as
@@ -210,7 +213,8 @@ type settings struct {
 	start        *startAt     // --start-at (nil: none)
 	sla          []peak.Limit // --find-peak --sla: its transactions' names checked once a run knows them
 	startFlags   workload.Measuring
-	live         *metrics.Server // --metrics-addr (nil: none)
+	live         *metrics.Server  // --metrics-addr (nil: none)
+	page         *livepage.Server // --live (nil: none)
 }
 
 // listenLive serves --metrics-addr, nil without it.
@@ -229,6 +233,70 @@ func listenLive(v *workload.Values) (*metrics.Server, error) {
 		}
 	}
 	return metrics.Listen(e.MetricsAddr, token)
+}
+
+// listenPage serves --live, nil without it.
+func listenPage(v *workload.Values) (*livepage.Server, error) {
+	e, ok, err := workload.Group[Exposing](v)
+	if err != nil || !ok || e.Live == "" {
+		if ok && e.LiveTokenFile != "" && err == nil {
+			return nil, fmt.Errorf("--live-token-file is the token of --live: give --live too, or drop it")
+		}
+		return nil, err
+	}
+	token := os.Getenv(livepage.TokenEnv)
+	if e.LiveTokenFile != "" {
+		if token, err = agent.ReadToken(e.LiveTokenFile); err != nil {
+			return nil, fmt.Errorf("--live-token-file: %v", err)
+		}
+	}
+	return livepage.Listen(e.Live, token)
+}
+
+// lives is the run's live sinks at once (--metrics-addr and --live).
+type lives []workload.Live
+
+func (l lives) Done(tx string, d time.Duration, outcome string, retries int, measured bool) {
+	for _, x := range l {
+		x.Done(tx, d, outcome, retries, measured)
+	}
+}
+func (l lives) Users(n int) {
+	for _, x := range l {
+		x.Users(n)
+	}
+}
+func (l lives) Phase(p string) {
+	for _, x := range l {
+		x.Phase(p)
+	}
+}
+func (l lives) Lag(d time.Duration) {
+	for _, x := range l {
+		x.Lag(d)
+	}
+}
+func (l lives) Interval(elapsed time.Duration, perMinute float64, errors int64, p95ms float64, measured bool) {
+	for _, x := range l {
+		x.Interval(elapsed, perMinute, errors, p95ms, measured)
+	}
+}
+
+// pageFinal puts the result's own intervals and status on the --live page.
+func pageFinal(p *livepage.Run, res *result.Result) {
+	var ivs []livepage.Interval
+	if m := res.Measurement; m != nil {
+		for _, iv := range m.Intervals {
+			var p95 int64
+			for _, t := range iv.Transactions {
+				if t.Count > 0 && t.P95 > p95 {
+					p95 = t.P95
+				}
+			}
+			ivs = append(ivs, livepage.Interval{ElapsedS: iv.ElapsedSeconds, PerMinute: iv.PerMinute, Errors: iv.Errors, P95ms: float64(p95) / 1000, Measured: iv.Measured})
+		}
+	}
+	p.Final(res.Status, ivs)
 }
 
 func readSettings(v *workload.Values) (*settings, error) {
@@ -311,6 +379,13 @@ func runCommand(ctx context.Context, m *workload.Meta, w workload.Measured, cold
 	if s.live != nil {
 		defer s.live.Close()
 		fmt.Fprintf(env.Out, "live figures: http://%s/metrics (Prometheus's format)\n", s.live.Addr())
+	}
+	if s.page, err = listenPage(v); err != nil {
+		return err
+	}
+	if s.page != nil {
+		defer s.page.Close()
+		fmt.Fprintf(env.Out, "live page: %s\n", s.page.URL()) // without its token
 	}
 	if s.json {
 		// the machine reads standard output: one JSON object, written last; people read the progress elsewhere
@@ -561,7 +636,7 @@ func checkOutputs(w workload.Measured, v *workload.Values, env *workload.Env, s 
 // cr, when set, is the run's cold start: run here before Start, or by the command itself in Start (coldIn).
 // warmed says the cold start ran before the warm-up run that came before this one: the run records it and
 // leaves the warmed database as it is.
-func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, warmed, coldIn bool, plan *stepPlan) (*result.Result, error) {
+func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workload.Env, t *engine.Target, v *workload.Values, warm bool, out io.Writer, s *settings, agentURL string, cr *coldRound, warmed, coldIn bool, plan *stepPlan) (got *result.Result, _ error) {
 	started := time.Now().UTC()
 	// the run's own side statements, apart from other runs' in the process (the HammerDB figure takes them out)
 	ctx = engine.WithSideTally(ctx)
@@ -569,11 +644,12 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
 	runID := result.NewID("r")
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
+	target := ""
+	if t != nil {
+		target = t.String() // without its password
+	}
+	var sinks lives
 	if s.live != nil {
-		target := ""
-		if t != nil {
-			target = t.String() // without its password
-		}
 		labels := map[string]string{}
 		for k, l := range s.labels {
 			labels[k] = fmt.Sprint(l)
@@ -581,7 +657,20 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		if warm {
 			labels["warmup"] = "true"
 		}
-		spec.Live = s.live.Run(runID, m.Name, target, labels)
+		sinks = append(sinks, s.live.Run(runID, m.Name, target, labels))
+	}
+	var page *livepage.Run
+	if s.page != nil {
+		page = s.page.Run(runID, m.Name, target)
+		sinks = append(sinks, page)
+		defer func() {
+			if got != nil {
+				pageFinal(page, got)
+			}
+		}()
+	}
+	if len(sinks) > 0 {
+		spec.Live = sinks
 	}
 	if s.start != nil && !warm {
 		spec.StartAt = s.start.local

@@ -113,6 +113,8 @@ type Live interface {
 	Users(n int)
 	Phase(p string)
 	Lag(d time.Duration)
+	// Interval is an interval as it ends: all units of work per minute, errors, the slowest type's p95 (ms).
+	Interval(elapsed time.Duration, perMinute float64, errors int64, p95ms float64, measured bool)
 }
 
 // Env is what a command gets besides its flags.

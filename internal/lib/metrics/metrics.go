@@ -159,6 +159,9 @@ func (r *Run) Done(tx string, d time.Duration, outcome string, retries int, meas
 	}
 }
 
+// Interval: the series count each unit of work; an interval adds nothing to them.
+func (r *Run) Interval(time.Duration, float64, int64, float64, bool) {}
+
 // Users sets the virtual users running.
 func (r *Run) Users(n int) { r.s.users.WithLabelValues(r.with()...).Set(float64(n)) }
 
