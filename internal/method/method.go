@@ -282,6 +282,34 @@ func (l lives) Interval(elapsed time.Duration, perMinute float64, errors int64, 
 	}
 }
 
+// liveSinks are a run's live sinks (--metrics-addr, --live), nil without either, and its part of the page.
+func (s *settings) liveSinks(runID, workloadName string, t *engine.Target, warm bool) (workload.Live, *livepage.Run) {
+	target := ""
+	if t != nil {
+		target = t.String() // without its password
+	}
+	var sinks lives
+	if s.live != nil {
+		labels := map[string]string{}
+		for k, l := range s.labels {
+			labels[k] = fmt.Sprint(l)
+		}
+		if warm {
+			labels["warmup"] = "true"
+		}
+		sinks = append(sinks, s.live.Run(runID, workloadName, target, labels))
+	}
+	var page *livepage.Run
+	if s.page != nil {
+		page = s.page.Run(runID, workloadName, target)
+		sinks = append(sinks, page)
+	}
+	if len(sinks) == 0 {
+		return nil, nil
+	}
+	return sinks, page
+}
+
 // pageFinal puts the result's own intervals and status on the --live page.
 func pageFinal(p *livepage.Run, res *result.Result) {
 	var ivs []livepage.Interval
@@ -644,33 +672,13 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 	sctx, changes := bulk.WithStartCheck(ctx) // what the dataset's start check finds without refusing the run
 	runID := result.NewID("r")
 	spec := workload.Spec{Target: t, Values: v, Warmup: warm, Out: out}
-	target := ""
-	if t != nil {
-		target = t.String() // without its password
-	}
-	var sinks lives
-	if s.live != nil {
-		labels := map[string]string{}
-		for k, l := range s.labels {
-			labels[k] = fmt.Sprint(l)
-		}
-		if warm {
-			labels["warmup"] = "true"
-		}
-		sinks = append(sinks, s.live.Run(runID, m.Name, target, labels))
-	}
 	var page *livepage.Run
-	if s.page != nil {
-		page = s.page.Run(runID, m.Name, target)
-		sinks = append(sinks, page)
+	if spec.Live, page = s.liveSinks(runID, m.Name, t, warm); page != nil {
 		defer func() {
 			if got != nil {
 				pageFinal(page, got)
 			}
 		}()
-	}
-	if len(sinks) > 0 {
-		spec.Live = sinks
 	}
 	if s.start != nil && !warm {
 		spec.StartAt = s.start.local
