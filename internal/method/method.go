@@ -217,40 +217,51 @@ type settings struct {
 	page         *livepage.Server // --live (nil: none)
 }
 
-// listenLive serves --metrics-addr, nil without it.
-func listenLive(v *workload.Values) (*metrics.Server, error) {
-	e, ok, err := workload.Group[Exposing](v)
-	if err != nil || !ok || e.MetricsAddr == "" {
-		if ok && e.MetricsTokenFile != "" && err == nil {
-			return nil, fmt.Errorf("--metrics-token-file is the token of --metrics-addr: give --metrics-addr too, or drop it")
+// exposed reads one of a run's live addresses (--metrics-addr, --live) and its token: "" when the address is not
+// given; the token from its file (read as the agent's) or else its environment variable. A token file without
+// its address is refused.
+func exposed(addr, tokenFile, addrFlag, fileFlag, env string) (string, string, error) {
+	if addr == "" {
+		if tokenFile != "" {
+			return "", "", fmt.Errorf("--%s is the token of --%s: give --%s too, or drop it", fileFlag, addrFlag, addrFlag)
 		}
-		return nil, err
+		return "", "", nil
 	}
-	token := os.Getenv(metrics.TokenEnv)
-	if e.MetricsTokenFile != "" {
-		if token, err = agent.ReadToken(e.MetricsTokenFile); err != nil {
-			return nil, fmt.Errorf("--metrics-token-file: %v", err)
+	token := os.Getenv(env)
+	if tokenFile != "" {
+		var err error
+		if token, err = agent.ReadToken(tokenFile); err != nil {
+			return "", "", fmt.Errorf("--%s: %v", fileFlag, err)
 		}
 	}
-	return metrics.Listen(e.MetricsAddr, token)
+	return addr, token, nil
 }
 
-// listenPage serves --live, nil without it.
-func listenPage(v *workload.Values) (*livepage.Server, error) {
+// listenLive serves --metrics-addr and --live, each nil without its address.
+func listenLive(v *workload.Values) (*metrics.Server, *livepage.Server, error) {
 	e, ok, err := workload.Group[Exposing](v)
-	if err != nil || !ok || e.Live == "" {
-		if ok && e.LiveTokenFile != "" && err == nil {
-			return nil, fmt.Errorf("--live-token-file is the token of --live: give --live too, or drop it")
-		}
-		return nil, err
+	if err != nil || !ok {
+		return nil, nil, err
 	}
-	token := os.Getenv(livepage.TokenEnv)
-	if e.LiveTokenFile != "" {
-		if token, err = agent.ReadToken(e.LiveTokenFile); err != nil {
-			return nil, fmt.Errorf("--live-token-file: %v", err)
-		}
+	var ms *metrics.Server
+	var page *livepage.Server
+	addr, token, err := exposed(e.MetricsAddr, e.MetricsTokenFile, "metrics-addr", "metrics-token-file", metrics.TokenEnv)
+	if err == nil && addr != "" {
+		ms, err = metrics.Listen(addr, token)
 	}
-	return livepage.Listen(e.Live, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	if addr, token, err = exposed(e.Live, e.LiveTokenFile, "live", "live-token-file", livepage.TokenEnv); err == nil && addr != "" {
+		page, err = livepage.Listen(addr, token)
+	}
+	if err != nil {
+		if ms != nil {
+			ms.Close()
+		}
+		return nil, nil, err
+	}
+	return ms, page, nil
 }
 
 // lives is the run's live sinks at once (--metrics-addr and --live).
@@ -401,15 +412,12 @@ func runCommand(ctx context.Context, m *workload.Meta, w workload.Measured, cold
 	if err != nil {
 		return err
 	}
-	if s.live, err = listenLive(v); err != nil {
+	if s.live, s.page, err = listenLive(v); err != nil {
 		return err
 	}
 	if s.live != nil {
 		defer s.live.Close()
 		fmt.Fprintf(env.Out, "live figures: http://%s/metrics (Prometheus's format)\n", s.live.Addr())
-	}
-	if s.page, err = listenPage(v); err != nil {
-		return err
 	}
 	if s.page != nil {
 		defer s.page.Close()
