@@ -153,3 +153,45 @@ func TestLiveMetricsDuringARun(t *testing.T) {
 		t.Errorf("the token is printed")
 	}
 }
+
+// A TPC-H run serves its queries live too: each query's end is a unit of work named Q1..Q22, with its stream
+// count as the users and the test's kind as the phase.
+func TestLiveMetricsOfATPCHRun(t *testing.T) {
+	dir := t.TempDir()
+	u := "duckdb://" + filepath.Join(dir, "h.duckdb")
+	clitest.Must(t, "tpch", "build", "--target", u, "--scale", "0.01")
+	var url string
+	var mid map[string]*dto.MetricFamily
+	var mu sync.Mutex
+	out := clitest.RunWatching(context.Background(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if mid == nil && url != "" && strings.Contains(line, "(22/22)") { // the stream's last query
+			mid, _ = scrape(t, url, "")
+		}
+	}, "tpch", "run", "--target", u, "--streams", "1", "--no-warmup", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	if out.Code != 0 || mid == nil {
+		t.Fatalf("exit %d, scraped %v: %s", out.Code, mid != nil, out.Stderr)
+	}
+	queries := map[string]bool{}
+	for _, m := range mid["dbdyno_units_total"].GetMetric() {
+		if label(m, "outcome") == "committed" && label(m, "workload") == "tpch" {
+			queries[label(m, "transaction")] = true
+		}
+	}
+	if len(queries) < 21 || !queries["Q1"] || !queries["Q22"] {
+		t.Errorf("queries counted live: %v", queries)
+	}
+	phase := ""
+	for _, m := range mid["dbdyno_phase"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			phase = label(m, "phase")
+		}
+	}
+	if phase != "streams" {
+		t.Errorf("phase %q, want streams", phase)
+	}
+}

@@ -54,9 +54,9 @@ type Creating struct {
 	CreateDatabase bool `flag:"create-database" help:"create --target's database on its server when it is missing (CREATE DATABASE from the server's postgres or master database; embedded engines create their file anyway)"`
 }
 
-// ServesMetrics says whether a command takes --metrics-addr: a user-driven measured command (its runner reports
-// each unit of work as it ends).
-func ServesMetrics(c *workload.Command) bool { return c.Measured != nil && userDriven(c) }
+// ServesMetrics says whether a command takes --metrics-addr and --live: a user-driven measured command (its
+// runner reports each unit of work as it ends), or one that reports itself (Command.Live: TPC-H's queries).
+func ServesMetrics(c *workload.Command) bool { return c.Measured != nil && (userDriven(c) || c.Live) }
 
 // builds says whether a command is a build: it makes its target's tables, so it may make the database too.
 func builds(c *workload.Command) bool {
@@ -110,8 +110,10 @@ func CommandFlags(m *workload.Meta, c *workload.Command) []workload.Flag {
 		}
 		flags = append(flags, cold...)
 	}
-	if c.Measured != nil && userDriven(c) {
+	if ServesMetrics(c) {
 		flags = append(flags, workload.FlagsOf(&Exposing{})...)
+	}
+	if c.Measured != nil && userDriven(c) {
 		flags = append(flags, workload.FlagsOf(&peak.Flags{})...)
 		flags = append(flags, workload.FlagsOf(&StepFlags{StepDuration: time.Minute})...)
 	}

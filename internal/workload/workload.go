@@ -87,6 +87,9 @@ type Command struct {
 	// ColdInStart says the measured command runs --cold-cmd itself in Start, through Spec.Cold, once its data
 	// is ready (a probe that builds its tables in the run); otherwise the method runs it before Start.
 	ColdInStart bool
+	// Live says the measured command's runs report to Spec.Live though they run no virtual users (TPC-H's
+	// queries): it takes --metrics-addr and --live as the user-driven ones do.
+	Live bool
 }
 
 // TakeArgs adds a command line's positional arguments to the command's Positional flag (cobra and Invoke

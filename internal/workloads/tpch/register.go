@@ -95,7 +95,7 @@ func runCommand() *workload.Command {
 		Long: "Without --power, --throughput or --streams: a power test and a throughput test with the specification's\n" +
 			"minimum number of streams for the scale. --streams N alone runs N concurrent streams and reports the time to\n" +
 			"complete them; --streams 1..N runs 1, 2, ... N in turn (after a warm-up stream unless --no-warmup).",
-		Target: workload.ManyTargets, Existing: true,
+		Target: workload.ManyTargets, Existing: true, Live: true,
 		Example: "  dbdyno tpch run --target duckdb://tpch.duckdb                         # power and throughput tests\n" +
 			"  dbdyno tpch run --target postgres://bench@db1/tpch --streams 1..4 --repeat 3\n" +
 			"  dbdyno tpch run --target duckdb://tpch.duckdb --power --queries 1,6,14",
@@ -391,7 +391,7 @@ type run struct {
 
 func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (workload.Run, error) {
 	opts := RunOptions{Power: o.Power, Throughput: o.Throughput, Refresh: o.Refresh, Timeout: o.Timeout,
-		Seed: o.Seed, Streams: o.Streams, NoRestore: o.NoRestore, MaxDOP: o.MaxDOP, Progress: s.Out}
+		Seed: o.Seed, Streams: o.Streams, NoRestore: o.NoRestore, MaxDOP: o.MaxDOP, Progress: s.Out, Live: s.Live}
 	opts.Queries, _ = ParseQueries(o.Queries)
 	opts.Shard = o.Shard
 	d, err := Open(ctx, s.Target)
@@ -418,7 +418,7 @@ func (measured) Start(ctx context.Context, s workload.Spec, o *RunFlags) (worklo
 	}
 	switch {
 	case s.Warmup:
-		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, MaxDOP: opts.MaxDOP, Progress: s.Out}
+		opts = RunOptions{Warmup: true, Queries: opts.Queries, Timeout: opts.Timeout, Seed: opts.Seed, MaxDOP: opts.MaxDOP, Progress: s.Out, Live: s.Live}
 	case opts.Shard.On():
 		if opts.Throughput = true; opts.Streams == 0 {
 			opts.Streams = MinStreams(sf)

@@ -29,6 +29,9 @@ type RunOptions struct {
 	MaxDOP     int            // hold each query to this many parallel workers, the engine's way (0: the engine's own choice)
 	Shard      workload.Shard // --shard: the throughput test's streams are the shard's range of 1..Streams
 	Progress   io.Writer
+	// Live, when set (--metrics-addr, --live), takes each query's end (as the unit "Q6"), the streams running
+	// and the phase: the test's kind (power, throughput, streams, warmup), then ended.
+	Live workload.Live
 }
 
 // ErrAborted marks a run stopped by its context (Ctrl-C), as every workload reports an abort.
@@ -143,6 +146,9 @@ func (d *DB) Run(ctx context.Context, opts RunOptions) (*result.Analytic, error)
 			return a, err
 		}
 		defer func() { a.Note += r.endRefresh(r.outer) }() // after a fatal error too: restoring is not part of the run
+	}
+	if opts.Live != nil {
+		defer opts.Live.Phase("ended")
 	}
 	var firstErr error
 	add := func(t result.AnalyticTest, err error) {
@@ -266,6 +272,13 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 			}
 		}
 		qs.Queries = append(qs.Queries, qt)
+		if r.opts.Live != nil {
+			outcome := qt.Status // ok is the query's answer read; timeout, failed, aborted as the result says
+			if outcome == "ok" {
+				outcome = "committed"
+			}
+			r.opts.Live.Done(fmt.Sprintf("Q%d", q), el, outcome, 0, !r.opts.Warmup)
+		}
 		done++
 		state := ""
 		if qt.Status != "ok" {
@@ -283,6 +296,10 @@ func (r *runner) runStream(ctx context.Context, stream int) (qs result.QueryStre
 func (r *runner) powerTest(ctx context.Context) (result.AnalyticTest, error) {
 	t := result.AnalyticTest{Kind: "power", Streams: 1, Status: result.StatusOK, Refresh: []result.RefreshPair{}}
 	r.say("power test: %s\n", map[bool]string{true: "RF1, stream 0, RF2", false: "stream 0 (no refresh functions: add --refresh)"}[r.opts.Refresh])
+	if r.opts.Live != nil {
+		r.opts.Live.Phase("power")
+		r.opts.Live.Users(1)
+	}
 	t0 := time.Now()
 	var pair result.RefreshPair
 	if r.opts.Refresh {
@@ -325,6 +342,10 @@ func joinNote(a, b string) string {
 func (r *runner) streamSet(ctx context.Context, kind string, streams []int, refresh bool) (result.AnalyticTest, error) {
 	t := result.AnalyticTest{Kind: kind, Streams: len(streams), Status: result.StatusOK, Refresh: []result.RefreshPair{}}
 	r.say("%s: %d concurrent stream(s)%s\n", kind, len(streams), map[bool]string{true: " and a refresh stream", false: ""}[refresh])
+	if r.opts.Live != nil {
+		r.opts.Live.Phase(kind)
+		r.opts.Live.Users(len(streams))
+	}
 	t0 := time.Now()
 	t.StartUnixS = float64(t0.UnixNano()) / 1e9 // the merge of shards reads each one's window on one clock
 	out := make([]result.QueryStream, len(streams))
