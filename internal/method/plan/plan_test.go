@@ -208,8 +208,8 @@ func TestPlanInstances(t *testing.T) {
 	}
 }
 
-// plan run --metrics-addr gives every step that runs virtual users the address (one scrape target for the
-// whole plan), and no step that cannot serve it (a build, TPC-H).
+// plan run --metrics-addr gives every step that serves live figures the address (one scrape target for the
+// whole plan: virtual users, TPC-H's queries), and no step that cannot serve it (a build).
 func TestPlanMetricsAddrGoesToUserDrivenSteps(t *testing.T) {
 	text := "name: live\ntargets: [duckdb://a.duckdb]\nsteps:\n" +
 		"  - build: {workload: tpch, scale: 0.01}\n  - run: {workload: tpch}\n  - run: {workload: ping, duration: 5s}\n"
@@ -218,7 +218,7 @@ func TestPlanMetricsAddrGoesToUserDrivenSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.MetricsAddr, p.MetricsTokenFile = "127.0.0.1:9464", "/etc/dbdyno/token"
-	for i, want := range []bool{false, false, true} {
+	for i, want := range []bool{false, true, true} {
 		line := strings.Join(p.Commands(p.Steps[i])[0], " ")
 		if got := strings.Contains(line, "--metrics-addr 127.0.0.1:9464 --metrics-token-file /etc/dbdyno/token"); got != want {
 			t.Errorf("step %d: %s (the address given: %v, want %v)", i+1, line, got, want)
