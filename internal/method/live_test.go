@@ -195,3 +195,50 @@ func TestLiveMetricsOfATPCHRun(t *testing.T) {
 		t.Errorf("phase %q, want streams", phase)
 	}
 }
+
+// The storage probe serves its IO live: each measured IO's completion a unit named read or write with its
+// latency, the test's name as the phase, its clones as the users.
+func TestLiveMetricsOfAnIORun(t *testing.T) {
+	dir := t.TempDir()
+	var url string
+	var mid map[string]*dto.MetricFamily
+	var mu sync.Mutex
+	out := clitest.RunWatching(context.Background(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if mid == nil && url != "" && strings.Contains(line, " IOPS ") && strings.Contains(line, "read") {
+			mid, _ = scrape(t, url, "")
+		}
+	}, "io", "run", "--filename", filepath.Join(dir, "f"), "--size", "4m", "--rw", "randread", "--bs", "4k", "--iodepth", "2",
+		"--numjobs", "2", "--runtime", "3", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	if out.Code != 0 || mid == nil {
+		t.Fatalf("exit %d, scraped %v: %s %s", out.Code, mid != nil, out.Stdout, out.Stderr)
+	}
+	var reads float64
+	for _, m := range mid["dbdyno_units_total"].GetMetric() {
+		if label(m, "transaction") == "read" && label(m, "workload") == "io" {
+			reads += m.GetCounter().GetValue()
+		}
+	}
+	if reads <= 0 {
+		t.Errorf("no reads counted live: %v", mid["dbdyno_units_total"])
+	}
+	if h := mid["dbdyno_unit_latency_seconds"]; h == nil || h.GetMetric()[0].GetHistogram().GetSampleCount() == 0 {
+		t.Errorf("no IO latency histogram: %v", h)
+	}
+	phase := ""
+	for _, m := range mid["dbdyno_phase"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			phase = label(m, "phase")
+		}
+	}
+	if phase != "randread 4k Q2T2" {
+		t.Errorf("phase %q, want the test's name", phase)
+	}
+	if g := mid["dbdyno_virtual_users"]; g == nil || g.GetMetric()[0].GetGauge().GetValue() != 2 {
+		t.Errorf("clones as users: %v", g)
+	}
+}

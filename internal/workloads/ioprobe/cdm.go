@@ -185,6 +185,7 @@ func (r *run) measureCDM(ctx context.Context, res *result.Result) (bool, error) 
 		var best *result.IOTest
 		if c.prepare > 0 {
 			prep := *t
+			prep.Live = nil // unmeasured: not live either
 			prep.Jobs = append([]Job(nil), t.Jobs...)
 			for k := range prep.Jobs {
 				prep.Jobs[k].Runtime, prep.Jobs[k].TimeBased, prep.Jobs[k].Ramp = c.prepare, true, 0
@@ -196,6 +197,7 @@ func (r *run) measureCDM(ctx context.Context, res *result.Result) (bool, error) 
 				runErr, best = err, rt
 			}
 		}
+		t.Live = r.spec.Live
 		for p := 1; runErr == nil && p <= t.Passes && ctx.Err() == nil; p++ {
 			fmt.Fprintf(out, "test %d of %d: %s%s\n", i+1, len(r.tests), t.Name, passOf(p, t.Passes))
 			rt, err := cdmPass(ctx, t, r.byPath, out, r.o.Interval, false)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/lib/aio"
 	"github.com/dbdyno/dbdyno/internal/output/result"
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Latencies are kept in nanoseconds in log-linear histograms of two significant digits: every percentile is
@@ -49,6 +50,7 @@ type clone struct {
 	// submits counts the calls that sent IOs to the kernel, issued the IOs sent (fio's one IO per submit
 	// unless iodepth_batch_submit says more)
 	submits, issued int64
+	live            workload.Live // the test's (nil: none)
 }
 
 // window is a test's timeline in nanoseconds from its start: ramp until measure, then measured until end
@@ -60,6 +62,9 @@ type window struct {
 }
 
 func (w *window) now() int64 { return int64(time.Since(w.base)) }
+
+// dirNames are the directions as the live figures name them.
+var dirNames = [2]string{"read", "write"}
 
 // testHook, when set (tests), sees a test's clones after they ended.
 var testHook func(clones []*clone)
@@ -93,7 +98,7 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 		for k := lo; k < hi; k++ {
 			f := files[j.path(k)]
 			rt.Buffered = rt.Buffered || j.Direct && f.Buffered
-			clones = append(clones, &clone{job: j, k: k, file: f, measure: m, end: e})
+			clones = append(clones, &clone{job: j, k: k, file: f, measure: m, end: e, live: t.Live})
 		}
 	}
 	if unbounded {
@@ -124,6 +129,10 @@ func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer
 		case <-ctx.Done():
 		case <-time.After(d):
 		}
+	}
+	if t.Live != nil {
+		t.Live.Phase(t.Name)
+		t.Live.Users(len(clones))
 	}
 	w.base = time.Now()
 	s := startSampler(w, clones, interval, out)
@@ -326,6 +335,9 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 				c.c.latNs[d].Add(lat)
 				c.c.totNs[d].Add(end - preppedAt[s])
 				c.c.hist[d].RecordValue(lat)
+				if c.live != nil {
+					c.live.Done(dirNames[d], time.Duration(lat), "committed", 0, true)
+				}
 			}
 			freeSlot = append(freeSlot, s)
 			inflight--

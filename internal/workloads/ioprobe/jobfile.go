@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/workload"
 )
 
 // Test is what runs at one time: one or more jobs (each with its clones) started together, as fio runs the
@@ -17,6 +19,9 @@ type Test struct {
 	// StartAt, when set, is the instant (this host's clock) the test's window starts (--start-at: the shards
 	// of one run start together): its clones set up first, then wait for it
 	StartAt time.Time
+	// Live, when set (--metrics-addr, --live), takes each measured IO's completion (as the unit "read" or
+	// "write", with its latency), the test's name as the phase, its clones as the users and each second's IOPS
+	Live workload.Live
 }
 
 // defaultName is the name of a job nothing names (the command line's, or fio's default).

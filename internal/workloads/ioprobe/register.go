@@ -80,6 +80,7 @@ func runCommand() *workload.Command {
 		Example: "  dbdyno io run --filename /data/dbdyno.io --size 4g --rw randread --bs 8k --iodepth 32 --numjobs 2 --runtime 60\n" +
 			"  dbdyno io run --directory /data --preset crystaldiskmark\n" +
 			"  dbdyno io run --job ssd-test.fio",
+		Live: true,
 	}, &RunFlags{}, measured{})
 	for i := range c.Flags {
 		if f := &c.Flags[i]; f.Name == "preset" {
@@ -336,6 +337,9 @@ func (r *run) Options() map[string]any {
 
 // Measure runs the tests in order, each for its passes (the best pass kept).
 func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
+	if r.spec.Live != nil {
+		defer r.spec.Live.Phase("ended")
+	}
 	if r.cdm != nil {
 		return r.measureCDM(ctx, res)
 	}
@@ -354,6 +358,7 @@ func (r *run) Measure(ctx context.Context, res *result.Result) (bool, error) {
 			} else {
 				t.StartAt = time.Time{}
 			}
+			t.Live = r.spec.Live
 			rt, err := runTest(ctx, t, r.byPath, r.spec.Out, r.o.Interval)
 			printTest(r.spec.Out, rt)
 			if err != nil {

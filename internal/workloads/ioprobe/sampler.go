@@ -114,6 +114,9 @@ func (s *sampler) sample(now int64) {
 	if n := ios[0] + ios[1] - s.prevIOs[0] - s.prevIOs[1]; n > 0 {
 		p.MeanLatUs = float64(lat-s.prevLat) / float64(n) / 1e3
 	}
+	if len(s.clones) > 0 && s.clones[0].live != nil { // the live page's second: IOPS per minute, the mean latency
+		s.clones[0].live.Interval(time.Duration(now-s.w.measure), (p.ReadIOPS+p.WriteIOPS)*60, 0, p.MeanLatUs/1000, true)
+	}
 	if d, ok := readDiskstats(s.dev); ok {
 		p.DevReadIOPS = float64(d.reads-s.prevDev.reads) / dt
 		p.DevWriteIOPS = float64(d.writes-s.prevDev.writes) / dt
