@@ -127,6 +127,17 @@ type Run struct {
 	labels []string // run_id, workload, target
 	mu     sync.Mutex
 	phase  string
+	series sync.Map // unitKey -> *unitSeries: a unit's counter and histogram, found without hashing its labels again
+}
+
+type unitKey struct {
+	tx, outcome string
+	measured    bool
+}
+
+type unitSeries struct {
+	done    prometheus.Counter
+	latency prometheus.Observer
 }
 
 // Run starts a run's series: its info, phase ramp-up. target is the URL without its password.
@@ -148,12 +159,19 @@ func (r *Run) with(extra ...string) []string {
 
 // Done counts a unit of work that ended: its transaction, latency, outcome and retries.
 func (r *Run) Done(tx string, d time.Duration, outcome string, retries int, measured bool) {
-	m := "false"
-	if measured {
-		m = "true"
+	k := unitKey{tx, outcome, measured}
+	v, ok := r.series.Load(k)
+	if !ok {
+		m := "false"
+		if measured {
+			m = "true"
+		}
+		v, _ = r.series.LoadOrStore(k, &unitSeries{done: r.s.done.WithLabelValues(r.with(tx, outcome, m)...),
+			latency: r.s.latency.WithLabelValues(r.with(tx, m)...)})
 	}
-	r.s.done.WithLabelValues(r.with(tx, outcome, m)...).Inc()
-	r.s.latency.WithLabelValues(r.with(tx, m)...).Observe(d.Seconds())
+	u := v.(*unitSeries)
+	u.done.Inc()
+	u.latency.Observe(d.Seconds())
 	if retries > 0 {
 		r.s.retries.WithLabelValues(r.with(tx)...).Add(float64(retries))
 	}
