@@ -242,3 +242,40 @@ func TestLiveMetricsOfAnIORun(t *testing.T) {
 		t.Errorf("clones as users: %v", g)
 	}
 }
+
+// A stepped probe serves its steps live: each step a unit named for the probe (read), the probe's kind as the
+// phase.
+func TestLiveMetricsOfAProbe(t *testing.T) {
+	u := "sqlite://" + filepath.Join(t.TempDir(), "p.db")
+	var url string
+	var mid map[string]*dto.MetricFamily
+	var mu sync.Mutex
+	out := clitest.RunWatching(context.Background(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if mid == nil && url != "" && strings.HasPrefix(line, "table 2/2") {
+			mid, _ = scrape(t, url, "")
+		}
+	}, "probe", "read", "--target", u, "--table-size", "1m", "--tables", "2", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	if out.Code != 0 || mid == nil {
+		t.Fatalf("exit %d, scraped %v: %s %s", out.Code, mid != nil, out.Stdout, out.Stderr)
+	}
+	var steps float64
+	for _, m := range mid["dbdyno_units_total"].GetMetric() {
+		if label(m, "transaction") == "read" && label(m, "outcome") == "committed" {
+			steps += m.GetCounter().GetValue()
+		}
+	}
+	phase := ""
+	for _, m := range mid["dbdyno_phase"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			phase = label(m, "phase")
+		}
+	}
+	if steps != 2 || phase != "read" {
+		t.Errorf("steps %v, phase %q; want 2 and read", steps, phase)
+	}
+}

@@ -37,13 +37,13 @@ func init() {
 			mCPUPerOp},
 		Commands: []*workload.Command{
 			workload.NewMeasured(workload.Command{Name: "read", Short: "MB/min scanning tables of identical 410-byte rows, one count(*) each",
-				Target: workload.ManyTargets, ColdInStart: true}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
+				Live: true, Target: workload.ManyTargets, ColdInStart: true}, &ReadFlags{Build: defaultBuild()}, readProbe{}),
 			workload.NewMeasured(workload.Command{Name: "write", Short: "MB/min appending 100 MiB chunks with INSERT ... SELECT (or the engine's bulk path), and the log written",
-				Target: workload.ManyTargets}, &WriteFlags{Build: defaultBuild()}, writeProbe{}),
+				Live: true, Target: workload.ManyTargets}, &WriteFlags{Build: defaultBuild()}, writeProbe{}),
 			workload.NewMeasured(workload.Command{Name: "cpu", Short: "a forced loop join over the first N rows, N stepped until one query passes --limit",
-				Target: workload.ManyTargets}, &CPUFlags{Build: defaultBuild()}, cpuProbe{}),
+				Live: true, Target: workload.ManyTargets}, &CPUFlags{Build: defaultBuild()}, cpuProbe{}),
 			workload.NewMeasured(workload.Command{Name: "memory", Short: "the data the engine keeps cached: a working set stepped up, each step read twice",
-				Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
+				Live: true, Target: workload.ManyTargets}, &MemoryFlags{Build: defaultBuild()}, memoryProbe{}),
 			workload.NewMeasured(workload.Command{Name: "mixed", Short: "the study's scale test: insert 20%, select 30%, update 30%, delete 20%, skewed to the newest rows",
 				Target: workload.ManyTargets, ColdInStart: true}, &MixedFlags{}, runner.VU[MixedFlags]{
 				Check: checkMixed,

@@ -68,6 +68,11 @@ func (s *stepper) Measure(ctx context.Context, res *result.Result) (bool, error)
 	if s.e.Embedded {
 		s.probe.Counters = "process"
 	}
+	if l := s.spec.Live; l != nil {
+		l.Phase(s.kind)
+		l.Users(1)
+		defer l.Phase("ended")
+	}
 	err := s.steps(ctx, s)
 	if len(s.probe.Steps) == 0 {
 		return false, err
@@ -108,6 +113,13 @@ func (s *stepper) step(ctx context.Context, name string, x float64, rows, bytes 
 	err := do(ctx)
 	secs := time.Since(t0).Seconds()
 	st := result.ProbeStep{Name: name, X: x, Seconds: round(secs, 4), Rows: rows, Bytes: bytes}
+	if l := s.spec.Live; l != nil { // each step a unit of the probe's kind, with its time
+		outcome := "committed"
+		if err != nil {
+			outcome = s.e.Classify(err).String()
+		}
+		l.Done(s.kind, time.Since(t0), outcome, 0, true)
+	}
 	if err != nil {
 		return st, err
 	}
