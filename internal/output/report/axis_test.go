@@ -113,3 +113,13 @@ func TestPublishedRowsAreNotRuns(t *testing.T) {
 		t.Errorf("the published row: %s", row)
 	}
 }
+
+// A tick of a very short run's time axis reads as a decimal, never in exponent form (5e-05 read as a size's
+// "5e-0"; a probe's 20 ms run drew its system chart so).
+func TestTinyTicksAreDecimals(t *testing.T) {
+	for v, want := range map[float64]string{0.00005: "0.00005", 0.00015: "0.00015", 0.25: "0.25", 3.14159: "3.14", 0.000123456: "0.000123"} {
+		if got := fmtNum(v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+}

@@ -285,7 +285,9 @@ func fmtNum(v float64) string {
 	case a == 0:
 		return "0"
 	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
+	// three significant digits, never in exponent form: a run of milliseconds' axis reads 0.00005, not 5e-05
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // thin keeps at most maxPoints points of a series: each bucket's lowest and highest, in order.
