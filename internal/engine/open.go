@@ -118,12 +118,18 @@ func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
 // Beside returns the target of database name on the same server, creating that database when it is missing
 // (side databases for tests and for workloads whose tables would collide). t's own database must exist.
 func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
+	b, _, err := t.beside(ctx, name)
+	return b, err
+}
+
+// beside is Beside, and whether it created the database.
+func (t *Target) beside(ctx context.Context, name string) (*Target, bool, error) {
 	if t.Engine.Embedded {
-		return nil, fmt.Errorf("%s has no server to hold another database", t.Engine.Name)
+		return nil, false, fmt.Errorf("%s has no server to hold another database", t.Engine.Name)
 	}
 	db, err := t.Open(ctx)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer db.Close()
 	st := t.Engine.stmt("database_exists")
@@ -131,28 +137,30 @@ func (t *Target) Beside(ctx context.Context, name string) (*Target, error) {
 	// Babelfish fails one of two CREATE DATABASE made at once with "tuple concurrently updated" (its catalog
 	// row taken by the other): such a failure is tried again, a bounded number of times, after looking whether
 	// the database came to be meanwhile.
+	created := false
 	for attempt := 1; ; attempt++ {
 		var n int
 		if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{name})...).Scan(&n); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if n > 0 {
 			break
 		}
 		_, err := db.ExecContext(ctx, create)
 		if err == nil {
+			created = true
 			break
 		}
 		if attempt == besideAttempts || !concurrentCatalog(err) {
-			return nil, err
+			return nil, false, err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, false, ctx.Err()
 		case <-time.After(time.Duration(attempt) * 100 * time.Millisecond):
 		}
 	}
-	return t.WithDatabase(name), nil
+	return t.WithDatabase(name), created, nil
 }
 
 // CreateDatabase creates the target's database on its server when it is missing, from the engine's
@@ -162,22 +170,11 @@ func (t *Target) CreateDatabase(ctx context.Context) (bool, error) {
 	if t.Engine.Embedded || t.Database == "" {
 		return false, nil
 	}
-	admin := t.WithDatabase(t.Engine.AdminDatabase)
-	db, err := admin.Open(ctx)
+	_, made, err := t.WithDatabase(t.Engine.AdminDatabase).beside(ctx, t.Database)
 	if err != nil {
-		return false, err
-	}
-	st := t.Engine.stmt("database_exists")
-	var n int
-	err = db.QueryRowContext(ctx, st.SQL, st.Args([]any{t.Database})...).Scan(&n)
-	db.Close()
-	if err != nil || n > 0 {
-		return false, err
-	}
-	if _, err := admin.Beside(ctx, t.Database); err != nil {
 		return false, fmt.Errorf("creating database %s on %s:%d: %s", t.Engine.Ident(t.Database), t.Host, t.Port, t.Scrub(err.Error()))
 	}
-	return true, nil
+	return made, nil
 }
 
 // besideAttempts bounds the tries of a side database's CREATE DATABASE that met another at the same time.

@@ -55,6 +55,36 @@ func label(m *dto.Metric, name string) string {
 
 var liveLine = regexp.MustCompile(`live figures: (http://\S+/metrics)`)
 
+// scrapeOn runs a command with --metrics-addr and scrapes it once, at the first line of its output that when
+// takes (on the run's own goroutine: the run waits for the scrape); nil when no line did.
+func scrapeOn(t *testing.T, when func(line string) bool, args ...string) (map[string]*dto.MetricFamily, clitest.Result) {
+	t.Helper()
+	var url string
+	var got map[string]*dto.MetricFamily
+	var mu sync.Mutex
+	out := clitest.RunWatching(context.Background(), func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if m := liveLine.FindStringSubmatch(line); m != nil {
+			url = m[1]
+		}
+		if got == nil && url != "" && when(line) {
+			got, _ = scrape(t, url, "")
+		}
+	}, append(args, "--metrics-addr", "127.0.0.1:0", "--store", "")...)
+	return got, out
+}
+
+// phaseOf is the phase a scrape found the run in.
+func phaseOf(fams map[string]*dto.MetricFamily) string {
+	for _, m := range fams["dbdyno_phase"].GetMetric() {
+		if m.GetGauge().GetValue() == 1 {
+			return label(m, "phase")
+		}
+	}
+	return ""
+}
+
 // A run with --metrics-addr serves its live figures while it runs: scraped mid-run with the client library's
 // parser, the units of work by outcome, their latency histogram, the users and the phase are there, labelled
 // with the run's ID (the result's), workload and target (without the password) and the run's labels; after the
@@ -110,13 +140,7 @@ func TestLiveMetricsDuringARun(t *testing.T) {
 	if g := mid["dbdyno_virtual_users"]; g == nil || g.GetMetric()[0].GetGauge().GetValue() != 2 {
 		t.Errorf("virtual users: %v", g)
 	}
-	phase := ""
-	for _, m := range mid["dbdyno_phase"].GetMetric() {
-		if m.GetGauge().GetValue() == 1 {
-			phase = label(m, "phase")
-		}
-	}
-	if phase != "measure" {
+	if phase := phaseOf(mid); phase != "measure" {
 		t.Errorf("phase %q mid-run, want measure", phase)
 	}
 	if info := mid["dbdyno_run_info"]; info == nil || label(info.GetMetric()[0], "labels") != "tier=S1" {
@@ -160,19 +184,8 @@ func TestLiveMetricsOfATPCHRun(t *testing.T) {
 	dir := t.TempDir()
 	u := "duckdb://" + filepath.Join(dir, "h.duckdb")
 	clitest.Must(t, "tpch", "build", "--target", u, "--scale", "0.01")
-	var url string
-	var mid map[string]*dto.MetricFamily
-	var mu sync.Mutex
-	out := clitest.RunWatching(context.Background(), func(line string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if m := liveLine.FindStringSubmatch(line); m != nil {
-			url = m[1]
-		}
-		if mid == nil && url != "" && strings.Contains(line, "(22/22)") { // the stream's last query
-			mid, _ = scrape(t, url, "")
-		}
-	}, "tpch", "run", "--target", u, "--streams", "1", "--no-warmup", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	mid, out := scrapeOn(t, func(line string) bool { return strings.Contains(line, "(22/22)") }, // the stream's last query
+		"tpch", "run", "--target", u, "--streams", "1", "--no-warmup")
 	if out.Code != 0 || mid == nil {
 		t.Fatalf("exit %d, scraped %v: %s", out.Code, mid != nil, out.Stderr)
 	}
@@ -185,13 +198,7 @@ func TestLiveMetricsOfATPCHRun(t *testing.T) {
 	if len(queries) < 21 || !queries["Q1"] || !queries["Q22"] {
 		t.Errorf("queries counted live: %v", queries)
 	}
-	phase := ""
-	for _, m := range mid["dbdyno_phase"].GetMetric() {
-		if m.GetGauge().GetValue() == 1 {
-			phase = label(m, "phase")
-		}
-	}
-	if phase != "streams" {
+	if phase := phaseOf(mid); phase != "streams" {
 		t.Errorf("phase %q, want streams", phase)
 	}
 }
@@ -200,20 +207,9 @@ func TestLiveMetricsOfATPCHRun(t *testing.T) {
 // latency, the test's name as the phase, its clones as the users.
 func TestLiveMetricsOfAnIORun(t *testing.T) {
 	dir := t.TempDir()
-	var url string
-	var mid map[string]*dto.MetricFamily
-	var mu sync.Mutex
-	out := clitest.RunWatching(context.Background(), func(line string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if m := liveLine.FindStringSubmatch(line); m != nil {
-			url = m[1]
-		}
-		if mid == nil && url != "" && strings.Contains(line, " IOPS ") && strings.Contains(line, "read") {
-			mid, _ = scrape(t, url, "")
-		}
-	}, "io", "run", "--filename", filepath.Join(dir, "f"), "--size", "4m", "--rw", "randread", "--bs", "4k", "--iodepth", "2",
-		"--numjobs", "2", "--runtime", "3", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	mid, out := scrapeOn(t, func(line string) bool { return strings.Contains(line, " IOPS ") && strings.Contains(line, "read") },
+		"io", "run", "--filename", filepath.Join(dir, "f"), "--size", "4m", "--rw", "randread", "--bs", "4k", "--iodepth", "2",
+		"--numjobs", "2", "--runtime", "3")
 	if out.Code != 0 || mid == nil {
 		t.Fatalf("exit %d, scraped %v: %s %s", out.Code, mid != nil, out.Stdout, out.Stderr)
 	}
@@ -229,13 +225,7 @@ func TestLiveMetricsOfAnIORun(t *testing.T) {
 	if h := mid["dbdyno_unit_latency_seconds"]; h == nil || h.GetMetric()[0].GetHistogram().GetSampleCount() == 0 {
 		t.Errorf("no IO latency histogram: %v", h)
 	}
-	phase := ""
-	for _, m := range mid["dbdyno_phase"].GetMetric() {
-		if m.GetGauge().GetValue() == 1 {
-			phase = label(m, "phase")
-		}
-	}
-	if phase != "randread 4k Q2T2" {
+	if phase := phaseOf(mid); phase != "randread 4k Q2T2" {
 		t.Errorf("phase %q, want the test's name", phase)
 	}
 	if g := mid["dbdyno_virtual_users"]; g == nil || g.GetMetric()[0].GetGauge().GetValue() != 2 {
@@ -247,19 +237,8 @@ func TestLiveMetricsOfAnIORun(t *testing.T) {
 // phase.
 func TestLiveMetricsOfAProbe(t *testing.T) {
 	u := "sqlite://" + filepath.Join(t.TempDir(), "p.db")
-	var url string
-	var mid map[string]*dto.MetricFamily
-	var mu sync.Mutex
-	out := clitest.RunWatching(context.Background(), func(line string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if m := liveLine.FindStringSubmatch(line); m != nil {
-			url = m[1]
-		}
-		if mid == nil && url != "" && strings.HasPrefix(line, "table 2/2") {
-			mid, _ = scrape(t, url, "")
-		}
-	}, "probe", "read", "--target", u, "--table-size", "1m", "--tables", "2", "--metrics-addr", "127.0.0.1:0", "--store", "")
+	mid, out := scrapeOn(t, func(line string) bool { return strings.HasPrefix(line, "table 2/2") },
+		"probe", "read", "--target", u, "--table-size", "1m", "--tables", "2")
 	if out.Code != 0 || mid == nil {
 		t.Fatalf("exit %d, scraped %v: %s %s", out.Code, mid != nil, out.Stdout, out.Stderr)
 	}
@@ -269,13 +248,7 @@ func TestLiveMetricsOfAProbe(t *testing.T) {
 			steps += m.GetCounter().GetValue()
 		}
 	}
-	phase := ""
-	for _, m := range mid["dbdyno_phase"].GetMetric() {
-		if m.GetGauge().GetValue() == 1 {
-			phase = label(m, "phase")
-		}
-	}
-	if steps != 2 || phase != "read" {
+	if phase := phaseOf(mid); steps != 2 || phase != "read" {
 		t.Errorf("steps %v, phase %q; want 2 and read", steps, phase)
 	}
 }

@@ -328,13 +328,7 @@ func pageFinal(p *livepage.Run, res *result.Result) {
 	var ivs []livepage.Interval
 	if m := res.Measurement; m != nil {
 		for _, iv := range m.Intervals {
-			var p95 int64
-			for _, t := range iv.Transactions {
-				if t.Count > 0 && t.P95 > p95 {
-					p95 = t.P95
-				}
-			}
-			ivs = append(ivs, livepage.Interval{ElapsedS: iv.ElapsedSeconds, PerMinute: iv.PerMinute, Errors: iv.Errors, P95ms: float64(p95) / 1000, Measured: iv.Measured})
+			ivs = append(ivs, livepage.Interval{ElapsedS: iv.ElapsedSeconds, PerMinute: iv.PerMinute, Errors: iv.Errors, P95ms: float64(iv.SlowestP95()) / 1000, Measured: iv.Measured})
 		}
 	}
 	p.Final(res.Status, ivs)

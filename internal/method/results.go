@@ -186,13 +186,7 @@ func (rs *runSet) printMedians() {
 			all = append(all, h.Value)
 		}
 	}
-	withUnit := func(h result.Metric, v float64) string {
-		s := compare.FormatAlike(v, all)
-		if h.Unit != "" && !strings.HasSuffix(h.Name, h.Unit) {
-			s += " " + h.Unit
-		}
-		return s
-	}
+	withUnit := func(h result.Metric, v float64) string { return results.UnitAfter(h, compare.FormatAlike(v, all)) }
 	for _, runs := range rs.configurations() {
 		r := runs[compare.MedianIndex(runs)]
 		h, ok := r.Headline()

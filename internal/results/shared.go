@@ -91,8 +91,10 @@ func Combine(parts []*result.Result) []result.Metric {
 
 // WithUnit writes a metric's value with its unit, unless its name says it ("read MB/min 5047.1"): the store's
 // headline, the medians and the aggregate line state what the number counts.
-func WithUnit(m result.Metric, v float64) string {
-	s := compare.Format(v)
+func WithUnit(m result.Metric, v float64) string { return UnitAfter(m, compare.Format(v)) }
+
+// UnitAfter is a metric's figure, already written, with its unit after it where its name does not end in it.
+func UnitAfter(m result.Metric, s string) string {
 	if m.Unit != "" && !strings.HasSuffix(m.Name, m.Unit) {
 		s += " " + m.Unit
 	}

@@ -718,10 +718,7 @@ func CheckSpace(ctx context.Context, t *engine.Target, rawBytes int64) error {
 	}
 	if need > u.Free {
 		return fmt.Errorf("this build needs about %s on %s, which has %s free: build less (a smaller size: --warehouses, --scale, --size, --table-size, --total, --max) or choose another disk",
-			humanBytes(need), dir, humanBytes(u.Free))
+			units.FormatBytes(int64(need)), dir, units.FormatBytes(int64(u.Free)))
 	}
 	return nil
 }
-
-// humanBytes is a size in the binary units every size is printed in (MiB, GiB: 16m is 16 MiB).
-func humanBytes(b uint64) string { return units.FormatBytes(int64(b)) }

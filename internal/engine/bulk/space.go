@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dbdyno/dbdyno/internal/lib/units"
 	"github.com/shirou/gopsutil/v4/disk"
 )
 
@@ -21,7 +22,7 @@ type SpaceError struct {
 }
 
 func (e *SpaceError) Error() string {
-	return fmt.Sprintf("%s needs %s on %s, which has %s free: %s", e.What, spaceBytes(e.Need), e.Dir, spaceBytes(e.Free), e.Fix)
+	return fmt.Sprintf("%s needs %s on %s, which has %s free: %s", e.What, units.FormatBytes(int64(e.Need)), e.Dir, units.FormatBytes(int64(e.Free)), e.Fix)
 }
 
 // FreeSpace is the space an unprivileged writer may still use on the disk that holds path, or would hold it:
@@ -71,6 +72,3 @@ func Allocated(path string) uint64 {
 	}
 	return uint64(fi.Size())
 }
-
-// spaceBytes words a size as humanBytes does.
-func spaceBytes(b uint64) string { return humanBytes(b) }

@@ -10,7 +10,6 @@ package agent
 
 import (
 	"context"
-	"crypto/subtle"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/dbdyno/dbdyno/internal/host/envinfo"
 	"github.com/dbdyno/dbdyno/internal/host/sysmetrics"
+	"github.com/dbdyno/dbdyno/internal/lib/httpauth"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -90,11 +90,7 @@ func loopback(addr string) bool {
 	if err != nil {
 		return false
 	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return httpauth.Loopback(host)
 }
 
 // listenNetwork is the network that listens on exactly the address given: tcp4 for an IPv4 address (0.0.0.0
@@ -205,16 +201,7 @@ func (s *Server) Serve(ctx context.Context, out io.Writer, ready func(addr strin
 
 // auth lets a request through when it presents the token (compared in constant time) or the agent has none.
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
-				http.Error(w, "dbdyno agent: a valid token is required (Authorization: Bearer)", http.StatusUnauthorized)
-				return
-			}
-		}
-		h(w, r)
-	}
+	return httpauth.Bearer(s.token, "dbdyno agent: a valid token is required (Authorization: Bearer)", h)
 }
 
 func reply(w http.ResponseWriter, v any) {

@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/lib/httpauth"
 )
 
 //go:embed page.html
@@ -39,7 +41,7 @@ func Listen(addr, token string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--live %q is not HOST:PORT: give e.g. 127.0.0.1:8080", addr)
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) && token == "" {
+	if !httpauth.Loopback(host) && token == "" {
 		return nil, fmt.Errorf("--live %s is not a loopback address: give a token (--live-token-file or %s), which the page's address then carries, or serve on 127.0.0.1", addr, TokenEnv)
 	}
 	ln, err := net.Listen("tcp", addr)

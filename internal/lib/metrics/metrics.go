@@ -8,7 +8,6 @@ package metrics
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net"
@@ -18,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/lib/httpauth"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -49,7 +49,7 @@ func Listen(addr, token string) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--metrics-addr %q is not HOST:PORT: give e.g. 127.0.0.1:9464", addr)
 	}
-	if !loopback(host) && token == "" {
+	if !httpauth.Loopback(host) && token == "" {
 		return nil, fmt.Errorf("--metrics-addr %s is not a loopback address: give a token (--metrics-token-file or %s) that every scrape must send, or serve on 127.0.0.1", addr, TokenEnv)
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -76,7 +76,7 @@ func Listen(addr, token string) (*Server, error) {
 	}
 	h := promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{})
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", guard(token, h))
+	mux.Handle("/metrics", httpauth.Bearer(token, "a bearer token is needed", h.ServeHTTP))
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
 	return s, nil
@@ -84,28 +84,6 @@ func Listen(addr, token string) (*Server, error) {
 
 // TokenEnv holds the token of a --metrics-addr that is not loopback.
 const TokenEnv = "DBDYNO_METRICS_TOKEN"
-
-// guard lets a request through with the token as its bearer credentials (any, without a token).
-func guard(token string, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-				http.Error(w, "a bearer token is needed", http.StatusUnauthorized)
-				return
-			}
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-func loopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
 
 // Addr is the address served (with the port the system chose for :0).
 func (s *Server) Addr() string { return s.ln.Addr().String() }

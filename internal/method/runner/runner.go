@@ -820,13 +820,7 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	}
 	fmt.Fprintf(cfg.Progress, "%7.1fs%s %s %s %8.0f%s  err %d |%s (p50/p95/p99 %s)\n", elapsed.Seconds(), where, phase, rate, perUnit, key, iv.Errors, b.String(), latUnit)
 	if cfg.Live != nil {
-		var p95 int64 // the slowest type's, in µs
-		for _, t := range iv.Transactions {
-			if t.Count > 0 && t.P95 > p95 {
-				p95 = t.P95
-			}
-		}
-		cfg.Live.Interval(elapsed, iv.PerMinute, iv.Errors, float64(p95)/1000, measured)
+		cfg.Live.Interval(elapsed, iv.PerMinute, iv.Errors, float64(iv.SlowestP95())/1000, measured)
 	}
 	return iv
 }

@@ -644,6 +644,18 @@ type Interval struct {
 	Transactions   map[string]IntervalTxStat `json:"transactions"`
 }
 
+// SlowestP95 is the highest p95 (µs) of the interval's transaction types that completed any: what a live view
+// shows for the interval.
+func (iv Interval) SlowestP95() int64 {
+	var p95 int64
+	for _, t := range iv.Transactions {
+		if t.Count > 0 && t.P95 > p95 {
+			p95 = t.P95
+		}
+	}
+	return p95
+}
+
 // IntervalTxStat is one transaction type over one interval.
 type IntervalTxStat struct {
 	Count int64 `json:"count"`
