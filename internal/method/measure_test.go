@@ -33,3 +33,15 @@ func TestMeasuringSurvivesAServerThatWentAway(t *testing.T) {
 		t.Fatalf("environment %+v, counters %+v, system %v", res.Environment, res.DBCounters, res.System != nil)
 	}
 }
+
+// A headline that is a bound ("less than 4 MiB") is not a measurement of no work; a measured 0 is.
+func TestZeroHeadlineSparesABound(t *testing.T) {
+	m := result.Metric{Name: "cached data estimate", Headline: true, Better: result.Higher, Value: 0}
+	if zeroHeadline([]result.Metric{m}) == nil {
+		t.Fatal("a measured headline of 0 passed")
+	}
+	m.Bound = "less than"
+	if err := zeroHeadline([]result.Metric{m}); err != nil {
+		t.Fatalf("a bound failed the run: %v", err)
+	}
+}

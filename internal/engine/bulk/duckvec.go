@@ -302,7 +302,10 @@ func putString[T string | []byte](s *vectorSink, c *vecCol, v T) {
 	b := s.text.alloc(len(v))
 	copy(b, v)
 	copy(h[4:8], b)
-	*(*unsafe.Pointer)(unsafe.Pointer(&h[8])) = unsafe.Pointer(unsafe.SliceData(b))
+	// A plain word, not a pointer store: h is DuckDB's memory, and a typed store would run the write barrier on
+	// the word it replaces, the last chunk's pointer into a block the arena may have let go and the collector
+	// freed ("found bad pointer in Go heap"). The block is pinned and held by the arena until DuckDB copied it.
+	*(*uintptr)(unsafe.Pointer(&h[8])) = uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
 func (s *vectorSink) Date(days int32) {

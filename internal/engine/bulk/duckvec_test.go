@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
+	"github.com/duckdb/duckdb-go/v2/mapping"
 )
 
 // The DuckDB sink writes every column type dbdyno's schemas use as DuckDB stores it: read back, each value is
@@ -190,4 +192,76 @@ func duckTarget(t *testing.T) (*engine.Target, *sql.DB) {
 	}
 	t.Cleanup(func() { db.Close() })
 	return tg, db
+}
+
+// A string header's pointer is stored into DuckDB's vector as a plain word: a typed pointer store there ran
+// Go's write barrier on the word it replaced, the previous chunk's pointer into string memory already freed, and
+// a collection running meanwhile stopped the process ("found bad pointer in Go heap", CI, a TPC-H refresh on
+// DuckDB). The collector runs throughout while every chunk's slots, holding the last chunk's pointers into
+// freed blocks, take new strings.
+func TestDuckDBSinkUnderTheCollector(t *testing.T) {
+	ctx := context.Background()
+	tg, db := duckTarget(t)
+	if _, err := db.Exec(`CREATE TABLE s (c VARCHAR)`); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	sink, err := OpenSink(ctx, tg, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	r, err := sink.Begin("s", []string{"c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every chunk puts a long string in a block of its own and the rest in a fresh block: each replaces the
+	// last chunk's block in the sink's list, so the slots not yet written point into blocks no longer held,
+	// which a collection then frees. No allocation in the loop but the blocks.
+	size := int(mapping.VectorSize())
+	const chunks = 80
+	rows := size * chunks
+	long := strings.Repeat("x", arenaBlock+10)
+	short := make([]string, size)
+	for i := range short {
+		short[i] = fmt.Sprintf("a string out of line, row %d", i)
+	}
+	var want int64
+	for i := range rows {
+		s := short[i%size]
+		switch i % size {
+		case 1:
+			s = long
+		case 3:
+			runtime.GC() // the blocks replaced at rows 1 and 2 freed before slots 3 on are written
+		}
+		want += int64(len(s))
+		r.Str(s)
+		if err := r.EndRow(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := sink.End(); err != nil || n != int64(rows) {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+	if err := sink.(interface{ Finish() error }).Finish(); err != nil {
+		t.Fatal(err)
+	}
+	var got int64
+	if err := db.QueryRow(`SELECT sum(length(c)) FROM s`).Scan(&got); err != nil || got != want {
+		t.Fatalf("%d bytes of strings read back (%v), want %d", got, err, want)
+	}
 }

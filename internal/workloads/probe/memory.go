@@ -190,8 +190,11 @@ func memoryEstimate(p *result.Probe) map[string]any {
 		out["cache_note"] = fmt.Sprintf("at least %s: every working set stayed cached", mibs(below.X))
 		out["cache_bound"] = "at least"
 	case below == nil:
-		out["cache_mib"] = round(above.X**above.Cached/100, 1)
+		// Even the smallest set fell out: the cache holds less than it, a bound (an estimate of the part that
+		// stayed would read as 0 MiB when none did, a figure that claims no work was done).
+		out["cache_mib"] = above.X
 		out["cache_note"] = fmt.Sprintf("less than %s, the smallest working set (%.0f%% cached on its second read)", mibs(above.X), *above.Cached)
+		out["cache_bound"] = "less than"
 	default:
 		est := max(below.X, round(above.X**above.Cached/100, 1))
 		out["cache_mib"] = est

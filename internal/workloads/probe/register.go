@@ -225,7 +225,7 @@ func metrics(r *result.Result) []result.Metric {
 		if v, ok := num("cache_mib"); ok {
 			m := mCache.Value(v)
 			if b, ok := f["cache_bound"].(string); ok {
-				m.Bound = b // every working set stayed cached: the cache holds at least the largest tried
+				m.Bound = b // "at least" the largest set (every one stayed cached), "less than" the smallest (none did)
 			}
 			out = append(out, m)
 		}
