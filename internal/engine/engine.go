@@ -76,6 +76,8 @@ type Engine struct {
 	// StorageFactor is the bytes an embedded database's file takes per byte of the rows as text (indexes
 	// included), to tell before a build whether the disk holds it; 0 where the disk is not dbdyno's to see.
 	StorageFactor float64
+	// Schemas says how a session works in another schema (--schema): NoSchemas where it cannot.
+	Schemas SchemaWay
 
 	rank int // place in lists and messages: the embedded defaults first
 	// textQuery goes before a query's arguments to send a statement without parameters as text in the engine's

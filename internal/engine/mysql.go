@@ -30,6 +30,7 @@ func init() {
 		Name: "mysql", Title: "MySQL/MariaDB", Schemes: []string{"mysql", "mariadb"},
 		DefaultPort: 3306, DefaultUser: "root", AdminDatabase: "",
 		Placeholder: sqlfile.Question, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkLoadData,
+		Schemas:  SchemaDatabase,
 		Counters: "InnoDB and statement counters (GLOBAL_STATUS)",
 		params:   map[string]bool{"tls": true, "ssl-mode": true, "ssl-ca": true},
 		denied:   "access denied", quotes: [2]string{"`", "`"}, open: openMySQL, classify: classifyMySQL, raised: raisedMySQL,

@@ -112,6 +112,10 @@ func (t *Target) Open(ctx context.Context) (*sql.DB, error) {
 		return nil, t.ConnectError(err)
 	}
 	t.learn(ctx, db) // which product the server is, once (distributed.go)
+	if err := t.checkSchema(ctx, db); err != nil {
+		db.Close()
+		return nil, err // connected: the schema is what is missing
+	}
 	return db, nil
 }
 

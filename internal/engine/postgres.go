@@ -28,6 +28,7 @@ func init() {
 		Name: "postgres", Title: "PostgreSQL", Schemes: []string{"postgres", "postgresql", "pg"},
 		DefaultPort: 5432, DefaultUser: "postgres", AdminDatabase: "postgres", TextParams: true,
 		Placeholder: sqlfile.Dollar, OLTP: true, ConcurrentDDL: true, Procedures: true, AtomicCall: true, Arrays: true, Bulk: BulkCopy, Wire: WirePostgres,
+		Schemas:  SchemaSearchPath,
 		Counters: "pg_stat_database and WAL bytes",
 		params:   map[string]bool{"sslmode": true, "sslrootcert": true, "sslcert": true, "sslkey": true, "sslpassword": true},
 		denied:   "authentication failed", open: openPostgres, classify: classifyPostgres, raised: raisedPostgres,
@@ -46,6 +47,9 @@ func pgConfig(t *Target) (*pgx.ConnConfig, error) {
 	cfg.Host, cfg.Port, cfg.User, cfg.Password, cfg.Database = t.Host, uint16(t.Port), t.User, t.password, t.Database
 	cfg.ConnectTimeout = t.ConnectTimeout
 	cfg.RuntimeParams["application_name"] = "dbdyno"
+	if t.Schema != "" {
+		cfg.RuntimeParams["search_path"] = ident(t.Schema) // a plain name (SetSchema), so unquoted as it is typed
+	}
 	cfg.DialFunc = rawconn.NewDialer(5 * time.Minute).DialContext
 	// Unnamed statements: PostgreSQL plans each query with its actual parameter values.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec

@@ -42,6 +42,7 @@ func init() {
 		Name: "sqlserver", Title: "SQL Server", Schemes: []string{"sqlserver", "mssql", "azuresql"},
 		DefaultPort: 1433, DefaultUser: "sa", AdminDatabase: "master",
 		Placeholder: sqlfile.AtP, OLTP: true, ConcurrentDDL: true, Procedures: true, Bulk: BulkCopyIn,
+		Schemas:  SchemaDefault,
 		Counters: "performance counters, file IO and wait statistics (DMVs); resource use on Azure SQL Database",
 		params: map[string]bool{"encrypt": true, "trustservercertificate": true, "hostnameincertificate": true,
 			"certificate": true, "servercertificate": true, "tlsmin": true, "fedauth": true, "applicationintent": true,

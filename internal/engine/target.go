@@ -25,6 +25,8 @@ type Target struct {
 	User     string
 	password string
 	Database string
+	// Schema is the schema the target's sessions work in (--schema, SetSchema); "" for the default one.
+	Schema   string
 	Instance string // a named server instance (SQL Server's HOST/INSTANCE)
 	Params   url.Values
 	// ConnectTimeout bounds each new connection to a server, handshake and login included (default 10 s).
@@ -110,6 +112,12 @@ func Parse(raw string) (*Target, error) {
 	if t.password == "" {
 		t.password = os.Getenv(PasswordEnv)
 	}
+	if s, ok := t.Params["schema"]; ok { // the URL's form of --schema (a target names its dataset's schema)
+		t.Params.Del("schema")
+		if err := t.SetSchema(strings.Join(s, ",")); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.checkParams(t.Params); err != nil {
 		return nil, err
 	}
@@ -140,6 +148,9 @@ func (t *Target) String() string {
 		u.User = url.User(t.User)
 	}
 	q := redactParams(t.Params)
+	if t.Schema != "" && t.Engine.Schemas != SchemaDatabase {
+		q.Set("schema", t.Schema)
+	}
 	if t.Engine.dbParam != "" {
 		u.Path = ""
 		if t.Instance != "" {
@@ -172,10 +183,10 @@ func (e *Engine) checkParams(q url.Values) error {
 	return nil
 }
 
-// WithDatabase is the same server with another database.
+// WithDatabase is the same server with another database, in that database's default schema.
 func (t *Target) WithDatabase(name string) *Target {
 	c := *t
-	c.Database = name
+	c.Database, c.Schema = name, ""
 	return &c
 }
 

@@ -38,6 +38,7 @@ func Flags() []workload.Flag {
 type Targeting struct {
 	Target         []string      `flag:"target" plan:"-"`
 	ConnectTimeout time.Duration `flag:"connect-timeout" help:"a connection to a server that is not made within this time fails"`
+	Schema         string        `flag:"schema" help:"work in this schema of --target's database, so that several workloads' tables live side by side in one database (a build creates it): PostgreSQL's search_path; on MySQL a schema is a database, so this names the database; on SQL Server it must be the user's default schema"`
 }
 
 // Exposing is a user-driven run's --metrics-addr: its figures served to Prometheus while it runs (lib/metrics).
@@ -148,6 +149,9 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 				return fmt.Errorf("--target %s is given twice: one database would run two workloads and count twice in the aggregate", t)
 			}
 		}
+		if err := t.SetSchema(to.Schema); err != nil {
+			return err
+		}
 		t.Existing = c.Existing
 		env.Targets = append(env.Targets, t)
 	}
@@ -162,6 +166,17 @@ func Execute(ctx context.Context, m *workload.Meta, c *workload.Command, v *work
 			}
 			if made {
 				fmt.Fprintf(env.Out, "created database %s on %s:%d (--create-database)\n", t.Database, t.Host, t.Port)
+			}
+		}
+	}
+	if !c.Existing && c.Target != workload.NoTarget { // a command that may make its tables (a build, a probe)
+		for _, t := range env.Targets {
+			made, err := t.EnsureSchema(ctx)
+			if err != nil {
+				return err
+			}
+			if made {
+				fmt.Fprintf(env.Out, "created schema %s in database %s (--schema)\n", t.Schema, t.Database)
 			}
 		}
 	}
@@ -196,7 +211,7 @@ func sameTarget(a, b *engine.Target) bool {
 	if a.Engine.Embedded {
 		return outfile.SamePath(a.Path, b.Path)
 	}
-	return strings.EqualFold(a.Host, b.Host) && a.Port == b.Port && a.Database == b.Database
+	return strings.EqualFold(a.Host, b.Host) && a.Port == b.Port && a.Database == b.Database && a.Schema == b.Schema
 }
 
 // settings are the method's flags, checked.
@@ -741,7 +756,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		s.start.record(res.Options)
 	}
 	if t != nil {
-		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name
+		res.Target.URL, res.Target.Engine, res.Target.Schema = t.String(), t.Engine.Name, t.Schema
 	}
 	if res.DatabaseChanges = changes.Differences(); len(res.DatabaseChanges) > 0 {
 		fmt.Fprintf(out, "warning: the database changed since its build: %s; the result records it (database_changes), and compare refuses it unless given --allow-changed\n",

@@ -173,7 +173,7 @@ func TestShardProcessesMerge(t *testing.T) {
 		t.Fatalf("the killed shard ended well\n%s", killed.output())
 	}
 	if _, err := os.Stat(killedFile); !os.IsNotExist(err) || !strings.Contains(killed.output(), "measuring") {
-		t.Fatalf("the killed shard left %s (%v)", killedFile, err)
+		t.Fatalf("the killed shard left %s (%v), or ended before measuring:\n%s", killedFile, err, killed.output())
 	}
 
 	var sum int64

@@ -13,6 +13,9 @@ UPDATE STATISTICS {table}
 SELECT count(*) FROM sys.databases WHERE name = :name
 -- name: create_database
 CREATE DATABASE {name}
+-- A schema of the database (--schema: the user's default schema, created by a build when missing).
+-- name: schema_exists(name)
+SELECT count(*) FROM sys.schemas WHERE name = :name
 -- The physical cores of the server's machine (sockets x cores per socket, SQL Server 2016 SP2 and later).
 -- name: host_cores()
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info
@@ -32,13 +35,14 @@ SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_
 SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(:name)) AND p.index_id IN (0, 1)), -1)
 -- The application lock every run holds shared and every build or drop exclusive, for the session, not
 -- waiting: 1 when taken. Its name carries the database's (Babelfish keeps every T-SQL database in one
--- PostgreSQL database, whose application locks are the server's).
+-- PostgreSQL database, whose application locks are the server's) and the schema's (--schema: one dataset per
+-- schema).
 -- name: lock_shared(name)
-DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: lock_exclusive(name)
-DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', :name); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END
 -- name: unlock_all(name)
-DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', :name); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session'
+DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', :name); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session'
 -- A checksum of a table's contents in one scan: its rows and the sum of CHECKSUM(*) of each row (the build's
 -- manifest; the check verbs compare it).
 -- name: table_checksum

@@ -18,6 +18,8 @@ ANALYZE {table};
 SELECT count(*) FROM pg_database WHERE datname = $1;
 -- name: create_database  -- from sql/postgres/catalog.sql
 CREATE DATABASE {name};
+-- name: schema_exists(name)  -- from sql/postgres/catalog.sql
+SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = $1;
 -- name: max_parallel_session  -- from sql/postgres/catalog.sql
 SET max_parallel_workers_per_gather = {workers};
 -- name: index_names(name)  -- from sql/postgres/catalog.sql

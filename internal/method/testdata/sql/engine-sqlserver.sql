@@ -15,6 +15,8 @@ UPDATE STATISTICS {table};
 SELECT count(*) FROM sys.databases WHERE name = @p1;
 -- name: create_database  -- from sql/sqlserver/catalog.sql
 CREATE DATABASE {name};
+-- name: schema_exists(name)  -- from sql/sqlserver/catalog.sql
+SELECT count(*) FROM sys.schemas WHERE name = @p1;
 -- name: host_cores()  -- from sql/sqlserver/catalog.sql
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
 -- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
@@ -26,11 +28,11 @@ SELECT i.name FROM sys.indexes i WHERE i.object_id = OBJECT_ID(QUOTENAME(SCHEMA_
 -- name: row_estimate(name)  -- from sql/sqlserver/catalog.sql
 SELECT COALESCE((SELECT SUM(p.rows) FROM sys.partitions p WHERE p.object_id = OBJECT_ID(QUOTENAME(SCHEMA_NAME()) + '.' + QUOTENAME(@p1)) AND p.index_id IN (0, 1)), -1);
 -- name: lock_shared(name)  -- from sql/sqlserver/catalog.sql
-DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Shared', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: lock_exclusive(name)  -- from sql/sqlserver/catalog.sql
-DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
+DECLARE @r int, @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', @p1); EXEC @r = sp_getapplock @Resource = @res, @LockMode = 'Exclusive', @LockOwner = 'Session', @LockTimeout = 0; SELECT CASE WHEN @r >= 0 THEN 1 ELSE 0 END;
 -- name: unlock_all(name)  -- from sql/sqlserver/catalog.sql
-DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', @p1); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session';
+DECLARE @res nvarchar(255) = CONCAT(DB_NAME(), '.', SCHEMA_NAME(), '.', @p1); EXEC sp_releaseapplock @Resource = @res, @LockOwner = 'Session';
 -- name: table_checksum  -- from sql/sqlserver/catalog.sql
 SELECT COUNT_BIG(*), COALESCE(SUM(CAST(CHECKSUM(*) AS bigint)), 0) FROM {table};
 
