@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/url"
@@ -29,8 +30,8 @@ func freePort(t *testing.T) int {
 }
 
 // A real Prometheus (Debian's package, started here on loopback) scrapes a run's --metrics-addr every second
-// and answers PromQL for its rate of committed units of work and its virtual users. .ci/run installs it; in CI
-// a missing one fails the test.
+// and answers PromQL for its rate of committed units of work, its virtual users, and (native histograms on) its
+// latency as a native histogram. .ci/run installs it; in CI a missing one fails the test.
 func TestPrometheusScrapesARun(t *testing.T) {
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
@@ -45,7 +46,7 @@ func TestPrometheusScrapesARun(t *testing.T) {
 	os.WriteFile(cfg, []byte(fmt.Sprintf("global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: dbdyno\n    static_configs:\n      - targets: ['127.0.0.1:%d']\n", mport)), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address=127.0.0.1:"+strconv.Itoa(wport))
+		"--web.listen-address=127.0.0.1:"+strconv.Itoa(wport), "--enable-feature=native-histograms")
 	logf, _ := os.Create(filepath.Join(dir, "prometheus.log")) // read it when the test fails
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
@@ -117,5 +118,15 @@ func TestPrometheusScrapesARun(t *testing.T) {
 	}
 	if v := query(`max(max_over_time(dbdyno_virtual_users{workload="ping"}[1m]))`); v != 2 {
 		t.Errorf("virtual users: %v", v)
+	}
+	// the latency as a native histogram (histogram_count answers nothing for classic buckets): its rate of
+	// observations is the counters' rate of pings, over the same samples (within 10%: Prometheus extrapolates a
+	// native histogram's rate to the window's edges its own way)
+	n := query(`sum(histogram_count(rate(dbdyno_unit_latency_seconds{workload="ping"}[1m])))`)
+	if c := query(`sum(rate(dbdyno_units_total{workload="ping"}[1m]))`); !(n > 0) || math.Abs(n-c) > c/10 {
+		t.Errorf("the native latency histogram counts %v pings a second, the counters %v", n, c)
+	}
+	if q := query(`max(histogram_quantile(0.95, rate(dbdyno_unit_latency_seconds{workload="ping"}[1m])))`); !(q > 0) {
+		t.Errorf("the native histogram's p95: %v", q)
 	}
 }

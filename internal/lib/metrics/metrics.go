@@ -63,7 +63,11 @@ func Listen(addr, token string) (*Server, error) {
 	s.retries = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dbdyno_retries_total",
 		Help: "serialization failures and deadlocks retried before a unit of work's outcome"}, with("transaction"))
 	s.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "dbdyno_unit_latency_seconds",
-		Help: "latency of the units of work that ended, from their intended start", Buckets: Buckets}, with("transaction", "measured"))
+		Help: "latency of the units of work that ended, from their intended start", Buckets: Buckets,
+		// a native histogram beside the classic buckets (Prometheus 2.40+ with --enable-feature=native-histograms
+		// takes it, in the protobuf exposition): buckets 10% wide over any range, at most 160 of them
+		NativeHistogramBucketFactor: 1.1, NativeHistogramMaxBucketNumber: 160, NativeHistogramMinResetDuration: time.Hour},
+		with("transaction", "measured"))
 	s.users = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dbdyno_virtual_users", Help: "virtual users running"}, with())
 	s.lag = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "dbdyno_schedule_lag_seconds",
 		Help: "how late the open-loop schedule's last unit of work started (0 for a closed loop)"}, with())
