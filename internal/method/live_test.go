@@ -14,6 +14,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/dbdyno/dbdyno/internal/output/result"
 	"github.com/dbdyno/dbdyno/internal/testkit/clitest"
@@ -36,7 +37,7 @@ func scrape(t *testing.T, url, token string) (map[string]*dto.MetricFamily, int)
 		io.Copy(io.Discard, resp.Body)
 		return nil, resp.StatusCode
 	}
-	var p expfmt.TextParser
+	p := expfmt.NewTextParser(model.LegacyValidation)
 	fams, err := p.TextToMetricFamilies(resp.Body)
 	if err != nil {
 		t.Errorf("the exposition does not parse: %v", err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 )
 
 // The agent serves its host's last sample at /metrics in Prometheus's format, behind its token: the client
@@ -27,7 +28,7 @@ func TestAgentMetrics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var p expfmt.TextParser
+		p := expfmt.NewTextParser(model.LegacyValidation)
 		fams, err := p.TextToMetricFamilies(r.Body)
 		r.Body.Close()
 		if err != nil {
