@@ -11,4 +11,5 @@ import (
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpce"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/tpch"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/webstore"
+	_ "github.com/dbdyno/dbdyno/internal/workloads/ycsb"
 )
