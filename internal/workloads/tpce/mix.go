@@ -167,21 +167,47 @@ type tick struct {
 // FeedLen is the ticker entries a Market-Feed carries.
 const FeedLen = 20
 
+// limitOrder is a pending limit order the MEE watches, as the specification's MEE does: its price path says when
+// the symbol's price first meets the order's limit (at once when it already does), and then the MEE puts the
+// symbol on the ticker at that price, so that the next Market-Feed triggers the order.
+type limitOrder struct {
+	tid   int64
+	symb  string
+	at    time.Time // when the price meets the limit
+	price int64     // the price then (cents)
+}
+
+type limitOrders []limitOrder
+
+func (o limitOrders) Len() int           { return len(o) }
+func (o limitOrders) Less(i, j int) bool { return o[i].at.Before(o[j].at) }
+func (o limitOrders) Swap(i, j int)      { o[i], o[j] = o[j], o[i] }
+func (o *limitOrders) Push(x any)        { *o = append(*o, x.(limitOrder)) }
+func (o *limitOrders) Pop() any {
+	old := *o
+	x := old[len(old)-1]
+	*o = old[:len(old)-1]
+	return x
+}
+
 // mee is the in-process market exchange emulator: submitted orders complete after a delay (negative
 // exponential, mean 1 s, at most 5 s) with a Trade-Result at the symbol's current price; each completion puts
-// two entries on the ticker (the trade's and one for a symbol with limit orders pending, or the trade's again),
-// and every 20 entries make a Market-Feed, which triggers the limit orders the prices cross.
+// two entries on the ticker (the trade's, and the next pending limit order whose price has come, or an
+// artificial entry: a security at its current price), and every 20 entries make a Market-Feed, which triggers
+// the limit orders the prices cross.
 type mee struct {
-	mu      sync.Mutex
-	due     orders
-	ticker  []tick
-	limits  map[string]int // pending limit orders by symbol
-	r       *rand.Rand
-	noDelay bool // tests: orders are due at once
+	mu         sync.Mutex
+	due        orders
+	ticker     []tick
+	book       limitOrders    // the pending limit orders, by the time their price comes
+	pending    map[int64]bool // the book's orders not yet triggered (a Market-Feed that triggers one takes it out)
+	securities int64          // the securities artificial entries are drawn from (0: the trade's own symbol)
+	r          *rand.Rand
+	noDelay    bool // tests: orders are due at once
 }
 
 func newMEE(seed uint64) *mee {
-	return &mee{limits: map[string]int{}, r: rand.New(rand.NewPCG(seed, 0x3ee))}
+	return &mee{pending: map[int64]bool{}, r: rand.New(rand.NewPCG(seed, 0x3ee))}
 }
 
 // submit queues a market order (or a triggered limit order) for its Trade-Result.
@@ -195,30 +221,55 @@ func (m *mee) submit(tid int64, symb string, now time.Time) {
 	heap.Push(&m.due, order{tid: tid, symb: symb, due: now.Add(d)})
 }
 
-// pending records a limit order waiting for its price; triggered removes one.
-func (m *mee) pending(symb string) {
-	m.mu.Lock()
-	m.limits[symb]++
-	m.mu.Unlock()
-}
-
-func (m *mee) triggered(symb string) {
-	m.mu.Lock()
-	if m.limits[symb]--; m.limits[symb] <= 0 {
-		delete(m.limits, symb)
+// post takes a committed limit order of trade type tt at limit bid (cents), submitted at: the MEE watches the
+// symbol's price for the time it meets the limit (Crossing). A limit its price never meets (outside $20-$30)
+// stays pending until Trade-Cleanup.
+func (m *mee) post(tid int64, symb string, tt int, bid int64, at time.Time) {
+	if when, price, ok := Crossing(symb, tt, bid, at); ok {
+		m.watch(limitOrder{tid: tid, symb: symb, at: when, price: price})
 	}
+}
+
+// watch puts a limit order whose trigger time is known in the book.
+func (m *mee) watch(l limitOrder) {
+	m.mu.Lock()
+	heap.Push(&m.book, l)
+	m.pending[l.tid] = true
 	m.mu.Unlock()
 }
 
-// completed puts a finished trade's ticker entries.
+// triggered takes a limit order a Market-Feed submitted out of the book (its price need not be put on the
+// ticker again).
+func (m *mee) triggered(tid int64) {
+	m.mu.Lock()
+	delete(m.pending, tid)
+	m.mu.Unlock()
+}
+
+// watching is the pending limit orders the MEE holds.
+func (m *mee) watching() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.pending)
+}
+
+// completed puts a finished trade's ticker entries: its own, and the next limit order whose price has come by
+// now (at that price), or else an artificial entry.
 func (m *mee) completed(symb string, price, qty int64, now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.ticker = append(m.ticker, tick{symb, price, qty})
+	for len(m.book) > 0 && !m.book[0].at.After(now) {
+		l := heap.Pop(&m.book).(limitOrder)
+		if m.pending[l.tid] {
+			delete(m.pending, l.tid)
+			m.ticker = append(m.ticker, tick{l.symb, l.price, 0})
+			return
+		}
+	}
 	pad := symb
-	for s := range m.limits { // one symbol with pending limit orders, so that their prices move
-		pad = s
-		break
+	if m.securities > 0 {
+		pad = Symbol(m.r.Int64N(m.securities))
 	}
 	m.ticker = append(m.ticker, tick{pad, Price(pad, now), 0})
 }
@@ -238,16 +289,71 @@ func (m *mee) next(now time.Time) (o order, feed []tick, ok bool) {
 	return order{}, nil, false
 }
 
-// Price is a symbol's price at a time: it swings between $20.00 and $30.00 over 900 s, each symbol at its own
-// phase (cents).
-func Price(symb string, t time.Time) int64 {
+// PricePeriod is the MEE's price path's period: each symbol's price swings from $20.00 up to $30.00 and back.
+const PricePeriod = 900 * time.Second
+
+const periodMS, halfMS = int64(PricePeriod / time.Millisecond), int64(PricePeriod/time.Millisecond) / 2
+
+// phaseOf is a symbol's own offset on the price path (ms).
+func phaseOf(symb string) int64 {
 	h := mix(0, kSecurity, uint64(len(symb)))
 	for _, c := range symb {
 		h = mix(h, uint64(c))
 	}
-	ph := (t.UnixMilli() + int64(h%900_000)) % 900_000
-	if ph > 450_000 {
-		ph = 900_000 - ph
+	return int64(h % uint64(periodMS))
+}
+
+// Price is a symbol's price at a time: it swings between $20.00 and $30.00 over 900 s, each symbol at its own
+// phase (cents). The phase follows the wall clock, so the path goes on across runs.
+func Price(symb string, t time.Time) int64 {
+	return priceAt((t.UnixMilli() + phaseOf(symb)) % periodMS)
+}
+
+// priceAt is the price at a phase of the path (ms): rising by a cent every 450 ms to $30.00 at half the period,
+// then falling.
+func priceAt(ph int64) int64 {
+	if ph > halfMS {
+		ph = periodMS - ph
 	}
-	return 2000 + ph*1000/450_000
+	return 2000 + ph*1000/halfMS
+}
+
+// Crossing is when a limit order of trade type tt (stop-loss, limit-sell or limit-buy) at limit bid (cents),
+// submitted at from, is first in the money on the symbol's price path, and the price then: a limit-buy or a
+// stop-loss when the price is at or below its limit, a limit-sell when at or above (Market-Feed's trigger rule);
+// from itself when it already is. Each period covers $20.00-$30.00, so a limit in that range is met within one;
+// one outside it never is (false).
+func Crossing(symb string, tt int, bid int64, from time.Time) (time.Time, int64, bool) {
+	ms := from.UnixMilli()
+	ph := (ms + phaseOf(symb)) % periodMS
+	var d int64 // ms from from to the crossing
+	switch tt {
+	case ttLS: // price >= bid on the phases [c, period-c]
+		c := (bid - 2000) * halfMS / 1000
+		switch {
+		case bid > 3000:
+			return time.Time{}, 0, false
+		case bid <= 2000 || ph >= c && ph <= periodMS-c:
+		case ph < c:
+			d = c - ph
+		default:
+			d = periodMS - ph + c
+		}
+	case ttLB, ttSL: // price <= bid on the phases [0, a] and [period-a, period)
+		a := (bid-1999)*halfMS/1000 - 1
+		switch {
+		case bid < 2000:
+			return time.Time{}, 0, false
+		case bid >= 3000 || ph <= a || ph >= periodMS-a:
+		default:
+			d = periodMS - a - ph
+		}
+	default:
+		return time.Time{}, 0, false
+	}
+	if d == 0 {
+		return from, Price(symb, from), true
+	}
+	at := time.UnixMilli(ms + d)
+	return at, Price(symb, at), true
 }

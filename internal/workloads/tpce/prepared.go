@@ -68,9 +68,9 @@ func (wk *worker) txn(ctx context.Context, single bool, fn func(q engine.Queryer
 		return fn(q)
 	}
 	if wk.s.Pipelined() {
-		wk.w.trips.n.Add(1) // commit or rollback
+		wk.trips.n.Add(1) // commit or rollback
 	} else {
-		wk.w.trips.n.Add(2) // begin, and commit or rollback
+		wk.trips.n.Add(2) // begin, and commit or rollback
 	}
 	if err := wk.s.Begin(ctx, false); err != nil {
 		return false, err

@@ -34,6 +34,10 @@ type Workload struct {
 	ceCount [8]int64 // the customer emulator's choices (the measured mix's CE part is the runner's counts)
 	cards   []int    // a custom mix's deck (--mix), per customer-emulator transaction; nil: the standard Levels
 	trips   tripCount
+	// started is the run's first unit of work (unix nanos; 0 before): the Trade-Order rate the pending limit
+	// orders are warmed for is the customer emulator's since then (book.go)
+	started atomic.Int64
+	warm    warmup
 }
 
 // NewWorkload reads the build record, runs Trade-Cleanup and readies the emulators (in sql mode: UseProcedures
@@ -52,6 +56,7 @@ func (db *DB) newWorkload(ctx context.Context, seed uint64, procs bool, sh workl
 		return nil, err
 	}
 	w := &Workload{db: db, meta: m, seed: seed, mee: newMEE(seed), shard: sh}
+	w.mee.securities = m.Size.Securities()
 	units := m.Size.Customers / LoadUnit
 	if err := sh.Check(int(units), "customer load units (of 1,000)"); err != nil {
 		return nil, err
@@ -151,7 +156,7 @@ func (w *Workload) Transactions() []string { return TxNames }
 
 // NewWorker opens a virtual user's connection.
 func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
-	wk := &worker{w: w, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards)}
+	wk := &worker{w: w, r: rand.New(rand.NewPCG(w.seed, uint64(vu)+1)), deck: newDeck(w.cards), trips: &w.trips}
 	if err := wk.connect(ctx); err != nil {
 		return nil, err
 	}
@@ -160,13 +165,14 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 
 type worker struct {
 	runner.Cut
-	w    *Workload
-	s    *engine.Session // where the transactions run (nil while a reconnect fails)
-	r    *rand.Rand
-	deck *deck
-	ord  order
-	feed []tick
-	tap  func(e engine.Queryer, name string, args []any, rows [][]any) // tests: each frame's reads and what they returned, in its transaction
+	w     *Workload
+	trips *tripCount      // the round trips it counts: the run's (the book's warm-up counts its own)
+	s     *engine.Session // where the transactions run (nil while a reconnect fails)
+	r     *rand.Rand
+	deck  *deck
+	ord   order
+	feed  []tick
+	tap   func(e engine.Queryer, name string, args []any, rows [][]any) // tests: each frame's reads and what they returned, in its transaction
 	// lastQty is the quantity of the trade the last Trade-Result completed (for the MEE's ticker)
 	lastQty int64
 	// record, when set (in tests), receives each frame's outputs
@@ -184,6 +190,9 @@ func (wk *worker) Reconnect(ctx context.Context) error {
 // customer emulator's next card.
 func (wk *worker) Next() (int, time.Duration, time.Duration) {
 	now := time.Now()
+	if wk.w.started.Load() == 0 {
+		wk.w.begin(now)
+	}
 	if n := wk.w.dmNext.Load(); now.UnixNano() >= n && wk.w.dmNext.CompareAndSwap(n, now.Add(time.Minute).UnixNano()) {
 		return DM, 0, 0
 	}
@@ -203,7 +212,7 @@ func (wk *worker) Next() (int, time.Duration, time.Duration) {
 }
 
 func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
-	wk.w.trips.tx.Add(1)
+	wk.trips.tx.Add(1)
 	return runner.Retry{Engine: wk.w.db.T.Engine}.Unit(ctx, TxNames[tx], func() (bool, error) { return wk.do(ctx, tx) })
 }
 
@@ -211,7 +220,7 @@ func (wk *worker) Do(ctx context.Context, tx int) runner.Outcome {
 // number of rows of its result; exec runs it and returns the rows it touched. Each is one round trip, on the
 // virtual user's pgfast session when e is it, else through database/sql on e.
 func (wk *worker) rows(ctx context.Context, e engine.Queryer, name string, args ...any) (Rows, error) {
-	wk.w.trips.n.Add(1)
+	wk.trips.n.Add(1)
 	if wk.tap != nil {
 		if err := wk.tapRows(ctx, e, name, args); err != nil {
 			return nil, err
@@ -229,7 +238,7 @@ func (wk *worker) rows(ctx context.Context, e engine.Queryer, name string, args 
 }
 
 func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args []any, dest ...any) error {
-	wk.w.trips.n.Add(1)
+	wk.trips.n.Add(1)
 	var err error
 	if s, ok := e.(*engine.Session); ok {
 		err = sessionOne(ctx, s, name, args, dest) // its error names the statement
@@ -246,7 +255,7 @@ func (wk *worker) one(ctx context.Context, e engine.Queryer, name string, args [
 }
 
 func (wk *worker) count(ctx context.Context, e engine.Queryer, name string, args ...any) (int64, error) {
-	wk.w.trips.n.Add(1)
+	wk.trips.n.Add(1)
 	if wk.tap != nil {
 		if err := wk.tapRows(ctx, e, name, args); err != nil {
 			return 0, err
@@ -286,7 +295,7 @@ func drain(rows *sql.Rows, err error) (int, error) {
 }
 
 func (wk *worker) exec(ctx context.Context, e engine.Queryer, name string, args ...any) (int64, error) {
-	wk.w.trips.n.Add(1)
+	wk.trips.n.Add(1)
 	if wk.tap != nil {
 		wk.tap(e, name, args, nil) // a write: the test sees its arguments before it runs
 	}
@@ -483,7 +492,7 @@ func (wk *worker) tradeOrder(ctx context.Context) (bool, error) {
 	if o.market {
 		wk.w.mee.submit(tid, sym, time.Now())
 	} else {
-		wk.w.mee.pending(sym)
+		wk.w.mee.post(tid, sym, o.tt, o.bid, time.Now())
 	}
 	return false, nil
 }
@@ -651,7 +660,7 @@ func (wk *worker) marketFeed(ctx context.Context, feed []tick) error {
 		return err
 	}
 	for _, h := range hits {
-		wk.w.mee.triggered(h.symb)
+		wk.w.mee.triggered(h.tid)
 		wk.w.mee.submit(h.tid, h.symb, now)
 	}
 	return nil
