@@ -69,6 +69,9 @@ var dirNames = [2]string{"read", "write"}
 // testHook, when set (tests), sees a test's clones after they ended.
 var testHook func(clones []*clone)
 
+// ioHook, when set (tests), sees every IO as its clone prepares it: direction, offset in the file, length.
+var ioHook func(job string, clone, dir int, off int64, n int)
+
 // runTest runs one pass of a test: every job's clones at the same time, the sampler beside them. Each job
 // keeps its own ramp_time, runtime and time_based (as fio's jobs do); the test's window spans them.
 func runTest(ctx context.Context, t *Test, files map[string]*File, out io.Writer, interval time.Duration) (*result.IOTest, error) {
@@ -177,23 +180,9 @@ func (j *Job) advice() int {
 	return -1
 }
 
-// draw is one IO's size.
-func (b *blockSizes) draw(rng *rand.Rand) int {
-	switch {
-	case len(b.split) > 0:
-		r := rng.IntN(100)
-		for _, s := range b.split {
-			if r < s.pct {
-				return s.size
-			}
-			r -= s.pct
-		}
-		return b.split[len(b.split)-1].size
-	case b.max > b.min:
-		return (1 + rng.IntN(b.max/b.min)) * b.min // a multiple of the smallest, as fio's bsrange
-	}
-	return b.min
-}
+// draw is one sequential IO's size (fio's get_next_buflen, with no end to fit before: a sequential job wraps
+// to its region's start instead).
+func (b *blockSizes) draw(rng *rand.Rand) int { return b.drawFit(rng, math.MaxInt64) }
 
 // run is one clone's IO loop, as fio's: IOs are issued one at a time, each sent to the kernel at once
 // (iodepth_batch_submit=1) and timed from its own submission, until the queue is full; then completions are
@@ -268,8 +257,6 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 		cmax = 1
 	}
 	var (
-		unit      = int64(j.minBS()) // random offsets are multiples of the smallest block size (fio's blockalign)
-		units     = j.Size / unit
 		seqOff    [2]int64
 		issuedAt  = make([]int64, depth)
 		preppedAt = make([]int64, depth)
@@ -292,9 +279,16 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 	if !j.TimeBased {
 		budget = j.Size
 	}
-	var perm *permutation // fio's random map: every block once per pass over the file, in random order
-	if random && !j.NoRandomMap {
-		perm = newPermutation(uint64(units), rng)
+	var rnd *randomIOs // random offsets and lengths, with fio's random map unless norandommap
+	if random {
+		rnd = newRandomIOs(j, rng)
+	}
+	// a new pass over the file (a time based job's): fio drops the file's page cache again (invalidate, on
+	// buffered IO), as before the job's first
+	newPass := func() {
+		if j.Invalidate && flags&unix.O_DIRECT == 0 {
+			unix.Fadvise(fd, j.Offset, j.Size, unix.FADV_DONTNEED)
+		}
 	}
 	for s := depth - 1; s >= 0; s-- {
 		freeSlot = append(freeSlot, s)
@@ -379,34 +373,44 @@ func (c *clone) run(ctx context.Context, w *window, ready *sync.WaitGroup, start
 					break
 				}
 			}
-			n := sizes[d].draw(rng)
+			var off int64
+			var n int
+			if random {
+				var ok bool
+				if off, n, ok = rnd.next(d); !ok && j.TimeBased {
+					// the random map is full: a time based job starts another pass (fio's file reset)
+					rnd.reset()
+					newPass()
+					off, n, ok = rnd.next(d)
+				}
+				if !ok { // every block done: the job's IO is (as fio's, when the map has no free block)
+					stopping = true
+					break
+				}
+			} else {
+				n = sizes[d].draw(rng)
+				if seqOff[d]+int64(n) > j.Size {
+					seqOff[d] = 0
+					if j.TimeBased {
+						newPass()
+					}
+				}
+				off = seqOff[d]
+				seqOff[d] += int64(n)
+			}
 			if bps[d] > 0 {
 				due[d] = max(due[d], 0) + int64(n)*int64(time.Second)/bps[d]
 			}
 			slot := freeSlot[len(freeSlot)-1]
 			freeSlot = freeSlot[:len(freeSlot)-1]
-			var off int64
-			if random {
-				if perm != nil {
-					off = int64(perm.next()) * unit
-				} else {
-					off = rng.Int64N(units) * unit
-				}
-				if off+int64(n) > j.Size {
-					off = (j.Size - int64(n)) / unit * unit
-				}
-			} else {
-				if seqOff[d]+int64(n) > j.Size {
-					seqOff[d] = 0
-				}
-				off = seqOff[d]
-				seqOff[d] += int64(n)
-			}
 			if d == dirWrite {
 				seq++
 				scramble(bufs[slot][:n], seq)
 			}
 			dirOf[slot], lenOf[slot], preppedAt[slot] = d, n, now
+			if ioHook != nil {
+				ioHook(j.Name, c.k, d, j.Offset+off, n)
+			}
 			batch = append(batch, slot)
 			q.Prep(slot, d == dirWrite, j.Offset+off, bufs[slot][:n]) // within the job's region (--shard)
 			inflight++
@@ -543,46 +547,3 @@ func figures(rt *result.IOTest, clones []*clone, s *sampler, w *window, last int
 }
 
 func tv(t unix.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-
-// permutation yields every number below n once per pass, in an order that changes from pass to pass: a
-// bijective mix of a counter over the smallest power of two holding n, skipping what falls outside (fio's
-// random map, without the bitmap). The order is fixed by the seed of rng, as fio's randrepeat.
-type permutation struct {
-	n, mask, i, key uint64
-	shift           uint
-	rng             *rand.Rand
-}
-
-func newPermutation(n uint64, rng *rand.Rand) *permutation {
-	bits := uint(1)
-	for uint64(1)<<bits < n {
-		bits++
-	}
-	return &permutation{n: n, mask: 1<<bits - 1, shift: bits/2 + 1, key: rng.Uint64(), rng: rng}
-}
-
-func (p *permutation) next() uint64 {
-	for {
-		if p.i > p.mask {
-			p.i, p.key = 0, p.rng.Uint64()
-		}
-		x := p.mix(p.i)
-		p.i++
-		if x < p.n {
-			return x
-		}
-	}
-}
-
-// mix is a bijection on [0, mask]: xor with the key, multiplications by odd numbers and xor-shifts, each
-// taken modulo the power of two.
-func (p *permutation) mix(x uint64) uint64 {
-	m := p.mask
-	x = (x ^ p.key) & m
-	x = x * 0x9E3779B97F4A7C15 & m
-	x ^= x >> p.shift
-	x = x * 0xBF58476D1CE4E5B9 & m
-	x ^= x >> p.shift
-	x = (x + p.key>>32) & m
-	return x
-}

@@ -44,3 +44,11 @@ func WatchCDMPasses(f func(t *Test, prepare bool, rt *result.IOTest)) (restore f
 
 // Metrics are a run's metrics derived from its io section, as a stored run's are.
 var Metrics = metrics
+
+// WatchIOs calls f with every IO a clone prepares (its job, clone, direction 0 read or 1 write, offset in the
+// file and length), from the clones' threads, until restore is called.
+func WatchIOs(f func(job string, clone, dir int, off int64, n int)) (restore func()) {
+	old := ioHook
+	ioHook = f
+	return func() { ioHook = old }
+}

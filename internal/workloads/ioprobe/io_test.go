@@ -158,6 +158,7 @@ func TestBadInputIsOneLineAndWritesNothing(t *testing.T) {
 		{"job file and preset", []string{"--job", badJob, "--preset", "crystaldiskmark"}, "give one"},
 		{"bs in several sizes with a preset", []string{"--preset", "crystaldiskmark", "--bs", "4k,8k"}, "leave out --bs with two sizes"},
 		{"preset and matrix", []string{"--preset", "crystaldiskmark", "--matrix", "bs=4k"}, "give one"},
+		{"a random map too large", []string{"--size", "8t", "--bs", "512", "--direct=0"}, "use norandommap=1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -252,8 +253,9 @@ func TestBlockDevicesNeedToBeNamed(t *testing.T) {
 	}
 }
 
-// A job file runs as fio would: jobs together until a stonewall, each test named by its fio job names (a job of
-// its own with what it does: "seq (read 64k Q4T1)"; its name was dropped).
+// A job file runs as fio would: jobs together until a stonewall, each test named by its fio job names and what
+// they do (a job of its own: "seq (read 64k Q4T1)", its name was dropped; two jobs of different work at depth 4:
+// "writer+reader (Q4T2)").
 func TestJobFileRun(t *testing.T) {
 	dir := t.TempDir()
 	job := filepath.Join(dir, "two.fio")
@@ -264,7 +266,7 @@ func TestJobFileRun(t *testing.T) {
 		t.Fatalf("%d tests", len(r.IO.Tests))
 	}
 	first := r.IO.Tests[0]
-	if first.Name != "writer+reader" || first.Read == nil || first.Write == nil || len(first.Jobs) != 2 {
+	if first.Name != "writer+reader (Q4T2)" || first.Read == nil || first.Write == nil || len(first.Jobs) != 2 {
 		t.Fatalf("first test: %+v", first)
 	}
 	if r.IO.Tests[1].Write != nil || r.IO.Tests[1].BS != 64<<10 {
@@ -274,7 +276,7 @@ func TestJobFileRun(t *testing.T) {
 	for _, m := range r.Metrics {
 		names[m.Name] = true
 	}
-	if !names["writer+reader: IOPS"] || !names["seq (read 64k Q4T1): MB/s"] {
+	if !names["writer+reader (Q4T2): IOPS"] || !names["seq (read 64k Q4T1): MB/s"] {
 		t.Fatalf("metrics: %v", names)
 	}
 }

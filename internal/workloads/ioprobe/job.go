@@ -51,8 +51,9 @@ type Job struct {
 	// SubmitOffload: fio's io_submit_mode=offload, IOs kept in flight while a rate cap holds the next back
 	// (inline, the default, lets them complete first, as fio's quiesce)
 	SubmitOffload bool
-	// NoRandomMap: random offsets drawn uniformly (blocks may repeat within a pass); by default, as fio, every
-	// block is visited once per pass over the file
+	// NoRandomMap: random offsets drawn uniformly (blocks may repeat within a pass, IOs are never trimmed); by
+	// default, fio's random map: every block once per pass over the file, each IO trimmed to the blocks not yet
+	// done from its start (randommap.go)
 	NoRandomMap bool
 	// Offset is where the job's region of its file starts, Size bytes from it (--shard on a file the clones
 	// share: each shard its own range); CloneLo..CloneHi are the clones this process runs (--shard), both 0 for
@@ -101,6 +102,30 @@ func (j *Job) Depth() int {
 // Title names the job's work and load as CrystalDiskMark does: "randread 4k Q32T1".
 func (j *Job) Title() string { return j.Work() + fmt.Sprintf(" Q%dT%d", j.Depth(), j.NumJobs) }
 
+// groupTitle names a group of jobs (running together until a stonewall) as Title names one: their work when
+// every job does the same, then the load of them all: the queue depth, a range when the jobs' differ (fio's
+// aio-read example: Q4-32), and the clones of every job.
+func groupTitle(jobs []Job) string {
+	work := jobs[0].Work()
+	lo, hi, clones := jobs[0].Depth(), jobs[0].Depth(), 0
+	for i := range jobs {
+		d := jobs[i].Depth()
+		lo, hi, clones = min(lo, d), max(hi, d), clones+jobs[i].NumJobs
+		if jobs[i].Work() != work {
+			work = ""
+		}
+	}
+	q := strconv.Itoa(lo)
+	if hi > lo {
+		q += "-" + strconv.Itoa(hi)
+	}
+	load := fmt.Sprintf("Q%sT%d", q, clones)
+	if work == "" {
+		return load
+	}
+	return work + " " + load
+}
+
 // Work names what the job does without its load: the direction, block size, mix and rate.
 func (j *Job) Work() string {
 	s := j.RW + " " + j.bsText()
@@ -129,6 +154,13 @@ func (j *Job) Check() error {
 	}
 	if buf := int64(j.Depth()) * int64(j.maxBS()) * int64(j.NumJobs); buf > 4<<30 {
 		return fmt.Errorf("%siodepth x bs x numjobs is %s of buffers: lower one of them", where, result.FormatSize(buf))
+	}
+	if j.Random() && !j.NoRandomMap {
+		// a bit per block of the smallest size, per job clone (fio's axmap)
+		if m := j.Size / int64(j.minBS()) / 8 * int64(j.NumJobs); m > 1<<30 {
+			return fmt.Errorf("%sthe random map of size/%s x numjobs takes %s of memory: use norandommap=1 (uniform offsets) or a larger smallest block size",
+				where, result.FormatSize(int64(j.minBS())), result.FormatSize(m))
+		}
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ filename=/data/g
 	if r.Directory != "/mnt/readcache" || r.RW != "randread" || r.NumJobs != 1 {
 		t.Fatalf("reader1: %+v", r)
 	}
-	if tests[0].Name != "writer1+reader1" {
+	if tests[0].Name != "writer1+reader1 (Q256T5)" {
 		t.Fatalf("first test's name %q", tests[0].Name)
 	}
 	m := tests[1].Jobs[0]
@@ -197,43 +197,138 @@ func TestMatrixIsEveryCombination(t *testing.T) {
 	}
 }
 
-// The random map visits every block once per pass, in an order that differs from pass to pass and is the
-// same from run to run.
-func TestRandomMapVisitsEveryBlockOncePerPass(t *testing.T) {
-	for _, n := range []uint64{1, 2, 1000, 1024, 4097} {
-		p := newPermutation(n, rand.New(rand.NewPCG(1, 2)))
-		var passes [2][]uint64
-		for pass := range 2 {
-			seen := make([]bool, n)
-			for i := uint64(0); i < n; i++ {
-				x := p.next()
-				if x >= n || seen[x] {
-					t.Fatalf("n=%d pass %d: %d out of range or twice", n, pass, x)
+// The random map keeps fio's rule (lib/axmap.c): marking nr blocks from b sets them up to the first block
+// already set (or the map's end) and says how many it set; the next free block after b is the first unset one
+// after it, from the start when none is. Checked against that rule written plainly, block by block, over
+// random marks across the words of the map.
+func TestRandomMapMarksAsFiosAxmap(t *testing.T) {
+	for _, n := range []uint64{1, 63, 64, 65, 200, 4097, 300000} {
+		m, plain := newRandomMap(n), make([]bool, n)
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		nextFree := func(b uint64) (uint64, bool) {
+			for i := uint64(1); i <= n; i++ {
+				if x := (b + i) % n; !plain[x] {
+					return x, true
 				}
-				seen[x] = true
-				passes[pass] = append(passes[pass], x)
+			}
+			return 0, false
+		}
+		for step := 0; ; step++ {
+			b := rng.Uint64N(n)
+			want, ok := b, true
+			if plain[b] {
+				want, ok = nextFree(b)
+			}
+			got, gotOK := b, true
+			if m.isSet(b) {
+				got, gotOK = m.nextFree(b)
+			}
+			if got != want || gotOK != ok {
+				t.Fatalf("n=%d step %d: the free block from %d is %d (%v), want %d (%v)", n, step, b, got, gotOK, want, ok)
+			}
+			if !ok {
+				break
+			}
+			nr := 1 + rng.Uint64N(200)
+			wantSet := uint64(0)
+			for x := want; x < n && wantSet < nr && !plain[x]; x++ {
+				plain[x] = true
+				wantSet++
+			}
+			if set := m.mark(want, nr); set != wantSet {
+				t.Fatalf("n=%d step %d: marking %d blocks from %d set %d, want %d (up to the first set block)", n, step, nr, want, set, wantSet)
 			}
 		}
-		if n >= 1000 {
-			same, inOrder := 0, 0
-			for i := range passes[0] {
-				if passes[0][i] == passes[1][i] {
-					same++
-				}
-				if passes[0][i] == uint64(i) {
-					inOrder++
-				}
-			}
-			if same > int(n)/50 || inOrder > int(n)/50 {
-				t.Fatalf("n=%d: %d positions alike in two passes, %d in counting order", n, same, inOrder)
-			}
-			again := newPermutation(n, rand.New(rand.NewPCG(1, 2)))
-			for i := range passes[0] {
-				if again.next() != passes[0][i] {
-					t.Fatalf("n=%d: the same seed gave another order", n)
-				}
+		for x := range n {
+			if !m.isSet(x) {
+				t.Fatalf("n=%d: block %d free when the map said none was", n, x)
 			}
 		}
+		m.reset()
+		if x, ok := m.nextFree(n - 1); !ok || x != 0 {
+			t.Fatalf("n=%d: after a reset the block after the last is %d (%v), want 0", n, x, ok)
+		}
+	}
+}
+
+// A random job's IOs with the random map are fio's (io_u.c: get_next_rand_offset, then mark_random_map): each
+// starts on a free block, covers free blocks only, and is either a size the split asks for or trimmed at the
+// first block already done; a pass covers every block once, the region's bytes exactly, and ends when no
+// block is free. Without the map (norandommap) nothing is trimmed and the draws go on.
+func TestRandomIOsTrimToTheFreeBlocks(t *testing.T) {
+	tests, err := ParseJobFile("x.fio", strings.NewReader("[j]\nrw=randrw\nsize=1m\nbssplit=512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := &tests[0].Jobs[0]
+	asked := map[int]bool{}
+	for _, s := range j.Split[0] {
+		asked[s.size] = true
+	}
+	r := newRandomIOs(j, rand.New(rand.NewPCG(1, 2)))
+	done := make([]bool, j.Size/512)
+	var bytes int64
+	ios, trimmed := 0, 0
+	for {
+		off, n, ok := r.next(ios % 2)
+		if !ok {
+			break
+		}
+		ios++
+		if off%512 != 0 || n%512 != 0 || n < 512 || n > 64<<10 || off+int64(n) > j.Size {
+			t.Fatalf("IO %d: %d bytes at %d", ios, n, off)
+		}
+		b, e := off/512, (off+int64(n))/512
+		for x := b; x < e; x++ {
+			if done[x] {
+				t.Fatalf("IO %d (%d bytes at %d) covers block %d, done before it", ios, n, off, x)
+			}
+			done[x] = true
+		}
+		if !asked[n] {
+			trimmed++
+			if e < int64(len(done)) && !done[e] {
+				t.Fatalf("IO %d trimmed to %d bytes at %d, but the block after it is free", ios, n, off)
+			}
+		}
+		bytes += int64(n)
+	}
+	if bytes != j.Size || trimmed < ios/10 {
+		t.Fatalf("a pass moved %d bytes in %d IOs (%d trimmed): want the region's %d once, with IOs trimmed", bytes, ios, trimmed, j.Size)
+	}
+	r.reset()
+	if _, _, ok := r.next(0); !ok {
+		t.Fatal("no IO after a reset")
+	}
+	j.NoRandomMap = true
+	r = newRandomIOs(j, rand.New(rand.NewPCG(1, 2)))
+	for i := range 5000 {
+		if _, n, ok := r.next(i % 2); !ok || !asked[n] {
+			t.Fatalf("norandommap: IO %d of %d bytes (%v): want the split's sizes, never an end", i, n, ok)
+		}
+	}
+}
+
+// An IO's size is drawn as fio's get_next_buflen: near the region's end a split's entry that fits (what does
+// not fit is never issued); a range's size is its smallest plus a uniform share of its largest, rounded down
+// to a multiple of the smallest and capped at the largest (4k-6k: 4k two times in three, 6k the rest).
+func TestSizesDrawnAsFio(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	split := blockSizes{min: 512, max: 64 << 10, split: []bsShare{{512, 10}, {64 << 10, 30}, {4 << 10, 60}}}
+	counts := map[int]int{}
+	for range 3000 {
+		counts[split.drawFit(rng, 8<<10)]++
+	}
+	if counts[64<<10] != 0 || counts[512] == 0 || counts[4<<10] < counts[512]*3 {
+		t.Errorf("a split drawn with 8k of room: %v", counts)
+	}
+	rng2 := blockSizes{min: 4 << 10, max: 6 << 10}
+	counts = map[int]int{}
+	for range 3000 {
+		counts[rng2.draw(rng)]++
+	}
+	if len(counts) != 2 || math.Abs(float64(counts[6<<10])/3000-1.0/3) > 0.05 {
+		t.Errorf("bsrange=4k-6k drew %v, want 4k and 6k (a third)", counts)
 	}
 }
 
@@ -244,5 +339,20 @@ func TestThreadsIsThread(t *testing.T) {
 		if _, err := ParseJobFile("x.fio", strings.NewReader(text)); err != nil {
 			t.Errorf("%q: %v", text, err)
 		}
+	}
+}
+
+// A group of jobs is named by its jobs and its load as a job alone is (Title): fio's aio-read example, four
+// jobs at depths 4, 32, 8 and 16, is "file1+file2+file3+file4 (randread 128k Q4-32T4)", not the first job's Q4;
+// jobs of different work at one depth say only the load.
+func TestGroupNameSaysItsDepths(t *testing.T) {
+	tests, err := ParseJobFile("aio-read.fio", strings.NewReader("; Read 4 files with aio at different depths\n[global]\nioengine=libaio\nbuffered=0\n"+
+		"rw=randread\nbs=128k\nsize=512m\ndirectory=/data1\n\n[file1]\niodepth=4\n\n[file2]\niodepth=32\n\n[file3]\niodepth=8\n\n[file4]\niodepth=16\n"+
+		"[w]\nstonewall\nrw=randwrite\niodepth=8\nnumjobs=2\n[r]\nrw=read\niodepth=8\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) != 2 || tests[0].Name != "file1+file2+file3+file4 (randread 128k Q4-32T4)" || tests[1].Name != "w+r (Q8T3)" {
+		t.Fatalf("tests: %q", []string{tests[0].Name, tests[1].Name})
 	}
 }

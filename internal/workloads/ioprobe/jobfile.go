@@ -118,11 +118,8 @@ func parseJobFile(name string, r io.Reader, global Job) ([]Test, error) {
 			}
 			names = append(names, j.Name)
 		}
-		tests[i].Name = strings.Join(names, "+")
-		if len(tests[i].Jobs) == 1 {
-			// fio's job name kept, with what it does: "seq-read (read 128k Q1T1)"
-			tests[i].Name = tests[i].Jobs[0].Name + " (" + tests[i].Jobs[0].Title() + ")"
-		}
+		// fio's job names kept, with what they do: "seq-read (read 128k Q1T1)", "file1+file2 (randread 128k Q4-32T2)"
+		tests[i].Name = strings.Join(names, "+") + " (" + groupTitle(tests[i].Jobs) + ")"
 	}
 	return tests, nil
 }

@@ -80,8 +80,10 @@ func (o *ProfileFlags) finish(w io.Writer, x *result.IO) {
 	}
 }
 
-// profiled are the options a profile sets: given alongside --profile they are refused.
-var profiled = []string{"rw", "bs", "bssplit", "bsrange", "rwmixread", "rwmixwrite", "iodepth", "rate_iops", "rate", "numjobs"}
+// profiled are the options a profile sets: given alongside --profile they are refused. The replay draws its
+// offsets uniformly (norandommap): fio's random map would trim its IOs to the blocks not yet done and the
+// request sizes replayed would fall below the checklist's.
+var profiled = []string{"rw", "bs", "bssplit", "bsrange", "rwmixread", "rwmixwrite", "iodepth", "rate_iops", "rate", "numjobs", "norandommap"}
 
 // applyProfile sets the job's options from the profile.
 func (o *ProfileFlags) applyProfile(v *workload.Values) (*workload.Values, *sizing.Profile, error) {
@@ -95,7 +97,7 @@ func (o *ProfileFlags) applyProfile(v *workload.Values) (*workload.Values, *sizi
 		return nil, nil, err
 	}
 	v = v.Set("rw", "randrw").Set("bssplit", p.BSSplit).Set("rwmixread", int(p.ReadPct+0.5)).Set("iodepth", []int{p.QueueDepth}).
-		Set("numjobs", []int{1}).Set("rate_iops", fmt.Sprintf("%d,%d", p.RateRead, p.RateWrite))
+		Set("numjobs", []int{1}).Set("rate_iops", fmt.Sprintf("%d,%d", p.RateRead, p.RateWrite)).Set("norandommap", true)
 	return v, p, nil
 }
 

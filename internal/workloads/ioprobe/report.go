@@ -96,7 +96,8 @@ func storage(b *strings.Builder, x *result.IO, of string) {
 }
 
 // byDepth charts IOPS and p99 latency against queue depth, one line per test kind (direction, block size,
-// jobs), where a kind was run at two depths or more.
+// jobs), where a kind was run at two depths or more. A group of several jobs has no one depth (its iodepth is
+// its first job's): it is left out.
 func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	type pt struct{ depth, iops, p99 float64 }
 	kinds := map[string][]pt{}
@@ -104,7 +105,7 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	for i := range tests {
 		t := &tests[i]
 		l, ok := t.Latency()
-		if !ok {
+		if !ok || severalJobs(t) {
 			continue
 		}
 		k := fmt.Sprintf("%s %s Q*T%d", t.RW, result.FormatSize(int64(t.BS)), t.NumJobs) // its depth the x axis
@@ -132,6 +133,16 @@ func byDepth(b *strings.Builder, tests []result.IOTest, of string) {
 	}
 	b.WriteString(report.LineChart("IOPS versus queue depth"+of, "queue depth per job", "IOPS", ios))
 	b.WriteString(report.LineChart("p99 latency versus queue depth"+of, "queue depth per job", "µs", lats))
+}
+
+// severalJobs says whether the test ran more than one job (a job file's group), not one job's clones.
+func severalJobs(t *result.IOTest) bool {
+	for _, j := range t.Jobs {
+		if j.Job != t.Jobs[0].Job {
+			return true
+		}
+	}
+	return false
 }
 
 // requirements is a replayed checklist's verdicts (io run --profile), the loop's last table: each requirement

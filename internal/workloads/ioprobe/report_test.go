@@ -38,6 +38,10 @@ func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
 	r := &result.Result{RunID: "r1", Workload: "io", Status: result.StatusOK, Target: result.Target{ServerVersion: "vda ext4"},
 		IO: &result.IO{Files: []result.IOFile{{Path: "/d/dbdyno.0.0", SizeBytes: 1 << 30, Device: "vda", Filesystem: "ext4", Buffered: true}},
 			Tests: []result.IOTest{test("randread", 32, 60000, 900), test("randread", 1, 9000, 200), test("randwrite", 1, 5000, 400), test("randwrite", 32, 40000, 2000)}}}
+	// a job file's group of two jobs at depths 4 and 64 (its iodepth the first's): no point at one depth
+	group := test("randread", 4, 30000, 700)
+	group.Name, group.Jobs = "a+b (randread 4k Q4-64T2)", []result.IOJob{{Job: "a"}, {Job: "b"}}
+	r.IO.Tests = append(r.IO.Tests, group)
 	var b strings.Builder
 	if err := report.Write(&b, "io", []*result.Result{r}); err != nil {
 		t.Fatal(err)
@@ -57,6 +61,9 @@ func TestStorageRunHasItsTableAndDepthCharts(t *testing.T) {
 	}
 	if n := strings.Count(chart, "<polyline"); n != 2 {
 		t.Errorf("the depth chart has %d lines, want one per kind (2)", n)
+	}
+	if m := regexp.MustCompile(`<polyline[^>]*points="([^"]*)"`).FindStringSubmatch(chart); m == nil || len(strings.Fields(m[1])) != 2 {
+		t.Errorf("the randread line's points %q: want its two tests at one depth each, not the group of two jobs", m)
 	}
 }
 
