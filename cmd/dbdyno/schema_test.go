@@ -70,14 +70,7 @@ func TestWorkloadsShareADatabaseBySchemas(t *testing.T) {
 func schemaUser(t *testing.T, url, name string) string {
 	t.Helper()
 	ctx := context.Background()
-	tg, err := engine.Parse(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := tg.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tg, db := testsrv.Open(t, url)
 	defer db.Close()
 	b := make([]byte, 12)
 	rand.Read(b)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // SchemaWay is how a session of the engine works in a schema other than its default (--schema), so that
@@ -74,14 +75,10 @@ func (t *Target) EnsureSchema(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	defer db.Close()
-	var n int
-	if err := db.QueryRowContext(ctx, t.Engine.stmt("schema_exists").SQL, t.Engine.stmt("schema_exists").Args([]any{t.Schema})...).Scan(&n); err != nil {
-		return false, fmt.Errorf("looking for schema %s: %s", t.Schema, t.Scrub(err.Error()))
+	if ok, err := t.schemaExists(ctx, db); err != nil || ok {
+		return false, err
 	}
-	if n > 0 {
-		return false, nil
-	}
-	if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+ident(t.Schema)); err != nil {
+	if _, err := db.ExecContext(ctx, strings.ReplaceAll(t.Engine.stmt("create_schema").SQL, "{name}", ident(t.Schema))); err != nil {
 		return false, fmt.Errorf("creating schema %s in database %s: %s", t.Schema, t.Database, t.Scrub(err.Error()))
 	}
 	return true, nil
@@ -96,17 +93,16 @@ func (t *Target) checkSchema(ctx context.Context, db *sql.DB) error {
 	}
 	switch t.Engine.Schemas {
 	case SchemaSearchPath:
-		var n int
-		st := t.Engine.stmt("schema_exists")
-		if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{t.Schema})...).Scan(&n); err != nil {
+		ok, err := t.schemaExists(ctx, db)
+		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if !ok {
 			return fmt.Errorf("schema %s does not exist in database %s: build into it first (the build's --schema %s creates it), or name another", t.Schema, t.Database, t.Schema)
 		}
 	case SchemaDefault:
 		var cur sql.NullString
-		if err := db.QueryRowContext(ctx, "SELECT SCHEMA_NAME()").Scan(&cur); err != nil {
+		if err := db.QueryRowContext(ctx, t.Engine.stmt("current_schema").SQL).Scan(&cur); err != nil {
 			return err
 		}
 		if cur.String != t.Schema {
@@ -116,4 +112,14 @@ func (t *Target) checkSchema(ctx context.Context, db *sql.DB) error {
 		}
 	}
 	return nil
+}
+
+// schemaExists says whether the database holds the target's schema.
+func (t *Target) schemaExists(ctx context.Context, db *sql.DB) (bool, error) {
+	var n int
+	st := t.Engine.stmt("schema_exists")
+	if err := db.QueryRowContext(ctx, st.SQL, st.Args([]any{t.Schema})...).Scan(&n); err != nil {
+		return false, fmt.Errorf("looking for schema %s: %s", t.Schema, t.Scrub(err.Error()))
+	}
+	return n > 0, nil
 }

@@ -756,7 +756,7 @@ func once(ctx context.Context, m *workload.Meta, w workload.Measured, env *workl
 		s.start.record(res.Options)
 	}
 	if t != nil {
-		res.Target.URL, res.Target.Engine, res.Target.Schema = t.String(), t.Engine.Name, t.Schema
+		res.Target.URL, res.Target.Engine = t.String(), t.Engine.Name // the URL names the schema (?schema=)
 	}
 	if res.DatabaseChanges = changes.Differences(); len(res.DatabaseChanges) > 0 {
 		fmt.Fprintf(out, "warning: the database changed since its build: %s; the result records it (database_changes), and compare refuses it unless given --allow-changed\n",

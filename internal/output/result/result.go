@@ -490,8 +490,6 @@ type Target struct {
 	URL           string `json:"url"`
 	Engine        string `json:"engine"`
 	ServerVersion string `json:"server_version"`
-	// Schema is the schema of the database the run worked in (--schema), "" for the default one.
-	Schema string `json:"schema,omitempty"`
 }
 
 // Measurement holds the client-counted figures of a timed run.

@@ -20,6 +20,8 @@ CREATE DATABASE {name}
 -- A schema of the database (--schema: a build creates it when missing, a run needs it).
 -- name: schema_exists(name)
 SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = :name
+-- name: create_schema
+CREATE SCHEMA {name}
 -- How a connection's queries are held to {n} parallel workers (--maxdop): the leader and {workers} helpers.
 -- name: max_parallel_session
 SET max_parallel_workers_per_gather = {workers}

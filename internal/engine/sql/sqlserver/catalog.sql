@@ -16,6 +16,11 @@ CREATE DATABASE {name}
 -- A schema of the database (--schema: the user's default schema, created by a build when missing).
 -- name: schema_exists(name)
 SELECT count(*) FROM sys.schemas WHERE name = :name
+-- name: create_schema
+CREATE SCHEMA {name}
+-- The session's schema: its user's default one (--schema checks it is the one asked for).
+-- name: current_schema
+SELECT SCHEMA_NAME()
 -- The physical cores of the server's machine (sockets x cores per socket, SQL Server 2016 SP2 and later).
 -- name: host_cores()
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info

@@ -20,6 +20,8 @@ SELECT count(*) FROM pg_database WHERE datname = $1;
 CREATE DATABASE {name};
 -- name: schema_exists(name)  -- from sql/postgres/catalog.sql
 SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = $1;
+-- name: create_schema  -- from sql/postgres/catalog.sql
+CREATE SCHEMA {name};
 -- name: max_parallel_session  -- from sql/postgres/catalog.sql
 SET max_parallel_workers_per_gather = {workers};
 -- name: index_names(name)  -- from sql/postgres/catalog.sql

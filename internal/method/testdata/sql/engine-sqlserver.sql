@@ -17,6 +17,10 @@ SELECT count(*) FROM sys.databases WHERE name = @p1;
 CREATE DATABASE {name};
 -- name: schema_exists(name)  -- from sql/sqlserver/catalog.sql
 SELECT count(*) FROM sys.schemas WHERE name = @p1;
+-- name: create_schema  -- from sql/sqlserver/catalog.sql
+CREATE SCHEMA {name};
+-- name: current_schema  -- from sql/sqlserver/catalog.sql
+SELECT SCHEMA_NAME();
 -- name: host_cores()  -- from sql/sqlserver/catalog.sql
 SELECT socket_count * cores_per_socket FROM sys.dm_os_sys_info;
 -- name: max_parallel_hint  -- from sql/sqlserver/catalog.sql
