@@ -169,6 +169,9 @@ func collect(sv reflect.Value, at []int, adjust []reflect.StructTag, out *[]Flag
 		if v, ok := lookup("short"); ok {
 			f.Short = v
 		}
+		if v, ok := lookup("hidden"); ok { // a shared option a command refuses: still parsed, not offered
+			f.Hidden = v == "true"
+		}
 		if v, ok := lookup("bare"); ok && f.Kind == Duration {
 			f.Bare = v
 		}

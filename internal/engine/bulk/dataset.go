@@ -121,6 +121,7 @@ type DB struct {
 	lock      *engine.Lock
 	exclusive bool // the lock is a build's or drop's
 	verified  bool // Ready's start check passed
+	owner     *DB  // whose lock the tables are under instead of their own (LockedBy)
 }
 
 // Parts is how many numbered tables the dataset has in the target (read by Ready, Drop and Build).
@@ -489,7 +490,7 @@ func (db *DB) Build(ctx context.Context, b Build) (*Report, error) {
 	if err := db.hold(ctx, true); err != nil {
 		return nil, err
 	}
-	if why := db.lock.Unheld; why != "" {
+	if why := db.held().Unheld; why != "" {
 		fmt.Fprintf(b.Progress, "warning: the %s tables' lock holds nothing here (%s): no other dbdyno may build, drop or run them until this build ends\n", db.D.Title, why)
 	}
 	tables, meta, err := db.existing(ctx)

@@ -487,11 +487,27 @@ func (db *DB) verify(ctx context.Context) error {
 }
 
 // lockName is the dataset's lock in its target.
+// LockedBy makes db's tables share owner's lock (a dataset built and run only with owner's, whose lock covers
+// both: CH-benCHmark's three tables with TPC-C's nine): db takes no lock of its own, so that one command holds
+// one lock, also where an embedded database's lock is its file's.
+func (db *DB) LockedBy(owner *DB) { db.owner = owner }
+
+// held is the lock db's tables are under: its own, or its owner's.
+func (db *DB) held() *engine.Lock {
+	if db.owner != nil {
+		return db.owner.held()
+	}
+	return db.lock
+}
+
 func (db *DB) lockName() string { return "dbdyno_" + db.D.Workload }
 
 // hold takes the dataset's lock, shared for a run or check, exclusive for a build or drop, unless this DB
 // holds it already; it is given up by Close.
 func (db *DB) hold(ctx context.Context, exclusive bool) error {
+	if db.owner != nil {
+		return db.owner.hold(ctx, exclusive)
+	}
 	if db.lock != nil && (db.exclusive || !exclusive) {
 		return nil
 	}

@@ -34,6 +34,9 @@ func newGuard(cfg Config) *guard {
 		g.maxRate = DefaultMaxErrorRate
 	}
 	g.limit = StallLimit(cfg.Interval, cfg.Duration)
+	if cfg.StallLimit > 0 {
+		g.limit = cfg.StallLimit
+	}
 	g.stall.limit, g.stall.progress = g.limit, cfg.Progress
 	g.stall.last.Store(time.Now().UnixNano())
 	return g

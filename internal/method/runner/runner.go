@@ -107,6 +107,9 @@ type Config struct {
 	Transactions int64
 	// MeasureAt, when set, is the instant the measured window starts (--start-at): the ramp-up ends then.
 	MeasureAt time.Time
+	// StallLimit, when positive, is how long work may be in flight with none completing before the run is
+	// stalled, instead of StallLimit(Interval, Duration): for units of work that take long (analytic queries).
+	StallLimit time.Duration
 	// LatencyLog, when set, is a file that gets one line per unit of work finished in the measured window
 	// (see latencyLog); it is written whole when the run ends, also when it fails or is cancelled.
 	LatencyLog string
@@ -858,6 +861,8 @@ func abbrev(name string) string {
 		case p == "":
 		case unicode.IsDigit(r): // a number is kept whole: step_13 is S13 (a byte's arithmetic made it "S\x11")
 			b.WriteString(p)
+		case len(p) > 1 && strings.Trim(p[1:], "0123456789") == "": // a letter and its number (Q9) too
+			b.WriteString(strings.ToUpper(p))
 		default:
 			b.WriteRune(unicode.ToUpper(r))
 		}

@@ -321,6 +321,25 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	if len(v.r.Steps) > 0 && !v.r.Warmup {
 		return v.measureSteps(ctx, res, cfg)
 	}
+	var sides []Side
+	if sd, ok := v.sess.(Sided); ok && !v.r.Warmup {
+		sides = sd.Sides()
+		ran, err := runSides(ctx, v.sess, sides, cfg)
+		res.Sides = ran
+		if err != nil {
+			// the run together did not happen: the result (aborted or failed) holds the sides that ran, and its
+			// measurement and figures are the last measured part's (the one cut short, or the one before it
+			// when it was cut before its users were connected)
+			for i := len(ran) - 1; i >= 0; i-- {
+				if ran[i].Measurement != nil {
+					res.Options["driver_gomaxprocs"] = v.procs
+					res.Measurement, res.Figures = ran[i].Measurement, ran[i].Figures
+					return true, err
+				}
+			}
+			return false, err
+		}
+	}
 	m, err := Run(ctx, v.sess, cfg)
 	if m == nil {
 		return false, err
@@ -329,6 +348,7 @@ func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	res.Options["driver_gomaxprocs"] = v.procs
 	res.Measurement = m
 	res.Figures = v.sess.Figures(m)
+	sideFigures(res.Figures, sides, res.Sides)
 	if c, ok := v.sess.(CrossChecker); ok && err == nil {
 		err = c.CrossCheck(m, res.Figures)
 	}

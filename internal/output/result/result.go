@@ -76,6 +76,10 @@ type Result struct {
 	// Steps are a stepped run's loads (--steps), in order: each step ran on the same database with its own
 	// ramp-up left out of its figures; the result's measurement, figures and metrics are its headline step's.
 	Steps []Step `json:"steps,omitempty"`
+	// Sides are the run's kinds of users (CH-benCHmark's transactions and analytic queries) each run alone on
+	// the same database before they ran together: the result's measurement and figures are all of them
+	// together's, and each side's figures beside its own alone say what the other sides cost it.
+	Sides []Side `json:"sides,omitempty"`
 	// ColdStart is what ran before the run to start it cold (--cold-cmd) and how long the target took to answer.
 	ColdStart *ColdStart `json:"cold_start,omitempty"`
 	// Digest is "sha256:" and the SHA-256 of the document's canonical content without this field (Canonical),
@@ -244,6 +248,19 @@ type Step struct {
 	ServerSystem *SystemMetrics `json:"server_metrics,omitempty"`
 	DBCounters   *DBCounters    `json:"db_counters,omitempty"`
 	Waits        *Waits         `json:"waits,omitempty"`
+}
+
+// Side is one kind of a run's users run alone (Result.Sides): its users, when it ran, how it ended, its
+// measured window and its figures.
+type Side struct {
+	Name        string         `json:"name"`
+	Users       int            `json:"users"`
+	Status      string         `json:"status"`
+	Error       string         `json:"error,omitempty"`
+	StartedAt   time.Time      `json:"started_at"`
+	EndedAt     time.Time      `json:"ended_at"`
+	Measurement *Measurement   `json:"measurement,omitempty"`
+	Figures     map[string]any `json:"figures,omitempty"`
 }
 
 // StepTx is one transaction type over a step's measured window (latencies in microseconds).

@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/dbdyno/dbdyno/internal/workloads/ch"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/ioprobe"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/ping"
 	_ "github.com/dbdyno/dbdyno/internal/workloads/probe"

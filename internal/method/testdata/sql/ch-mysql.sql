@@ -1,0 +1,683 @@
+-- dbdyno sql: workload ch, engine mysql (MySQL/MariaDB)
+
+-- file: schema.sql
+-- name: dbdyno_tpcc_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_tpcc_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: warehouse  -- from sql/mysql/schema.sql
+CREATE TABLE warehouse (
+  w_id int NOT NULL, w_ytd decimal(12,2), w_tax decimal(4,4), w_name varchar(10), w_street_1 varchar(20),
+  w_street_2 varchar(20), w_city varchar(20), w_state char(2), w_zip char(9), PRIMARY KEY (w_id)
+) ENGINE = InnoDB;
+-- name: district  -- from sql/mysql/schema.sql
+CREATE TABLE district (
+  d_id smallint NOT NULL, d_w_id int NOT NULL, d_ytd decimal(12,2), d_tax decimal(4,4), d_next_o_id int,
+  d_name varchar(10), d_street_1 varchar(20), d_street_2 varchar(20), d_city varchar(20), d_state char(2), d_zip char(9),
+  PRIMARY KEY (d_w_id, d_id)
+) ENGINE = InnoDB;
+-- name: customer  -- from sql/mysql/schema.sql
+CREATE TABLE customer (
+  c_id int NOT NULL, c_d_id smallint NOT NULL, c_w_id int NOT NULL, c_first varchar(16), c_middle char(2),
+  c_last varchar(16), c_street_1 varchar(20), c_street_2 varchar(20), c_city varchar(20), c_state char(2),
+  c_zip char(9), c_phone char(16), c_since datetime, c_credit char(2), c_credit_lim decimal(12,2),
+  c_discount decimal(4,4), c_balance decimal(12,2), c_ytd_payment decimal(12,2), c_payment_cnt int,
+  c_delivery_cnt int, c_data varchar(500), PRIMARY KEY (c_w_id, c_d_id, c_id)
+) ENGINE = InnoDB;
+-- name: history  -- from sql/mysql/schema.sql
+CREATE TABLE history (
+  h_c_id int, h_c_d_id smallint, h_c_w_id int, h_d_id smallint, h_w_id int, h_date datetime,
+  h_amount decimal(6,2), h_data varchar(24)
+) ENGINE = InnoDB;
+-- name: new_order  -- from sql/mysql/schema.sql
+CREATE TABLE new_order (
+  no_o_id int NOT NULL, no_d_id smallint NOT NULL, no_w_id int NOT NULL, PRIMARY KEY (no_w_id, no_d_id, no_o_id)
+) ENGINE = InnoDB;
+-- name: orders  -- from sql/mysql/schema.sql
+CREATE TABLE orders (
+  o_id int NOT NULL, o_d_id smallint NOT NULL, o_w_id int NOT NULL, o_c_id int, o_entry_d datetime,
+  o_carrier_id smallint, o_ol_cnt smallint, o_all_local smallint, PRIMARY KEY (o_w_id, o_d_id, o_id)
+) ENGINE = InnoDB;
+-- name: order_line  -- from sql/mysql/schema.sql
+CREATE TABLE order_line (
+  ol_o_id int NOT NULL, ol_d_id smallint NOT NULL, ol_w_id int NOT NULL, ol_number smallint NOT NULL, ol_i_id int,
+  ol_supply_w_id int, ol_delivery_d datetime, ol_quantity smallint, ol_amount decimal(6,2), ol_dist_info char(24),
+  PRIMARY KEY (ol_w_id, ol_d_id, ol_o_id, ol_number)
+) ENGINE = InnoDB;
+-- name: item  -- from sql/mysql/schema.sql
+CREATE TABLE item (
+  i_id int NOT NULL, i_im_id int, i_name varchar(24), i_price decimal(5,2), i_data varchar(50), PRIMARY KEY (i_id)
+) ENGINE = InnoDB;
+-- name: stock  -- from sql/mysql/schema.sql
+CREATE TABLE stock (
+  s_i_id int NOT NULL, s_w_id int NOT NULL, s_quantity smallint, s_dist_01 char(24), s_dist_02 char(24),
+  s_dist_03 char(24), s_dist_04 char(24), s_dist_05 char(24), s_dist_06 char(24), s_dist_07 char(24),
+  s_dist_08 char(24), s_dist_09 char(24), s_dist_10 char(24), s_ytd int, s_order_cnt int, s_remote_cnt int,
+  s_data varchar(50), PRIMARY KEY (s_w_id, s_i_id)
+) ENGINE = InnoDB;
+
+-- file: indexes.sql
+-- name: customer_last  -- from sql/generic/indexes.sql
+CREATE INDEX customer_last ON customer (c_w_id, c_d_id, c_last, c_first);
+-- name: orders_customer  -- from sql/generic/indexes.sql
+CREATE INDEX orders_customer ON orders (o_w_id, o_d_id, o_c_id, o_id);
+
+-- file: procs.sql
+-- name: drop_dbdyno_new_order  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_new_order;
+-- name: dbdyno_new_order  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_new_order(p_w_id INT, p_d_id INT, p_c_id INT, p_ol_cnt INT, p_all_local INT,
+    p_items VARCHAR(255), p_supply VARCHAR(255), p_qty VARCHAR(64))
+proc: BEGIN
+  DECLARE v_w_tax, v_d_tax, v_discount DECIMAL(4,4);
+  DECLARE v_o_id, v_i, v_item, v_sw, v_q, v_squant INT;
+  DECLARE v_price DECIMAL(5,2);
+  DECLARE v_sum DECIMAL(12,2) DEFAULT 0;
+  DECLARE v_last VARCHAR(16);
+  DECLARE v_credit CHAR(2);
+  DECLARE v_name VARCHAR(24);
+  DECLARE v_idata, v_sdata VARCHAR(50);
+  DECLARE v_dist CHAR(24);
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  SELECT w_tax INTO v_w_tax FROM warehouse WHERE w_id = p_w_id;
+  SELECT d_tax, d_next_o_id INTO v_d_tax, v_o_id FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id FOR UPDATE;
+  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w_id AND d_id = p_d_id;
+  SELECT c_discount, c_last, c_credit INTO v_discount, v_last, v_credit
+    FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = p_c_id;
+  INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+    VALUES (v_o_id, p_d_id, p_w_id, p_c_id, NOW(), NULL, p_ol_cnt, p_all_local);
+  INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d_id, p_w_id);
+  SET v_i = 1;
+  WHILE v_i <= p_ol_cnt DO
+    SET v_item = CAST(SUBSTRING_INDEX(SUBSTRING_INDEX(p_items, ',', v_i), ',', -1) AS UNSIGNED);
+    SET v_sw = CAST(SUBSTRING_INDEX(SUBSTRING_INDEX(p_supply, ',', v_i), ',', -1) AS UNSIGNED);
+    SET v_q = CAST(SUBSTRING_INDEX(SUBSTRING_INDEX(p_qty, ',', v_i), ',', -1) AS UNSIGNED);
+    SET v_price = NULL;
+    SELECT i_price, i_name, i_data INTO v_price, v_name, v_idata FROM item WHERE i_id = v_item;
+    IF v_price IS NULL THEN
+      ROLLBACK;
+      SELECT 0 AS total, 1 AS rolled_back;
+      LEAVE proc;
+    END IF;
+    SELECT s_quantity, s_data,
+           CASE p_d_id WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                       WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                       WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+      INTO v_squant, v_sdata, v_dist FROM stock WHERE s_w_id = v_sw AND s_i_id = v_item FOR UPDATE;
+    UPDATE stock SET s_quantity = IF(v_squant >= v_q + 10, v_squant - v_q, v_squant - v_q + 91),
+           s_ytd = s_ytd + v_q, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + IF(v_sw <> p_w_id, 1, 0)
+     WHERE s_w_id = v_sw AND s_i_id = v_item;
+    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+      VALUES (v_o_id, p_d_id, p_w_id, v_i, v_item, v_sw, NULL, v_q, v_q * v_price, v_dist);
+    SET v_sum = v_sum + v_q * v_price;
+    SET v_i = v_i + 1;
+  END WHILE;
+  COMMIT;
+  SELECT v_sum * (1 - v_discount) * (1 + v_w_tax + v_d_tax) AS total, 0 AS rolled_back;
+END;
+-- name: drop_dbdyno_payment  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_payment;
+-- name: dbdyno_payment  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_payment(p_w_id INT, p_d_id INT, p_c_w_id INT, p_c_d_id INT, p_c_id INT,
+    p_byname BOOLEAN, p_c_last VARCHAR(16), p_amount DECIMAL(6,2))
+BEGIN
+  DECLARE v_w_name, v_d_name VARCHAR(10);
+  DECLARE v_c_id, v_n, v_off INT;
+  DECLARE v_credit CHAR(2);
+  DECLARE v_balance DECIMAL(12,2);
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  UPDATE warehouse SET w_ytd = w_ytd + p_amount WHERE w_id = p_w_id;
+  SELECT w_name INTO v_w_name FROM warehouse WHERE w_id = p_w_id;
+  UPDATE district SET d_ytd = d_ytd + p_amount WHERE d_w_id = p_w_id AND d_id = p_d_id;
+  SELECT d_name INTO v_d_name FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+  IF p_byname THEN
+    SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_last = p_c_last;
+    IF v_n = 0 THEN
+      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'dbdyno: no customer with that last name';
+    END IF;
+    SET v_off = (v_n + 1) DIV 2 - 1;
+    SELECT c_id INTO v_c_id FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_last = p_c_last
+      ORDER BY c_first LIMIT v_off, 1;
+  ELSE
+    SET v_c_id = p_c_id;
+  END IF;
+  SELECT c_credit INTO v_credit FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id FOR UPDATE;
+  IF v_credit = 'BC' THEN
+    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
+           c_payment_cnt = c_payment_cnt + 1,
+           c_data = LEFT(CONCAT(CONCAT_WS(' ', v_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, ROUND(p_amount, 2)), '|', c_data), 500)
+     WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+  ELSE
+    UPDATE customer SET c_balance = c_balance - p_amount, c_ytd_payment = c_ytd_payment + p_amount,
+           c_payment_cnt = c_payment_cnt + 1
+     WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+  END IF;
+  SELECT c_balance INTO v_balance FROM customer WHERE c_w_id = p_c_w_id AND c_d_id = p_c_d_id AND c_id = v_c_id;
+  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+    VALUES (v_c_id, p_c_d_id, p_c_w_id, p_d_id, p_w_id, NOW(), p_amount, CONCAT(v_w_name, '    ', v_d_name));
+  COMMIT;
+  SELECT v_c_id AS c_id, v_balance AS balance;
+END;
+-- name: drop_dbdyno_order_status  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_order_status;
+-- name: dbdyno_order_status  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_order_status(p_w_id INT, p_d_id INT, p_c_id INT, p_byname BOOLEAN, p_c_last VARCHAR(16))
+BEGIN
+  DECLARE v_c_id, v_n, v_off, v_o_id, v_lines INT;
+  DECLARE v_balance DECIMAL(12,2);
+  DECLARE v_first VARCHAR(16);
+  DECLARE v_middle CHAR(2);
+  DECLARE v_last VARCHAR(16);
+  DECLARE v_entry DATETIME;
+  DECLARE v_carrier INT;
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  IF p_byname THEN
+    SELECT COUNT(*) INTO v_n FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last;
+    IF v_n = 0 THEN
+      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'dbdyno: no customer with that last name';
+    END IF;
+    SET v_off = (v_n + 1) DIV 2 - 1;
+    SELECT c_id INTO v_c_id FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_last = p_c_last
+      ORDER BY c_first LIMIT v_off, 1;
+  ELSE
+    SET v_c_id = p_c_id;
+  END IF;
+  SELECT c_balance, c_first, c_middle, c_last INTO v_balance, v_first, v_middle, v_last
+    FROM customer WHERE c_w_id = p_w_id AND c_d_id = p_d_id AND c_id = v_c_id;
+  SELECT o_id, o_entry_d, o_carrier_id INTO v_o_id, v_entry, v_carrier FROM orders
+   WHERE o_w_id = p_w_id AND o_d_id = p_d_id AND o_c_id = v_c_id ORDER BY o_id DESC LIMIT 1;
+  SELECT COUNT(*) INTO v_lines FROM (SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+   WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id = v_o_id) AS ol;
+  COMMIT;
+  SELECT v_c_id AS c_id, v_lines AS line_count;
+END;
+-- name: drop_dbdyno_delivery  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_delivery;
+-- name: dbdyno_delivery  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_delivery(p_w_id INT, p_carrier_id INT)
+BEGIN
+  DECLARE v_d, v_o_id, v_c_id, v_delivered INT DEFAULT 0;
+  DECLARE v_amount DECIMAL(12,2);
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  SET v_d = 1;
+  WHILE v_d <= 10 DO
+    SET v_o_id = NULL;
+    SELECT no_o_id INTO v_o_id FROM new_order WHERE no_w_id = p_w_id AND no_d_id = v_d ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+    IF v_o_id IS NOT NULL THEN
+      DELETE FROM new_order WHERE no_w_id = p_w_id AND no_d_id = v_d AND no_o_id = v_o_id;
+      SELECT o_c_id INTO v_c_id FROM orders WHERE o_w_id = p_w_id AND o_d_id = v_d AND o_id = v_o_id;
+      UPDATE orders SET o_carrier_id = p_carrier_id WHERE o_w_id = p_w_id AND o_d_id = v_d AND o_id = v_o_id;
+      UPDATE order_line SET ol_delivery_d = NOW() WHERE ol_w_id = p_w_id AND ol_d_id = v_d AND ol_o_id = v_o_id;
+      SELECT COALESCE(SUM(ol_amount), 0) INTO v_amount FROM order_line WHERE ol_w_id = p_w_id AND ol_d_id = v_d AND ol_o_id = v_o_id;
+      UPDATE customer SET c_balance = c_balance + v_amount, c_delivery_cnt = c_delivery_cnt + 1
+       WHERE c_w_id = p_w_id AND c_d_id = v_d AND c_id = v_c_id;
+      SET v_delivered = v_delivered + 1;
+    END IF;
+    SET v_d = v_d + 1;
+  END WHILE;
+  COMMIT;
+  SELECT v_delivered AS delivered;
+END;
+-- name: drop_dbdyno_stock_level  -- from sql/mysql/procs.sql
+DROP PROCEDURE IF EXISTS dbdyno_stock_level;
+-- name: dbdyno_stock_level  -- from sql/mysql/procs.sql
+CREATE PROCEDURE dbdyno_stock_level(p_w_id INT, p_d_id INT, p_threshold INT)
+BEGIN
+  DECLARE v_next, v_low INT;
+  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;
+  START TRANSACTION;
+  SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w_id AND d_id = p_d_id;
+  SELECT COUNT(DISTINCT s_i_id) INTO v_low FROM order_line, stock
+   WHERE ol_w_id = p_w_id AND ol_d_id = p_d_id AND ol_o_id < v_next AND ol_o_id >= v_next - 20
+     AND s_w_id = p_w_id AND s_i_id = ol_i_id AND s_quantity < p_threshold;
+  COMMIT;
+  SELECT v_low AS low_stock;
+END;
+
+-- file: drop.sql
+-- name: warehouse  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS warehouse;
+-- name: district  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS district;
+-- name: customer  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS customer;
+-- name: history  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS history;
+-- name: new_order  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS new_order;
+-- name: orders  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS orders;
+-- name: order_line  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS order_line;
+-- name: item  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS item;
+-- name: stock  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS stock;
+-- name: dbdyno_tpcc_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_tpcc_meta;
+-- name: drop_dbdyno_new_order  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_new_order;
+-- name: drop_dbdyno_payment  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_payment;
+-- name: drop_dbdyno_order_status  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_order_status;
+-- name: drop_dbdyno_delivery  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_delivery;
+-- name: drop_dbdyno_stock_level  -- from sql/mysql/drop.sql
+DROP PROCEDURE IF EXISTS dbdyno_stock_level;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_tpcc_meta WHERE k = ?;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_tpcc_meta WHERE k = ?;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_tpcc_meta (k, v) VALUES (?, ?);
+-- name: routines()  -- from sql/mysql/admin.sql
+SELECT lower(routine_type), routine_name, routine_definition FROM information_schema.routines
+WHERE routine_schema = DATABASE() AND routine_name IN ('dbdyno_new_order', 'dbdyno_payment', 'dbdyno_order_status',
+  'dbdyno_delivery', 'dbdyno_stock_level');
+
+-- file: tx.sql
+-- name: no_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_tax FROM warehouse WHERE w_id = ?;
+-- name: no_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_tax, d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ? FOR UPDATE;
+-- name: no_district_update(w_id, d_id)  -- from sql/generic/tx.sql
+UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?;
+-- name: no_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_discount, c_last, c_credit FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: no_insert_order(o_id, d_id, w_id, c_id, entry_d, ol_cnt, all_local)  -- from sql/generic/tx.sql
+INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt, o_all_local)
+VALUES (?, ?, ?, ?, ?, NULL, ?, ?);
+-- name: no_insert_new_order(o_id, d_id, w_id)  -- from sql/generic/tx.sql
+INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?);
+-- name: no_item(i_id)  -- from sql/generic/tx.sql
+SELECT i_price, i_name, i_data FROM item WHERE i_id = ?;
+-- name: no_stock(w_id, i_id, d_id)  -- from sql/generic/tx.sql
+SELECT s_quantity, s_data,
+       CASE ? WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02 WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04
+                  WHEN 5 THEN s_dist_05 WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08
+                  WHEN 9 THEN s_dist_09 ELSE s_dist_10 END
+FROM stock WHERE s_w_id = ? AND s_i_id = ? FOR UPDATE;
+-- name: no_stock_update(quantity, ol_quantity, remote, w_id, i_id)  -- from sql/generic/tx.sql
+UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1,
+       s_remote_cnt = s_remote_cnt + ?
+WHERE s_w_id = ? AND s_i_id = ?;
+-- name: no_insert_order_line(o_id, d_id, w_id, number, i_id, supply_w_id, quantity, amount, dist_info)  -- from sql/generic/tx.sql
+INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)
+VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?);
+-- name: pay_warehouse_update(w_id, amount)  -- from sql/generic/tx.sql
+UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ?;
+-- name: pay_warehouse(w_id)  -- from sql/generic/tx.sql
+SELECT w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse WHERE w_id = ?;
+-- name: pay_district_update(w_id, d_id, amount)  -- from sql/generic/tx.sql
+UPDATE district SET d_ytd = d_ytd + ? WHERE d_w_id = ? AND d_id = ?;
+-- name: pay_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: customers_by_last(w_id, d_id, last)  -- from sql/generic/tx.sql
+SELECT c_id FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ? ORDER BY c_first;
+-- name: pay_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip, c_phone, c_since, c_credit,
+       c_credit_lim, c_discount, c_balance
+FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ? FOR UPDATE;
+-- name: pay_customer_data(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_data FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_customer_update(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+       c_payment_cnt = c_payment_cnt + 1
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_customer_update_bc(w_id, d_id, c_id, amount, data)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance - ?, c_ytd_payment = c_ytd_payment + ?,
+       c_payment_cnt = c_payment_cnt + 1, c_data = ?
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: pay_insert_history(c_id, c_d_id, c_w_id, d_id, w_id, h_date, amount, data)  -- from sql/generic/tx.sql
+INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+-- name: os_customer(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT c_balance, c_first, c_middle, c_last FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: os_last_order(w_id, d_id, c_id)  -- from sql/generic/tx.sql
+SELECT o_id, o_entry_d, o_carrier_id FROM orders
+WHERE o_w_id = ? AND o_d_id = ? AND o_c_id = ? ORDER BY o_id DESC LIMIT 1;
+-- name: os_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d FROM order_line
+WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_new_order(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1 FOR UPDATE;
+-- name: dl_delete_new_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?;
+-- name: dl_order(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_update_order(w_id, d_id, o_id, carrier_id)  -- from sql/generic/tx.sql
+UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?;
+-- name: dl_update_order_lines(w_id, d_id, o_id, delivery_d)  -- from sql/generic/tx.sql
+UPDATE order_line SET ol_delivery_d = ? WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_sum_order_lines(w_id, d_id, o_id)  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(ol_amount), 0) FROM order_line WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id = ?;
+-- name: dl_update_customer(w_id, d_id, c_id, amount)  -- from sql/generic/tx.sql
+UPDATE customer SET c_balance = c_balance + ?, c_delivery_cnt = c_delivery_cnt + 1
+WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?;
+-- name: sl_district(w_id, d_id)  -- from sql/generic/tx.sql
+SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?;
+-- name: sl_count(w_id, d_id, next_o_id, threshold)  -- from sql/generic/tx.sql
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock
+WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? - 20
+  AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?;
+-- name: check_1()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - d.s FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) AS s FROM district GROUP BY d_w_id) d
+  ON d.d_w_id = w.w_id WHERE ABS(w.w_ytd - d.s) > 0.001;
+-- name: check_2()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id FROM district d
+  LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) AS m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id
+  LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) AS m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id
+WHERE o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND n.m <> o.m);
+-- name: check_3()  -- from sql/generic/tx.sql
+SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*);
+-- name: check_4()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id FROM (SELECT o_w_id, o_d_id, SUM(o_ol_cnt) AS s FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id
+WHERE l.c IS NULL OR o.s <> l.c;
+-- name: check_5()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id
+WHERE (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL)
+UNION ALL
+SELECT n.no_w_id, n.no_d_id, n.no_o_id FROM new_order n
+  LEFT JOIN orders o ON o.o_w_id = n.no_w_id AND o.o_d_id = n.no_d_id AND o.o_id = n.no_o_id
+WHERE o.o_id IS NULL;
+-- name: check_6()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  LEFT JOIN (SELECT ol_w_id, ol_d_id, ol_o_id, COUNT(*) AS c FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l
+  ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+WHERE COALESCE(l.c, 0) <> o.o_ol_cnt;
+-- name: check_7()  -- from sql/generic/tx.sql
+SELECT DISTINCT o.o_w_id, o.o_d_id, o.o_id FROM orders o
+  JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+WHERE (o.o_carrier_id IS NULL AND l.ol_delivery_d IS NOT NULL) OR (o.o_carrier_id IS NOT NULL AND l.ol_delivery_d IS NULL);
+-- name: check_8()  -- from sql/generic/tx.sql
+SELECT w.w_id, w.w_ytd - COALESCE(h.s, 0) FROM warehouse w
+  LEFT JOIN (SELECT h_w_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id
+WHERE ABS(w.w_ytd - COALESCE(h.s, 0)) > 0.001;
+-- name: check_9()  -- from sql/generic/tx.sql
+SELECT d.d_w_id, d.d_id, d.d_ytd - COALESCE(h.s, 0) FROM district d
+  LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) AS s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id
+WHERE ABS(d.d_ytd - COALESCE(h.s, 0)) > 0.001;
+-- name: check_10()  -- from sql/generic/tx.sql
+SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c
+  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, SUM(l.ol_amount) AS s FROM orders o
+    JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+    WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol
+  ON ol.o_w_id = c.c_w_id AND ol.o_d_id = c.c_d_id AND ol.o_c_id = c.c_id
+  LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, SUM(h_amount) AS s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h
+  ON h.h_c_w_id = c.c_w_id AND h.h_c_d_id = c.c_d_id AND h.h_c_id = c.c_id
+WHERE ABS(c.c_balance - (COALESCE(ol.s, 0) - COALESCE(h.s, 0))) > 0.005;
+-- name: check_11()  -- from sql/generic/tx.sql
+SELECT o.o_w_id, o.o_d_id, o.n - COALESCE(n.n, 0) - o.delivered FROM
+  (SELECT o_w_id, o_d_id, COUNT(*) AS n, SUM(CASE WHEN o_id > 2100 AND o_carrier_id IS NOT NULL THEN 1 ELSE 0 END) AS delivered
+   FROM orders GROUP BY o_w_id, o_d_id) o
+  LEFT JOIN (SELECT no_w_id, no_d_id, COUNT(*) AS n FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id
+WHERE o.n - COALESCE(n.n, 0) - o.delivered <> 2100;
+-- name: check_12()  -- from sql/generic/tx.sql
+SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c
+  LEFT JOIN (SELECT o.o_w_id, o.o_d_id, o.o_c_id, SUM(l.ol_amount) AS s FROM orders o
+    JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id
+    WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol
+  ON ol.o_w_id = c.c_w_id AND ol.o_d_id = c.c_d_id AND ol.o_c_id = c.c_id
+WHERE ABS(c.c_balance + c.c_ytd_payment - COALESCE(ol.s, 0)) > 0.005;
+-- name: sum_next_o_id()  -- from sql/generic/tx.sql
+SELECT COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: new_orders_row()  -- from sql/generic/tx.sql
+SELECT 'new_orders', COALESCE(SUM(d_next_o_id), 0) FROM district;
+-- name: begin_write  -- from sql/generic/tx.sql
+BEGIN;
+-- name: begin_read  -- from sql/generic/tx.sql
+BEGIN;
+-- name: commit  -- from sql/generic/tx.sql
+COMMIT;
+-- name: rollback  -- from sql/generic/tx.sql
+ROLLBACK;
+
+-- file: calls.sql
+-- name: proc_new_order(w_id, d_id, c_id, ol_cnt, all_local, items, supply, qty)  -- from sql/generic/calls.sql
+CALL dbdyno_new_order(?, ?, ?, ?, ?, ?, ?, ?);
+-- name: proc_payment(w_id, d_id, c_w_id, c_d_id, c_id, byname, c_last, amount)  -- from sql/generic/calls.sql
+CALL dbdyno_payment(?, ?, ?, ?, ?, ?, ?, ?);
+-- name: proc_order_status(w_id, d_id, c_id, byname, c_last)  -- from sql/generic/calls.sql
+CALL dbdyno_order_status(?, ?, ?, ?, ?);
+-- name: proc_delivery(w_id, carrier_id)  -- from sql/generic/calls.sql
+CALL dbdyno_delivery(?, ?);
+-- name: proc_stock_level(w_id, d_id, threshold)  -- from sql/generic/calls.sql
+CALL dbdyno_stock_level(?, ?, ?);
+
+-- file: schema.sql
+-- name: dbdyno_ch_meta  -- from sql/generic/schema.sql
+CREATE TABLE dbdyno_ch_meta (k varchar(64) NOT NULL PRIMARY KEY, v varchar(255));
+-- name: region  -- from sql/generic/schema.sql
+CREATE TABLE region (r_regionkey int NOT NULL, r_name varchar(55) NOT NULL, r_comment varchar(152) NOT NULL);
+-- name: nation  -- from sql/generic/schema.sql
+CREATE TABLE nation (
+  n_nationkey int NOT NULL, n_name varchar(25) NOT NULL, n_regionkey int NOT NULL, n_comment varchar(152) NOT NULL
+);
+-- name: supplier  -- from sql/generic/schema.sql
+CREATE TABLE supplier (
+  su_suppkey int NOT NULL, su_name varchar(25) NOT NULL, su_address varchar(40) NOT NULL, su_nationkey int NOT NULL,
+  su_phone char(15) NOT NULL, su_acctbal numeric(12,2) NOT NULL, su_comment varchar(101) NOT NULL
+);
+
+-- file: indexes.sql
+-- name: region_pk  -- from sql/generic/indexes.sql
+ALTER TABLE region ADD CONSTRAINT region_pk PRIMARY KEY (r_regionkey);
+-- name: nation_pk  -- from sql/generic/indexes.sql
+ALTER TABLE nation ADD CONSTRAINT nation_pk PRIMARY KEY (n_nationkey);
+-- name: supplier_pk  -- from sql/generic/indexes.sql
+ALTER TABLE supplier ADD CONSTRAINT supplier_pk PRIMARY KEY (su_suppkey);
+
+-- file: drop.sql
+-- name: region  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS region;
+-- name: nation  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS nation;
+-- name: supplier  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS supplier;
+-- name: dbdyno_ch_meta  -- from sql/generic/drop.sql
+DROP TABLE IF EXISTS dbdyno_ch_meta;
+
+-- file: admin.sql
+-- name: meta_get(k)  -- from sql/generic/admin.sql
+SELECT v FROM dbdyno_ch_meta WHERE k = ?;
+-- name: meta_delete(k)  -- from sql/generic/admin.sql
+DELETE FROM dbdyno_ch_meta WHERE k = ?;
+-- name: meta_put(k, v)  -- from sql/generic/admin.sql
+INSERT INTO dbdyno_ch_meta (k, v) VALUES (?, ?);
+
+-- file: queries.sql
+-- name: q1  -- from sql/generic/queries.sql
+select ol_number, sum(ol_quantity) as sum_qty, sum(ol_amount) as sum_amount, avg(ol_quantity) as avg_qty,
+       avg(ol_amount) as avg_amount, count(*) as count_order
+from order_line
+where ol_delivery_d > '2007-01-02 00:00:00'
+group by ol_number
+order by ol_number;
+-- name: q2  -- from sql/mysql/queries.sql
+select su_suppkey, su_name, n_name, i_id, i_name, su_address, su_phone, su_comment
+from item, supplier, stock, nation, region,
+     (select s_i_id as m_i_id, min(s_quantity) as m_s_quantity
+      from stock, supplier, nation, region
+      where (s_w_id * s_i_id) % 10000 = su_suppkey and su_nationkey = n_nationkey and n_regionkey = r_regionkey
+        and r_name like 'Europ%'
+      group by s_i_id) m
+where i_id = s_i_id and (s_w_id * s_i_id) % 10000 = su_suppkey and su_nationkey = n_nationkey
+  and n_regionkey = r_regionkey and cast(i_data as binary) like '%b' and r_name like 'Europ%' and i_id = m_i_id
+  and s_quantity = m_s_quantity
+order by n_name, su_name, i_id;;
+-- name: q3  -- from sql/mysql/queries.sql
+select ol_o_id, ol_w_id, ol_d_id, sum(ol_amount) as revenue, o_entry_d
+from customer, new_order, orders, order_line
+where cast(c_state as binary) like 'A%' and c_id = o_c_id and c_w_id = o_w_id and c_d_id = o_d_id and no_w_id = o_w_id
+  and no_d_id = o_d_id and no_o_id = o_id and ol_w_id = o_w_id and ol_d_id = o_d_id and ol_o_id = o_id
+  and o_entry_d > '2007-01-02 00:00:00'
+group by ol_o_id, ol_w_id, ol_d_id, o_entry_d
+order by revenue desc, o_entry_d;;
+-- name: q4  -- from sql/generic/queries.sql
+select o_ol_cnt, count(*) as order_count
+from orders
+where o_entry_d >= '2007-01-02 00:00:00' and o_entry_d < '2100-01-01 00:00:00'
+  and exists (select * from order_line
+              where o_id = ol_o_id and o_w_id = ol_w_id and o_d_id = ol_d_id and ol_delivery_d >= o_entry_d)
+group by o_ol_cnt
+order by o_ol_cnt;
+-- name: q5  -- from sql/generic/queries.sql
+select n_name, sum(ol_amount) as revenue
+from customer, orders, order_line, stock, supplier, nation, region
+where c_id = o_c_id and c_w_id = o_w_id and c_d_id = o_d_id and ol_o_id = o_id and ol_w_id = o_w_id
+  and ol_d_id = o_d_id and ol_w_id = s_w_id and ol_i_id = s_i_id and (s_w_id * s_i_id) % 10000 = su_suppkey
+  and ascii(substring(c_state, 1, 1)) = su_nationkey and su_nationkey = n_nationkey
+  and n_regionkey = r_regionkey and r_name = 'Europe' and o_entry_d >= '2007-01-02 00:00:00'
+group by n_name
+order by revenue desc;
+-- name: q6  -- from sql/generic/queries.sql
+select sum(ol_amount) as revenue
+from order_line
+where ol_delivery_d >= '1999-01-01 00:00:00' and ol_delivery_d < '2100-01-01 00:00:00'
+  and ol_quantity between 1 and 100000;
+-- name: q7  -- from sql/generic/queries.sql
+select su_nationkey as supp_nation, substring(c_state, 1, 1) as cust_nation, extract(year from o_entry_d) as l_year,
+       sum(ol_amount) as revenue
+from supplier, stock, order_line, orders, customer, nation n1, nation n2
+where ol_supply_w_id = s_w_id and ol_i_id = s_i_id and (s_w_id * s_i_id) % 10000 = su_suppkey
+  and ol_w_id = o_w_id and ol_d_id = o_d_id and ol_o_id = o_id and c_id = o_c_id and c_w_id = o_w_id
+  and c_d_id = o_d_id and su_nationkey = n1.n_nationkey and ascii(substring(c_state, 1, 1)) = n2.n_nationkey
+  and ((n1.n_name = 'Germany' and n2.n_name = 'Cambodia') or (n1.n_name = 'Cambodia' and n2.n_name = 'Germany'))
+group by su_nationkey, substring(c_state, 1, 1), extract(year from o_entry_d)
+order by supp_nation, cust_nation, l_year;
+-- name: q8  -- from sql/mysql/queries.sql
+select extract(year from o_entry_d) as l_year,
+       sum(case when n2.n_name = 'Germany' then ol_amount else 0 end) / nullif(sum(ol_amount), 0) as mkt_share
+from item, supplier, stock, order_line, orders, customer, nation n1, nation n2, region
+where i_id = s_i_id and ol_i_id = s_i_id and ol_supply_w_id = s_w_id and (s_w_id * s_i_id) % 10000 = su_suppkey
+  and ol_w_id = o_w_id and ol_d_id = o_d_id and ol_o_id = o_id and c_id = o_c_id and c_w_id = o_w_id
+  and c_d_id = o_d_id and n1.n_nationkey = ascii(substring(c_state, 1, 1)) and n1.n_regionkey = r_regionkey
+  and ol_i_id < 1000 and r_name = 'Europe' and su_nationkey = n2.n_nationkey and cast(i_data as binary) like '%b'
+  and i_id = ol_i_id
+group by extract(year from o_entry_d)
+order by l_year;;
+-- name: q9  -- from sql/mysql/queries.sql
+select n_name, extract(year from o_entry_d) as l_year, sum(ol_amount) as sum_profit
+from item, stock, supplier, order_line, orders, nation
+where ol_i_id = s_i_id and ol_supply_w_id = s_w_id and (s_w_id * s_i_id) % 10000 = su_suppkey
+  and ol_w_id = o_w_id and ol_d_id = o_d_id and ol_o_id = o_id and ol_i_id = i_id and su_nationkey = n_nationkey
+  and cast(i_data as binary) like '%bb'
+group by n_name, extract(year from o_entry_d)
+order by n_name, l_year desc;;
+-- name: q10  -- from sql/generic/queries.sql
+select c_id, c_last, sum(ol_amount) as revenue, c_city, c_phone, n_name
+from customer, orders, order_line, nation
+where c_id = o_c_id and c_w_id = o_w_id and c_d_id = o_d_id and ol_w_id = o_w_id and ol_d_id = o_d_id
+  and ol_o_id = o_id and o_entry_d >= '2007-01-02 00:00:00' and o_entry_d <= ol_delivery_d
+  and n_nationkey = ascii(substring(c_state, 1, 1))
+group by c_id, c_last, c_city, c_phone, n_name
+order by revenue desc;
+-- name: q11  -- from sql/generic/queries.sql
+select s_i_id, sum(s_order_cnt) as ordercount
+from stock, supplier, nation
+where (s_w_id * s_i_id) % 10000 = su_suppkey and su_nationkey = n_nationkey and n_name = 'Germany'
+group by s_i_id
+having sum(s_order_cnt) > (select sum(s_order_cnt) * .005
+                           from stock, supplier, nation
+                           where (s_w_id * s_i_id) % 10000 = su_suppkey and su_nationkey = n_nationkey
+                             and n_name = 'Germany')
+order by ordercount desc;
+-- name: q12  -- from sql/generic/queries.sql
+select o_ol_cnt, sum(case when o_carrier_id = 1 or o_carrier_id = 2 then 1 else 0 end) as high_line_count,
+       sum(case when o_carrier_id <> 1 and o_carrier_id <> 2 then 1 else 0 end) as low_line_count
+from orders, order_line
+where ol_w_id = o_w_id and ol_d_id = o_d_id and ol_o_id = o_id and o_entry_d <= ol_delivery_d
+  and ol_delivery_d < '2100-01-01 00:00:00'
+group by o_ol_cnt
+order by o_ol_cnt;
+-- name: q13  -- from sql/generic/queries.sql
+select c_count, count(*) as custdist
+from (select c_id, count(o_id) as c_count
+      from customer left outer join orders on (c_w_id = o_w_id and c_d_id = o_d_id and c_id = o_c_id and o_carrier_id > 8)
+      group by c_id) as c_orders
+group by c_count
+order by custdist desc, c_count desc;
+-- name: q14  -- from sql/mysql/queries.sql
+select 100.00 * sum(case when cast(i_data as binary) like 'PR%' then ol_amount else 0 end) / (1 + sum(ol_amount)) as promo_revenue
+from order_line, item
+where ol_i_id = i_id and ol_delivery_d >= '2007-01-02 00:00:00' and ol_delivery_d < '2100-01-01 00:00:00';;
+-- name: q15  -- from sql/generic/queries.sql
+with revenue0 (supplier_no, total_revenue) as (
+  select (s_w_id * s_i_id) % 10000, sum(ol_amount)
+  from order_line, stock
+  where ol_i_id = s_i_id and ol_supply_w_id = s_w_id and ol_delivery_d >= '2007-01-02 00:00:00'
+  group by (s_w_id * s_i_id) % 10000)
+select su_suppkey, su_name, su_address, su_phone, total_revenue
+from supplier, revenue0
+where su_suppkey = supplier_no and total_revenue = (select max(total_revenue) from revenue0)
+order by su_suppkey;
+-- name: q16  -- from sql/mysql/queries.sql
+select i_name, substring(i_data, 1, 3) as brand, i_price, count(distinct ((s_w_id * s_i_id) % 10000)) as supplier_cnt
+from stock, item
+where i_id = s_i_id and cast(i_data as binary) not like 'zz%'
+  and ((s_w_id * s_i_id) % 10000 not in (select su_suppkey from supplier where cast(su_comment as binary) like '%bad%'))
+group by i_name, substring(i_data, 1, 3), i_price
+order by supplier_cnt desc;;
+-- name: q17  -- from sql/mysql/queries.sql
+select sum(ol_amount) / 2.0 as avg_yearly
+from order_line, (select i_id, avg(1.0 * ol_quantity) as a
+                  from item, order_line
+                  where cast(i_data as binary) like '%b' and ol_i_id = i_id
+                  group by i_id) t
+where ol_i_id = t.i_id and ol_quantity < t.a;;
+-- name: q18  -- from sql/generic/queries.sql
+select c_last, c_id, o_id, o_entry_d, o_ol_cnt, sum(ol_amount) as amount_sum
+from customer, orders, order_line
+where c_id = o_c_id and c_w_id = o_w_id and c_d_id = o_d_id and ol_w_id = o_w_id and ol_d_id = o_d_id
+  and ol_o_id = o_id
+group by o_id, o_w_id, o_d_id, c_id, c_last, o_entry_d, o_ol_cnt
+having sum(ol_amount) > 200
+order by amount_sum desc, o_entry_d;
+-- name: q19  -- from sql/mysql/queries.sql
+select sum(ol_amount) as revenue
+from order_line, item
+where (ol_i_id = i_id and cast(i_data as binary) like '%a' and ol_quantity >= 1 and ol_quantity <= 10 and i_price between 1 and 400000
+       and ol_w_id in (1, 2, 3))
+   or (ol_i_id = i_id and cast(i_data as binary) like '%b' and ol_quantity >= 1 and ol_quantity <= 10 and i_price between 1 and 400000
+       and ol_w_id in (1, 2, 4))
+   or (ol_i_id = i_id and cast(i_data as binary) like '%c' and ol_quantity >= 1 and ol_quantity <= 10 and i_price between 1 and 400000
+       and ol_w_id in (1, 5, 3));;
+-- name: q20  -- from sql/mysql/queries.sql
+select su_name, su_address
+from supplier, nation
+where su_suppkey in (select (s_i_id * s_w_id) % 10000
+                     from stock inner join item on i_id = s_i_id
+                          inner join (select ol_i_id, sum(ol_quantity) as ol_qty from order_line
+                                      where ol_delivery_d > '2010-05-23 12:00:00' group by ol_i_id) ol on ol.ol_i_id = s_i_id
+                     where cast(i_data as binary) like 'c%' and 2 * s_quantity > ol_qty)
+  and su_nationkey = n_nationkey and n_name = 'Germany'
+order by su_name;
+-- name: q21  -- from sql/generic/queries.sql
+select su_name, count(*) as numwait
+from supplier, order_line l1, orders, stock, nation
+where ol_o_id = o_id and ol_w_id = o_w_id and ol_d_id = o_d_id and ol_w_id = s_w_id and ol_i_id = s_i_id
+  and (s_w_id * s_i_id) % 10000 = su_suppkey and l1.ol_delivery_d > o_entry_d
+  and not exists (select * from order_line l2
+                  where l2.ol_o_id = l1.ol_o_id and l2.ol_w_id = l1.ol_w_id and l2.ol_d_id = l1.ol_d_id
+                    and l2.ol_delivery_d > l1.ol_delivery_d)
+  and su_nationkey = n_nationkey and n_name = 'Germany'
+group by su_name
+order by numwait desc, su_name;
+-- name: q22  -- from sql/mysql/queries.sql
+select cast(substring(c_state, 1, 1) as binary) as country, count(*) as numcust, sum(c_balance) as totacctbal
+from customer
+where substring(c_phone, 1, 1) in ('1', '2', '3', '4', '5', '6', '7')
+  and c_balance > (select avg(c_balance) from customer
+                   where c_balance > 0.00 and substring(c_phone, 1, 1) in ('1', '2', '3', '4', '5', '6', '7'))
+  and not exists (select * from orders where o_c_id = c_id and o_w_id = c_w_id and o_d_id = c_d_id)
+group by cast(substring(c_state, 1, 1) as binary)
+order by country;;
+
