@@ -57,7 +57,8 @@ type Config struct {
 	StatusInterval           time.Duration // status.interval, 0 when not set
 	Percentiles              []float64
 	ExportFile               string
-	IntendedLatency          bool // measurement.interval=intended was asked for
+	IntendedLatency          bool  // measurement.interval=intended was asked for
+	whole                    whole // before the shard narrowed it (narrow)
 }
 
 // handled are the properties dbdyno reads (YCSB's Client's and CoreWorkload's, and the JDBC binding's that it

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/dbdyno/dbdyno/internal/engine"
 	"github.com/dbdyno/dbdyno/internal/engine/bulk"
@@ -32,13 +33,16 @@ var noted sync.Map
 // onto the runner's options where no flag gave them: threadcount onto --vus (--threads), target onto --rate,
 // status.interval onto --interval, operationcount and maxexecutiontime onto the measured window, a load's
 // records onto its count of units. It stores what it resolved in p.Resolved.
-func settle(phase string, p *Properties, u *runner.Users, v *workload.Values) (*Config, error) {
+func settle(phase string, p *Properties, u *runner.Users, v *workload.Values, sh workload.Shard) (*Config, error) {
 	res, err := Resolve(Sources{Workload: p.Workload, Files: p.Files, Set: p.Set, Args: p.Args, Phase: phase})
 	if err != nil {
 		return nil, err
 	}
 	cfg, err := Parse(res.Props, phase)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.narrow(phase, sh); err != nil {
 		return nil, err
 	}
 	unknowns, quiets := unknown(res.Props)
@@ -135,6 +139,9 @@ func unsettle(phase string, p *Properties) (*Config, []string, error) {
 // openSession opens one load or run on its target and prints its banner.
 func openSession(ctx context.Context, setup *runner.Setup, phase string, p *Properties, drop bool) (runner.Session, error) {
 	cfg, notes, err := unsettle(phase, p)
+	if err == nil {
+		err = cfg.narrow(phase, setup.Shard)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +166,15 @@ func openSession(ctx context.Context, setup *runner.Setup, phase string, p *Prop
 	s.set = sqlfile.Merge(files)
 	if phase == "load" {
 		err = s.prepareLoad(ctx, drop)
+		// a shard's load started with its sister shards': one of them makes the table, the others wait for it
+		for wait := time.Now().Add(shardWait); err != nil && errors.Is(err, errBusy) && setup.Shard.On() && time.Now().Before(wait) && ctx.Err() == nil; {
+			if s.lock != nil {
+				s.lock.Release()
+				s.lock = nil
+			}
+			time.Sleep(200 * time.Millisecond)
+			err = s.prepareLoad(ctx, drop)
+		}
 	} else {
 		err = s.prepareRun(ctx)
 	}
@@ -247,7 +263,7 @@ func (s *session) prepareLoad(ctx context.Context, drop bool) error {
 	}
 	if meta || table {
 		if !drop {
-			return fmt.Errorf("%s's YCSB table %s was made by another load meanwhile: run this load again", t, cfg.Table)
+			return busyError(fmt.Sprintf("%s's YCSB table %s was made by another load meanwhile: run this load again", t, cfg.Table))
 		}
 		// the recorded table may have another name: that one is dropped (and a table of this name beside it is
 		// not dbdyno's)
@@ -286,14 +302,26 @@ func (s *session) prepareLoad(ctx context.Context, drop bool) error {
 	return nil
 }
 
+// errBusy is a load kept out by another dbdyno's hold of the table's lock, or beaten by another load to making
+// the table (busyError): a shard's load waits up to shardWait for its sister shard that makes it.
+var errBusy = errors.New("YCSB's table is busy")
+
+// shardWait bounds a shard's wait for its sister shards to make YCSB's table.
+const shardWait = 60 * time.Second
+
+type busyError string
+
+func (e busyError) Error() string        { return string(e) }
+func (e busyError) Is(target error) bool { return target == errBusy }
+
 // takeLock takes YCSB's table lock, shared (loads) or exclusive (making or replacing the table).
 func (s *session) takeLock(ctx context.Context, exclusive bool) error {
 	l, err := s.setup.Target.Lock(ctx, s.db.Data.SQL, lockName, exclusive)
 	if errors.Is(err, engine.ErrLocked) {
 		if exclusive {
-			return fmt.Errorf("%s's YCSB table is in use by another dbdyno (a load, run or drop holds its lock): refusing to make or replace it until that ends", s.setup.Target)
+			return busyError(fmt.Sprintf("%s's YCSB table is in use by another dbdyno (a load, run or drop holds its lock): refusing to make or replace it until that ends", s.setup.Target))
 		}
-		return fmt.Errorf("%s's YCSB table is being made or dropped by another dbdyno (it holds its lock): wait for it to end", s.setup.Target)
+		return busyError(fmt.Sprintf("%s's YCSB table is being made or dropped by another dbdyno (it holds its lock): wait for it to end", s.setup.Target))
 	}
 	if err != nil {
 		return err

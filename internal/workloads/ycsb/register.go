@@ -45,6 +45,12 @@ func init() {
 				Positional: "ycsb-args",
 				Example:    "  dbdyno ycsb load --workload a -p recordcount=100000 --threads 8 --target postgres://...\n  dbdyno ycsb load --target mysql://... -- -P workloads/workloada -p recordcount=100000 -threads 8",
 			}, &LoadFlags{}, vuCommand[LoadFlags]{phase: "load", VU: runner.VU[LoadFlags]{
+				Check: func(o *LoadFlags) error {
+					if o.Drop && o.Shard.On() {
+						return fmt.Errorf("--shard %s with --drop: each shard would drop the records its sister shards load; drop the table first (dbdyno ycsb drop), then load the shards without --drop", o.Shard)
+					}
+					return nil
+				},
 				Open: func(ctx context.Context, s *runner.Setup, o *LoadFlags) (runner.Session, error) {
 					return openSession(ctx, s, "load", &o.Properties, o.Drop)
 				}},
@@ -81,13 +87,15 @@ type Properties struct {
 type LoadFlags struct {
 	runner.Users `vus.alias:"threads" vus.sweep:"by client threads" vus.help:"client threads (YCSB's -threads, threadcount), one connection each; a list 1,2,4 sweeps them; default threadcount, else 1" rampup.default:"0s" rampup.help:"refused: every insert of a load is measured" rate.help:"YCSB's -target: inserts per second over all threads, as an open loop (latency counts from each insert's intended start); default the target property, else as fast as the threads go"`
 	Properties
-	Drop bool `flag:"drop" help:"replace dbdyno's YCSB table and its record (never a table dbdyno did not make)"`
+	Drop              bool `flag:"drop" help:"replace dbdyno's YCSB table and its record (never a table dbdyno did not make)"`
+	workload.Sharding `shard.help:"load shard I of N (I/N, e.g. 2/4) of the records: the I-th of N even ranges of insertstart..insertstart+insertcount, as YCSB's several loading drivers are given by hand; merge the shards' results with dbdyno results merge"`
 }
 
 // RunFlags are `ycsb run`'s options.
 type RunFlags struct {
 	runner.Users `vus.alias:"threads" vus.sweep:"by client threads" vus.help:"client threads (YCSB's -threads, threadcount), one connection each; a list 1,2,4 sweeps them; default threadcount, else 1" rampup.default:"0s" rampup.help:"time before measuring starts (YCSB measures from the first operation: 0s)" rate.help:"YCSB's -target: operations per second over all threads, as an open loop (latency counts from each operation's intended start, as YCSB's measurement.interval=intended); default the target property, else closed loop" transactions.help:"end after this many operations (all threads together); default operationcount, unless --duration or maxexecutiontime is given" duration.help:"measured time, when neither --transactions nor operationcount ends the run (default maxexecutiontime, else 60s)"`
 	Properties
+	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4): the I-th share of operationcount (or of the run's time) over all the records, from random streams of the shard's own; refused for a workload that inserts (d, e); merge the shards' results with dbdyno results merge"`
 }
 
 // vuCommand is runner.VU with YCSB's properties settled first (settle): what they say of threads, target and
@@ -100,7 +108,7 @@ type vuCommand[T any] struct {
 }
 
 func (c vuCommand[T]) Prepare(o *T, v *workload.Values) error {
-	if _, err := settle(c.phase, c.props(o), c.users(o), v); err != nil {
+	if _, err := settle(c.phase, c.props(o), c.users(o), v, any(o).(interface{ Sharded() workload.Shard }).Sharded()); err != nil {
 		return err
 	}
 	return c.VU.Prepare(o, v)

@@ -65,6 +65,7 @@ func (s *session) Options() map[string]any {
 	for k, v := range s.cfg.Record(s.phase) {
 		out[k] = v
 	}
+	s.cfg.recordShard(out, s.phase, s.setup.Shard)
 	out["threadcount"] = s.setup.Users.VUs
 	if s.setup.Users.Rate > 0 {
 		out["target"] = s.setup.Users.Rate
@@ -150,7 +151,8 @@ func (s *session) Close() {
 
 // NewWorker opens one client thread's connection with the operations' statements prepared.
 func (s *session) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
-	w := &worker{s: s, r: rand.New(rand.NewPCG(s.setup.Users.Seed, uint64(vu)+1)), fieldLen: s.fieldLen()}
+	// a shard's users draw from streams of their own (shard I of N: I << 32 apart), not its sister shards'
+	w := &worker{s: s, r: rand.New(rand.NewPCG(s.setup.Users.Seed, uint64(vu)+1+uint64(s.setup.Shard.I)<<32)), fieldLen: s.fieldLen()}
 	if s.phase == "run" {
 		w.keys, w.scanLen = s.keys(), s.scanLen()
 	}
