@@ -37,9 +37,59 @@ func workloadSection(workload string) Section {
 // MeasurementSection is the section of a workload whose runs are timed runs of virtual users: their
 // measurement, when the result holds one.
 func MeasurementSection(b *strings.Builder, r *result.Result, of string) {
+	Sides(b, r)
 	if m := r.Measurement; m != nil {
 		Measurement(b, m, of)
 	}
+}
+
+// Sides renders the parts of a run whose kinds of users each ran alone before all of them together
+// (result.Sides): each part's users, status and window, then each side's headline figure alone, together and
+// the share of it kept (the figures FIGURE_alone, FIGURE and FIGURE_kept_pct). Nothing for a run without sides.
+func Sides(b *strings.Builder, r *result.Result) {
+	if len(r.Sides) == 0 {
+		return
+	}
+	b.WriteString("<table class=\"sides\"><tr><th class=\"l\">part</th><th>users</th><th>status</th><th>measured (s)</th></tr>")
+	for _, s := range r.Sides {
+		secs := 0.0
+		if s.Measurement != nil {
+			secs = s.Measurement.MeasuredSecs
+		}
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s alone</td><td>%d</td><td>%s</td><td>%.1f</td></tr>", esc(s.Name), s.Users, esc(s.Status), secs)
+	}
+	if r.Measurement != nil && hasAlone(r.Figures) {
+		fmt.Fprintf(b, "<tr><td class=\"l\">all together</td><td>%d</td><td>%s</td><td>%.1f</td></tr>", r.Measurement.VUs, esc(r.Status), r.Measurement.MeasuredSecs)
+	}
+	b.WriteString("</table>")
+	var names []string
+	for k := range r.Figures {
+		if f, ok := strings.CutSuffix(k, "_alone"); ok {
+			names = append(names, f)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	sort.Strings(names)
+	b.WriteString("<table class=\"kept\"><tr><th class=\"l\">figure</th><th>alone</th><th>together</th><th>kept (%)</th></tr>")
+	for _, f := range names {
+		alone, _ := r.Figures[f+"_alone"].(float64)
+		together, _ := r.Figures[f].(float64)
+		kept, _ := r.Figures[f+"_kept_pct"].(float64)
+		fmt.Fprintf(b, "<tr><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%.1f</td></tr>", esc(f), fmtVal(alone), fmtVal(together), kept)
+	}
+	b.WriteString("</table>")
+}
+
+// hasAlone says the figures hold a side's figure alone (the run together happened).
+func hasAlone(fig map[string]any) bool {
+	for k := range fig {
+		if strings.HasSuffix(k, "_alone") {
+			return true
+		}
+	}
+	return false
 }
 
 // Esc escapes text for the page.
