@@ -343,6 +343,16 @@ func (v *Values) Thinking() (Flag, bool) {
 	return Flag{}, false
 }
 
+// ThinkFlag is the declared think-time flag (the think tag), set or not; false when the command has none.
+func (v *Values) ThinkFlag() (Flag, bool) {
+	for _, f := range v.flags {
+		if f.Think {
+			return f, true
+		}
+	}
+	return Flag{}, false
+}
+
 // Flag returns a declared flag.
 func (v *Values) Flag(name string) (Flag, bool) {
 	for _, f := range v.flags {

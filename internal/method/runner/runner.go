@@ -60,7 +60,11 @@ type Workload interface {
 
 // Config is a run's timing.
 type Config struct {
-	VUs              int
+	VUs int
+	// Terminals, when positive, makes the run one of that many emulated terminals sharing VUs connections (the
+	// workload is a Terminals): each unit of work's latency counts from its terminal's submit, its wait for a
+	// connection included, and the wait is reported apart (result.Terminals).
+	Terminals        int
 	Rampup           time.Duration
 	Duration         time.Duration
 	Interval         time.Duration
@@ -146,6 +150,7 @@ type stats struct {
 	interval []*txStat
 	total    []*txStat
 	samples  []string
+	wait     *hdrhistogram.Histogram // a run of terminals': the interval's waits for a connection (nil otherwise)
 }
 
 // Run drives the workload and returns the measurement. The error is non-nil when the run did not complete:
@@ -163,7 +168,14 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		st.interval = append(st.interval, newTxStat())
 		st.total = append(st.total, newTxStat())
 	}
-	workers, err := connectUsers(parent, w, cfg.VUs)
+	var workers []Worker
+	var terms *pool
+	var err error
+	if cfg.Terminals > 0 {
+		workers, terms, err = connectPool(parent, w, cfg)
+	} else {
+		workers, err = connectUsers(parent, w, cfg.VUs)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +184,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 			wk.Close()
 		}
 	}()
+	if terms != nil {
+		st.wait = hdrhistogram.New(1, maxLatencyUS, 3)
+	}
 
 	if err := startAt(parent, &cfg); err != nil {
 		return nil, err
@@ -205,11 +220,16 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	start := time.Now()
 	m := &result.Measurement{VUs: cfg.VUs, RampupSeconds: cfg.Rampup.Seconds(), PlannedSeconds: cfg.Duration.Seconds(), PerSecond: cfg.PerSecond,
 		Transactions: map[string]result.TxStats{}, Intervals: []result.Interval{}}
+	who := fmt.Sprintf("%d virtual users", cfg.VUs)
+	if terms != nil {
+		terms.done = ctx.Done()
+		who = fmt.Sprintf("%d terminals over %d connections", cfg.Terminals, cfg.VUs)
+	}
 	if win != nil {
 		m.PlannedSeconds = 0
-		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured until %d transactions have finished (all users together)\n", cfg.VUs, cfg.Rampup.Round(time.Millisecond), cfg.Transactions)
+		fmt.Fprintf(cfg.Progress, "running %s: ramp-up %s, measured until %d transactions have finished (all users together)\n", who, cfg.Rampup.Round(time.Millisecond), cfg.Transactions)
 	} else {
-		fmt.Fprintf(cfg.Progress, "running %d virtual users: ramp-up %s, measured %s\n", cfg.VUs, cfg.Rampup.Round(time.Millisecond), cfg.Duration)
+		fmt.Fprintf(cfg.Progress, "running %s: ramp-up %s, measured %s\n", who, cfg.Rampup.Round(time.Millisecond), cfg.Duration)
 	}
 
 	var sched *schedule
@@ -290,6 +310,11 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 		}(i, wk)
 	}
 
+	if terms != nil {
+		// the terminals begin keying one after another over the ramp-up (all at once without one)
+		terms.start(time.Now(), cfg.Rampup)
+		defer terms.halt()
+	}
 	tick := time.NewTicker(cfg.Interval)
 	defer tick.Stop()
 	lastTick := start
@@ -354,6 +379,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	}
 	cancel()
 	stopWorkers(&wg, workers)
+	if terms != nil {
+		terms.halt()
+	}
 	if now := time.Now(); now.Sub(lastTick) > cfg.Interval/10 || len(m.Intervals) == 0 || m.Intervals[len(m.Intervals)-1].Measured != wasMeasuring {
 		m.Intervals = append(m.Intervals, st.intervalLine(cfg, names, now.Sub(start), now.Sub(lastTick), wasMeasuring, pg.at(now)))
 	} else { // a tail too short for a rate of its own: its work added to the last interval, so they sum to the run's
@@ -380,6 +408,9 @@ func Run(parent context.Context, w Workload, cfg Config) (*result.Measurement, e
 	m.OpenLoop = open.result(cfg)
 	m.Users = perUser(users, m.MeasuredSecs)
 	m.DisconnectedSecs = round1(time.Duration(disconnected.Load()).Seconds())
+	if terms != nil {
+		m.Terminals = terms.result(workers, names)
+	}
 	rates(m)
 	guardErr := cfg.guard.finish(m, keyTxName(cfg, names), cfg.KeyLabel, wasMeasuring)
 	if parent.Err() != nil && failErr == nil {
@@ -593,6 +624,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			ticket = true
 		}
 		t0 := time.Now()
+		if s, ok := wk.(submitter); ok {
+			t0 = s.submitted() // a terminal's transaction: from its submit, its wait for a connection included
+		}
 		if e.sched != nil {
 			var skipped int64
 			t0, skipped = e.sched.take(t0)
@@ -625,6 +659,9 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			measured = ticket // a unit of work begun in the ramp-up is not the window's
 		}
 		e.st.record(tx, elapsed, out, measured)
+		if s, ok := wk.(submitter); ok {
+			e.st.waited(s.waited())
+		}
 		if cfg.Live != nil {
 			cfg.Live.Done(e.names[tx], elapsed, outcomeOf(out, cfg.Classify), out.Retries, measured)
 		}
@@ -755,6 +792,15 @@ func (st *stats) record(tx int, d time.Duration, out Outcome, measured bool) {
 	}
 }
 
+// waited adds a unit of work's wait for a connection to the interval's (a run of terminals).
+func (st *stats) waited(d time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.wait != nil {
+		st.wait.RecordValue(min(max(1, d.Microseconds()), maxLatencyUS))
+	}
+}
+
 // progressTypes is the most transaction types whose percentiles each progress line shows.
 const progressTypes = 6
 
@@ -792,6 +838,10 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 	}
 	if !few && slowest >= 0 && slowest != cfg.KeyTx {
 		fmt.Fprintf(&b, "  slowest p95 %s %s", abbrev(names[slowest]), lat(iv.Transactions[names[slowest]].P95))
+	}
+	if st.wait != nil { // a run of terminals: their wait for a connection, part of the latencies before it
+		fmt.Fprintf(&b, "  wait %s/%s/%s", lat(st.wait.ValueAtQuantile(50)), lat(st.wait.ValueAtQuantile(95)), lat(st.wait.ValueAtQuantile(99)))
+		st.wait.Reset()
 	}
 	st.mu.Unlock()
 	minutes := span.Minutes()

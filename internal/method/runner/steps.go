@@ -42,6 +42,8 @@ func RunSteps(parent context.Context, w Workload, cfg Config, steps []Step, each
 	switch {
 	case len(steps) == 0:
 		return errors.New("a stepped run needs at least one step")
+	case cfg.Terminals > 0:
+		return errors.New("a stepped run steps virtual users: no --terminals")
 	case cfg.Transactions > 0 || cfg.LatencyLog != "" || !cfg.MeasureAt.IsZero():
 		return errors.New("a stepped run times its steps: no count-based window, latency log or start time")
 	}

@@ -117,6 +117,9 @@ type Setup struct {
 	// Transactions, when positive, is the measured window's count of transactions instead of Duration (never
 	// for the warm-up run, which is timed by --warmup).
 	Transactions int
+	// Pool is the run's --terminals and --connections when its options embed TerminalPool (zero otherwise, and
+	// for virtual users): Users.VUs is then the connections.
+	Pool TerminalPool
 	// Shard is the run's --shard I/N when its options embed workload.Sharding (the zero Shard otherwise): the runner gives the
 	// shard its share of the open-loop --rate (rate/N), whatever the workload splits (warehouses, customers,
 	// users).
@@ -154,6 +157,11 @@ func (w VU[T]) Prepare(o *T, v *workload.Values) error {
 	u := w.users(o)
 	if err := u.Check(); err != nil {
 		return err
+	}
+	if p := poolOf(o); p != nil {
+		if err := p.check(u, v); err != nil {
+			return err
+		}
 	}
 	if u.Transactions > 0 && v.Given(u, &u.Duration) {
 		return fmt.Errorf("--transactions %d and --duration %s both end the measured window: give one of them", u.Transactions, u.Duration)
@@ -210,6 +218,15 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 	m := w.modes(o)
 	vr := &vuRun{check: m != nil && m.Check && !s.Warmup}
 	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }, Shard: shardOf(o)}
+	if p := poolOf(o); p != nil && p.Terminals > 0 {
+		r.Pool = *p
+		if r.Pool.Connections == 0 {
+			r.Pool.Connections = DefaultConnections(p.Terminals)
+		}
+		p = &r.Pool
+		r.Users.VUs = p.Connections // Prepare set it too; a plan's or a sweep's copy of the values may not have
+		u.VUs = p.Connections
+	}
 	if s.Warmup {
 		r.Duration = u.Warmup
 	} else {
@@ -241,6 +258,9 @@ func (r *Setup) Options() map[string]any {
 	out := map[string]any{"vus": r.Users.VUs, "rampup_s": r.Users.Rampup.Seconds(), "duration_s": r.Duration.Seconds(),
 		"interval_s": r.Users.Interval.Seconds(), "seed": fmt.Sprint(r.Users.Seed), "reconnect_timeout_s": r.Users.ReconnectTimeout.Seconds(),
 		"driver_gomaxprocs": r.Procs(), "max_error_rate_pct": r.Users.MaxErrorRate}
+	if r.Pool.Terminals > 0 {
+		out["terminals"], out["connections"] = r.Pool.Terminals, r.Pool.Connections
+	}
 	counted(out, r.Transactions)
 	openLoop(out, r.Users)
 	if r.Mode != "" {
@@ -288,7 +308,7 @@ func counted(o map[string]any, transactions int) map[string]any {
 
 func (v *vuRun) Measure(ctx context.Context, res *result.Result) (bool, error) {
 	u := v.r.Users
-	cfg := Config{VUs: u.VUs, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
+	cfg := Config{VUs: u.VUs, Terminals: v.r.Pool.Terminals, Rampup: u.Rampup, Duration: v.r.Duration, Interval: u.Interval, Progress: v.r.Out,
 		ReconnectTimeout: u.ReconnectTimeout, MaxErrorRate: u.MaxErrorRate, Transactions: int64(v.r.Transactions),
 		Rate: u.Rate, Seed: u.Seed, LatencyLimit: u.LatencyLimit,
 		MeasureAt: v.r.StartAt, Live: v.r.Live}

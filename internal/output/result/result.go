@@ -548,8 +548,32 @@ type Measurement struct {
 	// OpenLoop is the measured window's open-loop figures (an arrival rate, a latency limit), absent for a
 	// closed loop without a latency limit.
 	OpenLoop *OpenLoop `json:"open_loop,omitempty"`
-	// Users are each virtual user's figures of the measured window (who was starved).
+	// Users are each virtual user's figures of the measured window (who was starved). In a run of terminals
+	// (Terminals), a virtual user is a connection of the pool.
 	Users *PerUser `json:"users,omitempty"`
+	// Terminals is a run of emulated terminals sharing a pool of connections (--terminals, --connections),
+	// absent for one of virtual users (each its own connection). VUs then counts the connections.
+	Terminals *Terminals `json:"terminals,omitempty"`
+}
+
+// Terminals are the figures of a run of emulated terminals over a pool of connections: how long submitted
+// transactions waited for a connection, and the keying and think times the terminals took, over the
+// transactions counted in the measured window. The transactions' latencies count from the terminal's submit,
+// so they hold the wait.
+type Terminals struct {
+	Terminals   int `json:"terminals"`
+	Connections int `json:"connections"`
+	// ConnectionWait is pick-up minus submit, in µs: the wait for a free connection.
+	ConnectionWait Latency `json:"connection_wait"`
+	// Pacing is by transaction: the keying time before it and the think time after it, as the terminals took them.
+	Pacing map[string]Pacing `json:"pacing"`
+}
+
+// Pacing is a transaction type's measured keying and think times: their count and means in seconds.
+type Pacing struct {
+	Count       int64   `json:"count"`
+	KeyingMeanS float64 `json:"keying_mean_s"`
+	ThinkMeanS  float64 `json:"think_mean_s"`
 }
 
 // OpenLoop is an open-loop run's schedule and latency limit (pgbench -R and --latency-limit): units of work

@@ -42,6 +42,12 @@ func init() {
 			if o["keying_thinking"] == true {
 				w += ", keying and thinking times"
 			}
+			if _, ok := o["terminals"]; ok { // terminals sharing connections: their number is the load, as --vus is
+				w += ", emulated terminals over a pool of connections"
+			}
+			if sc, ok := o["pace_scale"]; ok {
+				w += fmt.Sprintf(", keying and think times scaled by %v", sc)
+			}
 			if m, ok := o["mix"].(string); ok {
 				w += ", custom mix " + m
 			}
@@ -54,7 +60,8 @@ func init() {
 				Target: workload.ManyTargets, Existing: true,
 				Example: "  dbdyno tpcc run --target postgres://bench@db1/tpcc --vus 8 --duration 5m --mode procedures\n" +
 					"  dbdyno tpcc run --vus 1,2,4,8 --repeat 3 --label system=E16ds_v5      # a sweep, three runs each\n" +
-					"  dbdyno tpcc run --vus 4 --keying-thinking --check                      # the specification's pacing"}, &RunFlags{}, runner.VU[RunFlags]{
+					"  dbdyno tpcc run --vus 4 --keying-thinking --check                      # the specification's pacing\n" +
+					"  dbdyno tpcc run --terminals 100 --connections 10 --keying-thinking     # 10 warehouses' terminals over 10 connections"}, &RunFlags{}, runner.VU[RunFlags]{
 				Check: func(o *RunFlags) error {
 					if o.Warehouses < 0 {
 						return fmt.Errorf("--warehouses must be at least 1 (got %d)", o.Warehouses)
@@ -118,10 +125,12 @@ type GenFlags struct {
 // RunFlags are `tpcc run`'s options: the virtual users' shared ones, then the workload's own.
 type RunFlags struct {
 	runner.Users
+	runner.TerminalPool
 	runner.Modes
-	Warehouses        int  `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
-	AllWarehouses     bool `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
-	KeyingThinking    bool `flag:"keying-thinking" think:"true" help:"apply the specification's keying and think times"`
+	Warehouses        int     `flag:"warehouses" default:"0" help:"warehouses to use (default: all that were built)"`
+	AllWarehouses     bool    `flag:"all-warehouses" help:"each virtual user cycles through all warehouses instead of one home warehouse"`
+	KeyingThinking    bool    `flag:"keying-thinking" think:"true" help:"apply the specification's keying and think times"`
+	PaceScale         float64 `flag:"pace-scale" default:"1" min:"0.0001" max:"1000" hidden:"true" plan:"-" help:"scale the keying and think times by this factor (tests: terminals for seconds, not minutes; benches: idle terminals); recorded, and a run at any other scale than 1 is not the specification's"`
 	workload.Sharding `shard.help:"drive shard I of N (I/N, e.g. 2/4): home warehouses of the I-th of N even ranges of the warehouses; merge the shards' results with dbdyno results merge"`
 	Mix               string `flag:"mix" help:"transaction weights, e.g. new_order=50,payment=50 (relative; a transaction not named does not run); a mix other than the standard 45/43/4/4/4 marks the result \"custom mix\" and compare sets it only beside the same mix"`
 }
@@ -187,8 +196,9 @@ type runSession struct {
 	together      bool // next0 was read with the server's counters, in one statement (next1 is too)
 	closeReader   func()
 	next0, next1  int64
-	rollbacks     *result.Check // too many New-Orders rolled back (Finish), kept among the checks
-	hammer        hammerTx      // the server's transaction counters at the window's edges (HammerDB's TPM)
+	rollbacks     *result.Check  // too many New-Orders rolled back (Finish), kept among the checks
+	spec          []result.Check // the specification's checks of the run (Finish), kept among the checks
+	hammer        hammerTx       // the server's transaction counters at the window's edges (HammerDB's TPM)
 }
 
 func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session, error) {
@@ -203,7 +213,7 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 		return nil, err
 	}
 	ro := RunOptions{Warehouses: o.Warehouses, AllWarehouses: o.AllWarehouses,
-		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: o.Shard}
+		KeyingThinking: o.KeyingThinking, Procedures: setup.Mode == "procedures", Seed: o.Seed, Shard: o.Shard, PaceScale: o.PaceScale}
 	if m.Custom {
 		ro.Mix = m
 	}
@@ -220,8 +230,12 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 			return nil, err
 		}
 	}
-	fmt.Fprintf(setup.Out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %d VUs, mode %s, seed %d\n",
-		s.serverVersion, t, wl.Options().Warehouses, wl.Meta().Warehouses, o.VUs, setup.Mode, o.Seed)
+	who := fmt.Sprintf("%d VUs", setup.Users.VUs)
+	if p := setup.Pool; p.Terminals > 0 {
+		who = fmt.Sprintf("%d terminals over %d connections", p.Terminals, p.Connections)
+	}
+	fmt.Fprintf(setup.Out, "dbdyno tpcc on %s (%s): %d of %d warehouses, %s, mode %s, seed %d\n",
+		s.serverVersion, t, wl.Options().Warehouses, wl.Meta().Warehouses, who, setup.Mode, o.Seed)
 	return s, nil
 }
 
@@ -234,6 +248,9 @@ func (s *runSession) Options() map[string]any {
 	if o := wl.Options(); o.Shard.On() {
 		o.Shard.Record(out, "warehouses", o.Warehouses, 1) // the terminals' homes
 	}
+	if sc := wl.Options().PaceScale; sc != 1 {
+		out["pace_scale"] = sc // keying and think times scaled: not the specification's
+	}
 	if m := wl.Options().Mix; m.Custom {
 		out["mix"] = m.Text // a custom mix: compare sets it only beside the same mix (Work)
 	}
@@ -244,6 +261,12 @@ func (s *runSession) Transactions() []string { return s.wl.Transactions() }
 
 func (s *runSession) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
 	return s.wl.NewWorker(ctx, vu)
+}
+
+func (s *runSession) NewTerminal(i int) runner.Terminal { return s.wl.NewTerminal(i) }
+
+func (s *runSession) NewConnection(ctx context.Context, i int) (runner.Connection, error) {
+	return s.wl.NewConnection(ctx, i)
 }
 
 func (s *runSession) Configure(cfg *runner.Config) {
@@ -307,6 +330,10 @@ func (s *runSession) Figures(m *result.Measurement) map[string]any {
 func (s *runSession) Finish(_ context.Context, res *result.Result) {
 	printSummary(s.setup.Out, res)
 	s.rollbacks = warnRollbacks(s.setup.Out, res)
+	nopm, _ := res.Figures["nopm"].(float64)
+	s.spec = specChecks(res.Measurement, s.wl.Options(), s.setup.Pool.Terminals, nopm)
+	printSpecChecks(s.setup.Out, s.spec)
+	res.Checks = append(res.Checks, s.spec...)
 }
 
 func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, error) {
@@ -314,6 +341,7 @@ func (s *runSession) Check(ctx context.Context, w io.Writer) ([]result.Check, er
 	if s.rollbacks != nil {
 		checks = append(checks, *s.rollbacks) // the result's checks are these: the warning stays recorded
 	}
+	checks = append(checks, s.spec...)
 	return checks, err
 }
 
@@ -387,6 +415,7 @@ func printSummary(w io.Writer, res *result.Result) {
 	fmt.Fprintln(w)
 	printHammerDB(w, res)
 	runner.PrintTable(w, m, "transaction", TxNames)
+	runner.PrintTerminals(w, m)
 	fmt.Fprintf(w, "client CPU: %.2fs user + %.2fs system = %.1f µs per transaction; reconnects %d\n",
 		m.ClientCPU.UserSeconds, m.ClientCPU.SystemSeconds, m.ClientCPU.MicrosPerTx, m.Reconnects)
 	if m.DisconnectedSecs > 0 {

@@ -20,7 +20,10 @@ type RunOptions struct {
 	Procedures     bool
 	Seed           uint64
 	MaxRetries     int
-	Mix            workload.Mix // a custom mix (--mix); the standard one when not Custom
+	// PaceScale scales the keying and think times (1 when 0): a test's, to run terminals for seconds instead of
+	// minutes; the result records it and the pacing checks take it into account.
+	PaceScale float64
+	Mix       workload.Mix // a custom mix (--mix); the standard one when not Custom
 	// Shard (the zero Shard: the whole run): the terminals' home warehouses are the I-th of N even ranges of the
 	// warehouses (remote warehouses are still drawn from all of them).
 	Shard workload.Shard
@@ -61,6 +64,9 @@ func (db *DB) NewWorkload(ctx context.Context, opts RunOptions) (*Workload, erro
 	if opts.Procedures && !db.T.Procedures(ctx) {
 		return nil, fmt.Errorf("--mode procedures is not available on %s (%s): use --mode sql", db.T.Engine, db.T.NoProcedures(ctx))
 	}
+	if opts.PaceScale <= 0 {
+		opts.PaceScale = 1
+	}
 	if opts.MaxRetries <= 0 {
 		opts.MaxRetries = 10
 	}
@@ -83,23 +89,78 @@ func (w *Workload) NewWorker(ctx context.Context, vu int) (runner.Worker, error)
 	if err != nil {
 		return nil, err
 	}
-	r := NewRand(w.opts.Seed, 1<<41|uint64(vu))
-	t := &Terminal{w: w, s: s, r: r, c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
-		listsAsText: !w.db.T.Engine.Arrays, districtNext: w.db.Stmts["no_district_next"] != nil}
+	t := w.terminal(vu)
+	t.s = s
 	t.Set(s.Interrupter())
+	return t, nil
+}
+
+// NewTerminal implements runner.Terminals: terminal i's state, without a connection (it borrows one for each
+// transaction: Connection.Do). Its home and random stream are the i-th virtual user's.
+func (w *Workload) NewTerminal(i int) runner.Terminal { return w.terminal(i) }
+
+// terminal is terminal (or virtual user) vu's state: its random stream, home warehouse and Stock-Level district.
+func (w *Workload) terminal(vu int) *Terminal {
+	t := &Terminal{w: w, r: NewRand(w.opts.Seed, 1<<41|uint64(vu)), c: w.C, warehouses: w.opts.Warehouses, procs: w.opts.Procedures,
+		listsAsText: !w.db.T.Engine.Arrays, districtNext: w.db.Stmts["no_district_next"] != nil}
 	t.lo, t.hi = w.opts.homes()
 	t.home = t.lo + vu%(t.hi-t.lo)
 	t.cur = t.home
 	t.did = (vu/(t.hi-t.lo))%DistrictsPerWH + 1
-	return t, nil
+	return t
 }
 
+// NewConnection implements runner.Terminals: one connection of the pool the terminals share.
+func (w *Workload) NewConnection(ctx context.Context, i int) (runner.Connection, error) {
+	s, err := w.db.newSession(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := &connection{w: w, s: s}
+	c.Set(s.Interrupter())
+	return c, nil
+}
+
+// connection is one connection of the terminals' pool: a terminal's transaction runs on its session.
+type connection struct {
+	runner.Cut // interrupts the session's connection
+	w          *Workload
+	s          *engine.Session
+}
+
+// Do runs terminal t's transaction tx on the connection's session: the terminal borrows it for the
+// transaction (its retries included).
+func (c *connection) Do(ctx context.Context, t runner.Terminal, tx int) runner.Outcome {
+	term := t.(*Terminal)
+	term.s = c.s
+	defer func() { term.s = nil }()
+	return term.Do(ctx, tx)
+}
+
+// Reconnect implements runner.Connection.
+func (c *connection) Reconnect(ctx context.Context) error {
+	c.s.Close()
+	s, err := c.w.db.newSession(ctx)
+	if err != nil {
+		c.s = nil
+		c.Set(nil)
+		return err
+	}
+	c.s = s
+	c.Set(s.Interrupter())
+	return nil
+}
+
+// Close implements runner.Connection.
+func (c *connection) Close() { c.s.Close() }
+
 // Terminal is one virtual user: an emulated terminal with a home warehouse and, for Stock-Level, a fixed
-// district (clause 2.8.1.1).
+// district (clause 2.8.1.1). A virtual user's holds its own session; one of a run of terminals (--terminals)
+// holds none but while a connection runs its transaction.
 type Terminal struct {
-	runner.Cut  // interrupts the current session's connection
+	runner.Cut  // interrupts the current session's connection (a virtual user's)
 	w           *Workload
-	s           *engine.Session
+	s           *engine.Session // nil for a terminal between transactions
 	r           *Rand
 	c           Constants
 	warehouses  int
@@ -140,7 +201,11 @@ func (t *Terminal) Next() (int, time.Duration, time.Duration) {
 	if !t.w.opts.KeyingThinking {
 		return tx, 0, 0
 	}
-	return tx, time.Duration(keyingTime[tx] * float64(time.Second)), time.Duration(t.r.Exp(thinkMean[tx]) * float64(time.Second))
+	sc := float64(time.Second)
+	if t.w.opts.PaceScale > 0 { // NewWorkload makes it 1 when not given
+		sc *= t.w.opts.PaceScale
+	}
+	return tx, time.Duration(keyingTime[tx] * sc), time.Duration(t.r.Exp(thinkMean[tx]) * sc)
 }
 
 // Do runs one transaction, retrying serialization failures and deadlocks with the same input.
