@@ -23,6 +23,12 @@ type Step struct {
 	Rate             float64
 }
 
+// StepLoad is a Workload whose stepped load by users (--steps N,...) is not its users' count: users of another
+// kind run in every step (ch's analytic streams, the first users), and a step of load N runs StepUsers(N).
+type StepLoad interface {
+	StepUsers(load int) int
+}
+
 // RunSteps drives the workload through steps in one loop of virtual users, as HammerDB's stepped load does: the
 // users of a step go on into the next. A step of more users connects only the users it adds; a step of fewer
 // stops the surplus (the last added) at their next unit boundary and closes their connections before it
@@ -405,6 +411,8 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 		steps[i] = Step{VUs: s.VUs, Rampup: s.Rampup, Duration: s.Duration, Rate: s.Rate}
 		if s.VUs == 0 { // an open-loop step: the run's users at the step's rate
 			steps[i].VUs = cfg.VUs
+		} else if sl, ok := w.(StepLoad); ok {
+			steps[i].VUs = sl.StepUsers(s.VUs)
 		}
 	}
 	from := time.Now()
@@ -435,6 +443,9 @@ func MeasureSteps(ctx context.Context, w Workload, cfg Config, spec workload.Spe
 			part.Options[k] = o
 		}
 		part.Options["vus"], part.Options["rampup_s"], part.Options["duration_s"] = steps[i].VUs, steps[i].Rampup.Seconds(), steps[i].Duration.Seconds()
+		if v := spec.Steps[i].VUs; v > 0 {
+			part.Options["vus"] = v // the step's load as given (a StepLoad's users are more)
+		}
 		if r := steps[i].Rate; r > 0 {
 			part.Options["rate"] = r
 		}

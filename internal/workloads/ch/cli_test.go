@@ -165,3 +165,35 @@ func TestCtrlCInASideAlone(t *testing.T) {
 		t.Errorf("an aborted run before its together part has a share kept: %v", res.Figures)
 	}
 }
+
+// TestCHSteps: a stepped load steps the terminals, the streams running in every step; without --together the
+// steps are refused (each step would need its sides alone).
+func TestCHSteps(t *testing.T) {
+	t.Parallel()
+	url := "sqlite://" + filepath.Join(t.TempDir(), "c.db")
+	clitest.Must(t, "ch", "build", "--target", url, "--warehouses", "1", "--threads", "1")
+	res := filepath.Join(t.TempDir(), "s.json")
+	out := clitest.Must(t, "ch", "run", "--target", url, "--streams", "1", "--together", "--steps", "1,2", "--step-duration", "3s",
+		"--step-rampup", "0s", "--interval", "1s", "--result", res, "--store", "")
+	r, _ := clitest.ReadResult(t, res)
+	if r.Status != result.StatusOK || len(r.Steps) != 2 || r.Steps[0].Load != 1 || r.Steps[1].Load != 2 {
+		t.Fatalf("status %s, steps %+v\n%s", r.Status, r.Steps, out.Stdout)
+	}
+	var queries int64
+	for i, s := range r.Steps {
+		if s.Transactions["new_order"].Count == 0 {
+			t.Errorf("step %d made no new order: %+v", i+1, s.Transactions)
+		}
+		for n, tx := range s.Transactions {
+			if strings.HasPrefix(n, "Q") {
+				queries += tx.Count
+			}
+		}
+	}
+	if queries == 0 {
+		t.Error("the stream ran no query in either step")
+	}
+	if r := clitest.Run(t.Context(), "ch", "run", "--target", url, "--steps", "1,2", "--step-duration", "2s", "--store", ""); r.Code == 0 || !strings.Contains(r.Stderr, "add --together") {
+		t.Errorf("steps without --together: exit %d, %s", r.Code, r.Stderr)
+	}
+}

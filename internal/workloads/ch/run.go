@@ -21,8 +21,8 @@ var numTx = len(tpcc.TxNames)
 // unitNames are the run's units of work: TPC-C's five transactions, then Q1 .. Q22.
 func unitNames() []string { return append(append([]string{}, tpcc.TxNames...), QueryNames...) }
 
-// runSession is one `ch run` against one target: the TPC-C terminals (users 0 .. vus-1, tpcc's own) and the
-// analytic streams (the users after them), in the runner's one loop.
+// runSession is one `ch run` against one target: the analytic streams (users 0 .. streams-1) and the TPC-C
+// terminals (the users after them, tpcc's own), in the runner's one loop.
 type runSession struct {
 	db            *DB
 	setup         *runner.Setup
@@ -49,8 +49,13 @@ func open(ctx context.Context, setup *runner.Setup, o *RunFlags) (runner.Session
 }
 
 func openOn(ctx context.Context, db *DB, setup *runner.Setup, o *RunFlags) (*runSession, error) {
-	if len(setup.Steps) > 0 {
-		return nil, fmt.Errorf("--steps: a ch run's load is its terminals and streams, each side alone then both together; sweep --vus or --streams instead")
+	if len(setup.Steps) > 0 && !o.Together {
+		return nil, fmt.Errorf("--steps: each step would need its sides alone too; add --together (the steps' terminals beside the --streams streams at once), or sweep --vus or --streams instead")
+	}
+	for _, st := range setup.Steps {
+		if st.VUs == 0 {
+			return nil, fmt.Errorf("--steps --by rate: ch runs closed loop, as CH-benCHmark does: step the terminals (--steps 1,2,4)")
+		}
 	}
 	if err := db.Ready(ctx); err != nil {
 		return nil, err
@@ -86,12 +91,17 @@ func (s *runSession) alone() bool { return !s.o.Together }
 
 func (s *runSession) Transactions() []string { return unitNames() }
 
+// NewWorker: the analytic streams are the first users, the terminals those after them, so that a stepped run's
+// steps (users added last) add terminals beside the same streams.
 func (s *runSession) NewWorker(ctx context.Context, vu int) (runner.Worker, error) {
-	if vu < s.o.VUs {
-		return s.wl.NewWorker(ctx, vu)
+	if vu < s.o.Streams {
+		return s.newStream(ctx, vu)
 	}
-	return s.newStream(ctx, vu-s.o.VUs)
+	return s.wl.NewWorker(ctx, vu-s.o.Streams)
 }
+
+// StepUsers: a step of N terminals runs them beside the --streams streams.
+func (s *runSession) StepUsers(terminals int) int { return terminals + s.o.Streams }
 
 // Sides are the transaction users and the analytic streams, each alone before both together (unless --together).
 // A query may take longer than a progress interval: the streams alone stall only when none completes in the
@@ -101,11 +111,11 @@ func (s *runSession) Sides() []runner.Side {
 		return nil
 	}
 	tx, q := make([]int, s.o.VUs), make([]int, s.o.Streams)
-	for i := range tx {
-		tx[i] = i
-	}
 	for i := range q {
-		q[i] = s.o.VUs + i
+		q[i] = i
+	}
+	for i := range tx {
+		tx[i] = s.o.Streams + i
 	}
 	return []runner.Side{{Name: "transactions", Users: tx, Figure: "nopm", Key: true}, {Name: "queries", Users: q, Figure: "qphh", StallLimit: s.setup.Duration}}
 }
