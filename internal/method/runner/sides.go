@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dbdyno/dbdyno/internal/output/compare"
 	"github.com/dbdyno/dbdyno/internal/output/result"
 )
 
@@ -86,8 +87,8 @@ func sideFigures(fig map[string]any, sides []Side, ran []result.Side) {
 		if i >= len(ran) || sd.Figure == "" {
 			continue
 		}
-		alone, ok1 := number(ran[i].Figures[sd.Figure])
-		together, ok2 := number(fig[sd.Figure])
+		alone, ok1 := compare.Number(ran[i].Figures[sd.Figure])
+		together, ok2 := compare.Number(fig[sd.Figure])
 		if !ok1 {
 			continue
 		}
@@ -96,16 +97,4 @@ func sideFigures(fig map[string]any, sides []Side, ran []result.Side) {
 			fig[sd.Figure+"_kept_pct"] = Round(100*together/alone, 1)
 		}
 	}
-}
-
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case int64:
-		return float64(n), true
-	case int:
-		return float64(n), true
-	}
-	return 0, false
 }
