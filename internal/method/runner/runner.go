@@ -840,7 +840,9 @@ func (st *stats) intervalLine(cfg Config, names []string, elapsed, span time.Dur
 		fmt.Fprintf(&b, "  slowest p95 %s %s", abbrev(names[slowest]), lat(iv.Transactions[names[slowest]].P95))
 	}
 	if st.wait != nil { // a run of terminals: their wait for a connection, part of the latencies before it
-		fmt.Fprintf(&b, "  wait %s/%s/%s", lat(st.wait.ValueAtQuantile(50)), lat(st.wait.ValueAtQuantile(95)), lat(st.wait.ValueAtQuantile(99)))
+		w := result.IntervalTxStat{Count: st.wait.TotalCount(), P50: st.wait.ValueAtQuantile(50), P95: st.wait.ValueAtQuantile(95), P99: st.wait.ValueAtQuantile(99)}
+		iv.ConnectionWait = &w
+		fmt.Fprintf(&b, "  wait %s/%s/%s", lat(w.P50), lat(w.P95), lat(w.P99))
 		st.wait.Reset()
 	}
 	st.mu.Unlock()
@@ -899,6 +901,13 @@ func foldTail(ivs []result.Interval, tail result.Interval, span time.Duration) {
 		}
 		l.Count += t.Count
 		last.Transactions[n] = l
+	}
+	if w := tail.ConnectionWait; w != nil && w.Count > 0 {
+		if last.ConnectionWait == nil {
+			last.ConnectionWait = &result.IntervalTxStat{}
+		}
+		l := last.ConnectionWait
+		l.P50, l.P95, l.P99, l.Count = max(l.P50, w.P50), max(l.P95, w.P95), max(l.P99, w.P99), l.Count+w.Count
 	}
 }
 

@@ -100,6 +100,21 @@ func TestTerminalsShareConnections(t *testing.T) {
 			t.Fatalf("%s: latency %+v", n, s.Latency)
 		}
 	}
+	// each interval tells its waits apart: one wait for each transaction that completed (a transaction at an
+	// interval's edge may have its wait in the next one)
+	var txs, waits int64
+	for i, iv := range m.Intervals {
+		if iv.ConnectionWait == nil {
+			t.Fatalf("interval %d has no connection wait", i+1)
+		}
+		for _, tx := range iv.Transactions {
+			txs += tx.Count
+		}
+		waits += iv.ConnectionWait.Count
+	}
+	if txs == 0 || waits != txs {
+		t.Fatalf("the intervals hold %d transactions and %d waits for a connection", txs, waits)
+	}
 }
 
 // A run of terminals stops when its context ends, however many terminals are keying or waiting.

@@ -683,6 +683,9 @@ type Interval struct {
 	PerMinute      float64                   `json:"per_minute"`
 	Errors         int64                     `json:"errors"`
 	Transactions   map[string]IntervalTxStat `json:"transactions"`
+	// ConnectionWait, in a run of terminals over a pool of connections, is the interval's waits for a connection
+	// (count, p50, p95, p99 in µs): part of its transactions' response times, told apart.
+	ConnectionWait *IntervalTxStat `json:"connection_wait,omitempty"`
 }
 
 // SlowestP95 is the highest p95 (µs) of the interval's transaction types that completed any: what a live view
