@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dbdyno/dbdyno/internal/engine"
 )
 
 // Interrupter is a Worker whose unit of work in flight can be cut short from another goroutine: Interrupt closes
@@ -127,6 +129,21 @@ func (c *Cut) Set(f func()) {
 		return
 	}
 	c.f.Store(&f)
+}
+
+// Reopen replaces a worker's lost session *s: the old one closed, one opened by open and its interrupt set. When
+// the open fails, *s is nil (engine.ErrClosed until a reconnect succeeds) and nothing is interrupted.
+func (c *Cut) Reopen(ctx context.Context, s **engine.Session, open func(context.Context) (*engine.Session, error)) error {
+	(*s).Close()
+	n, err := open(ctx)
+	if err != nil {
+		*s = nil
+		c.Set(nil)
+		return err
+	}
+	*s = n
+	c.Set(n.Interrupter())
+	return nil
 }
 
 // Interrupt implements Interrupter.

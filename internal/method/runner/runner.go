@@ -603,6 +603,7 @@ func (e *vuEnv) sleep(ctx context.Context, d time.Duration) bool {
 func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 	cfg := e.cfg
 	inFlight, offline := cfg.guard.stall.slot()
+	sub, _ := wk.(submitter) // a pool's connection: its units start at their terminal's submit
 	var logged int64
 	// no unit of work starts once the window has ended: between the window's end and the workers' cancel the
 	// run's goroutine can wait its turn for tens of milliseconds on a loaded machine, and work begun then
@@ -624,8 +625,8 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			ticket = true
 		}
 		t0 := time.Now()
-		if s, ok := wk.(submitter); ok {
-			t0 = s.submitted() // a terminal's transaction: from its submit, its wait for a connection included
+		if sub != nil {
+			t0 = sub.submitted() // a terminal's transaction: from its submit, its wait for a connection included
 		}
 		if e.sched != nil {
 			var skipped int64
@@ -659,8 +660,8 @@ func vuLoop(ctx context.Context, e *vuEnv, wk Worker) {
 			measured = ticket // a unit of work begun in the ramp-up is not the window's
 		}
 		e.st.record(tx, elapsed, out, measured)
-		if s, ok := wk.(submitter); ok {
-			e.st.waited(s.waited())
+		if sub != nil {
+			e.st.waited(sub.waited())
 		}
 		if cfg.Live != nil {
 			cfg.Live.Done(e.names[tx], elapsed, outcomeOf(out, cfg.Classify), out.Retries, measured)

@@ -46,6 +46,9 @@ func (w sideWorkload) NewWorker(ctx context.Context, vu int) (Worker, error) {
 // series: those are the run's together) and returns the sides as the result records them. The error is the
 // first side's that did not complete; the sides after it do not run.
 func runSides(ctx context.Context, s Session, sides []Side, cfg Config) ([]result.Side, error) {
+	if cfg.Rate > 0 { // a side alone is a closed loop of its users (a Sided workload refuses --rate, as ch does)
+		return nil, errors.New("a run of sides alone is a closed loop: no open-loop --rate")
+	}
 	var out []result.Side
 	for i, sd := range sides {
 		c := cfg
@@ -55,9 +58,6 @@ func runSides(ctx context.Context, s Session, sides []Side, cfg Config) ([]resul
 		}
 		if sd.StallLimit > 0 {
 			c.StallLimit = sd.StallLimit
-		}
-		if c.Rate > 0 { // an open loop's rate is the run's, over all its users: a side gets its share
-			c.Rate *= float64(len(sd.Users)) / float64(cfg.VUs)
 		}
 		fmt.Fprintf(cfg.Progress, "side %d of %d, alone: %s (%d users)\n", i+1, len(sides), sd.Name, len(sd.Users))
 		started := time.Now()

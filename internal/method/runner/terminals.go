@@ -58,10 +58,12 @@ func poolOf(o any) *TerminalPool {
 	return nil
 }
 
-// DefaultConnections is --connections' default for n terminals: one per 10 terminals (a TPC-C terminal submits
-// a transaction every 20 s or so), at most workload.MaxCount.
-func DefaultConnections(terminals int) int {
-	return max(1, min(workload.MaxCount, (terminals+9)/10))
+// settle fills --connections' default for the terminals: one per 10 terminals (a TPC-C terminal submits a
+// transaction every 20 s or so), at most workload.MaxCount.
+func (p *TerminalPool) settle() {
+	if p.Terminals > 0 && p.Connections == 0 {
+		p.Connections = max(1, min(workload.MaxCount, (p.Terminals+9)/10))
+	}
 }
 
 // check settles the pool's options against the users' and the values given: terminals key and think, and are
@@ -79,9 +81,7 @@ func (p *TerminalPool) check(u *Users, v *workload.Values) error {
 	case u.Rate > 0:
 		return fmt.Errorf("--terminals %d and --rate %g both pace the transactions: terminals pace themselves with their keying and think times; drop --rate", p.Terminals, u.Rate)
 	}
-	if p.Connections == 0 {
-		p.Connections = DefaultConnections(p.Terminals)
-	}
+	p.settle()
 	if _, on := v.Thinking(); !on {
 		name := "the keying and think times"
 		if f, ok := v.ThinkFlag(); ok {

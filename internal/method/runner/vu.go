@@ -220,9 +220,7 @@ func (w VU[T]) Start(ctx context.Context, s workload.Spec, o *T) (workload.Run, 
 	r := &Setup{Spec: s, Users: u, Duration: u.Duration, Procs: func() int { return vr.procs }, Shard: shardOf(o)}
 	if p := poolOf(o); p != nil && p.Terminals > 0 {
 		r.Pool = *p
-		if r.Pool.Connections == 0 {
-			r.Pool.Connections = DefaultConnections(p.Terminals)
-		}
+		r.Pool.settle()
 		p = &r.Pool
 		r.Users.VUs = p.Connections // Prepare set it too; a plan's or a sweep's copy of the values may not have
 		u.VUs = p.Connections

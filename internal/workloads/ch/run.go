@@ -18,6 +18,15 @@ import (
 // numTx is the number of TPC-C's transactions: the run's units of work are those five, then the 22 queries.
 var numTx = len(tpcc.TxNames)
 
+// queryStmts are the queries' statement names (q1 .. q22), as QueryNames' order.
+var queryStmts = func() []string {
+	out := make([]string, len(QueryNames))
+	for i, n := range QueryNames {
+		out[i] = strings.ToLower(n)
+	}
+	return out
+}()
+
 // unitNames are the run's units of work: TPC-C's five transactions, then Q1 .. Q22.
 func unitNames() []string { return append(append([]string{}, tpcc.TxNames...), QueryNames...) }
 
@@ -181,10 +190,9 @@ func (st *stream) Next() (int, time.Duration, time.Duration) {
 
 func (st *stream) Do(ctx context.Context, tx int) runner.Outcome {
 	q := tx - numTx
-	name := strings.ToLower(QueryNames[q])
 	e := st.r.db.TPCC.T.Engine
 	return runner.Retry{Engine: e}.Do(ctx, func(int) runner.Outcome {
-		_, err := st.s.Count(ctx, name)
+		_, err := st.s.Count(ctx, queryStmts[q])
 		switch {
 		case err == nil:
 			return runner.Outcome{}
@@ -197,18 +205,9 @@ func (st *stream) Do(ctx context.Context, tx int) runner.Outcome {
 }
 
 func (st *stream) Reconnect(ctx context.Context) error {
-	if st.s != nil {
-		st.s.Close()
-	}
-	s, err := runner.Connect(ctx, st.r.db.TPCC.Data.SQL, st.r.db.TPCC.T, st.r.set)
-	if err != nil {
-		st.s = nil
-		st.Set(nil)
-		return err
-	}
-	st.s = s
-	st.Set(s.Interrupter())
-	return nil
+	return st.Reopen(ctx, &st.s, func(ctx context.Context) (*engine.Session, error) {
+		return runner.Connect(ctx, st.r.db.TPCC.Data.SQL, st.r.db.TPCC.T, st.r.set)
+	})
 }
 
 func (st *stream) Close() { st.s.Close() }

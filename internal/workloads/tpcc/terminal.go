@@ -139,16 +139,7 @@ func (c *connection) Do(ctx context.Context, t runner.Terminal, tx int) runner.O
 
 // Reconnect implements runner.Connection.
 func (c *connection) Reconnect(ctx context.Context) error {
-	c.s.Close()
-	s, err := c.w.db.newSession(ctx)
-	if err != nil {
-		c.s = nil
-		c.Set(nil)
-		return err
-	}
-	c.s = s
-	c.Set(s.Interrupter())
-	return nil
+	return c.Reopen(ctx, &c.s, c.w.db.newSession)
 }
 
 // Close implements runner.Connection.
@@ -260,16 +251,7 @@ func (t *Terminal) isItemNotFound(err error) bool {
 
 // Reconnect implements runner.Worker.
 func (t *Terminal) Reconnect(ctx context.Context) error {
-	t.s.Close()
-	s, err := t.w.db.newSession(ctx)
-	if err != nil {
-		t.s = nil // engine.ErrClosed until a reconnect succeeds
-		t.Set(nil)
-		return err
-	}
-	t.s = s
-	t.Set(s.Interrupter())
-	return nil
+	return t.Reopen(ctx, &t.s, t.w.db.newSession)
 }
 
 // Close implements runner.Worker.
